@@ -1,0 +1,144 @@
+package dev.periscope.attachments;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.periscope.api.host.AttachmentMetadata;
+import dev.periscope.api.host.AttachmentRejectedException;
+import dev.periscope.api.host.StorageDomain;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.HexFormat;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class FileAttachmentServiceTest {
+  @TempDir Path home;
+  private Connection connection;
+  private FileAttachmentService store;
+
+  @BeforeEach
+  void open() throws Exception {
+    connection = DriverManager.getConnection("jdbc:sqlite:" + home.resolve("index.sqlite"));
+    try (var s = connection.createStatement()) {
+      s.executeUpdate(FileAttachmentService.MIGRATIONS.get(0).sql());
+    }
+    store = new FileAttachmentService(home.resolve("attachments"), new OneConnectionDomain(connection), 10_000);
+  }
+
+  @AfterEach
+  void close() throws SQLException {
+    connection.close();
+  }
+
+  @Test
+  void storesAnImageAsAnOwnerOnlyFileNamedByItsDigestAndReadsItBackByRef() throws Exception {
+    byte[] png = png(40, 30);
+    var ref = store.saveImage(png, "image/png", new AttachmentMetadata("shot.png", "agent-1"));
+    assertEquals(40, ref.width());
+    assertEquals(30, ref.height());
+    assertTrue(ref.ref().startsWith("attachment-"));
+    String sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(png));
+    Path file = home.resolve("attachments").resolve(sha + ".png");
+    assertTrue(Files.exists(file));
+    assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
+    assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file.getParent())));
+    var back = store.open(ref.ref()).orElseThrow();
+    assertArrayEquals(png, back.content());
+    assertEquals("agent-1", back.agentSessionId());
+    assertEquals(png.length, back.bytes());
+  }
+
+  @Test
+  void givesTheSameImageSavedTwiceTwoRefsAndOneFile() throws Exception {
+    byte[] png = png(10, 10);
+    var a = store.saveImage(png, "image/png", null);
+    var b = store.saveImage(png, "image/png", null);
+    assertNotEquals(a.ref(), b.ref());
+    try (var files = Files.list(home.resolve("attachments"))) {
+      assertEquals(1, files.count());
+    }
+  }
+
+  @Test
+  void refusesAnImageOverItsByteBudgetNamingTheBudget() throws Exception {
+    byte[] big = png(400, 400, true);
+    assertTrue(big.length > 10_000);
+    var e = assertThrows(AttachmentRejectedException.class, () -> store.saveImage(big, "image/png", null));
+    assertTrue(e.getMessage().contains("over this store's budget of 10000 bytes"), e.getMessage());
+  }
+
+  @Test
+  void refusesBytesThatAreNotAnImage() {
+    var e = assertThrows(AttachmentRejectedException.class,
+        () -> store.saveImage("hello".getBytes(), "image/png", null));
+    assertTrue(e.getMessage().contains("not a decodable"), e.getMessage());
+    assertThrows(AttachmentRejectedException.class, () -> store.saveImage(new byte[] {1}, "text/html", null));
+  }
+
+  @Test
+  void findsNothingForAnUnknownRef() {
+    assertTrue(store.open("attachment-nope").isEmpty());
+  }
+
+  private static byte[] png(int w, int h) throws Exception {
+    return png(w, h, false);
+  }
+
+  private static byte[] png(int w, int h, boolean noisy) throws Exception {
+    BufferedImage image = new BufferedImage(w, h, BufferedImage.TYPE_INT_RGB);
+    java.util.Random random = new java.util.Random(1);
+    for (int x = 0; x < w; x++) {
+      for (int y = 0; y < h; y++) {
+        image.setRGB(x, y, noisy ? random.nextInt() : 0x3366cc);
+      }
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ImageIO.write(image, "png", out);
+    return out.toByteArray();
+  }
+
+  /** The smallest storage domain: one SQLite connection, one transaction at a time. */
+  private record OneConnectionDomain(Connection c) implements StorageDomain {
+    @Override
+    public String name() {
+      return "attachments";
+    }
+
+    @Override
+    public int schemaVersion() {
+      return 1;
+    }
+
+    @Override
+    public synchronized <T> T transaction(Work<T> work) throws SQLException {
+      c.setAutoCommit(false);
+      try {
+        T result = work.run(c);
+        c.commit();
+        return result;
+      } catch (SQLException | RuntimeException e) {
+        c.rollback();
+        throw e;
+      } finally {
+        c.setAutoCommit(true);
+      }
+    }
+
+    @Override
+    public void close() {}
+  }
+}

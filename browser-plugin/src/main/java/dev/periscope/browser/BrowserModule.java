@@ -1,0 +1,26 @@
+package dev.periscope.browser;
+
+import com.google.inject.AbstractModule;
+import com.google.inject.Provides;
+import com.google.inject.Singleton;
+import dev.periscope.api.PluginConfiguration;
+import dev.periscope.browser.playwright.PlaywrightProvider;
+
+/**
+ * The plugin's Guice module, installed by the host into a child of its injector. The host binds its services,
+ * the project context, the tool registry and this plugin's validated configuration; this module adds the
+ * plugin's own singletons.
+ */
+public final class BrowserModule extends AbstractModule {
+  @Provides
+  @Singleton
+  BrowserSettings settings(PluginConfiguration configuration) {
+    return BrowserSettings.from(configuration);
+  }
+
+  @Provides
+  @Singleton
+  PlaywrightProvider playwrightProvider(BrowserSettings settings) {
+    return new PlaywrightProvider(settings);
+  }
+}

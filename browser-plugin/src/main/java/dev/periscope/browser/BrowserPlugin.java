@@ -1,0 +1,77 @@
+package dev.periscope.browser;
+
+import dev.periscope.api.EffectScope;
+import dev.periscope.api.ProjectContext;
+import dev.periscope.api.host.AttachmentService;
+import dev.periscope.api.host.StorageDomainService;
+import dev.periscope.api.tool.Tool;
+import dev.periscope.api.tool.ToolRegistry;
+import dev.periscope.browser.runtime.DefaultBrowserRuntime;
+import dev.periscope.browser.store.AgentSessionStore;
+import dev.periscope.browser.tools.BrowserTools;
+import jakarta.inject.Inject;
+import java.util.Optional;
+import org.pf4j.Plugin;
+import org.pf4j.PluginRuntimeException;
+import org.pf4j.PluginWrapper;
+
+/**
+ * The browser plugin. Starting it opens the {@code browser_runtime} storage domain, starts a runtime, registers
+ * every contributed browser provider and the browser tools, each as an effect; stopping it closes those effects
+ * in reverse order, so tools go first and the browsers, driver and temp files last.
+ */
+public final class BrowserPlugin extends Plugin {
+  private final ToolRegistry toolRegistry;
+  private final StorageDomainService storage;
+  private final ProjectContext project;
+  private final BrowserSettings settings;
+  private final Optional<AttachmentService> attachments;
+  private EffectScope effects;
+
+  @Inject
+  public BrowserPlugin(PluginWrapper wrapper, ToolRegistry toolRegistry, StorageDomainService storage,
+      ProjectContext project, BrowserSettings settings, Optional<AttachmentService> attachments) {
+    super(wrapper);
+    this.toolRegistry = toolRegistry;
+    this.storage = storage;
+    this.project = project;
+    this.settings = settings;
+    this.attachments = attachments;
+  }
+
+  @Override
+  public synchronized void start() {
+    effects = new EffectScope();
+    try {
+      AgentSessionStore sessions = effects.add(new AgentSessionStore(storage, project));
+      DefaultBrowserRuntime runtime = effects.add(new DefaultBrowserRuntime(settings.provider()));
+      effects.add(new ProviderContributions(getWrapper().getPluginManager(), getWrapper().getPluginId(), runtime)).start();
+      BrowserTools tools = effects.add(new BrowserTools(runtime, sessions, settings, attachments));
+      for (Tool tool : tools.tools()) {
+        effects.add(toolRegistry.register(BrowserTools.SKILL, tool));
+      }
+      effects.add(toolRegistry.onAgentSessionEnded(tools::agentSessionEnded));
+    } catch (RuntimeException e) {
+      try {
+        effects.close();
+      } catch (EffectScope.EffectsFailedException closing) {
+        e.addSuppressed(closing);
+      }
+      throw e;
+    }
+  }
+
+  @Override
+  public synchronized void stop() {
+    if (effects == null) {
+      return;
+    }
+    try {
+      effects.close();
+    } catch (EffectScope.EffectsFailedException e) {
+      throw new PluginRuntimeException(e, "the browser plugin stopped with failures: {}", e.getMessage());
+    } finally {
+      effects = null;
+    }
+  }
+}

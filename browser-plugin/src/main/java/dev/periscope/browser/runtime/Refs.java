@@ -1,0 +1,8 @@
+package dev.periscope.browser.runtime;
+
+import dev.periscope.api.browser.Observation;
+import dev.periscope.api.browser.ProviderElement;
+import java.util.Map;
+
+/** The newest observation of an environment with the provider elements behind its refs. */
+record Refs(Observation observation, Map<String, ProviderElement> elementsByRef) {}

@@ -1,0 +1,73 @@
+package dev.periscope.browser.tools;
+
+import dev.periscope.api.browser.BrowserException;
+import dev.periscope.api.browser.ErrorCode;
+import dev.periscope.api.tool.Tool;
+import dev.periscope.api.tool.ToolCall;
+import dev.periscope.api.tool.ToolDescriptor;
+import dev.periscope.api.tool.ToolResult;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A browser tool: a descriptor and a body. Every failure a model should see becomes an error result whose text
+ * ends with the failure line; bad arguments get {@code BROWSER_INVALID_ARGUMENT} whichever side caught them.
+ */
+final class BrowserTool implements Tool {
+  /** What a tool does with a call; may throw {@link BrowserException}. */
+  @FunctionalInterface
+  interface Body {
+    ToolResult run(ToolCall call);
+  }
+
+  private final ToolDescriptor descriptor;
+  private final Body body;
+
+  BrowserTool(ToolDescriptor descriptor, Body body) {
+    this.descriptor = descriptor;
+    this.body = body;
+  }
+
+  @Override
+  public ToolDescriptor descriptor() {
+    return descriptor;
+  }
+
+  @Override
+  public ToolResult call(ToolCall call) {
+    try {
+      return body.run(call);
+    } catch (BrowserException e) {
+      return failure(e);
+    }
+  }
+
+  @Override
+  public ToolResult rejectArguments(List<String> violations) {
+    return failure(new BrowserException(ErrorCode.BROWSER_INVALID_ARGUMENT,
+        "invalid arguments for " + descriptor.name() + ": " + String.join("; ", violations)));
+  }
+
+  static ToolResult failure(BrowserException e) {
+    return ToolResult.error(e.getMessage() + "\n" + e.failureLine());
+  }
+
+  static String requiredString(Map<String, Object> args, String field) {
+    Object v = args.get(field);
+    if (!(v instanceof String s) || s.isEmpty()) {
+      throw new BrowserException(ErrorCode.BROWSER_INVALID_ARGUMENT, "/" + field + ": a non-empty string is required");
+    }
+    return s;
+  }
+
+  static boolean optionalBoolean(Map<String, Object> args, String field) {
+    Object v = args.get(field);
+    if (v == null) {
+      return false;
+    }
+    if (!(v instanceof Boolean b)) {
+      throw new BrowserException(ErrorCode.BROWSER_INVALID_ARGUMENT, "/" + field + ": a boolean is expected");
+    }
+    return b;
+  }
+}

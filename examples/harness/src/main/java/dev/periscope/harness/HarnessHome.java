@@ -1,0 +1,68 @@
+package dev.periscope.harness;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Pattern;
+
+/**
+ * The harness's directory ({@code $HARNESS_HOME}, default {@code ~/.harness}). Each profile lives in
+ * {@code profiles/P/}: its installed plugins, its SQLite data, its attachments, and its settings.
+ */
+public record HarnessHome(Path root) {
+  private static final Pattern PROFILE = Pattern.compile("^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$");
+
+  public static HarnessHome fromEnvironment() {
+    String env = System.getenv("HARNESS_HOME");
+    return new HarnessHome(env != null && !env.isBlank() ? Path.of(env) : Path.of(System.getProperty("user.home"), ".harness"));
+  }
+
+  /** An existing profile, or a clear error naming how to create it. */
+  public Profile profile(String name) {
+    Profile p = profileUnchecked(name);
+    if (!Files.isDirectory(p.dir())) {
+      throw new HarnessException("unknown profile '" + name + "' (no " + p.dir() + "); a profile is created by"
+          + " 'harness plugin add --profile " + name + " PACKAGE'");
+    }
+    return p;
+  }
+
+  /** A profile, created if missing. */
+  public Profile createProfile(String name) {
+    Profile p = profileUnchecked(name);
+    try {
+      Files.createDirectories(p.plugins());
+      Files.createDirectories(p.data());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create profile " + name, e);
+    }
+    return p;
+  }
+
+  private Profile profileUnchecked(String name) {
+    if (name == null || !PROFILE.matcher(name).matches()) {
+      throw new HarnessException("invalid profile name '" + name + "': use letters, digits, '.', '_' or '-'");
+    }
+    return new Profile(name, root.resolve("profiles").resolve(name));
+  }
+
+  /** One profile's directories. */
+  public record Profile(String name, Path dir) {
+    public Path plugins() {
+      return dir.resolve("plugins");
+    }
+
+    public Path data() {
+      return dir.resolve("data");
+    }
+
+    public Path attachments() {
+      return dir.resolve("attachments");
+    }
+
+    public Path settings() {
+      return dir.resolve("profile.yaml");
+    }
+  }
+}

@@ -1,0 +1,267 @@
+package dev.periscope.harness;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.google.inject.AbstractModule;
+import com.google.inject.Guice;
+import com.google.inject.Injector;
+import com.google.inject.multibindings.OptionalBinder;
+import com.networknt.schema.Schema;
+import dev.periscope.api.Cancellation;
+import dev.periscope.api.HostApi;
+import dev.periscope.api.PluginConfiguration;
+import dev.periscope.api.ProjectContext;
+import dev.periscope.api.host.ApprovalService;
+import dev.periscope.api.host.AttachmentService;
+import dev.periscope.api.host.CredentialService;
+import dev.periscope.api.host.StorageDomainService;
+import dev.periscope.api.tool.Tool;
+import dev.periscope.api.tool.ToolCall;
+import dev.periscope.api.tool.ToolDescriptor;
+import dev.periscope.api.tool.ToolResult;
+import dev.periscope.attachments.FileAttachmentService;
+import dev.periscope.credentials.EnvironmentCredentialService;
+import dev.periscope.verify.PluginManifest;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.pf4j.PluginState;
+import org.pf4j.PluginWrapper;
+
+/**
+ * A running host for one profile and one project: its services in a Guice injector, the profile's plugins
+ * loaded by PF4J from their installed packages and started, and the tools they registered, offered only while
+ * their skill is enabled. Closing it stops and unloads every plugin, then closes the services.
+ */
+public final class Host implements AutoCloseable {
+  /** What a host provides; tests and embedders can withhold services to model a smaller host. */
+  public record Options(Set<String> withheldServices, long attachmentMaxBytes) {
+    public static Options defaults() {
+      return new Options(Set.of(), FileAttachmentService.DEFAULT_MAX_BYTES);
+    }
+  }
+
+  private final HarnessHome.Profile profile;
+  private final ProjectConfig project;
+  private final SqliteStorageDomains storage;
+  private final HostToolRegistry registry = new HostToolRegistry();
+  private final Map<String, Schema> argumentSchemas = new ConcurrentHashMap<>();
+  private final FileAttachmentService attachments;
+  private HostPluginManager plugins;
+
+  private Host(HarnessHome.Profile profile, ProjectConfig project, SqliteStorageDomains storage,
+      FileAttachmentService attachments) {
+    this.profile = profile;
+    this.project = project;
+    this.storage = storage;
+    this.attachments = attachments;
+  }
+
+  public static Host start(HarnessHome home, String profileName, Path projectDir, Options options) {
+    HarnessHome.Profile profile = home.profile(profileName);
+    Map<String, PluginManifest> installed = PluginInstaller.installed(profile);
+    Map<String, JsonNode> schemas = new LinkedHashMap<>();
+    installed.forEach((id, m) -> schemas.put(id, Yaml.JSON.valueToTree(m.configSchema())));
+    ProjectConfig project = ProjectConfig.load(projectDir, schemas);
+    SqliteStorageDomains storage = new SqliteStorageDomains(profile.data());
+    Set<String> provided = new HashSet<>(HostApi.SERVICES.keySet());
+    provided.removeAll(options.withheldServices());
+    FileAttachmentService attachments = provided.contains("attachments")
+        ? new FileAttachmentService(profile.attachments(),
+            storage.open("attachments", FileAttachmentService.MIGRATIONS), options.attachmentMaxBytes())
+        : null;
+    Host host = new Host(profile, project, storage, attachments);
+    try {
+      host.startPlugins(installed, provided);
+    } catch (RuntimeException e) {
+      try {
+        host.close();
+      } catch (RuntimeException closing) {
+        e.addSuppressed(closing);
+      }
+      throw e;
+    }
+    return host;
+  }
+
+  private void startPlugins(Map<String, PluginManifest> installed, Set<String> provided) {
+    Map<String, Object> services = new LinkedHashMap<>();
+    if (provided.contains("storageDomain")) {
+      services.put("storageDomain", storage);
+    }
+    if (attachments != null) {
+      services.put("attachments", attachments);
+    }
+    if (provided.contains("credentials")) {
+      services.put("credentials", new EnvironmentCredentialService(project.credentialVariables()));
+    }
+    if (provided.contains("approval")) {
+      services.put("approval", new RuleApprovalService(project.approvalRules(), Optional.ofNullable(System.console())));
+    }
+    Injector injector = Guice.createInjector(new AbstractModule() {
+      @Override
+      protected void configure() {
+        bind(ProjectContext.class).toInstance(new ProjectContext(profile.name(), project.projectDir()));
+        bindService(StorageDomainService.class, services.get("storageDomain"));
+        bindService(AttachmentService.class, services.get("attachments"));
+        bindService(CredentialService.class, services.get("credentials"));
+        bindService(ApprovalService.class, services.get("approval"));
+      }
+
+      private <T> void bindService(Class<T> type, Object service) {
+        OptionalBinder<T> binder = OptionalBinder.newOptionalBinder(binder(), type);
+        if (service != null) {
+          binder.setBinding().toInstance(type.cast(service));
+        }
+      }
+    });
+    plugins = new HostPluginManager(profile.plugins(), injector, registry, id -> configuration(id));
+    plugins.setSystemVersion(HostApi.VERSION);
+    plugins.loadPlugins();
+    for (PluginWrapper wrapper : List.copyOf(plugins.getResolvedPlugins())) {
+      PluginManifest manifest = plugins.manifest(wrapper);
+      for (String service : manifest.requiredServices()) {
+        if (!services.containsKey(service)) {
+          throw new HarnessException("refused to start plugin " + manifest.id() + ": it requires host service '"
+              + service + "', which this host does not provide");
+        }
+      }
+      PluginState state = plugins.startPlugin(wrapper.getPluginId());
+      if (state != PluginState.STARTED) {
+        Throwable cause = wrapper.getFailedException();
+        throw new HarnessException("plugin " + manifest.id() + " failed to start: "
+            + (cause == null ? state : rootMessage(cause)), cause);
+      }
+    }
+    for (String id : installed.keySet()) {
+      if (plugins.getPlugin(id) == null || plugins.getPlugin(id).getPluginState() != PluginState.STARTED) {
+        throw new HarnessException("plugin " + id + " is installed but could not be loaded (is its requires range "
+            + installed.get(id).requires() + " met by host API " + HostApi.VERSION + "?)");
+      }
+    }
+  }
+
+  private PluginConfiguration configuration(String pluginId) {
+    JsonNode section = project.pluginSections().get(pluginId);
+    @SuppressWarnings("unchecked")
+    Map<String, Object> values = section == null ? Map.of() : Yaml.JSON.convertValue(section, Map.class);
+    return new PluginConfiguration(values);
+  }
+
+  /** The tools offered now: those of enabled skills. */
+  public List<ToolDescriptor> tools() {
+    List<ToolDescriptor> out = new ArrayList<>();
+    for (HostToolRegistry.Registered r : registry.all()) {
+      if (skillEnabled(r.skill())) {
+        out.add(r.tool().descriptor());
+      }
+    }
+    return out;
+  }
+
+  /** The guidance of every enabled skill, for the model. */
+  public String guidance() {
+    StringBuilder b = new StringBuilder();
+    for (PluginManifest m : PluginInstaller.installed(profile).values()) {
+      m.skills().stream().filter(s -> skillEnabled(s.name())).forEach(s -> b.append(s.guidance()).append('\n'));
+    }
+    return b.toString().strip();
+  }
+
+  public boolean skillEnabled(String skill) {
+    ProjectConfig current = ProjectConfig.load(project.projectDir(), Map.of());
+    return SkillSettings.enabled(profile, current, skill);
+  }
+
+  /** Calls a tool for an agent session. Unknown tools, disabled skills and bad arguments are error results. */
+  public ToolResult call(String agentSessionId, String toolName, Map<String, Object> arguments, Cancellation cancellation) {
+    Optional<HostToolRegistry.Registered> found = registry.find(toolName);
+    if (found.isEmpty()) {
+      return ToolResult.error("unknown tool '" + toolName + "'; this host offers: "
+          + String.join(", ", tools().stream().map(ToolDescriptor::name).toList()));
+    }
+    HostToolRegistry.Registered registered = found.get();
+    if (!skillEnabled(registered.skill())) {
+      return ToolResult.error("tool '" + toolName + "' belongs to skill '" + registered.skill()
+          + "', which is disabled for this project; enable it with: harness skill enable " + registered.skill()
+          + " --profile " + profile.name() + " --project " + project.projectDir());
+    }
+    Tool tool = registered.tool();
+    Schema schema = argumentSchemas.computeIfAbsent(toolName, n -> Schemas.compile(tool.descriptor().inputSchema()));
+    List<String> violations = Schemas.violations(schema, Yaml.JSON.valueToTree(arguments), "");
+    if (!violations.isEmpty()) {
+      return tool.rejectArguments(violations);
+    }
+    return tool.call(new ToolCall(arguments, agentSessionId, cancellation));
+  }
+
+  /** Ends an agent session: plugins release what they hold for it. */
+  public void endSession(String agentSessionId) {
+    registry.agentSessionEnded(agentSessionId);
+  }
+
+  /** The reference attachment store, when this host provides one. */
+  public Optional<FileAttachmentService> attachments() {
+    return Optional.ofNullable(attachments);
+  }
+
+  public String profileName() {
+    return profile.name();
+  }
+
+  @Override
+  public void close() {
+    RuntimeException failure = null;
+    if (plugins != null) {
+      // Stop each plugin by id over a copy: PF4J's stopPlugins() can throw ConcurrentModificationException.
+      for (PluginWrapper w : List.copyOf(plugins.getStartedPlugins())) {
+        try {
+          plugins.stopPlugin(w.getPluginId());
+          if (w.getFailedException() != null && failure == null) {
+            failure = new HarnessException("plugin " + w.getPluginId() + " stopped with failures: "
+                + rootMessage(w.getFailedException()), w.getFailedException());
+          }
+        } catch (RuntimeException e) {
+          failure = add(failure, e);
+        }
+      }
+      for (PluginWrapper w : List.copyOf(plugins.getPlugins())) {
+        try {
+          plugins.unloadPlugin(w.getPluginId());
+          plugins.forget(w.getPluginId());
+        } catch (RuntimeException e) {
+          failure = add(failure, e);
+        }
+      }
+    }
+    try {
+      storage.close();
+    } catch (RuntimeException e) {
+      failure = add(failure, e);
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  private static RuntimeException add(RuntimeException first, RuntimeException next) {
+    if (first == null) {
+      return next;
+    }
+    first.addSuppressed(next);
+    return first;
+  }
+
+  static String rootMessage(Throwable t) {
+    Throwable c = t;
+    while (c.getCause() != null && c.getCause() != c) {
+      c = c.getCause();
+    }
+    return c == t ? String.valueOf(t.getMessage()) : t.getMessage() + " (" + c.getMessage() + ")";
+  }
+}

@@ -1,0 +1,171 @@
+package dev.periscope.harness;
+
+import dev.periscope.verify.VerifyCommand;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** The reference harness's command line: {@code harness plugin|skill|run|doctor|demo|verify}. */
+@Command(name = "harness", mixinStandardHelpOptions = true, version = "periscope harness 0.1.0",
+    description = "The reference host for Periscope plugins.",
+    subcommands = {Main.PluginCommand.class, Main.SkillCommand.class, Main.RunCommand.class, Doctor.class,
+        Demo.class, VerifyCommand.class})
+public final class Main implements Runnable {
+  @Override
+  public void run() {
+    new CommandLine(this).usage(System.out);
+  }
+
+  public static void main(String[] args) {
+    System.getProperties().putIfAbsent("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+    System.getProperties().putIfAbsent("org.slf4j.simpleLogger.log.org.pf4j", "off");
+    System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
+    System.exit(commandLine().execute(args));
+  }
+
+  /** The command line with the harness's error handling: a user's mistake is one message, never a stack trace. */
+  static CommandLine commandLine() {
+    CommandLine cli = new CommandLine(new Main());
+    cli.setExecutionExceptionHandler((e, command, parsed) -> {
+      PrintWriter err = command.getErr();
+      if (e instanceof HarnessException) {
+        err.println("harness: " + e.getMessage());
+      } else {
+        err.println("harness: " + e.getClass().getSimpleName() + ": " + Host.rootMessage(e));
+        if (System.getenv("HARNESS_DEBUG") != null) {
+          e.printStackTrace(err);
+        }
+      }
+      err.flush();
+      return 1;
+    });
+    return cli;
+  }
+
+  static HarnessHome home() {
+    return HarnessHome.fromEnvironment();
+  }
+
+  @Command(name = "plugin", description = "Add, list and remove a profile's plugins.", mixinStandardHelpOptions = true,
+      subcommands = {PluginCommand.Add.class, PluginCommand.ListPlugins.class, PluginCommand.Remove.class})
+  static final class PluginCommand implements Runnable {
+    @Override
+    public void run() {
+      throw new CommandLine.ParameterException(new CommandLine(this), "name a subcommand: add, list or remove");
+    }
+
+    @Command(name = "add", description = "Verify a plugin package and install it into a profile.")
+    static final class Add implements Callable<Integer> {
+      @Option(names = "--profile", required = true) String profile;
+      @Option(names = "--replace", description = "replace an installed plugin with the same id") boolean replace;
+      @Parameters(paramLabel = "PACKAGE") Path packageFile;
+
+      @Override
+      public Integer call() {
+        System.out.println(PluginInstaller.add(home(), profile, packageFile, replace));
+        return 0;
+      }
+    }
+
+    @Command(name = "list", description = "List a profile's plugins.")
+    static final class ListPlugins implements Callable<Integer> {
+      @Option(names = "--profile", required = true) String profile;
+
+      @Override
+      public Integer call() {
+        HarnessHome.Profile p = home().profile(profile);
+        var installed = PluginInstaller.installed(p);
+        if (installed.isEmpty()) {
+          System.out.println("no plugins in profile " + profile);
+        }
+        installed.values().forEach(m -> System.out.println(m.id() + " " + m.version() + "  skills: "
+            + String.join(", ", m.skills().stream().map(s -> s.name() + " ("
+                + (SkillSettings.profileSetting(p, s.name()).orElse(true) ? "enabled" : "disabled") + ")").toList())));
+        return 0;
+      }
+    }
+
+    @Command(name = "remove", description = "Remove a plugin from a profile.")
+    static final class Remove implements Callable<Integer> {
+      @Option(names = "--profile", required = true) String profile;
+      @Parameters(paramLabel = "ID") String id;
+
+      @Override
+      public Integer call() {
+        PluginInstaller.remove(home(), profile, id);
+        System.out.println("removed " + id + " from profile " + profile);
+        return 0;
+      }
+    }
+  }
+
+  @Command(name = "skill", description = "Enable or disable a skill for a profile or a project.",
+      mixinStandardHelpOptions = true, subcommands = {SkillCommand.Enable.class, SkillCommand.Disable.class})
+  static final class SkillCommand implements Runnable {
+    @Override
+    public void run() {
+      throw new CommandLine.ParameterException(new CommandLine(this), "name a subcommand: enable or disable");
+    }
+
+    static int set(String profile, Path project, String skill, boolean enabled) {
+      HarnessHome.Profile p = home().profile(profile);
+      boolean known = PluginInstaller.installed(p).values().stream()
+          .anyMatch(m -> m.skills().stream().anyMatch(s -> s.name().equals(skill)));
+      if (!known) {
+        throw new HarnessException("no plugin in profile " + profile + " declares a skill named '" + skill + "'");
+      }
+      Path file = project == null ? p.settings() : ProjectConfig.fileOf(ProjectConfig.canonical(project));
+      SkillSettings.set(file, skill, enabled);
+      System.out.println("skill " + skill + " " + (enabled ? "enabled" : "disabled") + " for "
+          + (project == null ? "profile " + profile : "project " + ProjectConfig.canonical(project)));
+      return 0;
+    }
+
+    @Command(name = "enable") static final class Enable implements Callable<Integer> {
+      @Parameters(paramLabel = "SKILL") String skill;
+      @Option(names = "--profile", required = true) String profile;
+      @Option(names = "--project") Path project;
+
+      @Override
+      public Integer call() {
+        return set(profile, project, skill, true);
+      }
+    }
+
+    @Command(name = "disable") static final class Disable implements Callable<Integer> {
+      @Parameters(paramLabel = "SKILL") String skill;
+      @Option(names = "--profile", required = true) String profile;
+      @Option(names = "--project") Path project;
+
+      @Override
+      public Integer call() {
+        return set(profile, project, skill, false);
+      }
+    }
+  }
+
+  @Command(name = "run", description = "Run one scripted agent session (a YAML file of steps).")
+  static final class RunCommand implements Callable<Integer> {
+    @Option(names = "--profile", required = true) String profile;
+    @Option(names = "--project", required = true) Path project;
+    @Option(names = "--session", required = true, description = "the agent session id") String session;
+    @Option(names = "--json", description = "print one JSON object a step") boolean json;
+    @Parameters(paramLabel = "SCRIPT") Path script;
+
+    @Override
+    public Integer call() {
+      var steps = ScriptRunner.readSteps(script);
+      try (Host host = Host.start(home(), profile, project, Host.Options.defaults())) {
+        try {
+          return new ScriptRunner(host, session).run(steps, json, System.out) ? 0 : 1;
+        } finally {
+          host.endSession(session);
+        }
+      }
+    }
+  }
+}

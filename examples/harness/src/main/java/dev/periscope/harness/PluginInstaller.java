@@ -1,0 +1,144 @@
+package dev.periscope.harness;
+
+import dev.periscope.api.HostApi;
+import dev.periscope.verify.ManifestException;
+import dev.periscope.verify.ManifestReader;
+import dev.periscope.verify.PackageVerifier;
+import dev.periscope.verify.PluginManifest;
+import dev.periscope.verify.VerificationReport;
+import dev.periscope.verify.YamlPluginDescriptorFinder;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
+import org.pf4j.DefaultVersionManager;
+
+/**
+ * Installs verified plugin packages into a profile ({@code plugins/<id>/}, unpacked), lists and removes them.
+ * A package that fails verification, or whose {@code requires} excludes this host's API version, is refused.
+ */
+final class PluginInstaller {
+  private PluginInstaller() {}
+
+  /** Installs and returns the summary lines. */
+  static String add(HarnessHome home, String profileName, Path packageFile, boolean replace) {
+    VerificationReport report = new PackageVerifier().verify(packageFile, Optional.empty());
+    if (!report.passed()) {
+      throw new HarnessException("refused " + packageFile + ":\n" + report.render().stripTrailing());
+    }
+    PluginManifest manifest = packagedManifest(packageFile);
+    if (!new DefaultVersionManager().checkVersionConstraint(HostApi.VERSION, manifest.requires())) {
+      throw new HarnessException("refused " + packageFile + ": plugin " + manifest.id() + " requires host API "
+          + manifest.requires() + ", and this host provides " + HostApi.VERSION);
+    }
+    HarnessHome.Profile profile = home.createProfile(profileName);
+    Path target = profile.plugins().resolve(manifest.id());
+    if (Files.exists(target)) {
+      if (!replace) {
+        throw new HarnessException("plugin " + manifest.id() + " is already installed in profile " + profileName
+            + "; add --replace to replace it");
+      }
+      deleteTree(target);
+    }
+    Path staging = profile.plugins().resolve("." + manifest.id() + ".installing");
+    deleteTree(staging);
+    unpack(packageFile, staging);
+    try {
+      Files.move(staging, target);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return "installed " + manifest.id() + " " + manifest.version() + " into profile " + profileName + "\n"
+        + report.render().stripTrailing();
+  }
+
+  static Map<String, PluginManifest> installed(HarnessHome.Profile profile) {
+    Map<String, PluginManifest> out = new LinkedHashMap<>();
+    if (!Files.isDirectory(profile.plugins())) {
+      return out;
+    }
+    try (Stream<Path> dirs = Files.list(profile.plugins())) {
+      for (Path dir : dirs.filter(d -> !d.getFileName().toString().startsWith(".")).sorted().toList()) {
+        Path descriptor = dir.resolve(YamlPluginDescriptorFinder.FILE_NAME);
+        if (Files.isRegularFile(descriptor)) {
+          try {
+            PluginManifest m = ManifestReader.read(descriptor);
+            out.put(m.id(), m);
+          } catch (ManifestException e) {
+            throw new HarnessException("installed plugin at " + dir + " is broken: " + e.getMessage());
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out;
+  }
+
+  static void remove(HarnessHome home, String profileName, String id) {
+    HarnessHome.Profile profile = home.profile(profileName);
+    if (!installed(profile).containsKey(id)) {
+      throw new HarnessException("plugin " + id + " is not installed in profile " + profileName);
+    }
+    deleteTree(profile.plugins().resolve(id));
+  }
+
+  private static PluginManifest packagedManifest(Path packageFile) {
+    try (ZipInputStream in = new ZipInputStream(Files.newInputStream(packageFile))) {
+      for (ZipEntry e = in.getNextEntry(); e != null; e = in.getNextEntry()) {
+        if (e.getName().equals(YamlPluginDescriptorFinder.FILE_NAME)) {
+          return ManifestReader.parse(packageFile + "!/plugin.yaml", in.readAllBytes());
+        }
+      }
+    } catch (IOException | ManifestException e) {
+      throw new HarnessException("cannot read the descriptor of " + packageFile + ": " + e.getMessage(), e);
+    }
+    throw new HarnessException(packageFile + " has no plugin.yaml");
+  }
+
+  private static void unpack(Path zipFile, Path dir) {
+    try (ZipInputStream in = new ZipInputStream(Files.newInputStream(zipFile))) {
+      Files.createDirectories(dir);
+      for (ZipEntry e = in.getNextEntry(); e != null; e = in.getNextEntry()) {
+        Path target = dir.resolve(e.getName()).normalize();
+        if (!target.startsWith(dir)) {
+          throw new HarnessException("refused " + zipFile + ": entry " + e.getName() + " escapes the package");
+        }
+        if (e.isDirectory()) {
+          Files.createDirectories(target);
+        } else {
+          Files.createDirectories(target.getParent());
+          copy(in, target);
+        }
+      }
+    } catch (IOException e) {
+      deleteTree(dir);
+      throw new UncheckedIOException("cannot unpack " + zipFile, e);
+    }
+  }
+
+  private static void copy(InputStream in, Path target) throws IOException {
+    Files.copy(in, target);
+  }
+
+  static void deleteTree(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> files = Files.walk(dir)) {
+      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,102 @@
+package dev.periscope.harness;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.networknt.schema.Schema;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A project's configuration, {@code DIR/.harness/project.yaml}: the host's sections ({@code credentials},
+ * {@code approval}, {@code skills}) checked against the host's schema, and each plugin's section
+ * ({@code plugins.<id>}) checked against the schema that plugin declares. Invalid input is refused with its path.
+ */
+record ProjectConfig(
+    Path projectDir,
+    Path file,
+    Map<String, String> credentialVariables,
+    List<ApprovalRule> approvalRules,
+    Map<String, Boolean> skills,
+    Map<String, JsonNode> pluginSections) {
+
+  /** One approval rule; null fields match anything. */
+  record ApprovalRule(String tool, String credential, String origin, boolean allow) {}
+
+  private static final Schema HOST_SCHEMA = Schemas.compile("""
+      {"type": "object", "additionalProperties": false, "properties": {
+        "credentials": {"type": "object", "additionalProperties": {
+          "type": "object", "additionalProperties": false, "required": ["env"],
+          "properties": {"env": {"type": "string", "minLength": 1},
+                         "origins": {"type": "array", "items": {"type": "string", "minLength": 1}}}}},
+        "approval": {"type": "object", "additionalProperties": false, "properties": {
+          "rules": {"type": "array", "items": {"type": "object", "additionalProperties": false,
+            "required": ["tool", "decision"],
+            "properties": {"tool": {"type": "string", "minLength": 1}, "credential": {"type": "string"},
+                           "origin": {"type": "string"}, "decision": {"enum": ["allow", "deny"]}}}}}},
+        "skills": {"type": "object", "additionalProperties": {"type": "boolean"}},
+        "plugins": {"type": "object", "additionalProperties": {"type": "object"}}}}
+      """);
+
+  static Path fileOf(Path projectDir) {
+    return projectDir.resolve(".harness").resolve("project.yaml");
+  }
+
+  /** Loads and checks a project's configuration; {@code pluginSchemas} maps plugin id to its config schema. */
+  static ProjectConfig load(Path dir, Map<String, JsonNode> pluginSchemas) {
+    Path projectDir = canonical(dir);
+    Path file = fileOf(projectDir);
+    ObjectNode root = Yaml.readObject(file);
+    List<String> problems = new ArrayList<>(Schemas.violations(HOST_SCHEMA, root, ""));
+    JsonNode plugins = root.path("plugins");
+    Map<String, JsonNode> sections = new LinkedHashMap<>();
+    if (problems.isEmpty()) {
+      for (Map.Entry<String, JsonNode> schema : pluginSchemas.entrySet()) {
+        JsonNode section = plugins.path(schema.getKey());
+        if (section.isMissingNode()) {
+          section = Yaml.MAPPER.createObjectNode();
+        }
+        problems.addAll(Schemas.violations(Schemas.compile(schema.getValue()), section, "/plugins/" + schema.getKey()));
+        sections.put(schema.getKey(), section);
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new HarnessException(file + " is invalid:\n - " + String.join("\n - ", problems));
+    }
+    Map<String, String> credentials = new LinkedHashMap<>();
+    root.path("credentials").fields().forEachRemaining(e -> credentials.put(e.getKey(), e.getValue().path("env").asText()));
+    List<ApprovalRule> rules = new ArrayList<>();
+    for (JsonNode r : root.path("approval").path("rules")) {
+      rules.add(new ApprovalRule(text(r, "tool"), text(r, "credential"), text(r, "origin"),
+          "allow".equals(r.path("decision").asText())));
+    }
+    Map<String, Boolean> skills = new LinkedHashMap<>();
+    root.path("skills").fields().forEachRemaining(e -> skills.put(e.getKey(), e.getValue().asBoolean()));
+    return new ProjectConfig(projectDir, file, credentials, rules, skills, sections);
+  }
+
+  Optional<Boolean> skill(String name) {
+    return Optional.ofNullable(skills.get(name));
+  }
+
+  static Path canonical(Path dir) {
+    if (!Files.isDirectory(dir)) {
+      throw new HarnessException("project directory " + dir + " does not exist");
+    }
+    try {
+      return dir.toRealPath();
+    } catch (IOException e) {
+      throw new HarnessException("cannot resolve project directory " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static String text(JsonNode node, String field) {
+    JsonNode v = node.get(field);
+    return v == null || v.isNull() ? null : v.asText();
+  }
+}

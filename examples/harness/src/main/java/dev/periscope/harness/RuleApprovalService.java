@@ -1,0 +1,40 @@
+package dev.periscope.harness;
+
+import dev.periscope.api.Cancellation;
+import dev.periscope.api.host.ApprovalDecision;
+import dev.periscope.api.host.ApprovalRequest;
+import dev.periscope.api.host.ApprovalService;
+import java.io.Console;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Decides approvals by the project's {@code approval.rules} (first match wins); with no matching rule it asks on
+ * the terminal when there is one, and denies otherwise. It never allows silently.
+ */
+final class RuleApprovalService implements ApprovalService {
+  private final List<ProjectConfig.ApprovalRule> rules;
+  private final Optional<Console> terminal;
+
+  RuleApprovalService(List<ProjectConfig.ApprovalRule> rules, Optional<Console> terminal) {
+    this.rules = rules;
+    this.terminal = terminal;
+  }
+
+  @Override
+  public ApprovalDecision decide(ApprovalRequest request, Cancellation cancellation) {
+    for (ProjectConfig.ApprovalRule rule : rules) {
+      if (rule.tool().equals(request.toolName())
+          && (rule.credential() == null || rule.credential().equals(request.credentialRef()))
+          && (rule.origin() == null || rule.origin().equals(request.origin()))) {
+        return rule.allow() ? ApprovalDecision.ALLOW_ONCE : ApprovalDecision.DENY;
+      }
+    }
+    if (terminal.isEmpty() || cancellation.isCancelled()) {
+      return ApprovalDecision.DENY;
+    }
+    String answer = terminal.get().readLine("%s%nAllow %s to use credential '%s' on %s (field '%s')? [y/N] ",
+        request.reason(), request.toolName(), request.credentialRef(), request.origin(), request.fieldName());
+    return answer != null && answer.trim().equalsIgnoreCase("y") ? ApprovalDecision.ALLOW_ONCE : ApprovalDecision.DENY;
+  }
+}

@@ -1,0 +1,135 @@
+package dev.periscope.harness;
+
+import dev.periscope.api.host.Migration;
+import dev.periscope.api.host.StorageDomain;
+import dev.periscope.api.host.StorageDomainService;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Storage domains as SQLite files in the profile's data directory ({@code data/<domain>.sqlite}). The host owns
+ * the JDBC driver; each domain keeps one connection and runs one transaction at a time. Migrations are applied
+ * once each, in version order, recorded in SQLite's {@code user_version}.
+ */
+final class SqliteStorageDomains implements StorageDomainService, AutoCloseable {
+  private final Path directory;
+  private final List<Domain> open = new ArrayList<>();
+
+  SqliteStorageDomains(Path directory) {
+    this.directory = directory;
+  }
+
+  @Override
+  public synchronized StorageDomain open(String name, List<Migration> migrations) {
+    if (!name.matches("^[a-z][a-z0-9_]{0,63}$")) {
+      throw new IllegalArgumentException("invalid storage domain name: " + name);
+    }
+    try {
+      Files.createDirectories(directory);
+      Connection c = DriverManager.getConnection("jdbc:sqlite:" + directory.resolve(name + ".sqlite"));
+      try (Statement s = c.createStatement()) {
+        s.execute("PRAGMA journal_mode=WAL");
+        s.execute("PRAGMA busy_timeout=5000");
+      }
+      Domain d = new Domain(name, c);
+      d.migrate(migrations);
+      open.add(d);
+      return d;
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot open storage domain " + name + ": " + e.getMessage(), e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    for (Domain d : List.copyOf(open)) {
+      d.close();
+    }
+  }
+
+  private final class Domain implements StorageDomain {
+    private final String name;
+    private final Connection connection;
+    private int version;
+
+    Domain(String name, Connection connection) {
+      this.name = name;
+      this.connection = connection;
+    }
+
+    void migrate(List<Migration> migrations) throws SQLException {
+      int current;
+      try (Statement s = connection.createStatement(); ResultSet r = s.executeQuery("PRAGMA user_version")) {
+        current = r.getInt(1);
+      }
+      for (Migration m : migrations.stream().sorted(Comparator.comparingInt(Migration::version)).toList()) {
+        if (m.version() <= current) {
+          continue;
+        }
+        final int target = m.version();
+        transaction(c -> {
+          try (Statement s = c.createStatement()) {
+            for (String statement : m.sql().split(";")) {
+              if (!statement.isBlank()) {
+                s.execute(statement);
+              }
+            }
+            s.execute("PRAGMA user_version = " + target);
+          }
+          return null;
+        });
+        current = target;
+      }
+      version = current;
+    }
+
+    @Override
+    public String name() {
+      return name;
+    }
+
+    @Override
+    public int schemaVersion() {
+      return version;
+    }
+
+    @Override
+    public synchronized <T> T transaction(Work<T> work) throws SQLException {
+      connection.setAutoCommit(false);
+      try {
+        T result = work.run(connection);
+        connection.commit();
+        return result;
+      } catch (SQLException | RuntimeException | Error e) {
+        connection.rollback();
+        throw e;
+      } finally {
+        connection.setAutoCommit(true);
+      }
+    }
+
+    @Override
+    public void close() {
+      synchronized (SqliteStorageDomains.this) {
+        open.remove(this);
+      }
+      try {
+        connection.close();
+      } catch (SQLException e) {
+        throw new IllegalStateException("cannot close storage domain " + name, e);
+      }
+    }
+  }
+}

@@ -1,0 +1,34 @@
+package dev.periscope.api.browser;
+
+import dev.periscope.api.Cancellation;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Opens browser environments. A provider has a unique id, truthful capability flags, and says whether it is
+ * available; when it is not, {@link #unavailableReason()} names the remedy (a missing Chromium names its install
+ * command). {@link #open} keeps ownership of partial resources until it returns: a failed open leaves nothing
+ * running. After it returns, the runtime owns the environment.
+ */
+public interface BrowserProvider {
+  String id();
+
+  Set<Capability> capabilities();
+
+  boolean available();
+
+  Optional<String> unavailableReason();
+
+  /** The provider build, recorded with checkpoints. */
+  default Optional<String> version() {
+    return Optional.empty();
+  }
+
+  BrowserEnvironment open(OpenRequest request, Cancellation cancellation);
+
+  /** Provider-wide cleanup, called once after every environment it opened is closed. */
+  default void dispose() {}
+
+  /** What an environment is opened for. */
+  record OpenRequest(BrowserSessionId sessionId, Persistence persistence) {}
+}

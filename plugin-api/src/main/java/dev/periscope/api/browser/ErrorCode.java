@@ -1,0 +1,48 @@
+package dev.periscope.api.browser;
+
+/**
+ * Stable failure codes, each with what the failure line tells the model by default: whether the refs of the
+ * latest observation are still addressable, the tool that recovers, and whether repeating the identical call is
+ * safe.
+ */
+public enum ErrorCode {
+  BROWSER_DUPLICATE_PROVIDER(false, "browser_observe", false),
+  BROWSER_PROVIDER_CONFIGURED_MISSING(true, null, false),
+  BROWSER_PROVIDER_CONFIGURED_UNAVAILABLE(true, null, false),
+  BROWSER_PROVIDER_UNAVAILABLE(true, null, false),
+  BROWSER_PROVIDER_AMBIGUOUS(true, null, false),
+  BROWSER_CAPABILITY_UNSUPPORTED(true, null, false),
+  BROWSER_OWNER_CONFLICT(true, null, false),
+  BROWSER_ENVIRONMENT_CLOSED(false, "browser_observe", true),
+  BROWSER_OBSERVATION_REQUIRED(false, "browser_observe", false),
+  BROWSER_STALE_REFERENCE(false, "browser_observe", false),
+  BROWSER_PASSWORD_INPUT_FORBIDDEN(true, "browser_fill_credential", false),
+  BROWSER_INVALID_URL(true, null, false),
+  BROWSER_INVALID_ARGUMENT(true, null, false),
+  BROWSER_POLICY_DENIED(true, null, false),
+  BROWSER_ACTION_FAILED(false, "browser_observe", true),
+  BROWSER_ACTION_EVIDENCE_FAILED(false, "browser_observe", false);
+
+  private final boolean observationValid;
+  private final String recommendedAction;
+  private final boolean retryable;
+
+  ErrorCode(boolean observationValid, String recommendedAction, boolean retryable) {
+    this.observationValid = observationValid;
+    this.recommendedAction = recommendedAction;
+    this.retryable = retryable;
+  }
+
+  public boolean observationValid() {
+    return observationValid;
+  }
+
+  /** The tool that recovers from this failure, or null when none does. */
+  public String recommendedAction() {
+    return recommendedAction;
+  }
+
+  public boolean retryable() {
+    return retryable;
+  }
+}

@@ -1,0 +1,16 @@
+package dev.periscope.api.host;
+
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Resolves the credential references configured for the current project ({@code github}, {@code shop.password})
+ * to secret values. The model only ever names a reference.
+ */
+public interface CredentialService {
+  /** The configured references, for listing in errors. Never values. */
+  Set<String> references();
+
+  /** The secret for a reference, or empty when the reference is unknown or its source holds no value. */
+  Optional<Secret> resolve(String reference);
+}
