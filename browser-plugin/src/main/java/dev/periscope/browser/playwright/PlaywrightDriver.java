@@ -3,6 +3,7 @@ package dev.periscope.browser.playwright;
 import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Playwright;
+import com.microsoft.playwright.impl.PlaywrightImpl;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,7 +73,9 @@ final class PlaywrightDriver implements AutoCloseable {
       synchronized (DRIVER_DIRECTORY_LOCK) {
         // Playwright extracts its JavaScript driver under this directory instead of the system temp directory.
         System.setProperty("playwright.driver.tmpdir", tempRoot.toString());
-        playwright = Playwright.create(new Playwright.CreateOptions().setEnv(env));
+        // Playwright.create() caches one driver directory per class loader for good; a fresh driver instance
+        // per Playwright keeps the directory ours, so it goes when this provider's temp root is removed.
+        playwright = PlaywrightImpl.createImpl(new Playwright.CreateOptions().setEnv(env), true);
       }
       List<String> args = new ArrayList<>(List.of(
           "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",

@@ -24,6 +24,7 @@ import java.util.stream.Stream;
  */
 public final class PlaywrightProvider implements BrowserProvider {
   public static final String ID = "playwright";
+  private static final java.util.concurrent.atomic.AtomicInteger DRIVERS = new java.util.concurrent.atomic.AtomicInteger();
 
   private final BrowserSettings settings;
   private final Executables.Lookup chromium;
@@ -105,7 +106,7 @@ public final class PlaywrightProvider implements BrowserProvider {
       } catch (IOException e) {
         throw new UncheckedIOException("cannot create the browser's temp directory", e);
       }
-      driver = new PlaywrightDriver(chromium.path().get(), node.path().get(), tempRoot, settings.headless(), 1);
+      driver = new PlaywrightDriver(chromium.path().get(), node.path().get(), tempRoot, settings.headless(), DRIVERS.incrementAndGet());
     }
     return driver;
   }

@@ -1,0 +1,197 @@
+package dev.periscope.browser.playwright;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.periscope.api.Cancellation;
+import dev.periscope.api.PluginConfiguration;
+import dev.periscope.api.browser.BrowserEnvironment;
+import dev.periscope.api.browser.BrowserEnvironment.ObservationBudget;
+import dev.periscope.api.browser.BrowserException;
+import dev.periscope.api.browser.BrowserProvider;
+import dev.periscope.api.browser.BrowserSessionId;
+import dev.periscope.api.browser.ErrorCode;
+import dev.periscope.api.browser.Persistence;
+import dev.periscope.api.browser.ProviderElement;
+import dev.periscope.api.browser.ProviderObservation;
+import dev.periscope.browser.BrowserSettings;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The Playwright provider against a real Chromium and pages served on 127.0.0.1. */
+class PlaywrightProviderTest {
+  static final String CANARY = "canary-pw-5521";
+  static final Map<String, String> PAGES = Map.of(
+      "/form", """
+          <!doctype html><html><head><title>Form</title></head><body>
+          <footer><a href="/legal">Legal</a></footer>
+          <p>Intro <a href="/story">A story</a></p>
+          <nav><a href="/">Home</a></nav>
+          <form><label>User <input name="u" value="alice"></label>
+            <label>Password <input type="password" name="p" value="%s"></label>
+            <input type="hidden" name="h" value="%s-hidden">
+            <button type="button" id="go" onclick="this.textContent='Done'">Go</button></form>
+          <a href="/hidden" style="display:none">Invisible</a>
+          </body></html>""".formatted(CANARY, CANARY),
+      "/long", "<!doctype html><html><body><p>" + "x".repeat(100_000) + "</p></body></html>",
+      "/tall", "<!doctype html><html><body style='margin:0'><div style='height:3000px'>tall</div></body></html>");
+
+  static HttpServer server;
+  static PlaywrightProvider provider;
+
+  @BeforeAll
+  static void start() throws Exception {
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/", exchange -> {
+      String page = PAGES.getOrDefault(exchange.getRequestURI().getPath(), "<html><body>other</body></html>");
+      byte[] body = page.getBytes(StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
+      exchange.sendResponseHeaders(200, body.length);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(body);
+      }
+    });
+    server.start();
+    provider = new PlaywrightProvider(BrowserSettings.from(PluginConfiguration.empty()));
+  }
+
+  @AfterAll
+  static void stop() {
+    server.stop(0);
+    if (provider != null) {
+      provider.dispose();
+    }
+  }
+
+  static String url(String path) {
+    return "http://127.0.0.1:" + server.getAddress().getPort() + path;
+  }
+
+  static BrowserEnvironment open() {
+    return provider.open(new BrowserProvider.OpenRequest(BrowserSessionId.random(), Persistence.EPHEMERAL),
+        Cancellation.none());
+  }
+
+  @Test
+  void ranksControlsThenNavigationThenBodyLinksThenFooterLinksAndSkipsInvisibleOnes() {
+    try (BrowserEnvironment env = open()) {
+      env.navigate(url("/form"));
+      ProviderObservation o = env.observe(new ObservationBudget(4000, 40));
+      List<String> names = o.elements().stream().map(ProviderElement::name).toList();
+      assertEquals(List.of("User", "Password", "Go", "Home", "A story", "Legal"), names);
+      assertEquals(List.of(1, 1, 1, 2, 4, 5), o.elements().stream().map(ProviderElement::tier).toList());
+      assertEquals("input:password", o.elements().get(1).kind());
+      assertEquals("button", o.elements().get(2).role());
+      assertEquals(6, o.totalElements());
+    }
+  }
+
+  @Test
+  void neverCarriesAPasswordOrHiddenValueAcross() {
+    try (BrowserEnvironment env = open()) {
+      env.navigate(url("/form"));
+      ProviderObservation o = env.observe(new ObservationBudget(60_000, 100));
+      String everything = o.toString() + o.elements().stream().map(Object::toString).collect(Collectors.joining());
+      assertFalse(everything.contains(CANARY), everything);
+      assertFalse(everything.contains("alice"), "field values never cross: " + everything);
+    }
+  }
+
+  @Test
+  void clicksTheObservedElementAndRefusesOneThatChangedSinceItWasObserved() {
+    try (BrowserEnvironment env = open()) {
+      env.navigate(url("/form"));
+      ProviderObservation before = env.observe(new ObservationBudget(4000, 40));
+      ProviderElement go = before.elements().get(2);
+      env.click(go);
+      ProviderObservation after = env.observe(new ObservationBudget(4000, 40));
+      assertEquals("Done", after.elements().get(2).name());
+      // The same ordinal now holds a button with another name: acting on it would act on a neighbour.
+      var e = assertThrows(BrowserException.class, () -> env.click(go));
+      assertEquals(ErrorCode.BROWSER_STALE_REFERENCE, e.code());
+    }
+  }
+
+  @Test
+  void slicesPageTextInsideChromiumAndReportsTheTotal() {
+    try (BrowserEnvironment env = open()) {
+      env.navigate(url("/long"));
+      ProviderObservation o = env.observe(new ObservationBudget(60_000, 10));
+      assertEquals(60_000, o.text().length());
+      assertEquals(100_000, o.totalTextChars());
+    }
+  }
+
+  @Test
+  void takesViewportAndFullPagePngScreenshots() {
+    try (BrowserEnvironment env = open()) {
+      env.navigate(url("/tall"));
+      var viewport = env.screenshot(false);
+      assertEquals(1280, viewport.width());
+      assertEquals(720, viewport.height());
+      assertEquals((byte) 0x89, viewport.png()[0]);
+      assertEquals("PNG", new String(viewport.png(), 1, 3, StandardCharsets.US_ASCII));
+      var full = env.screenshot(true);
+      assertEquals(3000, full.height());
+    }
+  }
+
+  @Test
+  void isUnavailableWithTheInstallCommandWhenChromiumIsMissing() {
+    var missing = new PlaywrightProvider(BrowserSettings.from(new PluginConfiguration(
+        Map.of("chromium", Map.of("executable", "/nonexistent/chromium")))));
+    assertFalse(missing.available());
+    String reason = missing.unavailableReason().orElseThrow();
+    assertTrue(reason.contains("/nonexistent/chromium"), reason);
+    assertTrue(reason.contains("apt-get install -y chromium"), reason);
+  }
+
+  @Test
+  void disposingLeavesNoProcessThreadOrTempDirectoryBehind() throws Exception {
+    Set<java.nio.file.Path> dirsBefore = tempRoots();
+    long threadsBefore = playwrightThreads();
+    Set<Long> before = ProcessHandle.current().descendants().map(ProcessHandle::pid).collect(Collectors.toSet());
+    var own = new PlaywrightProvider(BrowserSettings.from(PluginConfiguration.empty()));
+    BrowserEnvironment env = own.open(new BrowserProvider.OpenRequest(BrowserSessionId.random(), Persistence.EPHEMERAL),
+        Cancellation.none());
+    env.navigate(url("/form"));
+    List<ProcessHandle> started = ProcessHandle.current().descendants().filter(p -> !before.contains(p.pid())).toList();
+    assertTrue(started.size() >= 2, "expected a Node.js driver and Chromium, saw " + started);
+    Set<java.nio.file.Path> made = tempRoots();
+    made.removeAll(dirsBefore);
+    assertEquals(1, made.size(), "the provider keeps everything under one temp root: " + made);
+    assertEquals(threadsBefore + 1, playwrightThreads());
+    env.close();
+    own.dispose();
+    for (ProcessHandle p : started) {
+      p.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS);
+      assertFalse(p.isAlive(), "still running: " + p.pid() + " " + p.info().command().orElse(""));
+    }
+    assertFalse(java.nio.file.Files.exists(made.iterator().next()), "left behind: " + made);
+    assertEquals(threadsBefore, playwrightThreads());
+  }
+
+  private static Set<java.nio.file.Path> tempRoots() throws java.io.IOException {
+    try (var dirs = java.nio.file.Files.list(java.nio.file.Path.of(System.getProperty("java.io.tmpdir")))) {
+      return dirs.filter(d -> d.getFileName().toString().startsWith("periscope-browser-"))
+          .collect(Collectors.toCollection(java.util.HashSet::new));
+    }
+  }
+
+  private static long playwrightThreads() {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.getName().startsWith("periscope-playwright-") && t.isAlive()).count();
+  }
+}
