@@ -4,6 +4,8 @@ import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Page;
 import dev.periscope.api.Cancellation;
 import dev.periscope.api.browser.BrowserEnvironment;
+import dev.periscope.api.browser.BrowserException;
+import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.BrowserProvider;
 import dev.periscope.api.browser.Capability;
 import dev.periscope.browser.BrowserSettings;
@@ -80,6 +82,15 @@ public final class PlaywrightProvider implements BrowserProvider {
   public BrowserEnvironment open(OpenRequest request, Cancellation cancellation) {
     cancellation.throwIfCancelled();
     PlaywrightDriver d = driver();
+    try {
+      return openContext(d);
+    } catch (com.microsoft.playwright.PlaywrightException e) {
+      throw new BrowserException(ErrorCode.BROWSER_PROVIDER_UNAVAILABLE, "Chromium could not be started: "
+          + ChromiumLog.summary(e.getMessage()), e);
+    }
+  }
+
+  private BrowserEnvironment openContext(PlaywrightDriver d) {
     return d.call(() -> {
       BrowserContext context = d.browser().newContext(new com.microsoft.playwright.Browser.NewContextOptions()
           .setViewportSize(settings.viewportWidth(), settings.viewportHeight()));
@@ -100,15 +111,32 @@ public final class PlaywrightProvider implements BrowserProvider {
       if (!available()) {
         throw new IllegalStateException(unavailableReason().orElse("unavailable"));
       }
-      try {
-        tempRoot = Files.createTempDirectory("periscope-browser-",
-            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot create the browser's temp directory", e);
-      }
+      tempRoot = createTempRoot();
       driver = new PlaywrightDriver(chromium.path().get(), node.path().get(), tempRoot, settings.headless(), DRIVERS.incrementAndGet());
     }
     return driver;
+  }
+
+  /**
+   * A short owner-only directory: Chromium puts a Unix socket a few levels below it, and socket paths must stay
+   * under 108 bytes.
+   */
+  private static Path createTempRoot() {
+    Path base = Path.of(System.getProperty("java.io.tmpdir"));
+    java.security.SecureRandom random = new java.security.SecureRandom();
+    for (int attempt = 0; ; attempt++) {
+      Path dir = base.resolve("periscope-" + java.util.HexFormat.of().toHexDigits(random.nextInt()));
+      try {
+        return Files.createDirectory(dir,
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+      } catch (java.nio.file.FileAlreadyExistsException e) {
+        if (attempt > 10) {
+          throw new UncheckedIOException("cannot create the browser's temp directory in " + base, e);
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot create the browser's temp directory in " + base, e);
+      }
+    }
   }
 
   @Override

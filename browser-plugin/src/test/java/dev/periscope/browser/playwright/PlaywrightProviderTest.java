@@ -185,7 +185,7 @@ class PlaywrightProviderTest {
 
   private static Set<java.nio.file.Path> tempRoots() throws java.io.IOException {
     try (var dirs = java.nio.file.Files.list(java.nio.file.Path.of(System.getProperty("java.io.tmpdir")))) {
-      return dirs.filter(d -> d.getFileName().toString().startsWith("periscope-browser-"))
+      return dirs.filter(d -> d.getFileName().toString().startsWith("periscope-"))
           .collect(Collectors.toCollection(java.util.HashSet::new));
     }
   }

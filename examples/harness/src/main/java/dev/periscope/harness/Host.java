@@ -197,7 +197,12 @@ public final class Host implements AutoCloseable {
     if (!violations.isEmpty()) {
       return tool.rejectArguments(violations);
     }
-    return tool.call(new ToolCall(arguments, agentSessionId, cancellation));
+    try {
+      return tool.call(new ToolCall(arguments, agentSessionId, cancellation));
+    } catch (RuntimeException e) {
+      // A tool's own bug must not take the host down; the model sees that the call failed.
+      return ToolResult.error("tool '" + toolName + "' failed: " + rootMessage(e));
+    }
   }
 
   /** Ends an agent session: plugins release what they hold for it. */

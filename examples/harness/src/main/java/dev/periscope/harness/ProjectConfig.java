@@ -55,12 +55,13 @@ record ProjectConfig(
     List<String> problems = new ArrayList<>(Schemas.violations(HOST_SCHEMA, root, ""));
     JsonNode plugins = root.path("plugins");
     Map<String, JsonNode> sections = new LinkedHashMap<>();
-    if (problems.isEmpty()) {
-      for (Map.Entry<String, JsonNode> schema : pluginSchemas.entrySet()) {
-        JsonNode section = plugins.path(schema.getKey());
-        if (section.isMissingNode()) {
-          section = Yaml.MAPPER.createObjectNode();
-        }
+    for (Map.Entry<String, JsonNode> schema : pluginSchemas.entrySet()) {
+      JsonNode section = plugins.path(schema.getKey());
+      if (section.isMissingNode()) {
+        section = Yaml.MAPPER.createObjectNode();
+      }
+      if (section.isObject()) {
+        // Each plugin's section is checked against the schema the plugin declares, not keys known to the host.
         problems.addAll(Schemas.violations(Schemas.compile(schema.getValue()), section, "/plugins/" + schema.getKey()));
         sections.put(schema.getKey(), section);
       }

@@ -1,0 +1,55 @@
+package dev.periscope.harness;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs the harness command line as a real subprocess (the classes and libraries this module built), as a user's
+ * shell would, and records every process it starts while it runs.
+ */
+final class HarnessProcess {
+  static final Path PACKAGE = Path.of(System.getProperty("periscope.package",
+      "../../browser-plugin/target/periscope-browser-0.1.0.zip")).toAbsolutePath().normalize();
+
+  record Result(int exitCode, String out, String err, Set<ProcessHandle> descendants) {}
+
+  private HarnessProcess() {}
+
+  static Result run(Path home, Path tmp, String... args) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Djava.io.tmpdir=" + tmp,
+        "-cp", "target/classes" + java.io.File.pathSeparator + "target/lib/*",
+        "dev.periscope.harness.Main"));
+    command.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(command);
+    Map<String, String> env = pb.environment();
+    env.put("HARNESS_HOME", home.toString());
+    env.put("TMPDIR", tmp.toString());
+    pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+    Path out = java.nio.file.Files.createTempFile("harness-out-", ".txt");
+    Path err = java.nio.file.Files.createTempFile("harness-err-", ".txt");
+    pb.redirectOutput(out.toFile());
+    pb.redirectError(err.toFile());
+    Process p = pb.start();
+    Set<ProcessHandle> seen = ConcurrentHashMap.newKeySet();
+    // Descendants are recorded while the harness lives: after it exits, orphans would no longer be its children.
+    while (!p.waitFor(20, TimeUnit.MILLISECONDS)) {
+      p.toHandle().descendants().forEach(seen::add);
+    }
+    try {
+      return new Result(p.exitValue(), java.nio.file.Files.readString(out, StandardCharsets.UTF_8),
+          java.nio.file.Files.readString(err, StandardCharsets.UTF_8), seen);
+    } finally {
+      java.nio.file.Files.deleteIfExists(out);
+      java.nio.file.Files.deleteIfExists(err);
+    }
+  }
+}

@@ -1,0 +1,269 @@
+package dev.periscope.harness;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.periscope.api.Cancellation;
+import dev.periscope.api.tool.Content;
+import dev.periscope.api.tool.ToolDescriptor;
+import dev.periscope.api.tool.ToolResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
+import java.util.zip.ZipOutputStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The host's behaviour with the real plugin package loaded by PF4J, in this process. */
+class HostTest {
+  @TempDir Path homeDir;
+  @TempDir Path projectDir;
+  private HarnessHome home;
+  private Set<Long> processesBefore;
+
+  @BeforeEach
+  void install() throws Exception {
+    home = new HarnessHome(homeDir);
+    PluginInstaller.add(home, "p", HarnessProcess.PACKAGE, false);
+    TestProjects.project(projectDir, TestProjects.LOOPBACK_ONLY);
+    processesBefore = descendants();
+  }
+
+  @AfterEach
+  void leavesNoProcessOrThreadBehind() throws Exception {
+    for (ProcessHandle p : ProcessHandle.current().descendants().toList()) {
+      if (!processesBefore.contains(p.pid())) {
+        p.onExit().get(10, TimeUnit.SECONDS);
+      }
+    }
+    assertEquals(processesBefore, descendants(), "a browser or driver process outlived its host");
+    assertEquals(List.of(), Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.isAlive() && t.getName().startsWith("periscope-")).map(Thread::getName).toList());
+  }
+
+  private static Set<Long> descendants() {
+    return ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).map(ProcessHandle::pid)
+        .collect(Collectors.toSet());
+  }
+
+  private Host start() {
+    return Host.start(home, "p", projectDir, Host.Options.defaults());
+  }
+
+  private static ToolResult call(Host host, String tool, Map<String, Object> args) {
+    return host.call("agent-1", tool, args, Cancellation.none());
+  }
+
+  @Test
+  void offersTheBrowserToolsWithTheirSchemasAndHints() {
+    try (Host host = start()) {
+      List<String> names = host.tools().stream().map(ToolDescriptor::name).toList();
+      assertEquals(List.of("browser_open", "browser_observe", "browser_click", "browser_screenshot"), names);
+      ToolDescriptor observe = host.tools().get(1);
+      assertTrue(observe.hints().readOnly());
+      assertTrue(observe.inputSchema().contains("\"additionalProperties\": false"));
+      assertTrue(host.guidance().contains("browser_open"));
+    }
+  }
+
+  @Test
+  void refusesToStartAPluginWhoseRequiredServiceIsMissing() {
+    var e = assertThrows(HarnessException.class,
+        () -> Host.start(home, "p", projectDir, new Host.Options(Set.of("storageDomain"), 1 << 20)));
+    assertTrue(e.getMessage().contains("requires host service 'storageDomain'"), e.getMessage());
+  }
+
+  @Test
+  void refusesToAddAPackageWhoseRequiredHostApiExcludesThisHost() throws Exception {
+    Path other = withDescriptor(homeDir.resolve("future.zip"), "requires: \">=1.0.0 & <2.0.0\"", "requires: \">=2.0.0\"");
+    var e = assertThrows(HarnessException.class, () -> PluginInstaller.add(home, "q", other, false));
+    assertTrue(e.getMessage().contains("requires host API >=2.0.0, and this host provides 1.0.0"), e.getMessage());
+  }
+
+  @Test
+  void needsReplaceToAddAnIdThatIsInstalled() {
+    var e = assertThrows(HarnessException.class, () -> PluginInstaller.add(home, "p", HarnessProcess.PACKAGE, false));
+    assertTrue(e.getMessage().contains("already installed in profile p; add --replace"), e.getMessage());
+    assertTrue(PluginInstaller.add(home, "p", HarnessProcess.PACKAGE, true).startsWith("installed browser"));
+  }
+
+  @Test
+  void keepsProfilesApart() throws Exception {
+    home.createProfile("other");
+    try (Host host = Host.start(home, "other", projectDir, Host.Options.defaults())) {
+      assertEquals(List.of(), host.tools());
+      assertTrue(call(host, "browser_open", Map.of("url", "http://127.0.0.1/")).text().startsWith("unknown tool"));
+    }
+    var e = assertThrows(HarnessException.class, () -> Host.start(home, "ghost", projectDir, Host.Options.defaults()));
+    assertTrue(e.getMessage().startsWith("unknown profile 'ghost'"), e.getMessage());
+  }
+
+  @Test
+  void aDisabledSkillHidesItsToolsAndRefusesCallsWhileTheOpenSessionStaysOpen() throws Exception {
+    try (DemoSite site = DemoSite.standard(); Host host = start()) {
+      assertFalse(call(host, "browser_open", Map.of("url", site.url("/about"))).isError());
+      SkillSettings.set(ProjectConfig.fileOf(projectDir.toRealPath()), "browser", false);
+      assertEquals(List.of(), host.tools());
+      ToolResult refused = call(host, "browser_observe", Map.of());
+      assertTrue(refused.isError());
+      assertTrue(refused.text().contains("skill 'browser', which is disabled"), refused.text());
+      SkillSettings.set(ProjectConfig.fileOf(projectDir.toRealPath()), "browser", true);
+      ToolResult again = call(host, "browser_observe", Map.of());
+      assertTrue(again.text().contains("URL: " + site.url("/about")), "the page closed: " + again.text());
+    }
+  }
+
+  @Test
+  void aProjectSettingOverridesTheProfileSetting() throws Exception {
+    var profile = home.profile("p");
+    SkillSettings.set(profile.settings(), "browser", false);
+    try (Host host = start()) {
+      assertEquals(List.of(), host.tools());
+      SkillSettings.set(ProjectConfig.fileOf(projectDir.toRealPath()), "browser", true);
+      assertEquals(4, host.tools().size());
+    }
+  }
+
+  @Test
+  void returnsTheScreenshotInlineWhenTheHostHasNoAttachmentStore() throws Exception {
+    try (DemoSite site = DemoSite.standard();
+        Host host = Host.start(home, "p", projectDir, new Host.Options(Set.of("attachments"), 1 << 20))) {
+      call(host, "browser_open", Map.of("url", site.url("/")));
+      ToolResult shot = call(host, "browser_screenshot", Map.of());
+      assertFalse(shot.isError(), shot.text());
+      assertEquals(2, shot.content().size());
+      var image = assertInstanceOf(Content.Image.class, shot.content().get(1));
+      assertEquals("image/png", image.mimeType());
+      assertTrue(shot.content().stream().noneMatch(c -> c instanceof Content.AttachmentLink));
+      assertNull(shot.structured().get("attachment"));
+      assertTrue(shot.text().contains("Returned inline"));
+    }
+  }
+
+  @Test
+  void reportsAScreenshotOverTheAttachmentBudgetAsAPolicyDenial() throws Exception {
+    try (DemoSite site = DemoSite.standard();
+        Host host = Host.start(home, "p", projectDir, new Host.Options(Set.of(), 1000))) {
+      call(host, "browser_open", Map.of("url", site.url("/")));
+      ToolResult shot = call(host, "browser_screenshot", Map.of());
+      assertTrue(shot.isError());
+      assertTrue(shot.text().contains("over this store's budget of 1000 bytes"), shot.text());
+      assertTrue(shot.text().contains("code=BROWSER_POLICY_DENIED"), shot.text());
+    }
+  }
+
+  @Test
+  void namesTheFieldOfArgumentsThatBreakTheSchema() {
+    try (Host host = start()) {
+      ToolResult missing = call(host, "browser_open", Map.of());
+      assertTrue(missing.isError());
+      assertTrue(missing.text().contains("url"), missing.text());
+      assertTrue(missing.text().endsWith("code=BROWSER_INVALID_ARGUMENT observation=valid lease=intact retryable=false"),
+          missing.text());
+      ToolResult wrongType = call(host, "browser_click", Map.of("observation_id", 7, "element_ref", "button"));
+      assertTrue(wrongType.text().contains("/observation_id"), wrongType.text());
+      assertTrue(wrongType.text().contains("/element_ref"), wrongType.text());
+      ToolResult extra = call(host, "browser_observe", Map.of("colour", "blue"));
+      assertTrue(extra.text().contains("colour"), extra.text());
+      assertTrue(call(host, "browser_fly", Map.of()).text().startsWith("unknown tool 'browser_fly'; this host offers: "));
+    }
+  }
+
+  @Test
+  void refusesAUrlThatIsNotHttpWithTheFailureLine() {
+    try (Host host = start()) {
+      ToolResult r = call(host, "browser_open", Map.of("url", "file:///etc/passwd"));
+      assertTrue(r.isError());
+      assertTrue(r.text().endsWith("code=BROWSER_INVALID_URL observation=valid lease=intact retryable=false"), r.text());
+    }
+  }
+
+  @Test
+  void reportsAMissingChromiumWithTheInstallCommand() throws Exception {
+    TestProjects.project(projectDir, "plugins: {browser: {chromium: {executable: /nonexistent/chromium}}}\n");
+    try (Host host = start()) {
+      ToolResult r = call(host, "browser_open", Map.of("url", "http://127.0.0.1:9/"));
+      assertTrue(r.isError());
+      assertTrue(r.text().contains("apt-get install -y chromium"), r.text());
+      assertTrue(r.text().contains("code=BROWSER_PROVIDER_UNAVAILABLE"), r.text());
+    }
+  }
+
+  @Test
+  void refusesABrokenProjectConfigurationWithThePathOfEachProblem() throws Exception {
+    TestProjects.project(projectDir, """
+        plugins:
+          browser:
+            network: {mode: open, allowCidrs: ["not a cidr"]}
+            colour: blue
+        approval:
+          rules: [{tool: browser_fill_credential, decision: maybe}]
+        """);
+    var e = assertThrows(HarnessException.class, this::start);
+    assertTrue(e.getMessage().contains("/plugins/browser/network/mode"), e.getMessage());
+    assertTrue(e.getMessage().contains("/plugins/browser/network/allowCidrs/0"), e.getMessage());
+    assertTrue(e.getMessage().contains("/plugins/browser/colour"), e.getMessage());
+    TestProjects.project(projectDir, "plugins: [unclosed\n");
+    var yaml = assertThrows(HarnessException.class, this::start);
+    assertTrue(yaml.getMessage().contains("not valid YAML"), yaml.getMessage());
+    TestProjects.project(projectDir, "approval:\n  rules: [{tool: browser_fill_credential, decision: maybe}]\n");
+    var rules = assertThrows(HarnessException.class, this::start);
+    assertTrue(rules.getMessage().contains("/approval/rules/0/decision"), rules.getMessage());
+  }
+
+  @Test
+  void mapsOneAgentSessionToTheSameBrowserSessionAcrossRestarts() throws Exception {
+    String first;
+    try (DemoSite site = DemoSite.standard(); Host host = start()) {
+      first = call(host, "browser_open", Map.of("url", site.url("/"))).structured().toString();
+    }
+    try (var c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + home.profile("p").data().resolve("browser_runtime.sqlite"));
+        var s = c.createStatement();
+        var r = s.executeQuery("SELECT agent_session, browser_session, project FROM agent_sessions")) {
+      assertTrue(r.next());
+      assertEquals("agent-1", r.getString(1));
+      assertEquals(projectDir.toRealPath().toString(), r.getString(3));
+      String browserSession = r.getString(2);
+      assertFalse(r.next());
+      try (Host host = start()) {
+        call(host, "browser_observe", Map.of());
+      }
+      try (var again = s.executeQuery("SELECT count(*), max(browser_session) FROM agent_sessions")) {
+        assertEquals(1, again.getInt(1));
+        assertEquals(browserSession, again.getString(2));
+      }
+    }
+    assertTrue(first.contains("observation"));
+  }
+
+  /** A copy of the real package with one descriptor line changed. */
+  private static Path withDescriptor(Path target, String from, String to) throws Exception {
+    try (ZipInputStream in = new ZipInputStream(Files.newInputStream(HarnessProcess.PACKAGE));
+        ZipOutputStream out = new ZipOutputStream(Files.newOutputStream(target))) {
+      for (ZipEntry e = in.getNextEntry(); e != null; e = in.getNextEntry()) {
+        byte[] bytes = in.readAllBytes();
+        if (e.getName().equals("plugin.yaml")) {
+          String yaml = new String(bytes);
+          assertTrue(yaml.contains(from));
+          bytes = yaml.replace(from, to).getBytes();
+        }
+        out.putNextEntry(new ZipEntry(e.getName()));
+        out.write(bytes);
+        out.closeEntry();
+      }
+    }
+    return target;
+  }
+}
