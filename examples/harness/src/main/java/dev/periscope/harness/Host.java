@@ -174,8 +174,7 @@ public final class Host implements AutoCloseable {
   }
 
   public boolean skillEnabled(String skill) {
-    ProjectConfig current = ProjectConfig.load(project.projectDir(), Map.of());
-    return SkillSettings.enabled(profile, current, skill);
+    return SkillSettings.enabled(profile, project.projectDir(), skill);
   }
 
   /** Calls a tool for an agent session. Unknown tools, disabled skills and bad arguments are error results. */

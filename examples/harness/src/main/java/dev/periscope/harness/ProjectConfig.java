@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * A project's configuration, {@code DIR/.harness/project.yaml}: the host's sections ({@code credentials},
@@ -22,7 +21,6 @@ record ProjectConfig(
     Path file,
     Map<String, String> credentialVariables,
     List<ApprovalRule> approvalRules,
-    Map<String, Boolean> skills,
     Map<String, JsonNode> pluginSections) {
 
   /** One approval rule; null fields match anything. */
@@ -76,13 +74,7 @@ record ProjectConfig(
       rules.add(new ApprovalRule(text(r, "tool"), text(r, "credential"), text(r, "origin"),
           "allow".equals(r.path("decision").asText())));
     }
-    Map<String, Boolean> skills = new LinkedHashMap<>();
-    root.path("skills").fields().forEachRemaining(e -> skills.put(e.getKey(), e.getValue().asBoolean()));
-    return new ProjectConfig(projectDir, file, credentials, rules, skills, sections);
-  }
-
-  Optional<Boolean> skill(String name) {
-    return Optional.ofNullable(skills.get(name));
+    return new ProjectConfig(projectDir, file, credentials, rules, sections);
   }
 
   static Path canonical(Path dir) {

@@ -11,12 +11,17 @@ import java.util.Optional;
 final class SkillSettings {
   private SkillSettings() {}
 
-  static boolean enabled(HarnessHome.Profile profile, ProjectConfig project, String skill) {
-    return project.skill(skill).or(() -> profileSetting(profile, skill)).orElse(true);
+  /** Read from the files at each call, so a change made while a host runs applies to its next tool call. */
+  static boolean enabled(HarnessHome.Profile profile, Path projectDir, String skill) {
+    return setting(ProjectConfig.fileOf(projectDir), skill).or(() -> profileSetting(profile, skill)).orElse(true);
   }
 
   static Optional<Boolean> profileSetting(HarnessHome.Profile profile, String skill) {
-    var node = Yaml.readObject(profile.settings()).path("skills").path(skill);
+    return setting(profile.settings(), skill);
+  }
+
+  private static Optional<Boolean> setting(Path file, String skill) {
+    var node = Yaml.readObject(file).path("skills").path(skill);
     return node.isBoolean() ? Optional.of(node.asBoolean()) : Optional.empty();
   }
 

@@ -103,4 +103,16 @@ class CommandLineTest {
     assertTrue(r.out().contains("package browser 0.1.0"), r.out());
     assertTrue(r.out().lines().reduce((a, b) -> b).orElse("").matches("sha256: [0-9a-f]{64}"), r.out());
   }
+
+  @Test
+  void demoRunsAScriptedSessionAndEndsWithWhereTheScreenshotIsStored() throws Exception {
+    var r = harness("demo", "--package", HarnessProcess.PACKAGE.toString());
+    assertEquals(0, r.exitCode(), r.out() + r.err());
+    assertTrue(r.out().contains("There are 217 steps to the lamp room."), r.out());
+    String last = r.out().strip().lines().reduce((a, b) -> b).orElse("");
+    assertTrue(last.matches("The screenshot is attachment attachment-[0-9a-f-]+, stored at .*\\.png"), last);
+    Path stored = Path.of(last.substring(last.indexOf("stored at ") + "stored at ".length()));
+    assertTrue(stored.startsWith(home.resolve("profiles/demo/attachments")), last);
+    assertTrue(Files.size(stored) > 0);
+  }
 }
