@@ -68,7 +68,7 @@ final class PlaywrightDriver implements AutoCloseable {
       Map<String, String> env = Map.of(
           "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1",
           "PLAYWRIGHT_NODEJS_PATH", node.toString(),
-          // Node and Chromium make their temporary profiles under TMPDIR: ours, removed when the plugin stops.
+          // Node and the Chromium it starts make their temporary profiles under TMPDIR: ours, removed on dispose.
           "TMPDIR", tempRoot.toString());
       synchronized (DRIVER_DIRECTORY_LOCK) {
         // Playwright extracts its JavaScript driver under this directory instead of the system temp directory.
@@ -84,7 +84,7 @@ final class PlaywrightDriver implements AutoCloseable {
         args.add("--no-sandbox");
       }
       browser = playwright.chromium().launch(new BrowserType.LaunchOptions()
-          .setExecutablePath(chromium).setHeadless(headless).setArgs(args).setEnv(env));
+          .setExecutablePath(chromium).setHeadless(headless).setArgs(args));
     }
     return browser;
   }

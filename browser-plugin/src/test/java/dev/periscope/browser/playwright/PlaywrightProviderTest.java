@@ -46,6 +46,12 @@ class PlaywrightProviderTest {
           <a href="/hidden" style="display:none">Invisible</a>
           </body></html>""".formatted(CANARY, CANARY),
       "/long", "<!doctype html><html><body><p>" + "x".repeat(100_000) + "</p></body></html>",
+      "/links", """
+          <!doctype html><html><head><title>Links</title></head><body>
+          <a href="/slow">To the slow page</a></body></html>""",
+      "/slow", """
+          <!doctype html><html><head><title>Slow</title></head><body><p>Arrived</p>
+          <script>const until = Date.now() + 300; while (Date.now() < until) {}</script></body></html>""",
       "/tall", "<!doctype html><html><body style='margin:0'><div style='height:3000px'>tall</div></body></html>");
 
   static HttpServer server;
@@ -121,6 +127,19 @@ class PlaywrightProviderTest {
       // The same ordinal now holds a button with another name: acting on it would act on a neighbour.
       var e = assertThrows(BrowserException.class, () -> env.click(go));
       assertEquals(ErrorCode.BROWSER_STALE_REFERENCE, e.code());
+    }
+  }
+
+  @Test
+  void observesTheNewPageAfterAClickThatNavigates() {
+    try (BrowserEnvironment env = open()) {
+      env.navigate(url("/links"));
+      ProviderObservation before = env.observe(new ObservationBudget(4000, 40));
+      env.click(before.elements().get(0));
+      ProviderObservation after = env.observe(new ObservationBudget(4000, 40));
+      assertEquals(url("/slow"), after.url());
+      assertEquals("Slow", after.title());
+      assertTrue(after.text().contains("Arrived"), after.text());
     }
   }
 
