@@ -39,9 +39,18 @@ final class Doctor implements Callable<Integer> {
         for (Path dir : dirs.sorted().toList()) {
           String name = dir.getFileName().toString();
           try {
-            var installed = PluginInstaller.installed(home.profile(name));
-            add("profile " + name, true, installed.isEmpty() ? "no plugins"
-                : String.join(", ", installed.values().stream().map(m -> m.id() + " " + m.version()).toList()), null);
+            HarnessHome.Profile p = home.profile(name);
+            var installed = PluginInstaller.installed(p);
+            if (installed.isEmpty()) {
+              add("profile " + name, true, "no plugins", null);
+            }
+            for (var m : installed.values()) {
+              var report = PluginInstaller.reverify(p, m.id());
+              add(name + "/" + m.id(), report.passed(), report.passed()
+                  ? m.id() + " " + m.version() + " verified, sha256 " + report.sha256()
+                  : String.join("; ", report.failures()),
+                  "reinstall: harness plugin add --replace --profile " + name + " PACKAGE");
+            }
             if (live == null && installed.containsKey("browser")) {
               live = name;
             }

@@ -64,5 +64,10 @@ public record HarnessHome(Path root) {
     public Path settings() {
       return dir.resolve("profile.yaml");
     }
+
+    /** The verified package each installed plugin came from, kept for {@code doctor} to verify again. */
+    public Path packages() {
+      return dir.resolve("packages");
+    }
   }
 }

@@ -53,11 +53,26 @@ final class PluginInstaller {
     unpack(packageFile, staging);
     try {
       Files.move(staging, target);
+      Files.createDirectories(profile.packages());
+      Files.copy(packageFile, packageOf(profile, manifest.id()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
     return "installed " + manifest.id() + " " + manifest.version() + " into profile " + profileName + "\n"
         + report.render().stripTrailing();
+  }
+
+  static Path packageOf(HarnessHome.Profile profile, String pluginId) {
+    return profile.packages().resolve(pluginId + ".zip");
+  }
+
+  /**
+   * Verifies an installed plugin again: its kept package must still pass, and the installed descriptor must be
+   * the one inside it. Returns the failures, or an empty list and the summary's sha256 line.
+   */
+  static VerificationReport reverify(HarnessHome.Profile profile, String pluginId) {
+    Path descriptor = profile.plugins().resolve(pluginId).resolve(YamlPluginDescriptorFinder.FILE_NAME);
+    return new PackageVerifier().verify(packageOf(profile, pluginId), Optional.of(descriptor));
   }
 
   static Map<String, PluginManifest> installed(HarnessHome.Profile profile) {
@@ -89,6 +104,11 @@ final class PluginInstaller {
       throw new HarnessException("plugin " + id + " is not installed in profile " + profileName);
     }
     deleteTree(profile.plugins().resolve(id));
+    try {
+      Files.deleteIfExists(packageOf(profile, id));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private static PluginManifest packagedManifest(Path packageFile) {

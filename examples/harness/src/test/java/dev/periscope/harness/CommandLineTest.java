@@ -83,8 +83,21 @@ class CommandLineTest {
     var r = harness("doctor");
     assertEquals(0, r.exitCode(), r.out() + r.err());
     assertTrue(r.out().contains("[ok  ] chromium"), r.out());
+    assertTrue(r.out().contains("[ok  ] p/browser         browser 0.1.0 verified, sha256 "), r.out());
     assertTrue(r.out().contains("[ok  ] live check        opened http://127.0.0.1:"), r.out());
     assertTrue(r.out().strip().endsWith("checks passed."), r.out());
+  }
+
+  @Test
+  void doctorReportsAnInstalledPluginThatNoLongerMatchesItsPackage() throws Exception {
+    assertEquals(0, harness("plugin", "add", "--profile", "p", HarnessProcess.PACKAGE.toString()).exitCode());
+    Path descriptor = home.resolve("profiles/p/plugins/browser/plugin.yaml");
+    Files.writeString(descriptor, Files.readString(descriptor).replace("Periscope", "Someone else"));
+    var r = harness("doctor");
+    assertEquals(1, r.exitCode(), r.out());
+    assertTrue(r.out().contains("[FAIL] p/browser"), r.out());
+    assertTrue(r.out().contains("differs from"), r.out());
+    assertTrue(r.out().contains("→ reinstall: harness plugin add --replace --profile p PACKAGE"), r.out());
   }
 
   @Test
