@@ -61,8 +61,17 @@ final class ProviderContributions implements PluginStateListener, AutoCloseable 
         throw new IllegalStateException("extension " + className + " of plugin " + w.getPluginId() + " does not load", e);
       }
       if (BrowserProviderContribution.class.isAssignableFrom(type)) {
-        BrowserProviderContribution c = (BrowserProviderContribution) plugins.getExtensionFactory().create(type);
-        mine.add(runtime.registerProvider(c.provider()));
+        try {
+          BrowserProviderContribution c = (BrowserProviderContribution) plugins.getExtensionFactory().create(type);
+          mine.add(runtime.registerProvider(c.provider()));
+        } catch (RuntimeException e) {
+          try {
+            closeAll(mine);
+          } catch (RuntimeException closing) {
+            e.addSuppressed(closing);
+          }
+          throw e;
+        }
       }
     }
     synchronized (this) {

@@ -36,6 +36,8 @@ public final class PackageVerifier {
   public static final long DEFAULT_MAX_BYTES = 8L * 1024 * 1024;
 
   private static final String EXTENSIONS_IDX = "classes/META-INF/extensions.idx";
+  /** How much larger than its size budget a package may unpack to. */
+  private static final long UNPACKED_FACTOR = 8;
 
   private final long maxBytes;
 
@@ -77,7 +79,11 @@ public final class PackageVerifier {
           failures.add("descriptor: the packaged plugin.yaml differs from " + sourceDescriptor.get());
         }
       }
-      unpacked = unpack(packageFile);
+      long size = Files.size(packageFile);
+      if (size > maxBytes) {
+        failures.add("size: package is " + size + " bytes, over its budget of " + maxBytes + " bytes");
+      }
+      unpacked = unpack(packageFile, UNPACKED_FACTOR * maxBytes);
       checkLibraries(unpacked, failures);
       List<String> extensions = checkExtensionIndex(unpacked, failures);
       if (manifest != null) {
@@ -91,15 +97,13 @@ public final class PackageVerifier {
         manifest.skills().forEach(s -> summary.add("skill " + s.name() + ": " + String.join(", ", s.tools())));
       }
       summary.add("extensions: " + (extensions.isEmpty() ? "(none)" : String.join(", ", extensions)));
-      long size = Files.size(packageFile);
-      if (size > maxBytes) {
-        failures.add("size: package is " + size + " bytes, over its budget of " + maxBytes + " bytes");
-      }
       summary.add("size: " + size + " bytes (budget " + maxBytes + ")");
     } catch (ZipException e) {
       return new VerificationReport(
           name, List.of("not a plugin package: " + name + " is not a zip archive (" + e.getMessage() + ")"),
           List.of(), null);
+    } catch (UnpackException e) {
+      failures.add(e.getMessage());
     } catch (IOException e) {
       failures.add("cannot read " + name + ": " + e.getMessage());
     } finally {
@@ -261,26 +265,47 @@ public final class PackageVerifier {
     return new URLClassLoader(urls.toArray(URL[]::new), PackageVerifier.class.getClassLoader());
   }
 
-  private static Path unpack(Path zipFile) throws IOException {
-    Path dir = Files.createTempDirectory("periscope-verify-");
+  /**
+   * Unpacks into a fresh temp directory, refusing an entry that would land outside it and stopping at
+   * {@code maxUnpackedBytes}, so a small archive cannot fill the disk.
+   */
+  private static Path unpack(Path zipFile, long maxUnpackedBytes) throws IOException {
+    Path dir = Files.createTempDirectory("periscope-verify-").toAbsolutePath().normalize();
+    long total = 0;
     try (ZipInputStream in = new ZipInputStream(Files.newInputStream(zipFile))) {
+      byte[] buffer = new byte[65536];
       for (ZipEntry e = in.getNextEntry(); e != null; e = in.getNextEntry()) {
         Path target = dir.resolve(e.getName()).normalize();
-        if (!target.startsWith(dir)) {
-          throw new IOException("entry escapes the package: " + e.getName());
+        if (!target.startsWith(dir) || target.equals(dir)) {
+          throw new UnpackException("entry " + e.getName() + " escapes the package");
         }
         if (e.isDirectory()) {
           Files.createDirectories(target);
-        } else {
-          Files.createDirectories(target.getParent());
-          Files.copy(in, target);
+          continue;
+        }
+        Files.createDirectories(target.getParent());
+        try (var out = Files.newOutputStream(target)) {
+          for (int n = in.read(buffer); n > 0; n = in.read(buffer)) {
+            total += n;
+            if (total > maxUnpackedBytes) {
+              throw new UnpackException("size: package unpacks to more than " + maxUnpackedBytes + " bytes");
+            }
+            out.write(buffer, 0, n);
+          }
         }
       }
-    } catch (IOException e) {
+    } catch (IOException | RuntimeException e) {
       deleteTree(dir);
       throw e;
     }
     return dir;
+  }
+
+  /** A package that cannot be unpacked safely; the message is the failure to report. */
+  private static final class UnpackException extends IOException {
+    UnpackException(String message) {
+      super(message);
+    }
   }
 
   static void deleteTree(Path dir) {

@@ -155,4 +155,36 @@ class PackageVerifierTest {
     assertTrue(err.toString(StandardCharsets.UTF_8).contains("bad.zip: 1 verification failure"), err.toString());
     assertTrue(List.of(err.toString().split("\n")).stream().anyMatch(l -> l.contains("extensions.idx")));
   }
+
+  @Test
+  void refusesAnEntryThatWouldLandOutsideThePackage() throws Exception {
+    Path zip = new TestPackage().writeTo(dir.resolve("sample.zip"));
+    Path evil = dir.resolve("evil.zip");
+    try (var in = new java.util.zip.ZipInputStream(Files.newInputStream(zip));
+        var out = new java.util.zip.ZipOutputStream(Files.newOutputStream(evil))) {
+      for (var e = in.getNextEntry(); e != null; e = in.getNextEntry()) {
+        out.putNextEntry(new java.util.zip.ZipEntry(e.getName()));
+        out.write(in.readAllBytes());
+      }
+      out.putNextEntry(new java.util.zip.ZipEntry("lib/../../outside.txt"));
+      out.write("x".getBytes());
+    }
+    var report = new PackageVerifier().verify(evil, Optional.empty());
+    assertTrue(report.failures().contains("entry lib/../../outside.txt escapes the package"), report.render());
+    assertFalse(Files.exists(dir.getParent().resolve("outside.txt")));
+  }
+
+  @Test
+  void stopsUnpackingAPackageThatExpandsFarBeyondItsBudget() throws Exception {
+    Path zip = dir.resolve("bomb.zip");
+    try (var out = new java.util.zip.ZipOutputStream(Files.newOutputStream(zip))) {
+      out.putNextEntry(new java.util.zip.ZipEntry("plugin.yaml"));
+      out.write(TestPackage.GOOD_DESCRIPTOR.getBytes());
+      out.putNextEntry(new java.util.zip.ZipEntry("lib/zeros.bin"));
+      out.write(new byte[2_000_000]);
+    }
+    assertTrue(Files.size(zip) < 40_000);
+    var report = new PackageVerifier(40_000).verify(zip, Optional.empty());
+    assertTrue(report.failures().contains("size: package unpacks to more than 320000 bytes"), report.render());
+  }
 }

@@ -1,21 +1,26 @@
 package dev.periscope.browser.playwright;
 
-/** Makes Playwright's launch failures readable: its first line and Chromium's first fatal line, no call log. */
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Makes Playwright's failures readable for a model: the first line of the error's message, and for a launch
+ * failure Chromium's first fatal line. Never the driver's JavaScript stack, call log or file paths.
+ */
 final class ChromiumLog {
+  /** Playwright 1.62 formats errors as {@code Error {\n  message='...'\n  name='...'\n  stack='...'}}. */
+  private static final Pattern MESSAGE = Pattern.compile("message='([^\n']*)");
+  private static final Pattern FATAL = Pattern.compile("FATAL:[^\s]*\s+([^\n]*)");
+
   private ChromiumLog() {}
 
   static String summary(String message) {
-    if (message == null) {
+    if (message == null || message.isBlank()) {
       return "no reason given";
     }
-    String[] lines = message.split("\n");
-    String first = lines[0].replaceFirst("^Error \\{\\s*message='", "").trim();
-    for (String line : lines) {
-      int fatal = line.indexOf("FATAL:");
-      if (fatal >= 0) {
-        return first + " (" + line.substring(fatal).trim() + ")";
-      }
-    }
-    return first;
+    Matcher m = MESSAGE.matcher(message);
+    String first = m.find() ? m.group(1).trim() : message.strip().lines().findFirst().orElse("").trim();
+    Matcher fatal = FATAL.matcher(message);
+    return fatal.find() ? first + " (Chromium: " + fatal.group(1).trim() + ")" : first;
   }
 }

@@ -62,29 +62,43 @@ final class PlaywrightDriver implements AutoCloseable {
     }
   }
 
-  /** The launched browser, started on first use. Call on the driver's thread only. */
+  /**
+   * The launched browser, started on first use. A failed launch closes its Playwright again, so a retry starts
+   * clean and no driver process is left behind. Call on the driver's thread only.
+   */
   Browser browser() {
-    if (browser == null) {
-      Map<String, String> env = Map.of(
-          "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1",
-          "PLAYWRIGHT_NODEJS_PATH", node.toString(),
-          // Node and the Chromium it starts make their temporary profiles under TMPDIR: ours, removed on dispose.
-          "TMPDIR", tempRoot.toString());
-      synchronized (DRIVER_DIRECTORY_LOCK) {
-        // Playwright extracts its JavaScript driver under this directory instead of the system temp directory.
-        System.setProperty("playwright.driver.tmpdir", tempRoot.toString());
-        // Playwright.create() caches one driver directory per class loader for good; a fresh driver instance
-        // per Playwright keeps the directory ours, so it goes when this provider's temp root is removed.
-        playwright = PlaywrightImpl.createImpl(new Playwright.CreateOptions().setEnv(env), true);
-      }
-      List<String> args = new ArrayList<>(List.of(
-          "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-          "--disable-default-apps", "--disable-quic"));
-      if ("root".equals(System.getProperty("user.name"))) {
-        args.add("--no-sandbox");
-      }
+    if (browser != null) {
+      return browser;
+    }
+    Map<String, String> env = Map.of(
+        "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1",
+        "PLAYWRIGHT_NODEJS_PATH", node.toString(),
+        // Node and the Chromium it starts make their temporary profiles under TMPDIR: ours, removed on dispose.
+        "TMPDIR", tempRoot.toString());
+    synchronized (DRIVER_DIRECTORY_LOCK) {
+      // Playwright extracts its JavaScript driver under this directory instead of the system temp directory.
+      System.setProperty("playwright.driver.tmpdir", tempRoot.toString());
+      // Playwright.create() caches one driver directory per class loader for good; a fresh driver instance
+      // per Playwright keeps the directory ours, so it goes when this provider's temp root is removed.
+      playwright = PlaywrightImpl.createImpl(new Playwright.CreateOptions().setEnv(env), true);
+    }
+    List<String> args = new ArrayList<>(List.of(
+        "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+        "--disable-default-apps", "--disable-quic"));
+    if ("root".equals(System.getProperty("user.name"))) {
+      args.add("--no-sandbox");
+    }
+    try {
       browser = playwright.chromium().launch(new BrowserType.LaunchOptions()
           .setExecutablePath(chromium).setHeadless(headless).setArgs(args));
+    } catch (RuntimeException e) {
+      try {
+        playwright.close();
+      } catch (RuntimeException closing) {
+        e.addSuppressed(closing);
+      }
+      playwright = null;
+      throw e;
     }
     return browser;
   }

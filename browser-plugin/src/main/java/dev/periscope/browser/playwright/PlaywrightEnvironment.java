@@ -36,9 +36,22 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
     this.page = page;
   }
 
+  /**
+   * Runs work on the driver's thread. A Playwright failure becomes {@code BROWSER_ACTION_FAILED} with a one-line
+   * reason: the driver's JavaScript stack and its file paths never reach the model.
+   */
+  private <T> T call(String what, java.util.concurrent.Callable<T> work) {
+    try {
+      return driver.call(work);
+    } catch (PlaywrightException e) {
+      throw new BrowserException(ErrorCode.BROWSER_ACTION_FAILED, what + " failed: " + ChromiumLog.summary(e.getMessage()),
+          null, false, e);
+    }
+  }
+
   @Override
   public ProviderObservation observe(ObservationBudget budget) {
-    return driver.call(() -> {
+    return call("observing the page", () -> {
       @SuppressWarnings("unchecked")
       Map<String, Object> raw = (Map<String, Object>) page.evaluate(OBSERVE_SCRIPT,
           Map.of("maxTextChars", budget.maxTextChars(), "maxElements", budget.maxElements()));
@@ -55,20 +68,12 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
 
   @Override
   public void navigate(String url) {
-    driver.call(() -> {
-      try {
-        page.navigate(url);
-      } catch (PlaywrightException e) {
-        throw new BrowserException(ErrorCode.BROWSER_ACTION_FAILED, "navigation to " + url + " failed: " + firstLine(e),
-            page.url(), false, e);
-      }
-      return null;
-    });
+    call("opening " + url, () -> page.navigate(url));
   }
 
   @Override
   public void click(ProviderElement element) {
-    driver.call(() -> {
+    call("the click", () -> {
       JSHandle handle = page.evaluateHandle(OBSERVE_SCRIPT,
           Map.of("resolve", element.target(), "fingerprint", element.fingerprint()));
       ElementHandle target = handle.asElement();
@@ -81,8 +86,6 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
       try {
         target.click();
         page.waitForLoadState(LoadState.LOAD);
-      } catch (PlaywrightException e) {
-        throw new BrowserException(ErrorCode.BROWSER_ACTION_FAILED, "click failed: " + firstLine(e), page.url(), false, e);
       } finally {
         target.dispose();
       }
@@ -92,7 +95,7 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
 
   @Override
   public Screenshot screenshot(boolean fullPage) {
-    return driver.call(() -> {
+    return call("the screenshot", () -> {
       byte[] png = page.screenshot(new Page.ScreenshotOptions().setFullPage(fullPage));
       ByteBuffer header = ByteBuffer.wrap(png, 16, 8);
       return new Screenshot(png, header.getInt(), header.getInt(), null, page.url(), page.title());
@@ -118,12 +121,6 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
 
   private static String str(Object o) {
     return o == null ? "" : o.toString();
-  }
-
-  private static String firstLine(Exception e) {
-    String m = String.valueOf(e.getMessage());
-    int nl = m.indexOf('\n');
-    return nl < 0 ? m : m.substring(0, nl);
   }
 
   private static String resource(String name) {

@@ -18,6 +18,10 @@ import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The runtime: providers, owner slots and leases. An owner slot is keyed by the owner object's identity and
@@ -25,9 +29,15 @@ import java.util.concurrent.ExecutionException;
  * open (single flight), each able to cancel only its own wait. The last lease's release closes the environment.
  */
 public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseable {
+  private static final AtomicInteger OPENER_THREADS = new AtomicInteger();
   private final ProviderRegistry registry = new ProviderRegistry();
   private final Optional<String> configuredProvider;
   private final Map<Object, Slot> slots = new IdentityHashMap<>();
+  private final ExecutorService openers = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "periscope-open-" + OPENER_THREADS.incrementAndGet());
+    t.setDaemon(true);
+    return t;
+  });
   private boolean closed;
 
   public DefaultBrowserRuntime(Optional<String> configuredProvider) {
@@ -76,14 +86,15 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
       if (closed) {
         throw new BrowserException(ErrorCode.BROWSER_ENVIRONMENT_CLOSED, "the browser runtime is closed");
       }
-      slot = slots.get(owner);
+      Slot existing = slots.get(owner);
+      slot = existing;
       if (slot == null) {
         BrowserProvider provider = registry.select(requirements, configuredProvider);
         slot = new Slot(owner, sessionId, persistence, provider);
         slots.put(owner, slot);
         opener = true;
       } else if (!slot.sessionId.equals(sessionId) || slot.persistence != persistence
-          || requirements.providerId().filter(id -> !id.equals(slots.get(owner).provider.id())).isPresent()) {
+          || requirements.providerId().filter(id -> !id.equals(existing.provider.id())).isPresent()) {
         throw new BrowserException(ErrorCode.BROWSER_OWNER_CONFLICT,
             "this owner already holds browser session " + slot.sessionId + " (" + slot.persistence.name().toLowerCase()
                 + ", provider " + slot.provider.id() + ")");
@@ -91,9 +102,19 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
       slot.waiters++;
     }
     if (opener) {
-      open(slot, cancellation);
+      Slot opening = slot;
+      openers.execute(() -> open(opening));
     }
-    Environment environment = await(slot, cancellation);
+    Environment environment;
+    try {
+      environment = await(slot, cancellation);
+    } catch (RuntimeException | Error e) {
+      synchronized (this) {
+        slot.waiters--;
+      }
+      releaseIfUnused(slot);
+      throw e;
+    }
     synchronized (this) {
       slot.waiters--;
       slot.leases++;
@@ -101,10 +122,14 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     return new Lease(this, slot, environment);
   }
 
-  private void open(Slot slot, Cancellation cancellation) {
+  /**
+   * Opens the slot's environment on a runtime thread, under the slot's own cancellation: no caller's cancellation
+   * reaches it, and it is cancelled only when no caller waits for it any more.
+   */
+  private void open(Slot slot) {
     try {
       BrowserEnvironment env = slot.provider.open(
-          new BrowserProvider.OpenRequest(slot.sessionId, slot.persistence), cancellation);
+          new BrowserProvider.OpenRequest(slot.sessionId, slot.persistence), slot.openCancellation);
       Environment environment = new Environment(slot.sessionId, slot.provider, env, 1);
       boolean keep;
       synchronized (this) {
@@ -112,12 +137,13 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
       }
       if (!keep) {
         environment.close();
-        slot.opening.completeExceptionally(
-            new BrowserException(ErrorCode.BROWSER_ENVIRONMENT_CLOSED, "the browser provider was withdrawn while opening"));
+        slot.opening.completeExceptionally(new BrowserException(ErrorCode.BROWSER_ENVIRONMENT_CLOSED,
+            "nobody waits for this browser any more, or its provider was withdrawn while it opened"));
         return;
       }
+      // If the last waiter leaves after the check above, closeAll() closes the environment once it completes.
       slot.opening.complete(environment);
-    } catch (RuntimeException e) {
+    } catch (Throwable e) {
       synchronized (this) {
         slots.remove(slot.owner, slot);
       }
@@ -125,7 +151,8 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     }
   }
 
-  private Environment await(Slot slot, Cancellation cancellation) {
+  /** Waits for the shared open; the caller's cancellation ends only this caller's wait. */
+  private static Environment await(Slot slot, Cancellation cancellation) {
     CompletableFuture<Environment> mine = new CompletableFuture<>();
     slot.opening.whenComplete((env, error) -> {
       if (error != null) {
@@ -134,27 +161,27 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
         mine.complete(env);
       }
     });
-    try (AutoCloseable ignored = cancellation.onCancel(() -> mine.cancel(false))) {
+    AutoCloseable registration = cancellation.onCancel(() -> mine.cancel(false));
+    try {
       return mine.get();
-    } catch (CancellationException e) {
-      synchronized (this) {
-        slot.waiters--;
-      }
-      releaseIfUnused(slot);
-      throw e;
     } catch (ExecutionException e) {
-      synchronized (this) {
-        slot.waiters--;
-      }
       if (e.getCause() instanceof RuntimeException r) {
         throw r;
       }
-      throw new BrowserException(ErrorCode.BROWSER_ACTION_FAILED, "opening the browser failed: " + e.getCause(), e.getCause());
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw new BrowserException(ErrorCode.BROWSER_ACTION_FAILED, "opening the browser failed: " + e.getCause(),
+          e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CancellationException("interrupted while waiting for the browser");
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
+    } finally {
+      try {
+        registration.close();
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
     }
   }
 
@@ -174,6 +201,7 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
       }
     }
     if (last) {
+      slot.openCancellation.cancel();
       RuntimeException failure = closeAll(List.of(slot));
       if (failure != null) {
         throw failure;
@@ -215,7 +243,16 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
       all = new ArrayList<>(slots.values());
       slots.clear();
     }
+    all.forEach(slot -> slot.openCancellation.cancel());
     RuntimeException failure = closeAll(all);
+    openers.shutdown();
+    try {
+      if (!openers.awaitTermination(30, TimeUnit.SECONDS)) {
+        failure = addFailure(failure, new IllegalStateException("a browser open did not finish within 30 s"));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     if (failure != null) {
       throw failure;
     }
@@ -228,6 +265,7 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     final Persistence persistence;
     final BrowserProvider provider;
     final CompletableFuture<Environment> opening = new CompletableFuture<>();
+    final Cancellation openCancellation = Cancellation.none();
     int waiters;
     int leases;
 

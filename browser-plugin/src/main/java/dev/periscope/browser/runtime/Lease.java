@@ -93,6 +93,13 @@ final class Lease implements BrowserLease {
       return environment.queued(operation);
     } catch (BrowserException e) {
       throw e.url() == null && environment.lastUrl() != null ? e.withUrl(environment.lastUrl()) : e;
+    } catch (java.util.concurrent.CancellationException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      // A provider that broke its contract by throwing something else: still a failure the model can route.
+      String reason = String.valueOf(e.getMessage()).lines().findFirst().orElse(e.getClass().getSimpleName());
+      throw new BrowserException(ErrorCode.BROWSER_ACTION_FAILED, "the browser failed: " + reason,
+          environment.lastUrl(), false, e);
     }
   }
 

@@ -29,16 +29,22 @@ final class AgentBindings implements AutoCloseable {
 
   /** The agent session's lease, acquiring it on first use. */
   BrowserLease lease(String agentSessionId, Cancellation cancellation) {
-    Binding binding;
-    synchronized (this) {
-      binding = bindings.computeIfAbsent(agentSessionId, id -> new Binding());
-    }
-    synchronized (binding) {
-      if (binding.lease == null) {
-        binding.lease = runtime.acquire(binding, sessions.browserSessionFor(agentSessionId),
-            settings.persistence(), new Requirements(settings.provider(), java.util.Set.of()), cancellation);
+    while (true) {
+      Binding binding;
+      synchronized (this) {
+        binding = bindings.computeIfAbsent(agentSessionId, id -> new Binding());
       }
-      return binding.lease;
+      synchronized (binding) {
+        if (binding.ended) {
+          // The session ended between the lookup and here: its binding must not acquire again.
+          continue;
+        }
+        if (binding.lease == null) {
+          binding.lease = runtime.acquire(binding, sessions.browserSessionFor(agentSessionId),
+              settings.persistence(), new Requirements(settings.provider(), java.util.Set.of()), cancellation);
+        }
+        return binding.lease;
+      }
     }
   }
 
@@ -80,8 +86,10 @@ final class AgentBindings implements AutoCloseable {
   /** The owner object of one agent session's lease. */
   private static final class Binding {
     private BrowserLease lease;
+    private boolean ended;
 
     synchronized void release() {
+      ended = true;
       if (lease != null) {
         BrowserLease l = lease;
         lease = null;

@@ -1,6 +1,8 @@
 package dev.periscope.browser.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,10 +18,7 @@ import dev.periscope.api.browser.Requirements;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.CancellationException;
 import org.junit.jupiter.api.Test;
 
 class DefaultBrowserRuntimeTest {
@@ -74,30 +73,122 @@ class DefaultBrowserRuntimeTest {
     }
   }
 
-  @Test
-  void sharesOneOpenBetweenConcurrentAcquiresOfOneOwner() throws Exception {
+  /** Runs an acquire on its own thread, so a test can wait until it is really blocked. */
+  private final class Acquirer extends Thread {
+    final Object owner;
+    final Cancellation cancellation;
+    volatile BrowserLease lease;
+    volatile Throwable failure;
+
+    Acquirer(Object owner, Cancellation cancellation) {
+      this.owner = owner;
+      this.cancellation = cancellation;
+      setDaemon(true);
+      start();
+    }
+
+    @Override
+    public void run() {
+      try {
+        lease = runtime.acquire(owner, session, Persistence.EPHEMERAL, Requirements.any(), cancellation);
+      } catch (Throwable e) {
+        failure = e;
+      }
+    }
+
+    Acquirer waitingForTheOpen() {
+      while (getState() != Thread.State.WAITING) {
+        Thread.onSpinWait();
+      }
+      return this;
+    }
+
+    BrowserLease finish() throws InterruptedException {
+      join(10_000);
+      assertFalse(isAlive(), "acquire did not return");
+      if (failure != null) {
+        throw new AssertionError("acquire failed", failure);
+      }
+      return lease;
+    }
+
+    Throwable failed() throws InterruptedException {
+      join(10_000);
+      assertFalse(isAlive(), "acquire did not return");
+      return failure;
+    }
+  }
+
+  private FakeProvider gatedProvider() {
     FakeProvider provider = new FakeProvider("fake", true);
     provider.openGate = new CountDownLatch(1);
     runtime.registerProvider(provider);
+    return provider;
+  }
+
+  @Test
+  void sharesOneOpenBetweenConcurrentAcquiresOfOneOwner() throws Exception {
+    FakeProvider provider = gatedProvider();
     Object owner = new Object();
-    ExecutorService pool = Executors.newFixedThreadPool(2);
-    try {
-      Future<BrowserLease> a = pool.submit(() -> acquire(owner));
-      Future<BrowserLease> b = pool.submit(() -> acquire(owner));
+    Acquirer a = new Acquirer(owner, Cancellation.none()).waitingForTheOpen();
+    Acquirer b = new Acquirer(owner, Cancellation.none()).waitingForTheOpen();
+    provider.openGate.countDown();
+    BrowserLease la = a.finish();
+    BrowserLease lb = b.finish();
+    assertEquals(1, provider.opens.get());
+    assertEquals(la.environmentId(), lb.environmentId());
+    la.close();
+    assertFalse(provider.environments.get(0).closed, "closed before the last lease was released");
+    lb.close();
+    lb.close();
+    assertTrue(provider.environments.get(0).closed);
+  }
+
+  @Test
+  void theFirstCallersCancellationEndsOnlyItsOwnWait() throws Exception {
+    FakeProvider provider = gatedProvider();
+    Object owner = new Object();
+    Cancellation first = Cancellation.none();
+    Acquirer a = new Acquirer(owner, first).waitingForTheOpen();
+    Acquirer b = new Acquirer(owner, Cancellation.none()).waitingForTheOpen();
+    first.cancel();
+    assertInstanceOf(CancellationException.class, a.failed());
+    provider.openGate.countDown();
+    BrowserLease lease = b.finish();
+    assertFalse(provider.openCancelled, "the shared open saw the first caller's cancellation");
+    assertFalse(provider.environments.get(0).closed);
+    lease.close();
+    assertTrue(provider.environments.get(0).closed);
+  }
+
+  @Test
+  void whenTheLastWaiterCancelsTheOpenIsCancelledAndNothingStaysOpen() throws Exception {
+    FakeProvider provider = gatedProvider();
+    Cancellation only = Cancellation.none();
+    Acquirer a = new Acquirer(new Object(), only).waitingForTheOpen();
+    only.cancel();
+    assertInstanceOf(CancellationException.class, a.failed());
+    provider.openGate.countDown();
+    while (provider.environments.isEmpty()) {
       Thread.onSpinWait();
-      provider.openGate.countDown();
-      BrowserLease la = a.get(10, TimeUnit.SECONDS);
-      BrowserLease lb = b.get(10, TimeUnit.SECONDS);
-      assertEquals(1, provider.opens.get());
-      assertEquals(la.environmentId(), lb.environmentId());
-      la.close();
-      assertTrue(!provider.environments.get(0).closed, "closed before the last lease was released");
-      lb.close();
-      lb.close();
-      assertTrue(provider.environments.get(0).closed);
-    } finally {
-      pool.shutdownNow();
     }
+    assertTrue(provider.openCancelled, "the provider's open was not told to stop");
+    while (!provider.environments.get(0).closed) {
+      Thread.onSpinWait();
+    }
+  }
+
+  @Test
+  void anInterruptedWaiterDoesNotKeepTheEnvironmentOpen() throws Exception {
+    FakeProvider provider = gatedProvider();
+    Object owner = new Object();
+    Acquirer a = new Acquirer(owner, Cancellation.none()).waitingForTheOpen();
+    Acquirer b = new Acquirer(owner, Cancellation.none()).waitingForTheOpen();
+    b.interrupt();
+    assertInstanceOf(CancellationException.class, b.failed());
+    provider.openGate.countDown();
+    a.finish().close();
+    assertTrue(provider.environments.get(0).closed, "the interrupted waiter still counted");
   }
 
   @Test
@@ -150,28 +241,4 @@ class DefaultBrowserRuntimeTest {
     assertEquals(ErrorCode.BROWSER_PROVIDER_UNAVAILABLE, codeOf(() -> acquire(new Object())));
   }
 
-  @Test
-  void aCancelledAcquireWaitsNoLongerAndLeavesNothingOpenWhenItWasTheOnlyWaiter() throws Exception {
-    FakeProvider provider = new FakeProvider("fake", true);
-    provider.openGate = new CountDownLatch(1);
-    runtime.registerProvider(provider);
-    Object owner = new Object();
-    Cancellation mine = Cancellation.none();
-    ExecutorService pool = Executors.newFixedThreadPool(2);
-    try {
-      Future<BrowserLease> opener = pool.submit(() -> acquire(owner));
-      while (provider.opens.get() == 0) {
-        Thread.onSpinWait();
-      }
-      Future<?> waiter = pool.submit(() -> runtime.acquire(owner, session, Persistence.EPHEMERAL, Requirements.any(), mine));
-      mine.cancel();
-      var e = assertThrows(java.util.concurrent.ExecutionException.class, () -> waiter.get(10, TimeUnit.SECONDS));
-      assertTrue(e.getCause() instanceof java.util.concurrent.CancellationException, String.valueOf(e.getCause()));
-      provider.openGate.countDown();
-      opener.get(10, TimeUnit.SECONDS).close();
-      assertTrue(provider.environments.get(0).closed);
-    } finally {
-      pool.shutdownNow();
-    }
-  }
 }

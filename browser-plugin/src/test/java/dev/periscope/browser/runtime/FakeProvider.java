@@ -21,6 +21,7 @@ final class FakeProvider implements BrowserProvider {
   final AtomicInteger opens = new AtomicInteger();
   final List<FakeEnvironment> environments = new ArrayList<>();
   volatile CountDownLatch openGate;
+  volatile boolean openCancelled;
   boolean disposed;
 
   FakeProvider(String id, boolean available) {
@@ -58,6 +59,7 @@ final class FakeProvider implements BrowserProvider {
         throw new IllegalStateException(e);
       }
     }
+    openCancelled = cancellation.isCancelled();
     FakeEnvironment env = new FakeEnvironment();
     synchronized (environments) {
       environments.add(env);

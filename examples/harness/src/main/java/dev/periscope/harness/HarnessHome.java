@@ -11,6 +11,10 @@ import java.util.regex.Pattern;
  * {@code profiles/P/}: its installed plugins, its SQLite data, its attachments, and its settings.
  */
 public record HarnessHome(Path root) {
+  public HarnessHome {
+    root = root.toAbsolutePath().normalize();
+  }
+
   private static final Pattern PROFILE = Pattern.compile("^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$");
 
   public static HarnessHome fromEnvironment() {

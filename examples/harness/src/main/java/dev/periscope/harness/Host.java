@@ -39,6 +39,7 @@ import org.pf4j.PluginWrapper;
  * their skill is enabled. Closing it stops and unloads every plugin, then closes the services.
  */
 public final class Host implements AutoCloseable {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Host.class);
   /** What a host provides; tests and embedders can withhold services to model a smaller host. */
   public record Options(Set<String> withheldServices, long attachmentMaxBytes) {
     public static Options defaults() {
@@ -187,8 +188,8 @@ public final class Host implements AutoCloseable {
     HostToolRegistry.Registered registered = found.get();
     if (!skillEnabled(registered.skill())) {
       return ToolResult.error("tool '" + toolName + "' belongs to skill '" + registered.skill()
-          + "', which is disabled for this project; enable it with: harness skill enable " + registered.skill()
-          + " --profile " + profile.name() + " --project " + project.projectDir());
+          + "', which is disabled for this project; the user can enable it with: harness skill enable "
+          + registered.skill() + " --profile " + profile.name() + " [--project DIR]");
     }
     Tool tool = registered.tool();
     Schema schema = argumentSchemas.computeIfAbsent(toolName, n -> Schemas.compile(tool.descriptor().inputSchema()));
@@ -199,8 +200,10 @@ public final class Host implements AutoCloseable {
     try {
       return tool.call(new ToolCall(arguments, agentSessionId, cancellation));
     } catch (RuntimeException e) {
-      // A tool's own bug must not take the host down; the model sees that the call failed.
-      return ToolResult.error("tool '" + toolName + "' failed: " + rootMessage(e));
+      // A tool's own bug must not take the host down. The model sees that the call failed; the operator's log
+      // gets the details, which may hold host paths.
+      LOG.warn("tool {} failed", toolName, e);
+      return ToolResult.error("tool '" + toolName + "' failed unexpectedly; the host log has the details");
     }
   }
 

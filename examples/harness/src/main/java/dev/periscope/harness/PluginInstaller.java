@@ -41,22 +41,28 @@ final class PluginInstaller {
     }
     HarnessHome.Profile profile = home.createProfile(profileName);
     Path target = profile.plugins().resolve(manifest.id());
-    if (Files.exists(target)) {
-      if (!replace) {
-        throw new HarnessException("plugin " + manifest.id() + " is already installed in profile " + profileName
-            + "; add --replace to replace it");
-      }
-      deleteTree(target);
+    if (Files.exists(target) && !replace) {
+      throw new HarnessException("plugin " + manifest.id() + " is already installed in profile " + profileName
+          + "; add --replace to replace it");
     }
+    // Unpack beside the installed copy first: a package that fails to unpack leaves the installed one working.
     Path staging = profile.plugins().resolve("." + manifest.id() + ".installing");
-    deleteTree(staging);
-    unpack(packageFile, staging);
+    Path retired = profile.plugins().resolve("." + manifest.id() + ".replaced");
     try {
+      deleteTree(staging);
+      deleteTree(retired);
+      unpack(packageFile, staging);
+      if (Files.exists(target)) {
+        Files.move(target, retired);
+      }
       Files.move(staging, target);
       Files.createDirectories(profile.packages());
       Files.copy(packageFile, packageOf(profile, manifest.id()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    } finally {
+      deleteTree(staging);
+      deleteTree(retired);
     }
     return "installed " + manifest.id() + " " + manifest.version() + " into profile " + profileName + "\n"
         + report.render().stripTrailing();
@@ -124,7 +130,8 @@ final class PluginInstaller {
     throw new HarnessException(packageFile + " has no plugin.yaml");
   }
 
-  private static void unpack(Path zipFile, Path dir) {
+  private static void unpack(Path zipFile, Path into) {
+    Path dir = into.toAbsolutePath().normalize();
     try (ZipInputStream in = new ZipInputStream(Files.newInputStream(zipFile))) {
       Files.createDirectories(dir);
       for (ZipEntry e = in.getNextEntry(); e != null; e = in.getNextEntry()) {
@@ -140,7 +147,6 @@ final class PluginInstaller {
         }
       }
     } catch (IOException e) {
-      deleteTree(dir);
       throw new UncheckedIOException("cannot unpack " + zipFile, e);
     }
   }

@@ -70,6 +70,7 @@ class HarnessEndToEndTest {
       for (JsonNode s : steps) {
         assertFalse(s.toString().contains(home.toString()), "a host path leaked: " + s);
         assertFalse(s.toString().contains(tmp.toString()), "a host path leaked: " + s);
+        assertFalse(s.toString().contains(project.toString()), "a host path leaked: " + s);
         assertFalse(s.toString().contains("/attachments/"), "a host path leaked: " + s);
       }
 

@@ -119,6 +119,7 @@ class HostTest {
       ToolResult refused = call(host, "browser_observe", Map.of());
       assertTrue(refused.isError());
       assertTrue(refused.text().contains("skill 'browser', which is disabled"), refused.text());
+      assertFalse(refused.text().contains(projectDir.toString()), "a host path leaked: " + refused.text());
       SkillSettings.set(ProjectConfig.fileOf(projectDir.toRealPath()), "browser", true);
       ToolResult again = call(host, "browser_observe", Map.of());
       assertTrue(again.text().contains("URL: " + site.url("/about")), "the page closed: " + again.text());
@@ -202,6 +203,43 @@ class HostTest {
   }
 
   @Test
+  void reportsAChromiumThatWillNotStartInOneLineAndLeavesNoDriverBehind() throws Exception {
+    TestProjects.project(projectDir, "plugins: {browser: {chromium: {executable: /bin/false}}}\n");
+    try (Host host = start()) {
+      for (int attempt = 0; attempt < 2; attempt++) {
+        ToolResult r = call(host, "browser_open", Map.of("url", "http://127.0.0.1:9/"));
+        assertTrue(r.isError());
+        assertTrue(r.text().startsWith("Chromium could not be started: "), r.text());
+        assertTrue(r.text().endsWith("code=BROWSER_PROVIDER_UNAVAILABLE observation=valid lease=intact retryable=false"),
+            r.text());
+        assertEquals(2, r.text().lines().count(), "more than a reason and a failure line: " + r.text());
+        assertFalse(r.text().contains("/tmp/"), "a host path leaked: " + r.text());
+      }
+    }
+    // leavesNoProcessOrThreadBehind() checks that no Node.js driver outlived the failed launches.
+  }
+
+  @Test
+  void installsIntoAHomeGivenByAPathThatIsNotNormalized() throws Exception {
+    Files.createDirectories(homeDir.resolve("x"));
+    HarnessHome odd = new HarnessHome(homeDir.resolve("x/../odd"));
+    assertTrue(PluginInstaller.add(odd, "p", HarnessProcess.PACKAGE, false).startsWith("installed browser"));
+    try (var left = Files.list(homeDir.resolve("odd/profiles/p/plugins"))) {
+      assertEquals(List.of("browser"), left.map(f -> f.getFileName().toString()).toList());
+    }
+  }
+
+  @Test
+  void aRefusedReplacementLeavesTheInstalledPluginWorking() throws Exception {
+    Path broken = withDescriptor(homeDir.resolve("broken.zip"), "pluginClass: dev.periscope.browser.BrowserPlugin",
+        "pluginClass: dev.periscope.browser.Missing");
+    assertThrows(HarnessException.class, () -> PluginInstaller.add(home, "p", broken, true));
+    try (Host host = start()) {
+      assertEquals(4, host.tools().size());
+    }
+  }
+
+  @Test
   void refusesABrokenProjectConfigurationWithThePathOfEachProblem() throws Exception {
     TestProjects.project(projectDir, """
         plugins:
@@ -238,14 +276,15 @@ class HostTest {
       String browserSession = r.getString(2);
       assertFalse(r.next());
       try (Host host = start()) {
-        call(host, "browser_observe", Map.of());
+        ToolResult afterRestart = call(host, "browser_observe", Map.of());
+        assertFalse(afterRestart.isError(), afterRestart.text());
       }
       try (var again = s.executeQuery("SELECT count(*), max(browser_session) FROM agent_sessions")) {
         assertEquals(1, again.getInt(1));
         assertEquals(browserSession, again.getString(2));
       }
     }
-    assertTrue(first.contains("observation"));
+    assertTrue(first.contains("transition="), first);
   }
 
   /** A copy of the real package with one descriptor line changed. */
