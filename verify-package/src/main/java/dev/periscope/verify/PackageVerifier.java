@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
@@ -102,12 +101,12 @@ public final class PackageVerifier {
       return new VerificationReport(
           name, List.of("not a plugin package: " + name + " is not a zip archive (" + e.getMessage() + ")"),
           List.of(), null);
-    } catch (UnpackException e) {
+    } catch (PackageArchive.UnsafeArchiveException e) {
       failures.add(e.getMessage());
     } catch (IOException e) {
       failures.add("cannot read " + name + ": " + e.getMessage());
     } finally {
-      deleteTree(unpacked);
+      PackageArchive.deleteTree(unpacked);
     }
     return new VerificationReport(name, failures, summary, failures.isEmpty() ? sha256(packageFile) : null);
   }
@@ -265,60 +264,15 @@ public final class PackageVerifier {
     return new URLClassLoader(urls.toArray(URL[]::new), PackageVerifier.class.getClassLoader());
   }
 
-  /**
-   * Unpacks into a fresh temp directory, refusing an entry that would land outside it and stopping at
-   * {@code maxUnpackedBytes}, so a small archive cannot fill the disk.
-   */
   private static Path unpack(Path zipFile, long maxUnpackedBytes) throws IOException {
-    Path dir = Files.createTempDirectory("periscope-verify-").toAbsolutePath().normalize();
-    long total = 0;
-    try (ZipInputStream in = new ZipInputStream(Files.newInputStream(zipFile))) {
-      byte[] buffer = new byte[65536];
-      for (ZipEntry e = in.getNextEntry(); e != null; e = in.getNextEntry()) {
-        Path target = dir.resolve(e.getName()).normalize();
-        if (!target.startsWith(dir) || target.equals(dir)) {
-          throw new UnpackException("entry " + e.getName() + " escapes the package");
-        }
-        if (e.isDirectory()) {
-          Files.createDirectories(target);
-          continue;
-        }
-        Files.createDirectories(target.getParent());
-        try (var out = Files.newOutputStream(target)) {
-          for (int n = in.read(buffer); n > 0; n = in.read(buffer)) {
-            total += n;
-            if (total > maxUnpackedBytes) {
-              throw new UnpackException("size: package unpacks to more than " + maxUnpackedBytes + " bytes");
-            }
-            out.write(buffer, 0, n);
-          }
-        }
-      }
+    Path dir = Files.createTempDirectory("periscope-verify-");
+    try {
+      PackageArchive.unpack(zipFile, dir, maxUnpackedBytes);
     } catch (IOException | RuntimeException e) {
-      deleteTree(dir);
+      PackageArchive.deleteTree(dir);
       throw e;
     }
     return dir;
-  }
-
-  /** A package that cannot be unpacked safely; the message is the failure to report. */
-  private static final class UnpackException extends IOException {
-    UnpackException(String message) {
-      super(message);
-    }
-  }
-
-  static void deleteTree(Path dir) {
-    if (dir == null || !Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> files = Files.walk(dir)) {
-      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   public static String sha256(Path file) {

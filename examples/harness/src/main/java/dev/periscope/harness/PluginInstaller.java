@@ -3,16 +3,15 @@ package dev.periscope.harness;
 import dev.periscope.api.HostApi;
 import dev.periscope.verify.ManifestException;
 import dev.periscope.verify.ManifestReader;
+import dev.periscope.verify.PackageArchive;
 import dev.periscope.verify.PackageVerifier;
 import dev.periscope.verify.PluginManifest;
 import dev.periscope.verify.VerificationReport;
 import dev.periscope.verify.YamlPluginDescriptorFinder;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -131,40 +130,16 @@ final class PluginInstaller {
   }
 
   private static void unpack(Path zipFile, Path into) {
-    Path dir = into.toAbsolutePath().normalize();
-    try (ZipInputStream in = new ZipInputStream(Files.newInputStream(zipFile))) {
-      Files.createDirectories(dir);
-      for (ZipEntry e = in.getNextEntry(); e != null; e = in.getNextEntry()) {
-        Path target = dir.resolve(e.getName()).normalize();
-        if (!target.startsWith(dir)) {
-          throw new HarnessException("refused " + zipFile + ": entry " + e.getName() + " escapes the package");
-        }
-        if (e.isDirectory()) {
-          Files.createDirectories(target);
-        } else {
-          Files.createDirectories(target.getParent());
-          copy(in, target);
-        }
-      }
+    try {
+      PackageArchive.unpack(zipFile, into, 8 * PackageVerifier.DEFAULT_MAX_BYTES);
+    } catch (PackageArchive.UnsafeArchiveException e) {
+      throw new HarnessException("refused " + zipFile + ": " + e.getMessage());
     } catch (IOException e) {
       throw new UncheckedIOException("cannot unpack " + zipFile, e);
     }
   }
 
-  private static void copy(InputStream in, Path target) throws IOException {
-    Files.copy(in, target);
-  }
-
   static void deleteTree(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> files = Files.walk(dir)) {
-      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    PackageArchive.deleteTree(dir);
   }
 }
