@@ -6,6 +6,7 @@ import dev.periscope.api.host.AttachmentService;
 import dev.periscope.api.host.StorageDomainService;
 import dev.periscope.api.tool.Tool;
 import dev.periscope.api.tool.ToolRegistry;
+import dev.periscope.browser.runtime.CheckpointIndex;
 import dev.periscope.browser.runtime.DefaultBrowserRuntime;
 import dev.periscope.browser.store.AgentSessionStore;
 import dev.periscope.browser.tools.BrowserTools;
@@ -44,7 +45,7 @@ public final class BrowserPlugin extends Plugin {
     effects = new EffectScope();
     try {
       AgentSessionStore sessions = effects.add(new AgentSessionStore(storage, project));
-      DefaultBrowserRuntime runtime = effects.add(new DefaultBrowserRuntime(settings.provider()));
+      DefaultBrowserRuntime runtime = effects.add(new DefaultBrowserRuntime(settings.runtime(), new CheckpointIndex()));
       effects.add(new ProviderContributions(getWrapper().getPluginManager(), getWrapper().getPluginId(), runtime)).start();
       BrowserTools tools = effects.add(new BrowserTools(runtime, sessions, settings, attachments));
       for (Tool tool : tools.tools()) {

@@ -1,12 +1,16 @@
 package dev.periscope.browser;
 
 import dev.periscope.api.PluginConfiguration;
+import dev.periscope.api.browser.BrowserException;
+import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.Persistence;
+import dev.periscope.browser.runtime.RuntimeSettings;
 import java.util.Optional;
 
 /**
- * The plugin's settings, read once from the project's {@code plugins.browser} section (already validated
- * against the schema in plugin.yaml), with the defaults for what the section leaves out.
+ * The plugin's settings, read once from the project's {@code plugins.browser} section, with the defaults for what
+ * it leaves out. The host checks the section against plugin.yaml's schema; every number is checked against its
+ * bounds here too, so a host that skips the schema still cannot start the plugin with a bad value.
  */
 public record BrowserSettings(
     Optional<String> provider,
@@ -18,8 +22,30 @@ public record BrowserSettings(
     int observeMaxElements,
     int actionTimeoutMs,
     int navigationTimeoutMs,
+    int cleanupTimeoutMs,
+    int maxTransitionsInMemory,
     int viewportWidth,
     int viewportHeight) {
+
+  /** A numeric setting: its name in {@code plugins.browser}, its default and its bounds. */
+  public record Bound(String name, int defaultValue, int min, int max) {
+    int read(PluginConfiguration config) {
+      Object raw = config.at(name).orElse(defaultValue);
+      if (!(raw instanceof Number n) || n.doubleValue() != Math.rint(n.doubleValue())
+          || n.longValue() < min || n.longValue() > max) {
+        throw new BrowserException(ErrorCode.BROWSER_INVALID_ARGUMENT,
+            "plugins.browser." + name + " must be an integer from " + min + " to " + max + " (found " + raw + ")");
+      }
+      return n.intValue();
+    }
+  }
+
+  public static final Bound OBSERVE_MAX_TEXT_CHARS = new Bound("observeMaxTextChars", 4000, 1, 60_000);
+  public static final Bound OBSERVE_MAX_ELEMENTS = new Bound("observeMaxElements", 40, 1, 500);
+  public static final Bound ACTION_TIMEOUT_MS = new Bound("actionTimeoutMs", 10_000, 100, 120_000);
+  public static final Bound NAVIGATION_TIMEOUT_MS = new Bound("navigationTimeoutMs", 30_000, 100, 300_000);
+  public static final Bound CLEANUP_TIMEOUT_MS = new Bound("cleanupTimeoutMs", 10_000, 100, 120_000);
+  public static final Bound MAX_TRANSITIONS_IN_MEMORY = new Bound("maxTransitionsInMemory", 500, 1, 100_000);
 
   public static BrowserSettings from(PluginConfiguration config) {
     return new BrowserSettings(
@@ -27,12 +53,19 @@ public record BrowserSettings(
         config.string("chromium.executable"),
         config.string("node.executable"),
         config.at("chromium.headless").map(v -> (Boolean) v).orElse(true),
-        config.string("persistence").map(p -> Persistence.valueOf(p.toUpperCase())).orElse(Persistence.RESUME),
-        config.at("observeMaxTextChars").map(v -> ((Number) v).intValue()).orElse(4000),
-        config.at("observeMaxElements").map(v -> ((Number) v).intValue()).orElse(40),
-        10_000,
-        30_000,
+        // Resuming needs checkpoints, which the Playwright provider does not write yet.
+        config.string("persistence").map(p -> Persistence.valueOf(p.toUpperCase())).orElse(Persistence.EPHEMERAL),
+        OBSERVE_MAX_TEXT_CHARS.read(config),
+        OBSERVE_MAX_ELEMENTS.read(config),
+        ACTION_TIMEOUT_MS.read(config),
+        NAVIGATION_TIMEOUT_MS.read(config),
+        CLEANUP_TIMEOUT_MS.read(config),
+        MAX_TRANSITIONS_IN_MEMORY.read(config),
         1280,
         720);
+  }
+
+  public RuntimeSettings runtime() {
+    return new RuntimeSettings(provider, cleanupTimeoutMs, maxTransitionsInMemory);
   }
 }

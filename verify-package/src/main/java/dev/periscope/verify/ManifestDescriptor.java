@@ -10,6 +10,9 @@ public final class ManifestDescriptor extends DefaultPluginDescriptor {
     super(manifest.id(), manifest.description(), manifest.pluginClass(), manifest.version(), manifest.requires(),
         manifest.provider(), manifest.license());
     this.manifest = manifest;
+    if (!manifest.dependencies().isEmpty()) {
+      setDependencies(manifest.dependencies().toArray(String[]::new));
+    }
   }
 
   public PluginManifest manifest() {

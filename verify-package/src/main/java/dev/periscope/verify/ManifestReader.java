@@ -21,6 +21,7 @@ public final class ManifestReader {
   private static final Pattern ID = Pattern.compile("^[a-z][a-z0-9-]{0,63}$");
   private static final Pattern SEMVER = Pattern.compile("^\\d+\\.\\d+\\.\\d+(-[0-9A-Za-z.-]+)?$");
   private static final Pattern JAVA_CLASS = Pattern.compile("^([a-zA-Z_$][\\w$]*\\.)+[A-Z][\\w$]*$");
+  private static final Pattern DEPENDENCY = Pattern.compile("^[a-z][a-z0-9-]{0,63}(@\\S.*)?$");
   private static final Pattern TOOL = Pattern.compile("^[a-z][a-z0-9_]{0,63}$");
 
   private ManifestReader() {}
@@ -61,6 +62,13 @@ public final class ManifestReader {
     }
     List<String> required = names(fileName, inject, "inject.required", "required");
     List<String> optional = names(fileName, inject, "inject.optional", "optional");
+    List<String> dependencies = names(fileName, root, "dependencies", "dependencies");
+    for (int i = 0; i < dependencies.size(); i++) {
+      if (!DEPENDENCY.matcher(dependencies.get(i)).matches()) {
+        throw new ManifestException(fileName, "dependencies[" + i + "]",
+            "a plugin id, optionally with a version range: browser or browser@>=0.1.0");
+      }
+    }
     JsonNode skillsNode = root.get("skills");
     if (skillsNode == null || !skillsNode.isArray()) {
       throw new ManifestException(fileName, "skills", "a list of skills, each with name, tools and guidance");
@@ -89,7 +97,7 @@ public final class ManifestReader {
     @SuppressWarnings("unchecked")
     Map<String, Object> schema = YAML.convertValue(config, Map.class);
     return new PluginManifest(
-        id, version, description, provider, license, requires, pluginClass, module, required, optional,
+        id, version, description, provider, license, requires, pluginClass, module, required, optional, dependencies,
         List.copyOf(skills), schema);
   }
 

@@ -26,8 +26,8 @@ import javax.tools.ToolProvider;
  * extensions index and lib/ jars, zipped the way the build zips the browser plugin. Each method changes one
  * thing, so a test can break exactly one rule.
  */
-final class TestPackage {
-  static final String GOOD_DESCRIPTOR = """
+public final class TestPackage {
+  public static final String GOOD_DESCRIPTOR = """
       id: sample
       version: 1.0.0
       description: A sample plugin.
@@ -53,7 +53,7 @@ final class TestPackage {
   private String extensionsIndex = "sample.SampleExtension\n";
   private byte[] padding;
 
-  TestPackage() {
+  public TestPackage() {
     sources.put("sample.SamplePlugin", "package sample; public class SamplePlugin extends org.pf4j.Plugin {}");
     sources.put("sample.SampleModule",
         "package sample; public class SampleModule extends com.google.inject.AbstractModule {}");
@@ -65,12 +65,12 @@ final class TestPackage {
         }""");
   }
 
-  TestPackage descriptor(String yaml) {
+  public TestPackage descriptor(String yaml) {
     this.descriptor = yaml;
     return this;
   }
 
-  TestPackage replaceInDescriptor(String from, String to) {
+  public TestPackage replaceInDescriptor(String from, String to) {
     if (!descriptor.contains(from)) {
       throw new IllegalArgumentException("descriptor has no " + from);
     }
@@ -78,37 +78,37 @@ final class TestPackage {
     return this;
   }
 
-  TestPackage source(String className, String code) {
+  public TestPackage source(String className, String code) {
     sources.put(className, code);
     return this;
   }
 
-  TestPackage withoutSource(String className) {
+  public TestPackage withoutSource(String className) {
     sources.remove(className);
     return this;
   }
 
-  TestPackage extensionsIndex(String index) {
+  public TestPackage extensionsIndex(String index) {
     this.extensionsIndex = index;
     return this;
   }
 
-  TestPackage lib(String jarName, Path jarFile) throws IOException {
+  public TestPackage lib(String jarName, Path jarFile) throws IOException {
     libs.put(jarName, Files.readAllBytes(jarFile));
     return this;
   }
 
-  TestPackage padding(int bytes) {
+  public TestPackage padding(int bytes) {
     this.padding = new byte[bytes];
     new java.util.Random(7).nextBytes(padding);
     return this;
   }
 
-  String descriptor() {
+  public String descriptor() {
     return descriptor;
   }
 
-  Path writeTo(Path file) throws IOException {
+  public Path writeTo(Path file) throws IOException {
     Map<String, byte[]> classes = compile(sources);
     try (ZipOutputStream zip = new ZipOutputStream(Files.newOutputStream(file))) {
       put(zip, "plugin.yaml", descriptor.getBytes(StandardCharsets.UTF_8));
@@ -143,7 +143,7 @@ final class TestPackage {
   }
 
   /** Compiles sources in memory against this test's class path (the host API, pf4j, guice). */
-  static Map<String, byte[]> compile(Map<String, String> sources) {
+  public static Map<String, byte[]> compile(Map<String, String> sources) {
     JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
     Map<String, ByteArrayOutputStream> out = new LinkedHashMap<>();
     List<JavaFileObject> units = new ArrayList<>();

@@ -8,20 +8,24 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * One Playwright instance, its Node.js driver process and its Chromium, driven from one dedicated thread:
- * Playwright for Java is not thread-safe and dispatches its events only while a call runs on its thread.
- * Every use goes through {@link #call}.
+ * Playwright for Java is not thread-safe and dispatches its events only while a call runs on its thread, so every
+ * use goes through {@link #call}. Each environment has its own driver, so environments run in parallel, and one
+ * can be stopped mid-operation by {@link #kill()} without touching the others.
  */
 final class PlaywrightDriver implements AutoCloseable {
-  private static final Object DRIVER_DIRECTORY_LOCK = new Object();
+  private static final Object CREATE_LOCK = new Object();
 
   private final ExecutorService thread;
   private final Path chromium;
@@ -30,6 +34,8 @@ final class PlaywrightDriver implements AutoCloseable {
   private final boolean headless;
   private Playwright playwright;
   private Browser browser;
+  private volatile Optional<ProcessHandle> driverProcess = Optional.empty();
+  private volatile boolean killed;
 
   PlaywrightDriver(Path chromium, Path node, Path tempRoot, boolean headless, int number) {
     this.chromium = chromium;
@@ -73,14 +79,18 @@ final class PlaywrightDriver implements AutoCloseable {
     Map<String, String> env = Map.of(
         "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1",
         "PLAYWRIGHT_NODEJS_PATH", node.toString(),
-        // Node and the Chromium it starts make their temporary profiles under TMPDIR: ours, removed on dispose.
+        // Node and the Chromium it starts make their temporary profiles under TMPDIR: ours, removed on close.
         "TMPDIR", tempRoot.toString());
-    synchronized (DRIVER_DIRECTORY_LOCK) {
+    synchronized (CREATE_LOCK) {
+      Set<Long> before = childPids();
       // Playwright extracts its JavaScript driver under this directory instead of the system temp directory.
       System.setProperty("playwright.driver.tmpdir", tempRoot.toString());
       // Playwright.create() caches one driver directory per class loader for good; a fresh driver instance
-      // per Playwright keeps the directory ours, so it goes when this provider's temp root is removed.
+      // per Playwright keeps the directory ours, so it goes when this driver's temp root is removed.
       playwright = PlaywrightImpl.createImpl(new Playwright.CreateOptions().setEnv(env), true);
+      // The driver is the one new child of this JVM running our Node.js; kill() needs it.
+      driverProcess = ProcessHandle.current().children()
+          .filter(p -> !before.contains(p.pid()) && runs(p, node)).findFirst();
     }
     List<String> args = new ArrayList<>(List.of(
         "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
@@ -98,53 +108,84 @@ final class PlaywrightDriver implements AutoCloseable {
         e.addSuppressed(closing);
       }
       playwright = null;
+      driverProcess = Optional.empty();
       throw e;
     }
     return browser;
   }
 
-  /** The Chromium version, launching it if needed. */
-  String version() {
-    return call(() -> browser().version());
+  /**
+   * Stops everything at once, from any thread: Chromium and the Node.js driver are killed, so a Playwright call
+   * that is running on the driver's thread fails instead of waiting. The driver is unusable afterwards.
+   */
+  void kill() {
+    killed = true;
+    driverProcess.ifPresent(p -> {
+      p.descendants().forEach(ProcessHandle::destroyForcibly);
+      p.destroyForcibly();
+    });
   }
 
+  boolean killed() {
+    return killed;
+  }
+
+  /** Closes the browser and Playwright, and waits for the driver's thread and processes to end. */
   @Override
   public void close() {
+    RuntimeException failure = null;
     try {
       call(() -> {
-        RuntimeException failure = null;
         try {
           if (browser != null) {
             browser.close();
           }
-        } catch (RuntimeException e) {
-          failure = e;
-        }
-        try {
+        } finally {
           if (playwright != null) {
             playwright.close();
           }
-        } catch (RuntimeException e) {
-          if (failure == null) {
-            failure = e;
-          } else {
-            failure.addSuppressed(e);
-          }
-        }
-        browser = null;
-        playwright = null;
-        if (failure != null) {
-          throw failure;
         }
         return null;
       });
+    } catch (RuntimeException e) {
+      // After kill() the connection is gone, and closing it fails: expected, not a failure to report.
+      failure = killed ? null : e;
     } finally {
+      browser = null;
+      playwright = null;
       thread.shutdown();
       try {
         thread.awaitTermination(30, TimeUnit.SECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
+      driverProcess.ifPresent(p -> {
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        try {
+          p.onExit().get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+          p.destroyForcibly();
+        }
+      });
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  private static Set<Long> childPids() {
+    return ProcessHandle.current().children().map(ProcessHandle::pid).collect(Collectors.toSet());
+  }
+
+  private static boolean runs(ProcessHandle p, Path executable) {
+    Optional<String> command = p.info().command();
+    if (command.isEmpty()) {
+      return true;
+    }
+    try {
+      return Path.of(command.get()).toRealPath().equals(executable.toRealPath());
+    } catch (java.io.IOException e) {
+      return command.get().equals(executable.toString());
     }
   }
 }

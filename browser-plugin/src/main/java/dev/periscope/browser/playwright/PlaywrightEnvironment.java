@@ -28,12 +28,14 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
   private final PlaywrightDriver driver;
   private final BrowserContext context;
   private final Page page;
-  private boolean closed;
+  private final Runnable onClosed;
+  private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
-  PlaywrightEnvironment(PlaywrightDriver driver, BrowserContext context, Page page) {
+  PlaywrightEnvironment(PlaywrightDriver driver, BrowserContext context, Page page, Runnable onClosed) {
     this.driver = driver;
     this.context = context;
     this.page = page;
+    this.onClosed = onClosed;
   }
 
   /**
@@ -41,6 +43,9 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
    * reason: the driver's JavaScript stack and its file paths never reach the model.
    */
   private <T> T call(String what, java.util.concurrent.Callable<T> work) {
+    if (driver.killed()) {
+      throw new BrowserException(ErrorCode.BROWSER_ENVIRONMENT_CLOSED, "this browser environment was aborted");
+    }
     try {
       return driver.call(work);
     } catch (PlaywrightException e) {
@@ -74,15 +79,7 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
   @Override
   public void click(ProviderElement element) {
     call("the click", () -> {
-      JSHandle handle = page.evaluateHandle(OBSERVE_SCRIPT,
-          Map.of("resolve", element.target(), "fingerprint", element.fingerprint()));
-      ElementHandle target = handle.asElement();
-      if (target == null) {
-        handle.dispose();
-        throw new BrowserException(ErrorCode.BROWSER_STALE_REFERENCE,
-            "the element \"" + element.name() + "\" changed or is gone since it was observed; observe the page again",
-            page.url(), false, null);
-      }
+      ElementHandle target = resolve(element);
       try {
         target.click();
         page.waitForLoadState(LoadState.LOAD);
@@ -94,6 +91,33 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
   }
 
   @Override
+  public void fill(ProviderElement element, String value) {
+    call("filling the field", () -> {
+      ElementHandle target = resolve(element);
+      try {
+        target.fill(value);
+      } finally {
+        target.dispose();
+      }
+      return null;
+    });
+  }
+
+  /** Finds the element again by its ordinal and checks it is still the one observed. On the driver's thread. */
+  private ElementHandle resolve(ProviderElement element) {
+    JSHandle handle = page.evaluateHandle(OBSERVE_SCRIPT,
+        Map.of("resolve", element.target(), "fingerprint", element.fingerprint()));
+    ElementHandle target = handle.asElement();
+    if (target == null) {
+      handle.dispose();
+      throw new BrowserException(ErrorCode.BROWSER_STALE_REFERENCE,
+          "the element \"" + element.name() + "\" changed or is gone since it was observed; observe the page again",
+          page.url(), false, null);
+    }
+    return target;
+  }
+
+  @Override
   public Screenshot screenshot(boolean fullPage) {
     return call("the screenshot", () -> {
       byte[] png = page.screenshot(new Page.ScreenshotOptions().setFullPage(fullPage));
@@ -102,15 +126,50 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
     });
   }
 
+  /** Kills this environment's driver: a running operation fails at once. Waits for nothing but the kill. */
+  @Override
+  public void abort() {
+    driver.kill();
+  }
+
+  /** Closes the context and the driver (Chromium, Node.js, the thread), then removes the temp directory. */
   @Override
   public void close() {
-    driver.call(() -> {
-      if (!closed) {
-        closed = true;
-        context.close();
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    RuntimeException failure = null;
+    try {
+      if (!driver.killed()) {
+        driver.call(() -> {
+          context.close();
+          return null;
+        });
       }
-      return null;
-    });
+    } catch (RuntimeException e) {
+      failure = e;
+    }
+    try {
+      driver.close();
+    } catch (RuntimeException e) {
+      if (failure == null) {
+        failure = e;
+      } else {
+        failure.addSuppressed(e);
+      }
+    }
+    try {
+      onClosed.run();
+    } catch (RuntimeException e) {
+      if (failure == null) {
+        failure = e;
+      } else {
+        failure.addSuppressed(e);
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
   }
 
   private static ProviderElement element(Map<String, Object> e) {

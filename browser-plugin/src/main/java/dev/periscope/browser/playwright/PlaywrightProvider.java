@@ -2,37 +2,42 @@ package dev.periscope.browser.playwright;
 
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Page;
+import com.microsoft.playwright.PlaywrightException;
 import dev.periscope.api.Cancellation;
 import dev.periscope.api.browser.BrowserEnvironment;
 import dev.periscope.api.browser.BrowserException;
-import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.BrowserProvider;
 import dev.periscope.api.browser.Capability;
+import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.browser.BrowserSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
 import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 /**
  * The Playwright provider: each environment is an isolated BrowserContext with one page, on a system Chromium
- * driven by Playwright through the host's Node.js. Everything it makes on disk lives under one temp root that
- * {@link #dispose()} removes.
+ * driven by Playwright through the host's Node.js. Each environment has a driver of its own (its own Node.js and
+ * Chromium), so environments run in parallel and one can be aborted without touching another. Everything on disk
+ * lives under one short temp root that {@link #dispose()} removes.
  */
 public final class PlaywrightProvider implements BrowserProvider {
   public static final String ID = "playwright";
-  private static final java.util.concurrent.atomic.AtomicInteger DRIVERS = new java.util.concurrent.atomic.AtomicInteger();
+  private static final AtomicInteger DRIVERS = new AtomicInteger();
 
   private final BrowserSettings settings;
   private final Executables.Lookup chromium;
   private final Executables.Lookup node;
   private Path tempRoot;
-  private PlaywrightDriver driver;
+  private int environments;
 
   public PlaywrightProvider(BrowserSettings settings) {
     this.settings = settings;
@@ -73,48 +78,67 @@ public final class PlaywrightProvider implements BrowserProvider {
     return chromium.path();
   }
 
-  /** Chromium's version string, launching the browser if needed. */
-  public String chromiumVersion() {
-    return driver().version();
-  }
-
+  /**
+   * Opens an environment on a driver of its own, under its own temp directory. A cancellation while Chromium
+   * starts kills that driver, and the open fails leaving nothing behind.
+   */
   @Override
   public BrowserEnvironment open(OpenRequest request, Cancellation cancellation) {
     cancellation.throwIfCancelled();
-    PlaywrightDriver d = driver();
+    Path directory = environmentDirectory();
+    PlaywrightDriver driver = new PlaywrightDriver(chromium.path().get(), node.path().get(), directory,
+        settings.headless(), DRIVERS.incrementAndGet());
+    PlaywrightEnvironment environment = null;
+    AutoCloseable onCancel = cancellation.onCancel(driver::kill);
     try {
-      return openContext(d);
-    } catch (com.microsoft.playwright.PlaywrightException e) {
-      throw new BrowserException(ErrorCode.BROWSER_PROVIDER_UNAVAILABLE, "Chromium could not be started: "
-          + ChromiumLog.summary(e.getMessage()), e);
-    }
-  }
-
-  private BrowserEnvironment openContext(PlaywrightDriver d) {
-    return d.call(() -> {
-      BrowserContext context = d.browser().newContext(new com.microsoft.playwright.Browser.NewContextOptions()
-          .setViewportSize(settings.viewportWidth(), settings.viewportHeight()));
-      try {
+      environment = driver.call(() -> {
+        BrowserContext context = driver.browser().newContext(new com.microsoft.playwright.Browser.NewContextOptions()
+            .setViewportSize(settings.viewportWidth(), settings.viewportHeight()));
         context.setDefaultTimeout(settings.actionTimeoutMs());
         context.setDefaultNavigationTimeout(settings.navigationTimeoutMs());
         Page page = context.newPage();
-        return new PlaywrightEnvironment(d, context, page);
-      } catch (RuntimeException e) {
-        context.close();
-        throw e;
+        return new PlaywrightEnvironment(driver, context, page, () -> deleteTree(directory));
+      });
+      cancellation.throwIfCancelled();
+      return environment;
+    } catch (RuntimeException e) {
+      if (environment != null) {
+        environment.close();
+      } else {
+        try {
+          driver.close();
+        } catch (RuntimeException closing) {
+          e.addSuppressed(closing);
+        }
+        deleteTree(directory);
       }
-    });
+      if (e instanceof PlaywrightException p && !cancellation.isCancelled()) {
+        throw new BrowserException(ErrorCode.BROWSER_PROVIDER_UNAVAILABLE, "Chromium could not be started: "
+            + ChromiumLog.summary(p.getMessage()), p);
+      }
+      throw e;
+    } finally {
+      try {
+        onCancel.close();
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    }
   }
 
-  private synchronized PlaywrightDriver driver() {
-    if (driver == null) {
-      if (!available()) {
-        throw new IllegalStateException(unavailableReason().orElse("unavailable"));
-      }
-      tempRoot = createTempRoot();
-      driver = new PlaywrightDriver(chromium.path().get(), node.path().get(), tempRoot, settings.headless(), DRIVERS.incrementAndGet());
+  private synchronized Path environmentDirectory() {
+    if (!available()) {
+      throw new BrowserException(ErrorCode.BROWSER_PROVIDER_UNAVAILABLE, unavailableReason().orElse("unavailable"));
     }
-    return driver;
+    if (tempRoot == null) {
+      tempRoot = createTempRoot();
+    }
+    Path dir = tempRoot.resolve("e" + (++environments));
+    try {
+      return Files.createDirectory(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the browser's temp directory " + dir, e);
+    }
   }
 
   /**
@@ -123,9 +147,9 @@ public final class PlaywrightProvider implements BrowserProvider {
    */
   private static Path createTempRoot() {
     Path base = Path.of(System.getProperty("java.io.tmpdir"));
-    java.security.SecureRandom random = new java.security.SecureRandom();
+    SecureRandom random = new SecureRandom();
     for (int attempt = 0; ; attempt++) {
-      Path dir = base.resolve("periscope-" + java.util.HexFormat.of().toHexDigits(random.nextInt()));
+      Path dir = base.resolve("periscope-" + HexFormat.of().toHexDigits(random.nextInt()));
       try {
         return Files.createDirectory(dir,
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
@@ -139,20 +163,14 @@ public final class PlaywrightProvider implements BrowserProvider {
     }
   }
 
+  /** Removes the temp root: by now every environment has closed and removed its own directory. */
   @Override
   public synchronized void dispose() {
-    try {
-      if (driver != null) {
-        driver.close();
-      }
-    } finally {
-      driver = null;
-      deleteTree(tempRoot);
-      tempRoot = null;
-    }
+    deleteTree(tempRoot);
+    tempRoot = null;
   }
 
-  private static void deleteTree(Path root) {
+  static void deleteTree(Path root) {
     if (root == null || !Files.exists(root)) {
       return;
     }

@@ -7,32 +7,45 @@ import dev.periscope.api.browser.BrowserLease;
 import dev.periscope.api.browser.BrowserProvider;
 import dev.periscope.api.browser.BrowserRuntime;
 import dev.periscope.api.browser.BrowserSessionId;
+import dev.periscope.api.browser.Capability;
+import dev.periscope.api.browser.CheckpointingEnvironment;
+import dev.periscope.api.browser.CheckpointingProvider;
 import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.Persistence;
 import dev.periscope.api.browser.Requirements;
+import dev.periscope.api.browser.Transition;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The runtime: providers, owner slots and leases. An owner slot is keyed by the owner object's identity and
- * holds one environment; the first acquire opens it and concurrent acquires by the same owner wait for that same
- * open (single flight), each able to cancel only its own wait. The last lease's release closes the environment.
+ * holds one environment; the first acquire starts its open on a runtime thread, and every acquire of that owner
+ * waits for the same open (single flight), each able to cancel only its own wait. When the last waiter leaves
+ * before the open finished, the open is cancelled and whatever it produced is closed. The last lease's release
+ * drains the environment, checkpoints it when the session resumes, and closes it.
  */
 public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseable {
   private static final AtomicInteger OPENER_THREADS = new AtomicInteger();
+
   private final ProviderRegistry registry = new ProviderRegistry();
-  private final Optional<String> configuredProvider;
+  private final RuntimeSettings settings;
+  private final CheckpointIndex checkpoints;
   private final Map<Object, Slot> slots = new IdentityHashMap<>();
+  private final ArrayDeque<Transition> transitions = new ArrayDeque<>();
   private final ExecutorService openers = Executors.newCachedThreadPool(r -> {
     Thread t = new Thread(r, "periscope-open-" + OPENER_THREADS.incrementAndGet());
     t.setDaemon(true);
@@ -40,16 +53,30 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
   });
   private boolean closed;
 
+  public DefaultBrowserRuntime(RuntimeSettings settings, CheckpointIndex checkpoints) {
+    this.settings = settings;
+    this.checkpoints = checkpoints;
+  }
+
   public DefaultBrowserRuntime(Optional<String> configuredProvider) {
-    this.configuredProvider = configuredProvider;
+    this(new RuntimeSettings(configuredProvider, RuntimeSettings.defaults().cleanupTimeoutMs(),
+        RuntimeSettings.defaults().maxTransitionsInMemory()), new CheckpointIndex());
   }
 
   @Override
   public AutoCloseable registerProvider(BrowserProvider provider) {
+    if (provider.capabilities().contains(Capability.CHECKPOINT) && !(provider instanceof CheckpointingProvider)) {
+      throw new BrowserException(ErrorCode.BROWSER_CHECKPOINT_UNAVAILABLE, "browser provider \"" + provider.id()
+          + "\" advertises checkpoints but cannot restore or destroy them");
+    }
     registry.add(provider);
     return () -> unregister(provider);
   }
 
+  /**
+   * Withdraws a provider: out of selection first, then its unfinished opens are cancelled and settled, every
+   * environment it opened is closed, and finally the provider is disposed.
+   */
   private void unregister(BrowserProvider provider) {
     if (!registry.remove(provider)) {
       return;
@@ -64,7 +91,9 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
         return false;
       });
     }
-    RuntimeException failure = closeAll(opened);
+    opened.forEach(slot -> slot.openCancellation.cancel());
+    RuntimeException failure = settleOpens(opened);
+    failure = addFailure(failure, shutdownAll(opened));
     try {
       provider.dispose();
     } catch (RuntimeException e) {
@@ -73,6 +102,23 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     if (failure != null) {
       throw failure;
     }
+  }
+
+  private RuntimeException settleOpens(List<Slot> toSettle) {
+    RuntimeException failure = null;
+    for (Slot slot : toSettle) {
+      try {
+        slot.opening.get(settings.cleanupTimeoutMs(), TimeUnit.MILLISECONDS);
+      } catch (ExecutionException | CancellationException e) {
+        // a failed open left nothing to close
+      } catch (TimeoutException e) {
+        failure = addFailure(failure, new IllegalStateException("an open by provider " + slot.provider.id()
+            + " did not settle within " + settings.cleanupTimeoutMs() + " ms"));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    return failure;
   }
 
   @Override
@@ -89,7 +135,12 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
       Slot existing = slots.get(owner);
       slot = existing;
       if (slot == null) {
-        BrowserProvider provider = registry.select(requirements, configuredProvider);
+        Set<Capability> needed = new HashSet<>(requirements.capabilities());
+        if (persistence == Persistence.RESUME) {
+          needed.add(Capability.CHECKPOINT);
+        }
+        BrowserProvider provider = registry.select(new Requirements(requirements.providerId(), needed),
+            settings.provider());
         slot = new Slot(owner, sessionId, persistence, provider);
         slots.put(owner, slot);
         opener = true;
@@ -123,25 +174,24 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
   }
 
   /**
-   * Opens the slot's environment on a runtime thread, under the slot's own cancellation: no caller's cancellation
-   * reaches it, and it is cancelled only when no caller waits for it any more.
+   * Opens (or, for a resuming session with a checkpoint, restores) the slot's environment on a runtime thread,
+   * under the slot's own cancellation: no caller's cancellation reaches it, and it is cancelled only when no
+   * caller waits for it any more.
    */
   private void open(Slot slot) {
     try {
-      BrowserEnvironment env = slot.provider.open(
-          new BrowserProvider.OpenRequest(slot.sessionId, slot.persistence), slot.openCancellation);
-      Environment environment = new Environment(slot.sessionId, slot.provider, env, 1);
+      Environment environment = openEnvironment(slot);
       boolean keep;
       synchronized (this) {
         keep = slots.get(slot.owner) == slot && registry.contains(slot.provider);
       }
       if (!keep) {
-        environment.close();
+        environment.shutdown(settings.cleanupTimeoutMs(), () -> {});
         slot.opening.completeExceptionally(new BrowserException(ErrorCode.BROWSER_ENVIRONMENT_CLOSED,
             "nobody waits for this browser any more, or its provider was withdrawn while it opened"));
         return;
       }
-      // If the last waiter leaves after the check above, closeAll() closes the environment once it completes.
+      // If the last waiter leaves after the check above, shutdownAll() closes the environment once it completes.
       slot.opening.complete(environment);
     } catch (Throwable e) {
       synchronized (this) {
@@ -149,6 +199,37 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
       }
       slot.opening.completeExceptionally(e);
     }
+  }
+
+  private Environment openEnvironment(Slot slot) {
+    BrowserProvider provider = slot.provider;
+    BrowserProvider.OpenRequest request = new BrowserProvider.OpenRequest(slot.sessionId, slot.persistence);
+    Optional<CheckpointIndex.Entry> saved = slot.persistence == Persistence.RESUME
+        ? checkpoints.find(slot.sessionId) : Optional.empty();
+    BrowserEnvironment env;
+    int generation = 1;
+    if (saved.isPresent()) {
+      var checkpoint = saved.get().checkpoint();
+      if (!checkpoint.providerId().equals(provider.id())) {
+        throw new BrowserException(ErrorCode.BROWSER_CHECKPOINT_PROVIDER_MISMATCH, "browser session " + slot.sessionId
+            + " was saved by provider \"" + checkpoint.providerId() + "\", not \"" + provider.id() + "\"");
+      }
+      if (checkpoint.providerVersion() != null && provider.version().isPresent()
+          && !checkpoint.providerVersion().equals(provider.version().get())) {
+        throw new BrowserException(ErrorCode.BROWSER_CHECKPOINT_VERSION_MISMATCH, "browser session " + slot.sessionId
+            + " was saved by " + checkpoint.providerVersion() + " and cannot be read by " + provider.version().get());
+      }
+      env = ((CheckpointingProvider) provider).restore(request, checkpoint, slot.openCancellation);
+      generation = saved.get().generation() + 1;
+    } else {
+      env = provider.open(request, slot.openCancellation);
+    }
+    if (provider.capabilities().contains(Capability.CHECKPOINT) && !(env instanceof CheckpointingEnvironment)) {
+      env.close();
+      throw new BrowserException(ErrorCode.BROWSER_CHECKPOINT_UNAVAILABLE,
+          "browser provider \"" + provider.id() + "\" opened an environment that cannot be checkpointed");
+    }
+    return new Environment(slot.sessionId, provider, env, generation);
   }
 
   /** Waits for the shared open; the caller's cancellation ends only this caller's wait. */
@@ -202,23 +283,27 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     }
     if (last) {
       slot.openCancellation.cancel();
-      RuntimeException failure = closeAll(List.of(slot));
+      RuntimeException failure = shutdownAll(List.of(slot));
       if (failure != null) {
         throw failure;
       }
     }
   }
 
-  private static RuntimeException closeAll(List<Slot> toClose) {
+  /** Shuts each slot's environment down, now or, for one still opening, when its open completes. */
+  private RuntimeException shutdownAll(List<Slot> toClose) {
     RuntimeException failure = null;
     for (Slot slot : toClose) {
+      if (slot.opening.isCompletedExceptionally()) {
+        continue;
+      }
       Environment env = slot.opening.getNow(null);
       if (env == null) {
-        slot.opening.thenAccept(Environment::close);
+        slot.opening.thenAccept(e -> e.shutdown(settings.cleanupTimeoutMs(), () -> {}));
         continue;
       }
       try {
-        env.close();
+        env.shutdown(settings.cleanupTimeoutMs(), () -> checkpoint(slot, env));
       } catch (RuntimeException e) {
         failure = addFailure(failure, e);
       }
@@ -226,7 +311,36 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     return failure;
   }
 
+  /** Saves a resuming session's state and replaces its previous checkpoint. */
+  private void checkpoint(Slot slot, Environment env) {
+    if (slot.persistence != Persistence.RESUME || !(env.delegate() instanceof CheckpointingEnvironment c)) {
+      return;
+    }
+    var ref = c.checkpoint();
+    checkpoints.put(new CheckpointIndex.Entry(slot.sessionId, ref, env.generation))
+        .ifPresent(previous -> ((CheckpointingProvider) slot.provider).destroyCheckpoint(previous.checkpoint()));
+  }
+
+  void recordTransition(Transition t) {
+    synchronized (transitions) {
+      transitions.addLast(t);
+      while (transitions.size() > settings.maxTransitionsInMemory()) {
+        transitions.removeFirst();
+      }
+    }
+  }
+
+  @Override
+  public List<Transition> transitions() {
+    synchronized (transitions) {
+      return List.copyOf(transitions);
+    }
+  }
+
   private static RuntimeException addFailure(RuntimeException first, RuntimeException next) {
+    if (next == null) {
+      return first;
+    }
     if (first == null) {
       return next;
     }
@@ -244,11 +358,12 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
       slots.clear();
     }
     all.forEach(slot -> slot.openCancellation.cancel());
-    RuntimeException failure = closeAll(all);
+    RuntimeException failure = shutdownAll(all);
     openers.shutdown();
     try {
-      if (!openers.awaitTermination(30, TimeUnit.SECONDS)) {
-        failure = addFailure(failure, new IllegalStateException("a browser open did not finish within 30 s"));
+      if (!openers.awaitTermination(settings.cleanupTimeoutMs(), TimeUnit.MILLISECONDS)) {
+        failure = addFailure(failure, new IllegalStateException(
+            "a browser open did not finish within " + settings.cleanupTimeoutMs() + " ms"));
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -1,5 +1,6 @@
 package dev.periscope.browser.runtime;
 
+import dev.periscope.api.Cancellation;
 import dev.periscope.api.browser.BrowserEnvironment;
 import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.BrowserProvider;
@@ -17,13 +18,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 /**
- * One open provider environment as the runtime holds it: its identity, its FIFO (a fair lock: operations run one
- * at a time in arrival order), and the refs of its newest observation. Only the newest observation is kept, so an
- * older one can never be acted on.
+ * One open provider environment as the runtime holds it: its identity, its queue (a fair lock: operations run one
+ * at a time, in admission order), and the refs of its newest observation. Only the newest observation's provider
+ * targets are kept, so an older observation can never be acted on.
+ *
+ * <p>Its life: admitting, then (last release) no longer admitting while admitted work drains, then closed. An
+ * abort, by a caller's cancellation or a shutdown that waited too long, stops the running operation and makes the
+ * environment unusable at once.
  */
 final class Environment {
   final String id = "browser-" + UUID.randomUUID();
@@ -31,7 +37,9 @@ final class Environment {
   final BrowserProvider provider;
   final int generation;
   private final BrowserEnvironment delegate;
-  private final ReentrantLock fifo = new ReentrantLock(true);
+  private final ReentrantLock queue = new ReentrantLock(true);
+  private volatile boolean admitting = true;
+  private volatile boolean aborted;
   private volatile Refs latest;
   private int revision;
   private boolean closed;
@@ -47,16 +55,112 @@ final class Environment {
     return delegate;
   }
 
-  /** Runs one operation on this environment's queue. */
-  <T> T queued(Supplier<T> operation) {
-    fifo.lock();
+  boolean usable() {
+    return admitting && !aborted;
+  }
+
+  boolean aborted() {
+    return aborted;
+  }
+
+  /**
+   * Runs one operation on this environment's queue. A caller cancelled while it waits in the queue leaves without
+   * running; cancelled while its operation runs, the environment is aborted.
+   */
+  <T> T queued(Cancellation cancellation, Supplier<T> operation) {
+    if (!usable()) {
+      throw closedError();
+    }
     try {
-      if (closed) {
-        throw new BrowserException(ErrorCode.BROWSER_ENVIRONMENT_CLOSED, "the browser environment is closed", lastUrl(), false, null);
+      while (!queue.tryLock(20, TimeUnit.MILLISECONDS)) {
+        if (cancellation.isCancelled()) {
+          throw new BrowserException(ErrorCode.BROWSER_ACTION_CANCELLED,
+              "the call was cancelled while it waited for the browser; nothing was done", lastUrl(), false, null);
+        }
       }
-      return operation.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new BrowserException(ErrorCode.BROWSER_ACTION_CANCELLED,
+          "the call was interrupted while it waited for the browser; nothing was done", lastUrl(), false, null);
+    }
+    try {
+      if (closed || aborted) {
+        throw closedError();
+      }
+      AutoCloseable onCancel = cancellation.onCancel(this::abort);
+      try {
+        return operation.get();
+      } finally {
+        closeQuietly(onCancel);
+      }
     } finally {
-      fifo.unlock();
+      queue.unlock();
+    }
+  }
+
+  private BrowserException closedError() {
+    return new BrowserException(ErrorCode.BROWSER_ENVIRONMENT_CLOSED,
+        aborted ? "this browser environment was discarded; the next call opens a fresh one"
+            : "the browser environment is closed", lastUrl(), aborted, null);
+  }
+
+  /** Stops the running operation and makes the environment unusable. Safe from any thread, more than once. */
+  void abort() {
+    if (aborted) {
+      return;
+    }
+    aborted = true;
+    admitting = false;
+    delegate.abort();
+  }
+
+  /**
+   * Stops admission, waits up to {@code timeoutMs} for admitted work to drain (aborting it after that), runs
+   * {@code beforeClose} (the checkpoint), then closes. Both a {@code beforeClose} failure and a close failure are
+   * reported, the second suppressed in the first.
+   */
+  void shutdown(long timeoutMs, Runnable beforeClose) {
+    admitting = false;
+    boolean locked;
+    try {
+      locked = queue.tryLock(timeoutMs, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      locked = false;
+    }
+    RuntimeException failure = null;
+    try {
+      if (!locked) {
+        abort();
+      }
+      if (closed) {
+        return;
+      }
+      closed = true;
+      if (!aborted) {
+        try {
+          beforeClose.run();
+        } catch (RuntimeException e) {
+          failure = e;
+        }
+      }
+      latest = null;
+      try {
+        delegate.close();
+      } catch (RuntimeException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    } finally {
+      if (locked) {
+        queue.unlock();
+      }
+    }
+    if (failure != null) {
+      throw failure;
     }
   }
 
@@ -69,20 +173,32 @@ final class Environment {
     return r == null ? null : r.observation().url();
   }
 
-  /** Turns a provider observation into the newest observation, minting refs in ranked order. Caller holds the queue. */
-  Observation record(ProviderObservation p, boolean textTruncated, boolean elementsTruncated) {
+  /** Turns a provider observation into the newest observation, minting refs. Caller holds the queue. */
+  Observation record(ProviderObservation p) {
     revision++;
     Map<String, ProviderElement> byRef = new LinkedHashMap<>();
+    Map<String, String> groupRefs = new LinkedHashMap<>();
+    Map<String, String> groupLabels = new LinkedHashMap<>();
+    Map<String, List<String>> groupMembers = new LinkedHashMap<>();
     List<Observation.ObservedElement> elements = new ArrayList<>();
     int n = 0;
     for (ProviderElement e : p.elements()) {
       String ref = "e" + (++n);
       byRef.put(ref, e);
-      elements.add(new Observation.ObservedElement(ref, e.kind(), e.role(), e.name(), e.disabled(), e.inputType(), e.tier()));
+      String group = null;
+      if (e.groupKey() != null) {
+        group = groupRefs.computeIfAbsent(e.groupKey(), k -> "g" + (groupRefs.size() + 1));
+        groupLabels.putIfAbsent(group, e.groupLabel() == null ? "" : e.groupLabel());
+        groupMembers.computeIfAbsent(group, k -> new ArrayList<>()).add(ref);
+      }
+      elements.add(new Observation.ObservedElement(ref, e.kind(), e.role(), e.name(), e.disabled(), e.inputType(),
+          e.tier(), group));
     }
+    List<Observation.Group> groups = new ArrayList<>();
+    groupMembers.forEach((ref, members) -> groups.add(new Observation.Group(ref, groupLabels.get(ref), members)));
     Observation o = new Observation("observation-" + UUID.randomUUID(), id, generation, "page-1", revision, p.url(),
-        p.title(), p.text(), textTruncated, p.totalTextChars(), elements, elementsTruncated, p.totalElements(),
-        digest(p));
+        p.title(), p.text(), p.text().length() < p.totalTextChars(), p.totalTextChars(), elements, groups,
+        p.elements().size() < p.totalElements(), p.totalElements(), digest(p));
     latest = new Refs(o, Map.copyOf(byRef));
     return o;
   }
@@ -103,18 +219,12 @@ final class Environment {
     return e;
   }
 
-  void close() {
-    fifo.lock();
+  private static void closeQuietly(AutoCloseable c) {
     try {
-      if (closed) {
-        return;
-      }
-      closed = true;
-      latest = null;
-    } finally {
-      fifo.unlock();
+      c.close();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
     }
-    delegate.close();
   }
 
   private static String digest(ProviderObservation p) {

@@ -1,5 +1,6 @@
 package dev.periscope.browser.runtime;
 
+import dev.periscope.api.Cancellation;
 import dev.periscope.api.browser.BrowserEnvironment.ObservationBudget;
 import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.BrowserLease;
@@ -7,16 +8,22 @@ import dev.periscope.api.browser.BrowserSessionId;
 import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.Observation;
 import dev.periscope.api.browser.ProviderElement;
-import dev.periscope.api.browser.ProviderObservation;
 import dev.periscope.api.browser.Screenshot;
 import dev.periscope.api.browser.Transition;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
-/** One caller's share of an environment. Every operation goes through the environment's queue. */
+/**
+ * One caller's share of an environment. Every operation goes through the environment's queue; every admitted
+ * action yields a transition, recorded with the runtime whether it succeeded or not.
+ */
 final class Lease implements BrowserLease {
   private final DefaultBrowserRuntime runtime;
   private final DefaultBrowserRuntime.Slot slot;
@@ -40,33 +47,58 @@ final class Lease implements BrowserLease {
   }
 
   @Override
-  public Observation observe(ObservationBudget budget) {
-    return run(() -> observeNow(budget));
+  public boolean usable() {
+    return !released.get() && environment.usable();
   }
 
   @Override
-  public Transition navigate(String url, ObservationBudget budget) {
+  public Observation observe(ObservationBudget budget, Cancellation cancellation) {
+    return run(cancellation, () -> environment.record(environment.delegate().observe(budget)));
+  }
+
+  @Override
+  public Transition navigate(String url, ObservationBudget budget, Cancellation cancellation) {
     checkUrl(url);
-    return run(() -> transition("navigate", budget, () -> environment.delegate().navigate(url)));
+    return run(cancellation, () -> transition(Map.of("kind", "navigate", "url", url), budget, cancellation,
+        () -> environment.delegate().navigate(url)));
   }
 
   @Override
-  public Transition click(String observationId, String elementRef, ObservationBudget budget) {
-    if (observationId == null || observationId.isBlank()) {
-      throw new BrowserException(ErrorCode.BROWSER_OBSERVATION_REQUIRED,
-          "element \"" + elementRef + "\" needs the observation_id it came from", environment.lastUrl(), false, null);
-    }
-    return run(() -> {
+  public Transition click(String observationId, String elementRef, ObservationBudget budget,
+      Cancellation cancellation) {
+    requireObservation(observationId, elementRef);
+    return run(cancellation, () -> {
       ProviderElement target = environment.resolve(observationId, elementRef);
-      return transition("click", budget, () -> environment.delegate().click(target));
+      return transition(Map.of("kind", "click", "element_ref", elementRef), budget, cancellation,
+          () -> environment.delegate().click(target));
     });
   }
 
   @Override
-  public Screenshot screenshot(boolean fullPage) {
-    return run(() -> {
+  public Transition fill(String observationId, String elementRef, String value, ObservationBudget budget,
+      Cancellation cancellation) {
+    requireObservation(observationId, elementRef);
+    return run(cancellation, () -> {
+      ProviderElement target = environment.resolve(observationId, elementRef);
+      if ("password".equals(target.inputType())) {
+        throw new BrowserException(ErrorCode.BROWSER_PASSWORD_INPUT_FORBIDDEN, "element \"" + elementRef
+            + "\" is a password field; fill it with browser_fill_credential, which never shows the value to the model");
+      }
+      Map<String, Object> action = new LinkedHashMap<>();
+      action.put("kind", "fill");
+      action.put("element_ref", elementRef);
+      action.put("value", "[REDACTED]");
+      action.put("value_length", value.length());
+      return transition(action, budget, cancellation, () -> environment.delegate().fill(target, value));
+    });
+  }
+
+  @Override
+  public Screenshot screenshot(boolean fullPage, Cancellation cancellation) {
+    return run(cancellation, () -> {
       Refs refs = environment.latest();
-      Observation o = refs != null ? refs.observation() : observeNow(new ObservationBudget(0, 0));
+      Observation o = refs != null ? refs.observation()
+          : environment.record(environment.delegate().observe(new ObservationBudget(0, 0)));
       var shot = environment.delegate().screenshot(fullPage);
       return new Screenshot(shot.png(), shot.width(), shot.height(), o.id(), o.url(), o.title());
     });
@@ -85,17 +117,29 @@ final class Lease implements BrowserLease {
     }
   }
 
-  private <T> T run(java.util.function.Supplier<T> operation) {
+  private void requireObservation(String observationId, String elementRef) {
+    if (observationId == null || observationId.isBlank()) {
+      throw new BrowserException(ErrorCode.BROWSER_OBSERVATION_REQUIRED,
+          "element \"" + elementRef + "\" needs the observation_id it came from", environment.lastUrl(), false, null);
+    }
+  }
+
+  /** Runs on the queue and turns every failure into a browser failure that knows the last URL. */
+  private <T> T run(Cancellation cancellation, Supplier<T> operation) {
     if (released.get()) {
       throw new BrowserException(ErrorCode.BROWSER_ENVIRONMENT_CLOSED, "this browser lease was released");
     }
     try {
-      return environment.queued(operation);
+      return environment.queued(cancellation, operation);
     } catch (BrowserException e) {
+      if (environment.aborted() && !e.leaseRebuilt()) {
+        throw aborted(cancellation, e);
+      }
       throw e.url() == null && environment.lastUrl() != null ? e.withUrl(environment.lastUrl()) : e;
-    } catch (java.util.concurrent.CancellationException e) {
-      throw e;
     } catch (RuntimeException e) {
+      if (environment.aborted()) {
+        throw aborted(cancellation, e);
+      }
       // A provider that broke its contract by throwing something else: still a failure the model can route.
       String reason = String.valueOf(e.getMessage()).lines().findFirst().orElse(e.getClass().getSimpleName());
       throw new BrowserException(ErrorCode.BROWSER_ACTION_FAILED, "the browser failed: " + reason,
@@ -103,35 +147,71 @@ final class Lease implements BrowserLease {
     }
   }
 
-  private Observation observeNow(ObservationBudget budget) {
-    ProviderObservation p = environment.delegate().observe(budget);
-    return environment.record(p, p.text().length() < p.totalTextChars(), p.elements().size() < p.totalElements());
+  private BrowserException aborted(Cancellation cancellation, RuntimeException cause) {
+    return cancellation.isCancelled()
+        ? new BrowserException(ErrorCode.BROWSER_ACTION_CANCELLED,
+            "the call was cancelled while the browser worked on it; that browser was discarded and the next call"
+                + " opens a fresh one", environment.lastUrl(), true, cause)
+        : new BrowserException(ErrorCode.BROWSER_ENVIRONMENT_CLOSED,
+            "the browser was discarded while it worked on this call; the next call opens a fresh one",
+            environment.lastUrl(), true, cause);
   }
 
-  private Transition transition(String action, ObservationBudget budget, Runnable act) {
+  /**
+   * Runs an action and observes the page after it. A failure of the action is a {@code failed} transition; an
+   * action that ran but could not be observed afterwards is {@code unknown} and fails
+   * {@code BROWSER_ACTION_EVIDENCE_FAILED}: repeating it could act twice.
+   */
+  private Transition transition(Map<String, Object> action, ObservationBudget budget, Cancellation cancellation,
+      Runnable act) {
     Refs before = environment.latest();
+    String beforeId = before == null ? null : before.observation().id();
+    String id = "transition-" + UUID.randomUUID();
+    Instant startedAt = Instant.now();
     long start = System.nanoTime();
     try {
       act.run();
-    } catch (BrowserException e) {
-      throw e;
     } catch (RuntimeException e) {
-      throw new BrowserException(ErrorCode.BROWSER_ACTION_FAILED, action + " failed: " + e.getMessage(),
-          environment.lastUrl(), false, e);
+      BrowserException failure = asFailure(e, action);
+      runtime.recordTransition(new Transition(id, environment.sessionId.value(), environment.id,
+          environment.provider.id(), environment.generation, action,
+          environment.aborted() ? Transition.Outcome.UNKNOWN : Transition.Outcome.FAILED, beforeId, null, startedAt,
+          Instant.now(), metrics(start, System.nanoTime(), System.nanoTime(), null),
+          environment.aborted() && cancellation.isCancelled() ? ErrorCode.BROWSER_ACTION_CANCELLED : failure.code()));
+      throw e;
     }
     long acted = System.nanoTime();
     Observation after;
     try {
-      after = observeNow(budget);
+      after = environment.record(environment.delegate().observe(budget));
     } catch (RuntimeException e) {
+      runtime.recordTransition(new Transition(id, environment.sessionId.value(), environment.id,
+          environment.provider.id(), environment.generation, action, Transition.Outcome.UNKNOWN, beforeId, null,
+          startedAt, Instant.now(), metrics(start, acted, System.nanoTime(), null),
+          ErrorCode.BROWSER_ACTION_EVIDENCE_FAILED));
+      if (environment.aborted()) {
+        throw e;
+      }
       throw new BrowserException(ErrorCode.BROWSER_ACTION_EVIDENCE_FAILED,
-          action + " ran but the page could not be observed afterwards: " + e.getMessage(), environment.lastUrl(),
-          false, e);
+          action.get("kind") + " ran but the page could not be observed afterwards: " + e.getMessage(),
+          environment.lastUrl(), false, e);
     }
-    long done = System.nanoTime();
-    return new Transition("transition-" + UUID.randomUUID(), action, Transition.Outcome.SUCCEEDED,
-        before == null ? null : before.observation().id(), after,
-        new Transition.Metrics((done - start) / 1_000_000, (acted - start) / 1_000_000, (done - acted) / 1_000_000));
+    Transition t = new Transition(id, environment.sessionId.value(), environment.id, environment.provider.id(),
+        environment.generation, action, Transition.Outcome.SUCCEEDED, beforeId, after, startedAt, Instant.now(),
+        metrics(start, acted, System.nanoTime(), after), null);
+    runtime.recordTransition(t);
+    return t;
+  }
+
+  private static BrowserException asFailure(RuntimeException e, Map<String, Object> action) {
+    return e instanceof BrowserException b ? b
+        : new BrowserException(ErrorCode.BROWSER_ACTION_FAILED, action.get("kind") + " failed: " + e.getMessage(), e);
+  }
+
+  private static Transition.Metrics metrics(long start, long acted, long done, Observation after) {
+    return new Transition.Metrics((done - start) / 1_000_000, (acted - start) / 1_000_000, (done - acted) / 1_000_000,
+        after == null ? 0 : after.text().length(), after == null ? 0 : after.elements().size(),
+        after != null && after.textTruncated(), after != null && after.elementsTruncated());
   }
 
   /** Only absolute http(s) URLs without embedded credentials are navigated to. */
@@ -140,7 +220,7 @@ final class Lease implements BrowserLease {
     try {
       uri = new URI(url);
     } catch (URISyntaxException | NullPointerException e) {
-      throw new BrowserException(ErrorCode.BROWSER_INVALID_URL, "not a valid URL: " + url);
+      throw new BrowserException(ErrorCode.BROWSER_INVALID_URL, "the url argument is not a valid URL");
     }
     String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase();
     if (!scheme.equals("http") && !scheme.equals("https")) {

@@ -3,34 +3,41 @@ package dev.periscope.browser.tools;
 import dev.periscope.api.Cancellation;
 import dev.periscope.api.browser.BrowserLease;
 import dev.periscope.api.browser.BrowserRuntime;
+import dev.periscope.api.browser.BrowserSessionId;
+import dev.periscope.api.browser.Capability;
 import dev.periscope.api.browser.Requirements;
 import dev.periscope.browser.BrowserSettings;
-import dev.periscope.browser.store.AgentSessionStore;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
 
 /**
- * One lease per host agent session: the binding is the lease's owner, so two agents never share an
- * environment, and ending an agent session releases its lease.
+ * One lease per host agent session: the binding is the lease's owner, so two agents never share an environment.
+ * A tool call's cancellation ends only its own wait for the lease; a call cancelled while its operation ran
+ * leaves the lease unusable, and the binding releases it so the next call acquires a fresh environment. Ending
+ * an agent session releases its lease.
  */
 final class AgentBindings implements AutoCloseable {
   private final BrowserRuntime runtime;
-  private final AgentSessionStore sessions;
+  private final Function<String, BrowserSessionId> sessions;
   private final BrowserSettings settings;
   private final Map<String, Binding> bindings = new HashMap<>();
 
-  AgentBindings(BrowserRuntime runtime, AgentSessionStore sessions, BrowserSettings settings) {
+  /** {@code sessions} maps a host agent session to its durable browser session. */
+  AgentBindings(BrowserRuntime runtime, Function<String, BrowserSessionId> sessions, BrowserSettings settings) {
     this.runtime = runtime;
     this.sessions = sessions;
     this.settings = settings;
   }
 
-  /** The agent session's lease, acquiring it on first use. */
-  BrowserLease lease(String agentSessionId, Cancellation cancellation) {
+  /** Runs an operation on the agent session's lease, acquiring it first when needed. */
+  <T> T run(String agentSessionId, Cancellation cancellation, Function<BrowserLease, T> operation) {
+    Binding binding;
+    BrowserLease lease;
     while (true) {
-      Binding binding;
       synchronized (this) {
         binding = bindings.computeIfAbsent(agentSessionId, id -> new Binding());
       }
@@ -39,11 +46,25 @@ final class AgentBindings implements AutoCloseable {
           // The session ended between the lookup and here: its binding must not acquire again.
           continue;
         }
-        if (binding.lease == null) {
-          binding.lease = runtime.acquire(binding, sessions.browserSessionFor(agentSessionId),
-              settings.persistence(), new Requirements(settings.provider(), java.util.Set.of()), cancellation);
+        if (binding.lease != null && !binding.lease.usable()) {
+          // Closed under us (its provider withdrawn, or aborted by another call): start afresh.
+          binding.lease.close();
+          binding.lease = null;
         }
-        return binding.lease;
+        if (binding.lease == null) {
+          binding.lease = runtime.acquire(binding, sessions.apply(agentSessionId),
+              settings.persistence(), new Requirements(settings.provider(), Set.of(Capability.SCREENSHOT)),
+              cancellation);
+        }
+        lease = binding.lease;
+        break;
+      }
+    }
+    try {
+      return operation.apply(lease);
+    } finally {
+      if (!lease.usable()) {
+        binding.discard(lease);
       }
     }
   }
@@ -88,12 +109,26 @@ final class AgentBindings implements AutoCloseable {
     private BrowserLease lease;
     private boolean ended;
 
-    synchronized void release() {
-      ended = true;
-      if (lease != null) {
-        BrowserLease l = lease;
+    /** Drops an unusable lease so the next call acquires a fresh environment. */
+    void discard(BrowserLease unusable) {
+      synchronized (this) {
+        if (lease != unusable) {
+          return;
+        }
         lease = null;
-        l.close();
+      }
+      unusable.close();
+    }
+
+    void release() {
+      BrowserLease held;
+      synchronized (this) {
+        ended = true;
+        held = lease;
+        lease = null;
+      }
+      if (held != null) {
+        held.close();
       }
     }
   }

@@ -39,6 +39,9 @@ final class BrowserTool implements Tool {
       return body.run(call);
     } catch (BrowserException e) {
       return failure(e);
+    } catch (java.util.concurrent.CancellationException e) {
+      return failure(new BrowserException(ErrorCode.BROWSER_ACTION_CANCELLED,
+          "the call was cancelled before the browser was reached; nothing was done"));
     }
   }
 
@@ -58,6 +61,20 @@ final class BrowserTool implements Tool {
       throw new BrowserException(ErrorCode.BROWSER_INVALID_ARGUMENT, "/" + field + ": a non-empty string is required");
     }
     return s;
+  }
+
+  /** An optional integer argument within [min, max], or {@code BROWSER_INVALID_ARGUMENT} naming the bound. */
+  static java.util.Optional<Integer> optionalInt(Map<String, Object> args, String field, int min, int max) {
+    Object v = args.get(field);
+    if (v == null) {
+      return java.util.Optional.empty();
+    }
+    if (!(v instanceof Number n) || n.doubleValue() != Math.rint(n.doubleValue())
+        || n.doubleValue() < min || n.doubleValue() > max) {
+      throw new BrowserException(ErrorCode.BROWSER_INVALID_ARGUMENT,
+          "/" + field + ": an integer from " + min + " to " + max + " is required (found " + v + ")");
+    }
+    return java.util.Optional.of(n.intValue());
   }
 
   static boolean optionalBoolean(Map<String, Object> args, String field) {

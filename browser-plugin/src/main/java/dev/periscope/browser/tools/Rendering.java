@@ -23,15 +23,18 @@ final class Rendering {
     } else {
       b.append("Interactive elements: ").append(shown).append(" of ").append(o.totalElements()).append('\n');
     }
-    if (o.elements().isEmpty()) {
+    List<Observation.ObservedElement> ungrouped = o.elements().stream().filter(e -> e.group() == null).toList();
+    if (ungrouped.isEmpty() && o.groups().isEmpty()) {
       b.append("  (none)\n");
     }
-    for (Observation.ObservedElement e : o.elements()) {
-      b.append("  [").append(e.ref()).append("] ").append(e.kind());
-      if (e.disabled()) {
-        b.append(" disabled");
+    ungrouped.forEach(e -> element(b, e, "  "));
+    if (!o.groups().isEmpty()) {
+      b.append("Records: ").append(o.groups().size()).append('\n');
+      for (Observation.Group g : o.groups()) {
+        b.append("  [").append(g.ref()).append("] ").append(g.label().isEmpty() ? "(untitled record)" : g.label())
+            .append('\n');
+        o.elements().stream().filter(e -> g.ref().equals(e.group())).forEach(e -> element(b, e, "    "));
       }
-      b.append(" — ").append(e.name().isEmpty() ? "(unnamed)" : e.name()).append('\n');
     }
     b.append('\n');
     if (o.text().isEmpty() && o.totalTextChars() > 0) {
@@ -41,6 +44,14 @@ final class Rendering {
       b.append(o.text());
     }
     return b.toString();
+  }
+
+  private static void element(StringBuilder b, Observation.ObservedElement e, String indent) {
+    b.append(indent).append('[').append(e.ref()).append("] ").append(e.kind());
+    if (e.disabled()) {
+      b.append(" disabled");
+    }
+    b.append(" — ").append(e.name().isEmpty() ? "(unnamed)" : e.name()).append('\n');
   }
 
   static String text(Transition t) {
@@ -73,9 +84,17 @@ final class Rendering {
         em.put("input_type", e.inputType());
       }
       em.put("priority", e.priority());
+      if (e.group() != null) {
+        em.put("group", e.group());
+      }
       elements.add(em);
     }
     m.put("elements", elements);
+    List<Object> groups = new ArrayList<>();
+    for (Observation.Group g : o.groups()) {
+      groups.add(Map.of("ref", g.ref(), "label", g.label(), "elements", g.elements()));
+    }
+    m.put("groups", groups);
     m.put("elements_truncated", o.elementsTruncated());
     m.put("total_elements", o.totalElements());
     m.put("digest", o.digest());
@@ -89,8 +108,19 @@ final class Rendering {
     m.put("outcome", t.outcome().name().toLowerCase());
     m.put("before_observation_id", t.beforeObservationId());
     m.put("after_observation_id", t.after().id());
-    m.put("metrics", Map.of("duration_ms", t.metrics().durationMs(), "action_ms", t.metrics().actionMs(),
-        "observation_ms", t.metrics().observationMs()));
+    Transition.Metrics x = t.metrics();
+    Map<String, Object> metrics = new LinkedHashMap<>();
+    metrics.put("duration_ms", x.durationMs());
+    metrics.put("action_ms", x.actionMs());
+    metrics.put("observation_ms", x.observationMs());
+    metrics.put("text_chars", x.textChars());
+    metrics.put("element_count", x.elementCount());
+    metrics.put("text_truncated", x.textTruncated());
+    metrics.put("elements_truncated", x.elementsTruncated());
+    m.put("metrics", metrics);
+    m.put("action", t.action());
+    m.put("started_at", t.startedAt().toString());
+    m.put("finished_at", t.finishedAt().toString());
     return m;
   }
 }

@@ -55,6 +55,8 @@ class PlaywrightProviderTest {
       "/tall", "<!doctype html><html><body style='margin:0'><div style='height:3000px'>tall</div></body></html>");
 
   static HttpServer server;
+  static final java.util.concurrent.CountDownLatch stallArrived = new java.util.concurrent.CountDownLatch(1);
+  static final java.util.concurrent.CountDownLatch stallRelease = new java.util.concurrent.CountDownLatch(1);
   static PlaywrightProvider provider;
 
   @BeforeAll
@@ -69,12 +71,24 @@ class PlaywrightProviderTest {
         out.write(body);
       }
     });
+    server.createContext("/stall", exchange -> {
+      stallArrived.countDown();
+      try {
+        stallRelease.await(30, java.util.concurrent.TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      exchange.sendResponseHeaders(204, -1);
+      exchange.close();
+    });
+    server.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
     server.start();
     provider = new PlaywrightProvider(BrowserSettings.from(PluginConfiguration.empty()));
   }
 
   @AfterAll
   static void stop() {
+    stallRelease.countDown();
     server.stop(0);
     if (provider != null) {
       provider.dispose();
@@ -141,6 +155,34 @@ class PlaywrightProviderTest {
       assertEquals("Slow", after.title());
       assertTrue(after.text().contains("Arrived"), after.text());
     }
+  }
+
+  @Test
+  void anAbortStopsANavigationThatIsStillWaitingForItsServer() throws Exception {
+    Set<Long> before = ProcessHandle.current().descendants().map(ProcessHandle::pid).collect(Collectors.toSet());
+    BrowserEnvironment env = open();
+    Throwable[] failure = new Throwable[1];
+    Thread navigating = new Thread(() -> {
+      try {
+        env.navigate(url("/stall"));
+      } catch (Throwable e) {
+        failure[0] = e;
+      }
+    });
+    navigating.start();
+    stallArrived.await(30, java.util.concurrent.TimeUnit.SECONDS);
+    env.abort();
+    navigating.join(30_000);
+    // The server still holds the response: only the abort can have ended the navigation.
+    assertEquals(1, stallRelease.getCount());
+    assertFalse(navigating.isAlive());
+    assertTrue(failure[0] instanceof BrowserException, String.valueOf(failure[0]));
+    env.close();
+    for (ProcessHandle p : ProcessHandle.current().descendants().filter(p -> !before.contains(p.pid())).toList()) {
+      p.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS);
+    }
+    var e = assertThrows(BrowserException.class, () -> env.observe(new ObservationBudget(10, 10)));
+    assertEquals(ErrorCode.BROWSER_ENVIRONMENT_CLOSED, e.code());
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,65 +13,42 @@ import dev.periscope.api.browser.BrowserEnvironment.ObservationBudget;
 import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.BrowserLease;
 import dev.periscope.api.browser.BrowserSessionId;
+import dev.periscope.api.browser.Capability;
+import dev.periscope.api.browser.CheckpointRef;
 import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.Persistence;
+import dev.periscope.api.browser.ProviderElement;
 import dev.periscope.api.browser.Requirements;
+import dev.periscope.api.browser.Transition;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
+/** The runtime's rules, each with an in-memory provider, each failing when its guard is removed. */
 class DefaultBrowserRuntimeTest {
   private static final ObservationBudget BUDGET = new ObservationBudget(1000, 10);
-  private final DefaultBrowserRuntime runtime = new DefaultBrowserRuntime(Optional.empty());
+  private static final Set<Capability> CHECKPOINTING = Set.of(Capability.SCREENSHOT, Capability.CHECKPOINT);
+  private DefaultBrowserRuntime runtime = new DefaultBrowserRuntime(Optional.empty());
   private final BrowserSessionId session = new BrowserSessionId("session-1");
 
   private BrowserLease acquire(Object owner) {
     return runtime.acquire(owner, session, Persistence.EPHEMERAL, Requirements.any(), Cancellation.none());
   }
 
+  private BrowserLease resume(Object owner) {
+    return runtime.acquire(owner, session, Persistence.RESUME, Requirements.any(), Cancellation.none());
+  }
+
   private static ErrorCode codeOf(Runnable r) {
     return assertThrows(BrowserException.class, r::run).code();
   }
 
-  @Test
-  void rejectsAnActionOnAnOlderObservationBeforeTheProviderRuns() {
-    FakeProvider provider = new FakeProvider("fake", true);
-    runtime.registerProvider(provider);
-    BrowserLease lease = acquire(new Object());
-    var first = lease.observe(BUDGET);
-    var second = lease.observe(BUDGET);
-    var e = assertThrows(BrowserException.class, () -> lease.click(first.id(), "e1", BUDGET));
-    assertEquals(ErrorCode.BROWSER_STALE_REFERENCE, e.code());
-    assertTrue(e.failureLine().contains("url=about:blank"), e.failureLine());
-    assertTrue(provider.environments.get(0).actions.isEmpty());
-    assertEquals(ErrorCode.BROWSER_STALE_REFERENCE, codeOf(() -> lease.click(second.id(), "e9", BUDGET)));
-    assertEquals(ErrorCode.BROWSER_OBSERVATION_REQUIRED, codeOf(() -> lease.click("", "e1", BUDGET)));
-    var t = lease.click(second.id(), "e1", BUDGET);
-    assertEquals(List.of("click Advance"), provider.environments.get(0).actions);
-    assertEquals(second.id(), t.beforeObservationId());
-    assertNotEquals(second.id(), t.after().id());
-  }
-
-  @Test
-  void mintsRefsInRankedOrderAndReportsTotals() {
-    runtime.registerProvider(new FakeProvider("fake", true));
-    var o = acquire(new Object()).observe(BUDGET);
-    assertEquals(List.of("e1", "e2"), o.elements().stream().map(e -> e.ref()).toList());
-    assertEquals("Advance", o.elements().get(0).name());
-    assertEquals(2, o.totalElements());
-    assertTrue(o.digest().startsWith("sha256:"));
-  }
-
-  @Test
-  void refusesUrlsThatAreNotHttpOrCarryCredentials() {
-    runtime.registerProvider(new FakeProvider("fake", true));
-    BrowserLease lease = acquire(new Object());
-    for (String url : List.of("file:///etc/passwd", "javascript:alert(1)", "ftp://x.test/", "https://user:pw@x.test/",
-        "not a url", "http:///nohost")) {
-      assertEquals(ErrorCode.BROWSER_INVALID_URL, codeOf(() -> lease.navigate(url, BUDGET)), url);
-    }
+  private static Cancellation none() {
+    return Cancellation.none();
   }
 
   /** Runs an acquire on its own thread, so a test can wait until it is really blocked. */
@@ -119,19 +97,63 @@ class DefaultBrowserRuntimeTest {
     }
   }
 
-  private FakeProvider gatedProvider() {
+  /** Runs a lease operation on its own thread. */
+  private static final class Background<T> extends Thread {
+    private final java.util.function.Supplier<T> work;
+    volatile T result;
+    volatile Throwable failure;
+
+    Background(java.util.function.Supplier<T> work) {
+      this.work = work;
+      setDaemon(true);
+      start();
+    }
+
+    @Override
+    public void run() {
+      try {
+        result = work.get();
+      } catch (Throwable e) {
+        failure = e;
+      }
+    }
+
+    T result() throws InterruptedException {
+      join(10_000);
+      assertFalse(isAlive(), "operation did not return");
+      if (failure != null) {
+        throw new AssertionError("operation failed", failure);
+      }
+      return result;
+    }
+
+    Throwable failed() throws InterruptedException {
+      join(10_000);
+      assertFalse(isAlive(), "operation did not return");
+      return failure;
+    }
+  }
+
+  private FakeProvider provider() {
     FakeProvider provider = new FakeProvider("fake", true);
-    provider.openGate = new CountDownLatch(1);
     runtime.registerProvider(provider);
     return provider;
   }
+
+  private FakeProvider gatedProvider() {
+    FakeProvider provider = provider();
+    provider.openGate = new CountDownLatch(1);
+    return provider;
+  }
+
+  // Acquire and ownership
 
   @Test
   void sharesOneOpenBetweenConcurrentAcquiresOfOneOwner() throws Exception {
     FakeProvider provider = gatedProvider();
     Object owner = new Object();
-    Acquirer a = new Acquirer(owner, Cancellation.none()).waitingForTheOpen();
-    Acquirer b = new Acquirer(owner, Cancellation.none()).waitingForTheOpen();
+    Acquirer a = new Acquirer(owner, none()).waitingForTheOpen();
+    Acquirer b = new Acquirer(owner, none()).waitingForTheOpen();
     provider.openGate.countDown();
     BrowserLease la = a.finish();
     BrowserLease lb = b.finish();
@@ -148,9 +170,9 @@ class DefaultBrowserRuntimeTest {
   void theFirstCallersCancellationEndsOnlyItsOwnWait() throws Exception {
     FakeProvider provider = gatedProvider();
     Object owner = new Object();
-    Cancellation first = Cancellation.none();
+    Cancellation first = none();
     Acquirer a = new Acquirer(owner, first).waitingForTheOpen();
-    Acquirer b = new Acquirer(owner, Cancellation.none()).waitingForTheOpen();
+    Acquirer b = new Acquirer(owner, none()).waitingForTheOpen();
     first.cancel();
     assertInstanceOf(CancellationException.class, a.failed());
     provider.openGate.countDown();
@@ -164,7 +186,7 @@ class DefaultBrowserRuntimeTest {
   @Test
   void whenTheLastWaiterCancelsTheOpenIsCancelledAndNothingStaysOpen() throws Exception {
     FakeProvider provider = gatedProvider();
-    Cancellation only = Cancellation.none();
+    Cancellation only = none();
     Acquirer a = new Acquirer(new Object(), only).waitingForTheOpen();
     only.cancel();
     assertInstanceOf(CancellationException.class, a.failed());
@@ -182,8 +204,8 @@ class DefaultBrowserRuntimeTest {
   void anInterruptedWaiterDoesNotKeepTheEnvironmentOpen() throws Exception {
     FakeProvider provider = gatedProvider();
     Object owner = new Object();
-    Acquirer a = new Acquirer(owner, Cancellation.none()).waitingForTheOpen();
-    Acquirer b = new Acquirer(owner, Cancellation.none()).waitingForTheOpen();
+    Acquirer a = new Acquirer(owner, none()).waitingForTheOpen();
+    Acquirer b = new Acquirer(owner, none()).waitingForTheOpen();
     b.interrupt();
     assertInstanceOf(CancellationException.class, b.failed());
     provider.openGate.countDown();
@@ -193,15 +215,178 @@ class DefaultBrowserRuntimeTest {
 
   @Test
   void givesDifferentOwnersSeparateEnvironmentsAndRejectsAnIncompatibleAcquire() {
-    runtime.registerProvider(new FakeProvider("fake", true));
+    runtime.registerProvider(new FakeProvider("fake", true, CHECKPOINTING));
     Object owner = new Object();
     BrowserLease a = acquire(owner);
     BrowserLease b = acquire(new Object());
     assertNotEquals(a.environmentId(), b.environmentId());
     assertEquals(ErrorCode.BROWSER_OWNER_CONFLICT, codeOf(() -> runtime.acquire(owner, new BrowserSessionId("other"),
-        Persistence.EPHEMERAL, Requirements.any(), Cancellation.none())));
-    assertEquals(ErrorCode.BROWSER_OWNER_CONFLICT, codeOf(() -> runtime.acquire(owner, session,
-        Persistence.RESUME, Requirements.any(), Cancellation.none())));
+        Persistence.EPHEMERAL, Requirements.any(), none())));
+    assertEquals(ErrorCode.BROWSER_OWNER_CONFLICT, codeOf(() -> resume(owner)));
+    assertEquals(ErrorCode.BROWSER_OWNER_CONFLICT, codeOf(() -> runtime.acquire(owner, session, Persistence.EPHEMERAL,
+        new Requirements(Optional.of("another"), Set.of()), none())));
+  }
+
+  @Test
+  void anotherOwnersObservationIsStaleForThisOwner() {
+    provider();
+    BrowserLease mine = acquire(new Object());
+    BrowserLease theirs = acquire(new Object());
+    var theirObservation = theirs.observe(BUDGET, none());
+    assertEquals(ErrorCode.BROWSER_STALE_REFERENCE, codeOf(() -> mine.click(theirObservation.id(), "e1", BUDGET, none())));
+  }
+
+  // Last release: drain, checkpoint, close
+
+  @Test
+  void theLastReleaseStopsAdmissionDrainsAdmittedWorkThenCloses() throws Exception {
+    FakeProvider provider = provider();
+    BrowserLease lease = acquire(new Object());
+    var o = lease.observe(BUDGET, none());
+    var env = provider.environments.get(0);
+    provider.clickGate = new CountDownLatch(1);
+    Background<Transition> click = new Background<>(() -> lease.click(o.id(), "e1", BUDGET, none()));
+    env.clickStarted.await(10, TimeUnit.SECONDS);
+    Background<Object> release = new Background<>(() -> {
+      lease.close();
+      return null;
+    });
+    while (lease.usable()) {
+      Thread.onSpinWait();
+    }
+    assertFalse(env.closed, "closed while admitted work was still running");
+    provider.clickGate.countDown();
+    assertEquals(Transition.Outcome.SUCCEEDED, click.result().outcome());
+    release.result();
+    assertTrue(env.closed);
+    assertEquals(ErrorCode.BROWSER_ENVIRONMENT_CLOSED, codeOf(() -> lease.observe(BUDGET, none())));
+  }
+
+  @Test
+  void aShutdownThatWaitsLongerThanTheCleanupTimeoutAbortsTheWork() throws Exception {
+    runtime = new DefaultBrowserRuntime(new RuntimeSettings(Optional.empty(), 200, 10), new CheckpointIndex());
+    FakeProvider provider = provider();
+    BrowserLease lease = acquire(new Object());
+    var o = lease.observe(BUDGET, none());
+    provider.clickGate = new CountDownLatch(1);
+    Background<Transition> click = new Background<>(() -> lease.click(o.id(), "e1", BUDGET, none()));
+    provider.environments.get(0).clickStarted.await(10, TimeUnit.SECONDS);
+    lease.close();
+    assertEquals(0, provider.environments.get(0).aborted.getCount(), "the stuck click was not aborted");
+    assertTrue(provider.environments.get(0).closed);
+    var failure = assertInstanceOf(BrowserException.class, click.failed());
+    assertEquals(ErrorCode.BROWSER_ENVIRONMENT_CLOSED, failure.code());
+    assertTrue(failure.leaseRebuilt());
+  }
+
+  @Test
+  void checkpointsAResumingSessionOnTheLastReleaseAndRestoresItWithTheNextGeneration() {
+    FakeProvider provider = new FakeProvider("fake", true, CHECKPOINTING);
+    runtime.registerProvider(provider);
+    BrowserLease first = resume(new Object());
+    assertEquals(1, first.observe(BUDGET, none()).generation());
+    first.close();
+    BrowserLease second = resume(new Object());
+    assertEquals(List.of("checkpoint-0"), provider.restoredFrom.stream().map(CheckpointRef::ref).toList());
+    assertEquals(2, second.observe(BUDGET, none()).generation());
+    second.close();
+    assertEquals(List.of("checkpoint-0"), provider.destroyed, "the replaced checkpoint's payload was kept");
+  }
+
+  @Test
+  void reportsACheckpointFailureAndACloseFailureTogether() {
+    FakeProvider provider = new FakeProvider("fake", true, CHECKPOINTING);
+    runtime.registerProvider(provider);
+    BrowserLease lease = resume(new Object());
+    provider.checkpointFailure = new IllegalStateException("checkpoint broke");
+    provider.closeFailure = new IllegalStateException("close broke");
+    var e = assertThrows(IllegalStateException.class, lease::close);
+    assertEquals("checkpoint broke", e.getMessage());
+    assertEquals("close broke", e.getSuppressed()[0].getMessage());
+    assertTrue(provider.environments.get(0).closed, "close was not attempted after the checkpoint failed");
+  }
+
+  @Test
+  void refusesToResumeThroughAnotherProviderOrBuild() {
+    FakeProvider writer = new FakeProvider("fake", true, CHECKPOINTING);
+    AutoCloseable registration = runtime.registerProvider(writer);
+    resume(new Object()).close();
+    writer.version = "fake-2";
+    assertEquals(ErrorCode.BROWSER_CHECKPOINT_VERSION_MISMATCH, codeOf(() -> resume(new Object())));
+    assertDoesNotThrow(registration::close);
+    runtime.registerProvider(new FakeProvider("other", true, CHECKPOINTING));
+    assertEquals(ErrorCode.BROWSER_CHECKPOINT_PROVIDER_MISMATCH, codeOf(() -> resume(new Object())));
+  }
+
+  @Test
+  void resumingNeedsACheckpointCapableProvider() {
+    provider();
+    assertEquals(ErrorCode.BROWSER_CAPABILITY_UNSUPPORTED, codeOf(() -> resume(new Object())));
+  }
+
+  // Providers
+
+  @Test
+  void rejectsACheckpointProviderThatCannotRestoreOrDestroy() {
+    var incomplete = new dev.periscope.api.browser.BrowserProvider() {
+      public String id() {
+        return "half";
+      }
+
+      public Set<Capability> capabilities() {
+        return CHECKPOINTING;
+      }
+
+      public boolean available() {
+        return true;
+      }
+
+      public Optional<String> unavailableReason() {
+        return Optional.empty();
+      }
+
+      public dev.periscope.api.browser.BrowserEnvironment open(OpenRequest request, Cancellation cancellation) {
+        throw new AssertionError("never opened");
+      }
+    };
+    assertEquals(ErrorCode.BROWSER_CHECKPOINT_UNAVAILABLE, codeOf(() -> runtime.registerProvider(incomplete)));
+  }
+
+  @Test
+  void closesAndRejectsAnEnvironmentThatCannotBeCheckpointed() {
+    FakeProvider inner = new FakeProvider("inner", true);
+    List<FakeProvider.FakeEnvironment> opened = inner.environments;
+    FakeProvider provider = new FakeProvider("fake", true, CHECKPOINTING) {
+      @Override
+      public dev.periscope.api.browser.BrowserEnvironment open(OpenRequest request, Cancellation cancellation) {
+        var env = inner.open(request, cancellation);
+        // Hide the checkpoint method behind a plain environment.
+        return new dev.periscope.api.browser.BrowserEnvironment() {
+          public dev.periscope.api.browser.ProviderObservation observe(ObservationBudget b) {
+            return env.observe(b);
+          }
+
+          public void navigate(String url) {}
+
+          public void click(ProviderElement element) {}
+
+          public void fill(ProviderElement element, String value) {}
+
+          public dev.periscope.api.browser.Screenshot screenshot(boolean fullPage) {
+            return null;
+          }
+
+          public void abort() {}
+
+          public void close() {
+            env.close();
+          }
+        };
+      }
+    };
+    runtime.registerProvider(provider);
+    assertEquals(ErrorCode.BROWSER_CHECKPOINT_UNAVAILABLE, codeOf(() -> acquire(new Object())));
+    assertTrue(opened.get(0).closed);
   }
 
   @Test
@@ -217,28 +402,256 @@ class DefaultBrowserRuntimeTest {
     assertEquals(ErrorCode.BROWSER_PROVIDER_AMBIGUOUS, ambiguous.code());
     assertTrue(ambiguous.getMessage().contains("alpha, beta"), ambiguous.getMessage());
     assertEquals(ErrorCode.BROWSER_DUPLICATE_PROVIDER, codeOf(() -> runtime.registerProvider(new FakeProvider("beta", true))));
+    assertEquals(ErrorCode.BROWSER_CAPABILITY_UNSUPPORTED, codeOf(() -> runtime.acquire(new Object(), session,
+        Persistence.EPHEMERAL, new Requirements(Optional.of("alpha"), Set.of(Capability.EXTRACTION)), none())));
     var configured = new DefaultBrowserRuntime(Optional.of("zeta"));
     configured.registerProvider(new FakeProvider("zeta", false));
     var unavailable = assertThrows(BrowserException.class, () -> configured.acquire(new Object(), session,
-        Persistence.EPHEMERAL, Requirements.any(), Cancellation.none()));
+        Persistence.EPHEMERAL, Requirements.any(), none()));
     assertEquals(ErrorCode.BROWSER_PROVIDER_CONFIGURED_UNAVAILABLE, unavailable.code());
     assertTrue(unavailable.getMessage().contains("apt-get install -y zeta"));
     var missing = new DefaultBrowserRuntime(Optional.of("nope"));
     assertEquals(ErrorCode.BROWSER_PROVIDER_CONFIGURED_MISSING, assertThrows(BrowserException.class,
-        () -> missing.acquire(new Object(), session, Persistence.EPHEMERAL, Requirements.any(), Cancellation.none()))
-        .code());
+        () -> missing.acquire(new Object(), session, Persistence.EPHEMERAL, Requirements.any(), none())).code());
+    var chosen = new DefaultBrowserRuntime(Optional.of("beta"));
+    chosen.registerProvider(new FakeProvider("alpha", true));
+    FakeProvider beta = new FakeProvider("beta", true);
+    chosen.registerProvider(beta);
+    chosen.acquire(new Object(), session, Persistence.EPHEMERAL, Requirements.any(), none());
+    assertEquals(1, beta.opens.get());
   }
 
   @Test
-  void closingARegistrationClosesItsEnvironmentsAndDisposesTheProvider() throws Exception {
+  void closingARegistrationSettlesItsOpensClosesItsEnvironmentsAndThenDisposesTheProvider() throws Exception {
     FakeProvider provider = new FakeProvider("fake", true);
     AutoCloseable registration = runtime.registerProvider(provider);
     BrowserLease lease = acquire(new Object());
-    registration.close();
-    assertTrue(provider.environments.get(0).closed);
+    provider.openGate = new CountDownLatch(1);
+    Acquirer opening = new Acquirer(new Object(), none()).waitingForTheOpen();
+    Background<Object> unregister = new Background<>(() -> {
+      assertDoesNotThrow(registration::close);
+      return null;
+    });
+    while (!provider.openCancelled && unregister.isAlive() && provider.openGate.getCount() > 0) {
+      if (unregister.getState() == Thread.State.TIMED_WAITING) {
+        break;
+      }
+      Thread.onSpinWait();
+    }
+    assertFalse(provider.disposed, "disposed before the open in progress settled");
+    provider.openGate.countDown();
+    unregister.result();
+    assertInstanceOf(BrowserException.class, opening.failed());
+    assertTrue(provider.environments.stream().allMatch(e -> e.closed));
     assertTrue(provider.disposed);
-    assertEquals(ErrorCode.BROWSER_ENVIRONMENT_CLOSED, codeOf(() -> lease.observe(BUDGET)));
+    assertEquals(ErrorCode.BROWSER_ENVIRONMENT_CLOSED, codeOf(() -> lease.observe(BUDGET, none())));
     assertEquals(ErrorCode.BROWSER_PROVIDER_UNAVAILABLE, codeOf(() -> acquire(new Object())));
   }
 
+  // One queue per environment
+
+  @Test
+  void runsOneEnvironmentsOperationsInAdmissionOrderAndOtherEnvironmentsAtTheSameTime() throws Exception {
+    FakeProvider provider = provider();
+    BrowserLease a = acquire(new Object());
+    BrowserLease b = acquire(new Object());
+    var oa = a.observe(BUDGET, none());
+    var ob = b.observe(BUDGET, none());
+    provider.clickGate = new CountDownLatch(1);
+    var envA = provider.environments.get(0);
+    Background<Transition> first = new Background<>(() -> a.click(oa.id(), "e1", BUDGET, none()));
+    envA.clickStarted.await(10, TimeUnit.SECONDS);
+    Background<Transition> second = new Background<>(() -> a.navigate("http://127.0.0.1/second", BUDGET, none()));
+    while (second.getState() != Thread.State.TIMED_WAITING) {
+      Thread.onSpinWait();
+    }
+    Background<Transition> third = new Background<>(() -> a.navigate("http://127.0.0.1/third", BUDGET, none()));
+    while (third.getState() != Thread.State.TIMED_WAITING) {
+      Thread.onSpinWait();
+    }
+    // Environment B is not held up by A's queue.
+    var otherClick = new Background<>(() -> b.navigate("http://127.0.0.1/b", BUDGET, none()));
+    assertEquals(Transition.Outcome.SUCCEEDED, otherClick.result().outcome());
+    assertEquals(List.of("click Advance"), envA.actions);
+    provider.clickGate.countDown();
+    first.result();
+    second.result();
+    third.result();
+    assertEquals(List.of("click Advance", "navigate http://127.0.0.1/second", "navigate http://127.0.0.1/third"),
+        envA.actions);
+    assertNotEquals(ob.environmentId(), oa.environmentId());
+  }
+
+  @Test
+  void aCancelledCallWaitingInTheQueueNeverRuns() throws Exception {
+    FakeProvider provider = provider();
+    BrowserLease lease = acquire(new Object());
+    var o = lease.observe(BUDGET, none());
+    provider.clickGate = new CountDownLatch(1);
+    var env = provider.environments.get(0);
+    Background<Transition> running = new Background<>(() -> lease.click(o.id(), "e1", BUDGET, none()));
+    env.clickStarted.await(10, TimeUnit.SECONDS);
+    Cancellation mine = none();
+    Background<Transition> queued = new Background<>(() -> lease.navigate("http://127.0.0.1/never", BUDGET, mine));
+    while (queued.getState() != Thread.State.TIMED_WAITING) {
+      Thread.onSpinWait();
+    }
+    mine.cancel();
+    var e = assertInstanceOf(BrowserException.class, queued.failed());
+    assertEquals(ErrorCode.BROWSER_ACTION_CANCELLED, e.code());
+    assertFalse(e.leaseRebuilt());
+    provider.clickGate.countDown();
+    running.result();
+    assertEquals(List.of("click Advance"), env.actions);
+    assertTrue(lease.usable());
+  }
+
+  @Test
+  void aCallCancelledWhileItRunsAbortsTheEnvironmentAndSaysTheLeaseWasRebuilt() throws Exception {
+    FakeProvider provider = provider();
+    BrowserLease lease = acquire(new Object());
+    var o = lease.observe(BUDGET, none());
+    provider.clickGate = new CountDownLatch(1);
+    Cancellation mine = none();
+    Background<Transition> click = new Background<>(() -> lease.click(o.id(), "e1", BUDGET, mine));
+    provider.environments.get(0).clickStarted.await(10, TimeUnit.SECONDS);
+    mine.cancel();
+    var e = assertInstanceOf(BrowserException.class, click.failed());
+    assertEquals(ErrorCode.BROWSER_ACTION_CANCELLED, e.code());
+    assertTrue(e.failureLine().contains("observation=invalid lease=rebuilt"), e.failureLine());
+    assertFalse(lease.usable());
+    Transition recorded = runtime.transitions().get(runtime.transitions().size() - 1);
+    assertEquals(Transition.Outcome.UNKNOWN, recorded.outcome());
+    assertEquals(ErrorCode.BROWSER_ACTION_CANCELLED, recorded.error());
+    lease.close();
+    assertTrue(provider.environments.get(0).closed);
+    assertTrue(acquire(new Object()).usable());
+  }
+
+  // Observations, refs and transitions
+
+  @Test
+  void rejectsAnActionOnAnOlderObservationBeforeTheProviderRuns() {
+    FakeProvider provider = provider();
+    BrowserLease lease = acquire(new Object());
+    var first = lease.observe(BUDGET, none());
+    var second = lease.observe(BUDGET, none());
+    var e = assertThrows(BrowserException.class, () -> lease.click(first.id(), "e1", BUDGET, none()));
+    assertEquals(ErrorCode.BROWSER_STALE_REFERENCE, e.code());
+    assertTrue(e.failureLine().contains("url=about:blank"), e.failureLine());
+    assertTrue(provider.environments.get(0).actions.isEmpty());
+    assertEquals(ErrorCode.BROWSER_STALE_REFERENCE, codeOf(() -> lease.click(second.id(), "e9", BUDGET, none())));
+    assertEquals(ErrorCode.BROWSER_OBSERVATION_REQUIRED, codeOf(() -> lease.click("", "e1", BUDGET, none())));
+    assertTrue(provider.environments.get(0).actions.isEmpty());
+    var t = lease.click(second.id(), "e1", BUDGET, none());
+    assertEquals(List.of("click Advance"), provider.environments.get(0).actions);
+    assertEquals(second.id(), t.beforeObservationId());
+    assertNotEquals(second.id(), t.after().id());
+  }
+
+  @Test
+  void assignsIdsRefsInRankedOrderAndGroupRefsInOrderOfAppearance() {
+    FakeProvider provider = provider();
+    BrowserLease lease = acquire(new Object());
+    lease.observe(BUDGET, none());
+    provider.environments.get(0).elements = List.of(
+        new ProviderElement("0", "a", "a", "link", "First paper", false, null, 3, "rec-7", "First paper"),
+        new ProviderElement("1", "b", "a", "link", "PDF", false, null, 5, "rec-7", "First paper"),
+        new ProviderElement("2", "c", "a", "link", "Second paper", false, null, 3, "rec-9", "Second paper"),
+        new ProviderElement("3", "d", "button", "button", "Next", false, null, 1));
+    var o = lease.observe(BUDGET, none());
+    assertTrue(o.id().startsWith("observation-"));
+    assertTrue(o.environmentId().startsWith("browser-"));
+    assertEquals("page-1", o.pageId());
+    assertEquals(2, o.revision());
+    assertTrue(o.digest().startsWith("sha256:"));
+    assertEquals(List.of("e1", "e2", "e3", "e4"), o.elements().stream().map(e -> e.ref()).toList());
+    assertEquals(List.of("g1", "g1", "g2"), o.elements().subList(0, 3).stream().map(e -> e.group()).toList());
+    assertNull(o.elements().get(3).group());
+    assertEquals("g1", o.groups().get(0).ref());
+    assertEquals(List.of("e1", "e2"), o.groups().get(0).elements());
+    assertEquals("Second paper", o.groups().get(1).label());
+  }
+
+  @Test
+  void recordsEveryActionWithItsOutcomeAndMetricsAndRedactsFillValues() {
+    FakeProvider provider = provider();
+    BrowserLease lease = acquire(new Object());
+    lease.navigate("http://127.0.0.1/form", BUDGET, none());
+    var o = lease.observe(BUDGET, none());
+    lease.fill(o.id(), "e1", "canary-value-123", BUDGET, none());
+    var again = runtime.transitions().get(1).after();
+    provider.environments.get(0).clickFailure = new IllegalStateException("the button moved");
+    assertEquals(ErrorCode.BROWSER_ACTION_FAILED, codeOf(() -> lease.click(again.id(), "e1", BUDGET, none())));
+    List<Transition> all = runtime.transitions();
+    assertEquals(List.of("navigate", "fill", "click"), all.stream().map(t -> t.action().get("kind")).toList());
+    assertEquals(List.of(Transition.Outcome.SUCCEEDED, Transition.Outcome.SUCCEEDED, Transition.Outcome.FAILED),
+        all.stream().map(Transition::outcome).toList());
+    Transition fill = all.get(1);
+    assertEquals("[REDACTED]", fill.action().get("value"));
+    assertEquals(16, fill.action().get("value_length"));
+    assertFalse(all.toString().contains("canary-value-123"), "a fill value was recorded");
+    assertEquals(o.id(), fill.beforeObservationId());
+    assertTrue(fill.metrics().textChars() > 0);
+    assertEquals(3, fill.metrics().elementCount());
+    assertEquals(ErrorCode.BROWSER_ACTION_FAILED, all.get(2).error());
+    assertNull(all.get(2).after());
+  }
+
+  @Test
+  void anActionWithoutAfterStateIsUnknownAndNeverRetryable() {
+    FakeProvider provider = provider();
+    BrowserLease lease = acquire(new Object());
+    var o = lease.observe(BUDGET, none());
+    provider.environments.get(0).observeFailure = new IllegalStateException("renderer crashed");
+    var e = assertThrows(BrowserException.class, () -> lease.click(o.id(), "e1", BUDGET, none()));
+    assertEquals(ErrorCode.BROWSER_ACTION_EVIDENCE_FAILED, e.code());
+    assertTrue(e.failureLine().endsWith("retryable=false"), e.failureLine());
+    assertEquals(Transition.Outcome.UNKNOWN, runtime.transitions().get(0).outcome());
+    assertEquals(List.of("click Advance"), provider.environments.get(0).actions, "the action ran exactly once");
+  }
+
+  @Test
+  void refusesToFillAFieldObservedAsAPassword() {
+    FakeProvider provider = provider();
+    BrowserLease lease = acquire(new Object());
+    var o = lease.observe(BUDGET, none());
+    var e = assertThrows(BrowserException.class, () -> lease.fill(o.id(), "e3", "hunter2", BUDGET, none()));
+    assertEquals(ErrorCode.BROWSER_PASSWORD_INPUT_FORBIDDEN, e.code());
+    assertTrue(e.failureLine().contains("recommended_action=browser_fill_credential"), e.failureLine());
+    assertTrue(provider.environments.get(0).actions.isEmpty());
+  }
+
+  @Test
+  void keepsOnlyTheConfiguredNumberOfTransitionsInMemory() {
+    runtime = new DefaultBrowserRuntime(new RuntimeSettings(Optional.empty(), 1000, 2), new CheckpointIndex());
+    provider();
+    BrowserLease lease = acquire(new Object());
+    for (int i = 0; i < 5; i++) {
+      lease.navigate("http://127.0.0.1/" + i, BUDGET, none());
+    }
+    assertEquals(List.of("http://127.0.0.1/3", "http://127.0.0.1/4"),
+        runtime.transitions().stream().map(t -> t.action().get("url")).toList());
+  }
+
+  @Test
+  void refusesUrlsThatAreNotHttpOrCarryCredentials() {
+    FakeProvider provider = provider();
+    BrowserLease lease = acquire(new Object());
+    for (String url : List.of("file:///etc/passwd", "javascript:alert(1)", "ftp://x.test/", "https://user:pw@x.test/",
+        "not a url", "http:///nohost")) {
+      var e = assertThrows(BrowserException.class, () -> lease.navigate(url, BUDGET, none()), url);
+      assertEquals(ErrorCode.BROWSER_INVALID_URL, e.code(), url);
+      assertFalse(e.getMessage().contains("pw@"), "the credentials were echoed: " + e.getMessage());
+    }
+    assertTrue(provider.environments.get(0).actions.isEmpty());
+  }
+
+  private static void assertDoesNotThrow(AutoCloseable c) {
+    try {
+      c.close();
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+  }
 }

@@ -4,29 +4,49 @@ import dev.periscope.api.Cancellation;
 import dev.periscope.api.browser.BrowserEnvironment;
 import dev.periscope.api.browser.BrowserProvider;
 import dev.periscope.api.browser.Capability;
+import dev.periscope.api.browser.CheckpointRef;
+import dev.periscope.api.browser.CheckpointingEnvironment;
+import dev.periscope.api.browser.CheckpointingProvider;
 import dev.periscope.api.browser.ProviderElement;
 import dev.periscope.api.browser.ProviderObservation;
 import dev.periscope.api.browser.Screenshot;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** A provider whose environments are in memory: for runtime tests where the browser is not what is tested. */
-final class FakeProvider implements BrowserProvider {
+/**
+ * A provider whose environments live in memory: for runtime tests where the browser is not what is tested. Its
+ * opens and clicks can be held at a gate, so a test can act while they run.
+ */
+public class FakeProvider implements CheckpointingProvider {
   final String id;
   final boolean available;
+  final Set<Capability> capabilities;
   final AtomicInteger opens = new AtomicInteger();
-  final List<FakeEnvironment> environments = new ArrayList<>();
+  public final List<FakeEnvironment> environments = Collections.synchronizedList(new ArrayList<>());
+  final List<String> destroyed = Collections.synchronizedList(new ArrayList<>());
+  final List<CheckpointRef> restoredFrom = Collections.synchronizedList(new ArrayList<>());
   volatile CountDownLatch openGate;
+  public volatile CountDownLatch clickGate;
+  volatile RuntimeException checkpointFailure;
+  volatile RuntimeException closeFailure;
+  volatile String version = "fake-1";
   volatile boolean openCancelled;
-  boolean disposed;
+  volatile boolean disposed;
 
-  FakeProvider(String id, boolean available) {
+  public FakeProvider(String id, boolean available) {
+    this(id, available, Set.of(Capability.SCREENSHOT));
+  }
+
+  FakeProvider(String id, boolean available, Set<Capability> capabilities) {
     this.id = id;
     this.available = available;
+    this.capabilities = capabilities;
   }
 
   @Override
@@ -36,7 +56,7 @@ final class FakeProvider implements BrowserProvider {
 
   @Override
   public Set<Capability> capabilities() {
-    return Set.of(Capability.SCREENSHOT);
+    return capabilities;
   }
 
   @Override
@@ -50,21 +70,29 @@ final class FakeProvider implements BrowserProvider {
   }
 
   @Override
+  public Optional<String> version() {
+    return Optional.ofNullable(version);
+  }
+
+  @Override
   public BrowserEnvironment open(OpenRequest request, Cancellation cancellation) {
     opens.incrementAndGet();
-    if (openGate != null) {
-      try {
-        openGate.await();
-      } catch (InterruptedException e) {
-        throw new IllegalStateException(e);
-      }
-    }
+    await(openGate);
     openCancelled = cancellation.isCancelled();
     FakeEnvironment env = new FakeEnvironment();
-    synchronized (environments) {
-      environments.add(env);
-    }
+    environments.add(env);
     return env;
+  }
+
+  @Override
+  public BrowserEnvironment restore(OpenRequest request, CheckpointRef checkpoint, Cancellation cancellation) {
+    restoredFrom.add(checkpoint);
+    return open(request, cancellation);
+  }
+
+  @Override
+  public void destroyCheckpoint(CheckpointRef checkpoint) {
+    destroyed.add(checkpoint.ref());
   }
 
   @Override
@@ -72,16 +100,40 @@ final class FakeProvider implements BrowserProvider {
     disposed = true;
   }
 
-  static final class FakeEnvironment implements BrowserEnvironment {
-    final List<String> actions = new ArrayList<>();
-    String url = "about:blank";
-    boolean closed;
+  private static void await(CountDownLatch gate) {
+    if (gate != null) {
+      try {
+        if (!gate.await(10, TimeUnit.SECONDS)) {
+          throw new IllegalStateException("gate never opened");
+        }
+      } catch (InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+  }
+
+  /** One in-memory environment; it records what it was asked to do, in order. */
+  public final class FakeEnvironment implements CheckpointingEnvironment {
+    public final List<String> actions = Collections.synchronizedList(new ArrayList<>());
+    final CountDownLatch aborted = new CountDownLatch(1);
+    public final CountDownLatch clickStarted = new CountDownLatch(1);
+    volatile String url = "about:blank";
+    public volatile boolean closed;
+    volatile RuntimeException observeFailure;
+    volatile RuntimeException clickFailure;
+    volatile List<ProviderElement> elements = List.of(
+        new ProviderElement("0", "fp-button", "button", "button", "Advance", false, null, 1),
+        new ProviderElement("1", "fp-link", "a", "link", "Next", false, null, 4),
+        new ProviderElement("2", "fp-password", "input:password", "textbox", "Password", false, "password", 1));
 
     @Override
     public ProviderObservation observe(ObservationBudget budget) {
-      return new ProviderObservation(url, "Fake", "text of " + url, ("text of " + url).length(),
-          List.of(new ProviderElement("0", "fp-button", "button", "button", "Advance", false, null, 1),
-              new ProviderElement("1", "fp-link", "a", "link", "Next", false, null, 4)), 2);
+      if (observeFailure != null) {
+        throw observeFailure;
+      }
+      String text = "text of " + url;
+      return new ProviderObservation(url, "Fake", text.substring(0, Math.min(text.length(), budget.maxTextChars())),
+          text.length(), elements.subList(0, Math.min(elements.size(), budget.maxElements())), elements.size());
     }
 
     @Override
@@ -93,6 +145,27 @@ final class FakeProvider implements BrowserProvider {
     @Override
     public void click(ProviderElement element) {
       actions.add("click " + element.name());
+      clickStarted.countDown();
+      CountDownLatch gate = clickGate;
+      if (gate != null) {
+        try {
+          while (!gate.await(5, TimeUnit.MILLISECONDS)) {
+            if (aborted.getCount() == 0) {
+              throw new IllegalStateException("aborted while clicking");
+            }
+          }
+        } catch (InterruptedException e) {
+          throw new IllegalStateException(e);
+        }
+      }
+      if (clickFailure != null) {
+        throw clickFailure;
+      }
+    }
+
+    @Override
+    public void fill(ProviderElement element, String value) {
+      actions.add("fill " + element.name() + " (" + value.length() + " chars)");
     }
 
     @Override
@@ -101,8 +174,24 @@ final class FakeProvider implements BrowserProvider {
     }
 
     @Override
+    public CheckpointRef checkpoint() {
+      if (checkpointFailure != null) {
+        throw checkpointFailure;
+      }
+      return new CheckpointRef(id, version, "checkpoint-" + environments.indexOf(this));
+    }
+
+    @Override
+    public void abort() {
+      aborted.countDown();
+    }
+
+    @Override
     public void close() {
       closed = true;
+      if (closeFailure != null) {
+        throw closeFailure;
+      }
     }
   }
 }

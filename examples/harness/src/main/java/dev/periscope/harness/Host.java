@@ -207,6 +207,17 @@ public final class Host implements AutoCloseable {
     }
   }
 
+  /**
+   * Stops one plugin, as a host does when a user switches it off; what it contributed to other plugins is
+   * withdrawn with it.
+   */
+  public void stopPlugin(String pluginId) {
+    PluginState state = plugins.stopPlugin(pluginId);
+    if (state != PluginState.STOPPED) {
+      throw new HarnessException("plugin " + pluginId + " did not stop: " + state);
+    }
+  }
+
   /** Ends an agent session: plugins release what they hold for it. */
   public void endSession(String agentSessionId) {
     registry.agentSessionEnded(agentSessionId);

@@ -1,25 +1,39 @@
 package dev.periscope.api.browser;
 
+import dev.periscope.api.Cancellation;
+import dev.periscope.api.browser.BrowserEnvironment.ObservationBudget;
+import java.util.Optional;
+
 /**
- * A caller's share of one environment. Operations run in order on the environment's queue. Element-addressed
- * actions name an observation id and a ref from it; only the newest observation is accepted. Closing the lease
- * releases it exactly once; the last release of an environment closes it.
+ * A caller's share of one environment. Operations run in admission order on the environment's queue.
+ * Element-addressed actions name an observation id and a ref from it; only the newest observation is accepted.
+ *
+ * <p>Each operation takes the caller's cancellation. Cancelled while waiting in the queue, the operation never
+ * runs. Cancelled while it runs, the environment is aborted: the operation fails with the lease marked rebuilt,
+ * and this lease and every other on the environment become unusable. Closing the lease releases it exactly once;
+ * the last release of an environment closes it.
  */
 public interface BrowserLease extends AutoCloseable {
   BrowserSessionId sessionId();
 
   String environmentId();
 
-  Observation observe(BrowserEnvironment.ObservationBudget budget);
+  Observation observe(ObservationBudget budget, Cancellation cancellation);
 
-  Transition navigate(String url, BrowserEnvironment.ObservationBudget budget);
+  Transition navigate(String url, ObservationBudget budget, Cancellation cancellation);
 
-  Transition click(String observationId, String elementRef, BrowserEnvironment.ObservationBudget budget);
+  Transition click(String observationId, String elementRef, ObservationBudget budget, Cancellation cancellation);
 
-  Screenshot screenshot(boolean fullPage);
+  Transition fill(String observationId, String elementRef, String value, ObservationBudget budget,
+      Cancellation cancellation);
+
+  Screenshot screenshot(boolean fullPage, Cancellation cancellation);
 
   /** The newest observation, if any. */
-  java.util.Optional<Observation> latestObservation();
+  Optional<Observation> latestObservation();
+
+  /** False once the environment was aborted or closed: the holder should release and acquire again. */
+  boolean usable();
 
   @Override
   void close();

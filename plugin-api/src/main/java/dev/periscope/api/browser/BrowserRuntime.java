@@ -1,6 +1,7 @@
 package dev.periscope.api.browser;
 
 import dev.periscope.api.Cancellation;
+import java.util.List;
 
 /**
  * The only owner of environment identity and leases. An owner is an object, compared by identity: concurrent
@@ -13,4 +14,7 @@ public interface BrowserRuntime {
       Cancellation cancellation);
 
   AutoCloseable registerProvider(BrowserProvider provider);
+
+  /** The most recent transitions kept in memory, oldest first. */
+  List<Transition> transitions();
 }

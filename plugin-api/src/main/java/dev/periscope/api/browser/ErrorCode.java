@@ -20,8 +20,21 @@ public enum ErrorCode {
   BROWSER_INVALID_URL(true, null, false),
   BROWSER_INVALID_ARGUMENT(true, null, false),
   BROWSER_POLICY_DENIED(true, null, false),
+  BROWSER_CHECKPOINT_UNAVAILABLE(true, null, false),
+  BROWSER_CHECKPOINT_PROVIDER_MISMATCH(true, null, false),
+  BROWSER_CHECKPOINT_VERSION_MISMATCH(true, null, false),
+  BROWSER_CHECKPOINT_METADATA_FAILED(false, "browser_observe", false),
+  BROWSER_OBSERVATION_SUPERSEDED(false, "browser_observe", false),
+  BROWSER_CONTINUATION_EXHAUSTED(true, "browser_observe", false),
+  BROWSER_CREDENTIAL_UNAVAILABLE(true, null, false),
+  BROWSER_CREDENTIAL_DENIED(true, null, false),
   BROWSER_ACTION_FAILED(false, "browser_observe", true),
-  BROWSER_ACTION_EVIDENCE_FAILED(false, "browser_observe", false);
+  BROWSER_ACTION_EVIDENCE_FAILED(false, "browser_observe", false),
+  /**
+   * The caller cancelled the call. Before the operation ran nothing happened; while it ran, the environment was
+   * discarded ({@code lease=rebuilt}) and the next call gets a fresh one.
+   */
+  BROWSER_ACTION_CANCELLED(true, "browser_observe", false);
 
   private final boolean observationValid;
   private final String recommendedAction;

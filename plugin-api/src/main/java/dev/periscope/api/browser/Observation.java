@@ -4,8 +4,9 @@ import java.util.List;
 
 /**
  * A page as the model sees it. The runtime assigns the ids: environment, generation, page, observation id,
- * revision, digest, and element refs ({@code e1}, {@code e2}, ...). Only the newest observation of an environment
- * is addressable: acting on an older one fails {@code BROWSER_STALE_REFERENCE}.
+ * revision, digest, element refs ({@code e1}, {@code e2}, ...) in ranked order and group refs ({@code g1}, ...)
+ * in order of first appearance. Only the newest observation of an environment is addressable: acting on an older
+ * one fails {@code BROWSER_STALE_REFERENCE}.
  */
 public record Observation(
     String id,
@@ -19,14 +20,27 @@ public record Observation(
     boolean textTruncated,
     int totalTextChars,
     List<ObservedElement> elements,
+    List<Group> groups,
     boolean elementsTruncated,
     int totalElements,
     String digest) {
   public Observation {
     elements = List.copyOf(elements);
+    groups = List.copyOf(groups);
   }
 
-  /** One element: its ref, kind ({@code button}, {@code a}, {@code input:text}), ARIA role, accessible name. */
+  /**
+   * One element: its ref, kind ({@code button}, {@code a}, {@code input:text}), ARIA role, accessible name, and
+   * the ref of the record group it belongs to (null when none).
+   */
   public record ObservedElement(
-      String ref, String kind, String role, String name, boolean disabled, String inputType, int priority) {}
+      String ref, String kind, String role, String name, boolean disabled, String inputType, int priority,
+      String group) {}
+
+  /** A repeating record: its group ref, its label, and the refs of its elements. */
+  public record Group(String ref, String label, List<String> elements) {
+    public Group {
+      elements = List.copyOf(elements);
+    }
+  }
 }

@@ -1,0 +1,158 @@
+package dev.periscope.browser.tools;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.periscope.api.Cancellation;
+import dev.periscope.api.PluginConfiguration;
+import dev.periscope.api.browser.BrowserException;
+import dev.periscope.api.browser.BrowserSessionId;
+import dev.periscope.api.browser.ErrorCode;
+import dev.periscope.api.tool.Tool;
+import dev.periscope.api.tool.ToolCall;
+import dev.periscope.api.tool.ToolResult;
+import dev.periscope.browser.BrowserSettings;
+import dev.periscope.browser.runtime.CheckpointIndex;
+import dev.periscope.browser.runtime.DefaultBrowserRuntime;
+import dev.periscope.browser.runtime.FakeProvider;
+import dev.periscope.browser.runtime.RuntimeSettings;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+
+/** The tools' agent binding and argument checks, over the real runtime and an in-memory provider. */
+class BrowserToolsTest {
+  private final BrowserSettings settings = BrowserSettings.from(PluginConfiguration.empty());
+  private final DefaultBrowserRuntime runtime = new DefaultBrowserRuntime(RuntimeSettings.defaults(), new CheckpointIndex());
+  private final FakeProvider provider = new FakeProvider("fake", true);
+  private BrowserTools tools;
+
+  @BeforeEach
+  void start() {
+    runtime.registerProvider(provider);
+    tools = new BrowserTools(runtime, id -> new BrowserSessionId("browser-of-" + id), settings, Optional.empty());
+  }
+
+  @AfterEach
+  void stop() {
+    tools.close();
+    runtime.close();
+  }
+
+  private Tool tool(String name) {
+    return tools.tools().stream().filter(t -> t.descriptor().name().equals(name)).findFirst().orElseThrow();
+  }
+
+  private ToolResult call(String agent, String name, Map<String, Object> args, Cancellation cancellation) {
+    return tool(name).call(new ToolCall(args, agent, cancellation));
+  }
+
+  private ToolResult call(String agent, String name, Map<String, Object> args) {
+    return call(agent, name, args, Cancellation.none());
+  }
+
+  @SuppressWarnings("unchecked")
+  private static String observationId(ToolResult r) {
+    return (String) ((Map<String, Object>) r.structured().get("observation")).get("id");
+  }
+
+  @SuppressWarnings("unchecked")
+  private static String environmentId(ToolResult r) {
+    return (String) ((Map<String, Object>) r.structured().get("observation")).get("environment_id");
+  }
+
+  @Test
+  void givesEachAgentSessionItsOwnEnvironmentAndRefusesTheOthersRefs() {
+    ToolResult a = call("agent-a", "browser_observe", Map.of());
+    ToolResult b = call("agent-b", "browser_observe", Map.of());
+    assertNotEquals(environmentId(a), environmentId(b));
+    ToolResult crossed = call("agent-b", "browser_click", Map.of("observation_id", observationId(a), "element_ref", "e1"));
+    assertTrue(crossed.isError());
+    assertTrue(crossed.text().contains("code=BROWSER_STALE_REFERENCE"), crossed.text());
+    assertEquals(environmentId(a), environmentId(call("agent-a", "browser_observe", Map.of())));
+  }
+
+  @Test
+  void aCallCancelledMidActionRebuildsTheLeaseAndTheNextCallGetsAFreshEnvironment() throws Exception {
+    ToolResult first = call("agent", "browser_observe", Map.of());
+    provider.clickGate = new CountDownLatch(1);
+    Cancellation cancel = Cancellation.none();
+    ToolResult[] clicked = new ToolResult[1];
+    Thread clicker = new Thread(() -> clicked[0] = call("agent", "browser_click",
+        Map.of("observation_id", observationId(first), "element_ref", "e1"), cancel));
+    clicker.start();
+    provider.environments.get(0).clickStarted.await(10, TimeUnit.SECONDS);
+    cancel.cancel();
+    clicker.join(10_000);
+    assertTrue(clicked[0].isError());
+    assertTrue(clicked[0].text().endsWith("code=BROWSER_ACTION_CANCELLED url=about:blank observation=invalid lease=rebuilt"
+        + " recommended_action=browser_observe retryable=false"), clicked[0].text());
+    assertTrue(provider.environments.get(0).closed, "the discarded environment was not released");
+    ToolResult next = call("agent", "browser_observe", Map.of());
+    assertFalse(next.isError(), next.text());
+    assertNotEquals(environmentId(first), environmentId(next));
+  }
+
+  @Test
+  void aCallCancelledBeforeItReachesTheBrowserDoesNothing() {
+    Cancellation cancelled = Cancellation.none();
+    cancelled.cancel();
+    ToolResult r = call("agent", "browser_open", Map.of("url", "http://127.0.0.1/"), cancelled);
+    assertTrue(r.isError());
+    assertTrue(r.text().contains("code=BROWSER_ACTION_CANCELLED"), r.text());
+    assertTrue(r.text().contains("lease=intact"), r.text());
+    assertTrue(provider.environments.isEmpty());
+  }
+
+  @Test
+  void endingAnAgentSessionReleasesOnlyItsEnvironment() {
+    call("agent-a", "browser_observe", Map.of());
+    call("agent-b", "browser_observe", Map.of());
+    tools.agentSessionEnded("agent-a");
+    assertTrue(provider.environments.get(0).closed);
+    assertFalse(provider.environments.get(1).closed);
+  }
+
+  @Test
+  void checksEveryBudgetAgainstItsBoundsEvenWithoutTheHostsSchema() {
+    for (Map<String, Object> args : java.util.List.<Map<String, Object>>of(
+        Map.of("max_text_chars", 0), Map.of("max_text_chars", 60_001), Map.of("max_elements", 41),
+        Map.of("max_elements", 2.5), Map.of("max_elements", "ten"))) {
+      ToolResult r = call("agent", "browser_observe", args);
+      assertTrue(r.isError(), args.toString());
+      assertTrue(r.text().contains("code=BROWSER_INVALID_ARGUMENT"), r.text());
+      assertTrue(r.text().contains("an integer from 1 to"), r.text());
+    }
+    assertTrue(provider.environments.isEmpty(), "work started before the arguments were checked");
+    ToolResult small = call("agent", "browser_observe", Map.of("max_text_chars", 4, "max_elements", 1));
+    @SuppressWarnings("unchecked")
+    var observation = (Map<String, Object>) small.structured().get("observation");
+    assertEquals("text", observation.get("text"));
+    assertEquals(1, ((java.util.List<?>) observation.get("elements")).size());
+    assertTrue(tool("browser_observe").descriptor().inputSchema().contains("\"maximum\": 4000"));
+  }
+
+  @Test
+  void refusesAConfigurationValueOutsideItsBoundsNamingIt() {
+    Executable bad = () -> BrowserSettings.from(new PluginConfiguration(Map.of("cleanupTimeoutMs", 5)));
+    var e = org.junit.jupiter.api.Assertions.assertThrows(BrowserException.class, bad);
+    assertEquals(ErrorCode.BROWSER_INVALID_ARGUMENT, e.code());
+    assertEquals("plugins.browser.cleanupTimeoutMs must be an integer from 100 to 120000 (found 5)", e.getMessage());
+  }
+
+  @Test
+  void reportsFillsByLengthOnly() {
+    ToolResult o = call("agent", "browser_observe", Map.of());
+    ToolResult filled = call("agent", "browser_fill",
+        Map.of("observation_id", observationId(o), "element_ref", "e1", "value", "secret-ish"));
+    assertTrue(filled.text().startsWith("Filled 10 characters"), filled.text());
+    assertFalse(filled.toString().contains("secret-ish"), filled.toString());
+  }
+}

@@ -1,0 +1,16 @@
+package dev.periscope.api.browser;
+
+import dev.periscope.api.Cancellation;
+
+/**
+ * A provider that can save an environment's state and open a new environment from it. A provider that
+ * advertises {@link Capability#CHECKPOINT} must implement this, and every environment it opens must be a
+ * {@link CheckpointingEnvironment}; the runtime rejects it otherwise.
+ */
+public interface CheckpointingProvider extends BrowserProvider {
+  /** Opens an environment from a checkpoint this provider wrote. */
+  BrowserEnvironment restore(OpenRequest request, CheckpointRef checkpoint, Cancellation cancellation);
+
+  /** Deletes a checkpoint's payload; a payload already gone is not an error. */
+  void destroyCheckpoint(CheckpointRef checkpoint);
+}
