@@ -87,6 +87,10 @@ final class Environment {
       if (closed || aborted) {
         throw closedError();
       }
+      if (cancellation.isCancelled()) {
+        throw new BrowserException(ErrorCode.BROWSER_ACTION_CANCELLED,
+            "the call was cancelled before the browser started on it; nothing was done", lastUrl(), false, null);
+      }
       AutoCloseable onCancel = cancellation.onCancel(this::abort);
       try {
         return operation.get();

@@ -12,6 +12,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
 /**
@@ -41,7 +44,8 @@ final class AgentBindings implements AutoCloseable {
       synchronized (this) {
         binding = bindings.computeIfAbsent(agentSessionId, id -> new Binding());
       }
-      synchronized (binding) {
+      binding.lock(cancellation);
+      try {
         if (binding.ended) {
           // The session ended between the lookup and here: its binding must not acquire again.
           continue;
@@ -58,6 +62,8 @@ final class AgentBindings implements AutoCloseable {
         }
         lease = binding.lease;
         break;
+      } finally {
+        binding.unlock();
       }
     }
     try {
@@ -106,26 +112,49 @@ final class AgentBindings implements AutoCloseable {
 
   /** The owner object of one agent session's lease. */
   private static final class Binding {
-    private BrowserLease lease;
-    private boolean ended;
+    /** Held while a call gets the lease; a call waiting for it can still be cancelled. */
+    private final ReentrantLock acquiring = new ReentrantLock(true);
+    private volatile BrowserLease lease;
+    private volatile boolean ended;
+
+    void lock(Cancellation cancellation) {
+      try {
+        while (!acquiring.tryLock(20, TimeUnit.MILLISECONDS)) {
+          cancellation.throwIfCancelled();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new CancellationException("interrupted while waiting for the browser");
+      }
+    }
+
+    void unlock() {
+      acquiring.unlock();
+    }
 
     /** Drops an unusable lease so the next call acquires a fresh environment. */
     void discard(BrowserLease unusable) {
-      synchronized (this) {
+      acquiring.lock();
+      try {
         if (lease != unusable) {
           return;
         }
         lease = null;
+      } finally {
+        acquiring.unlock();
       }
       unusable.close();
     }
 
     void release() {
       BrowserLease held;
-      synchronized (this) {
+      acquiring.lock();
+      try {
         ended = true;
         held = lease;
         lease = null;
+      } finally {
+        acquiring.unlock();
       }
       if (held != null) {
         held.close();

@@ -27,11 +27,11 @@ public class FakeProvider implements CheckpointingProvider {
   final String id;
   final boolean available;
   final Set<Capability> capabilities;
-  final AtomicInteger opens = new AtomicInteger();
+  public final AtomicInteger opens = new AtomicInteger();
   public final List<FakeEnvironment> environments = Collections.synchronizedList(new ArrayList<>());
   final List<String> destroyed = Collections.synchronizedList(new ArrayList<>());
   final List<CheckpointRef> restoredFrom = Collections.synchronizedList(new ArrayList<>());
-  volatile CountDownLatch openGate;
+  public volatile CountDownLatch openGate;
   public volatile CountDownLatch clickGate;
   volatile RuntimeException checkpointFailure;
   volatile RuntimeException closeFailure;

@@ -155,4 +155,30 @@ class BrowserToolsTest {
     assertTrue(filled.text().startsWith("Filled 10 characters"), filled.text());
     assertFalse(filled.toString().contains("secret-ish"), filled.toString());
   }
+
+  @Test
+  void aSecondCallWaitingForTheSameSessionsLeaseCanBeCancelledAlone() throws Exception {
+    provider.openGate = new CountDownLatch(1);
+    ToolResult[] results = new ToolResult[2];
+    Thread first = new Thread(() -> results[0] = call("agent", "browser_observe", Map.of()));
+    first.start();
+    while (provider.opens.get() == 0) {
+      Thread.onSpinWait();
+    }
+    Cancellation second = Cancellation.none();
+    Thread waiting = new Thread(() -> results[1] = call("agent", "browser_observe", Map.of(), second));
+    waiting.start();
+    while (waiting.getState() != Thread.State.TIMED_WAITING) {
+      Thread.onSpinWait();
+    }
+    second.cancel();
+    waiting.join(10_000);
+    assertFalse(waiting.isAlive(), "the cancelled call kept waiting");
+    assertTrue(results[1].text().contains("code=BROWSER_ACTION_CANCELLED"), results[1].text());
+    assertTrue(first.isAlive(), "the first call should still be waiting for its browser");
+    provider.openGate.countDown();
+    first.join(10_000);
+    assertFalse(results[0].isError(), results[0].text());
+    assertEquals(1, provider.opens.get());
+  }
 }
