@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -51,9 +52,20 @@ final class PlaywrightDriver implements AutoCloseable {
 
   /** Runs work on the driver's thread and waits for it; the work's own exception is rethrown as is. */
   <T> T call(Callable<T> work) {
+    return call(work, 0);
+  }
+
+  /**
+   * Like {@link #call(Callable)}, but gives up after {@code timeoutMs} (when positive) and kills the driver, so a
+   * hung browser cannot hold up a shutdown.
+   */
+  <T> T call(Callable<T> work, long timeoutMs) {
     Future<T> future = thread.submit(work);
     try {
-      return future.get();
+      return timeoutMs > 0 ? future.get(timeoutMs, TimeUnit.MILLISECONDS) : future.get();
+    } catch (java.util.concurrent.TimeoutException e) {
+      kill();
+      throw new IllegalStateException("the browser did not answer within " + timeoutMs + " ms and was stopped");
     } catch (ExecutionException e) {
       if (e.getCause() instanceof RuntimeException r) {
         throw r;
@@ -91,6 +103,11 @@ final class PlaywrightDriver implements AutoCloseable {
       // The driver is the one new child of this JVM running our Node.js; kill() needs it.
       driverProcess = ProcessHandle.current().children()
           .filter(p -> !before.contains(p.pid()) && runs(p, node)).findFirst();
+    }
+    if (killed) {
+      // kill() came before the driver process was known: honour it now, before Chromium starts.
+      kill();
+      throw new CancellationException("the browser was stopped while it started");
     }
     List<String> args = new ArrayList<>(List.of(
         "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
@@ -155,14 +172,16 @@ final class PlaywrightDriver implements AutoCloseable {
       playwright = null;
       thread.shutdown();
       try {
-        thread.awaitTermination(30, TimeUnit.SECONDS);
+        if (!thread.awaitTermination(10, TimeUnit.SECONDS)) {
+          kill();
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
       driverProcess.ifPresent(p -> {
         p.descendants().forEach(ProcessHandle::destroyForcibly);
         try {
-          p.onExit().get(10, TimeUnit.SECONDS);
+          p.onExit().get(5, TimeUnit.SECONDS);
         } catch (Exception e) {
           p.destroyForcibly();
         }

@@ -29,9 +29,12 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
   private final BrowserContext context;
   private final Page page;
   private final Runnable onClosed;
+  private final long closeTimeoutMs;
   private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
-  PlaywrightEnvironment(PlaywrightDriver driver, BrowserContext context, Page page, Runnable onClosed) {
+  PlaywrightEnvironment(PlaywrightDriver driver, BrowserContext context, Page page, long closeTimeoutMs,
+      Runnable onClosed) {
+    this.closeTimeoutMs = closeTimeoutMs;
     this.driver = driver;
     this.context = context;
     this.page = page;
@@ -82,9 +85,14 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
       ElementHandle target = resolve(element);
       try {
         target.click();
-        page.waitForLoadState(LoadState.LOAD);
       } finally {
         target.dispose();
+      }
+      try {
+        page.waitForLoadState(LoadState.LOAD);
+      } catch (PlaywrightException e) {
+        // The click happened: a page still loading is for the after-observation to show, not a failed click
+        // that the model might repeat.
       }
       return null;
     });
@@ -144,7 +152,7 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
         driver.call(() -> {
           context.close();
           return null;
-        });
+        }, closeTimeoutMs);
       }
     } catch (RuntimeException e) {
       failure = e;

@@ -97,7 +97,7 @@ public final class PlaywrightProvider implements BrowserProvider {
         context.setDefaultTimeout(settings.actionTimeoutMs());
         context.setDefaultNavigationTimeout(settings.navigationTimeoutMs());
         Page page = context.newPage();
-        return new PlaywrightEnvironment(driver, context, page, () -> deleteTree(directory));
+        return new PlaywrightEnvironment(driver, context, page, settings.cleanupTimeoutMs(), () -> deleteTree(directory));
       });
       cancellation.throwIfCancelled();
       return environment;
@@ -112,7 +112,10 @@ public final class PlaywrightProvider implements BrowserProvider {
         }
         deleteTree(directory);
       }
-      if (e instanceof PlaywrightException p && !cancellation.isCancelled()) {
+      if (cancellation.isCancelled()) {
+        throw new java.util.concurrent.CancellationException("the browser open was cancelled");
+      }
+      if (e instanceof PlaywrightException p) {
         throw new BrowserException(ErrorCode.BROWSER_PROVIDER_UNAVAILABLE, "Chromium could not be started: "
             + ChromiumLog.summary(p.getMessage()), p);
       }

@@ -16,6 +16,7 @@ import dev.periscope.api.browser.Requirements;
 import dev.periscope.api.browser.Transition;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -45,6 +46,9 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
   private final RuntimeSettings settings;
   private final CheckpointIndex checkpoints;
   private final Map<Object, Slot> slots = new IdentityHashMap<>();
+  /** Aborted environments no longer handed out, waiting for their last lease's release. */
+  private final Set<Slot> detached = new HashSet<>();
+  private final Map<BrowserSessionId, CompletableFuture<Void>> closings = new HashMap<>();
   private final ArrayDeque<Transition> transitions = new ArrayDeque<>();
   private final ExecutorService openers = Executors.newCachedThreadPool(r -> {
     Thread t = new Thread(r, "periscope-open-" + OPENER_THREADS.incrementAndGet());
@@ -90,6 +94,15 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
         }
         return false;
       });
+      detached.removeIf(slot -> {
+        if (slot.provider == provider) {
+          opened.add(slot);
+          return true;
+        }
+        return false;
+      });
+      opened.removeIf(slot -> slot.shuttingDown);
+      opened.forEach(slot -> slot.shuttingDown = true);
     }
     opened.forEach(slot -> slot.openCancellation.cancel());
     RuntimeException failure = settleOpens(opened);
@@ -106,9 +119,11 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
 
   private RuntimeException settleOpens(List<Slot> toSettle) {
     RuntimeException failure = null;
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.cleanupTimeoutMs());
     for (Slot slot : toSettle) {
       try {
-        slot.opening.get(settings.cleanupTimeoutMs(), TimeUnit.MILLISECONDS);
+        slot.opening.get(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())),
+            TimeUnit.MILLISECONDS);
       } catch (ExecutionException | CancellationException e) {
         // a failed open left nothing to close
       } catch (TimeoutException e) {
@@ -191,6 +206,7 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
             "nobody waits for this browser any more, or its provider was withdrawn while it opened"));
         return;
       }
+      environment.onAbort(() -> detach(slot));
       // If the last waiter leaves after the check above, shutdownAll() closes the environment once it completes.
       slot.opening.complete(environment);
     } catch (Throwable e) {
@@ -204,6 +220,7 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
   private Environment openEnvironment(Slot slot) {
     BrowserProvider provider = slot.provider;
     BrowserProvider.OpenRequest request = new BrowserProvider.OpenRequest(slot.sessionId, slot.persistence);
+    awaitClosing(slot.sessionId);
     Optional<CheckpointIndex.Entry> saved = slot.persistence == Persistence.RESUME
         ? checkpoints.find(slot.sessionId) : Optional.empty();
     BrowserEnvironment env;
@@ -266,6 +283,16 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     }
   }
 
+  /**
+   * An aborted environment is no longer handed out: its owner's next acquire opens a fresh one, while this one is
+   * shut down when its last lease is released.
+   */
+  private synchronized void detach(Slot slot) {
+    if (slots.remove(slot.owner, slot)) {
+      detached.add(slot);
+    }
+  }
+
   void release(Slot slot) {
     synchronized (this) {
       slot.leases--;
@@ -276,9 +303,12 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
   private void releaseIfUnused(Slot slot) {
     boolean last;
     synchronized (this) {
-      last = slot.leases == 0 && slot.waiters == 0 && slots.get(slot.owner) == slot;
+      last = slot.leases == 0 && slot.waiters == 0 && !slot.shuttingDown
+          && (slots.get(slot.owner) == slot || detached.contains(slot));
       if (last) {
-        slots.remove(slot.owner);
+        slot.shuttingDown = true;
+        slots.remove(slot.owner, slot);
+        detached.remove(slot);
       }
     }
     if (last) {
@@ -290,25 +320,68 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     }
   }
 
-  /** Shuts each slot's environment down, now or, for one still opening, when its open completes. */
+  /**
+   * Shuts each slot's environment down, now or, for one still opening, when its open completes. All of them
+   * share one deadline of {@code cleanupTimeoutMs}. While a session's environment shuts down, a new open of that
+   * session waits for it, so it restores the checkpoint this shutdown writes.
+   */
   private RuntimeException shutdownAll(List<Slot> toClose) {
     RuntimeException failure = null;
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.cleanupTimeoutMs());
     for (Slot slot : toClose) {
       if (slot.opening.isCompletedExceptionally()) {
         continue;
       }
       Environment env = slot.opening.getNow(null);
       if (env == null) {
+        // Still opening, so nobody used it: nothing to checkpoint, and nothing a new open must wait for.
         slot.opening.thenAccept(e -> e.shutdown(settings.cleanupTimeoutMs(), () -> {}));
         continue;
       }
+      CompletableFuture<Void> done = beginClosing(slot.sessionId);
       try {
-        env.shutdown(settings.cleanupTimeoutMs(), () -> checkpoint(slot, env));
+        env.shutdown(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())),
+            () -> checkpoint(slot, env));
       } catch (RuntimeException e) {
         failure = addFailure(failure, e);
+      } finally {
+        endClosing(slot.sessionId, done);
       }
     }
     return failure;
+  }
+
+  private CompletableFuture<Void> beginClosing(BrowserSessionId sessionId) {
+    CompletableFuture<Void> mine = new CompletableFuture<>();
+    synchronized (closings) {
+      closings.merge(sessionId, mine, (previous, next) -> CompletableFuture.allOf(previous, next));
+    }
+    return mine;
+  }
+
+  private void endClosing(BrowserSessionId sessionId, CompletableFuture<Void> mine) {
+    mine.complete(null);
+    synchronized (closings) {
+      closings.computeIfPresent(sessionId, (id, pending) -> pending.isDone() ? null : pending);
+    }
+  }
+
+  /** Waits, within the cleanup timeout, for an earlier environment of the same session to finish closing. */
+  private void awaitClosing(BrowserSessionId sessionId) {
+    CompletableFuture<Void> pending;
+    synchronized (closings) {
+      pending = closings.get(sessionId);
+    }
+    if (pending == null) {
+      return;
+    }
+    try {
+      pending.get(settings.cleanupTimeoutMs(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException e) {
+      // The earlier environment's close failed or hangs; open from whatever checkpoint exists.
+    }
   }
 
   /** Saves a resuming session's state and replaces its previous checkpoint. */
@@ -355,7 +428,11 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     synchronized (this) {
       closed = true;
       all = new ArrayList<>(slots.values());
+      all.addAll(detached);
+      all.removeIf(slot -> slot.shuttingDown);
+      all.forEach(slot -> slot.shuttingDown = true);
       slots.clear();
+      detached.clear();
     }
     all.forEach(slot -> slot.openCancellation.cancel());
     RuntimeException failure = shutdownAll(all);
@@ -383,6 +460,7 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     final Cancellation openCancellation = Cancellation.none();
     int waiters;
     int leases;
+    boolean shuttingDown;
 
     Slot(Object owner, BrowserSessionId sessionId, Persistence persistence, BrowserProvider provider) {
       this.owner = owner;

@@ -18,8 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.CancellationException;
 import java.util.function.Supplier;
 
 /**
@@ -37,12 +36,13 @@ final class Environment {
   final BrowserProvider provider;
   final int generation;
   private final BrowserEnvironment delegate;
-  private final ReentrantLock queue = new ReentrantLock(true);
+  private final FifoGate queue = new FifoGate();
+  private volatile Runnable onAbort = () -> {};
   private volatile boolean admitting = true;
   private volatile boolean aborted;
   private volatile Refs latest;
   private int revision;
-  private boolean closed;
+  private volatile boolean closed;
 
   Environment(BrowserSessionId sessionId, BrowserProvider provider, BrowserEnvironment delegate, int generation) {
     this.sessionId = sessionId;
@@ -72,16 +72,10 @@ final class Environment {
       throw closedError();
     }
     try {
-      while (!queue.tryLock(20, TimeUnit.MILLISECONDS)) {
-        if (cancellation.isCancelled()) {
-          throw new BrowserException(ErrorCode.BROWSER_ACTION_CANCELLED,
-              "the call was cancelled while it waited for the browser; nothing was done", lastUrl(), false, null);
-        }
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      queue.enter(cancellation);
+    } catch (CancellationException e) {
       throw new BrowserException(ErrorCode.BROWSER_ACTION_CANCELLED,
-          "the call was interrupted while it waited for the browser; nothing was done", lastUrl(), false, null);
+          "the call was cancelled while it waited for the browser; nothing was done", lastUrl(), false, null);
     }
     try {
       if (closed || aborted) {
@@ -98,8 +92,13 @@ final class Environment {
         closeQuietly(onCancel);
       }
     } finally {
-      queue.unlock();
+      queue.exit();
     }
+  }
+
+  /** Called once when the environment is aborted, so its owner stops handing it out. */
+  void onAbort(Runnable callback) {
+    this.onAbort = callback;
   }
 
   private BrowserException closedError() {
@@ -115,6 +114,7 @@ final class Environment {
     }
     aborted = true;
     admitting = false;
+    onAbort.run();
     delegate.abort();
   }
 
@@ -125,16 +125,10 @@ final class Environment {
    */
   void shutdown(long timeoutMs, Runnable beforeClose) {
     admitting = false;
-    boolean locked;
-    try {
-      locked = queue.tryLock(timeoutMs, TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      locked = false;
-    }
+    boolean entered = queue.tryEnter(timeoutMs);
     RuntimeException failure = null;
     try {
-      if (!locked) {
+      if (!entered) {
         abort();
       }
       if (closed) {
@@ -159,8 +153,8 @@ final class Environment {
         }
       }
     } finally {
-      if (locked) {
-        queue.unlock();
+      if (entered) {
+        queue.exit();
       }
     }
     if (failure != null) {

@@ -56,9 +56,7 @@ final class AgentBindings implements AutoCloseable {
           binding.lease = null;
         }
         if (binding.lease == null) {
-          binding.lease = runtime.acquire(binding, sessions.apply(agentSessionId),
-              settings.persistence(), new Requirements(settings.provider(), Set.of(Capability.SCREENSHOT)),
-              cancellation);
+          binding.lease = binding.acquire(runtime, sessions.apply(agentSessionId), settings, cancellation);
         }
         lease = binding.lease;
         break;
@@ -132,32 +130,57 @@ final class AgentBindings implements AutoCloseable {
       acquiring.unlock();
     }
 
-    /** Drops an unusable lease so the next call acquires a fresh environment. */
+    /** Cancelled when the agent session ends: an acquire still in progress for it stops. */
+    private final Cancellation disposal = Cancellation.none();
+
+    /** Acquires for the call, stopping when either the call or the agent session is cancelled. */
+    BrowserLease acquire(BrowserRuntime runtime, BrowserSessionId sessionId, BrowserSettings settings,
+        Cancellation call) {
+      Cancellation either = Cancellation.none();
+      AutoCloseable byCall = call.onCancel(either::cancel);
+      AutoCloseable byDisposal = disposal.onCancel(either::cancel);
+      try {
+        return runtime.acquire(this, sessionId, settings.persistence(),
+            new Requirements(settings.provider(), Set.of(Capability.SCREENSHOT)), either);
+      } finally {
+        closeQuietly(byCall);
+        closeQuietly(byDisposal);
+      }
+    }
+
+    /** Drops an unusable lease, releasing it before another call of the session can look for one. */
     void discard(BrowserLease unusable) {
       acquiring.lock();
       try {
-        if (lease != unusable) {
-          return;
+        if (lease == unusable) {
+          lease = null;
+          unusable.close();
         }
-        lease = null;
       } finally {
         acquiring.unlock();
       }
-      unusable.close();
     }
 
     void release() {
-      BrowserLease held;
+      disposal.cancel();
       acquiring.lock();
       try {
         ended = true;
-        held = lease;
-        lease = null;
+        if (lease != null) {
+          BrowserLease held = lease;
+          lease = null;
+          held.close();
+        }
       } finally {
         acquiring.unlock();
       }
-      if (held != null) {
-        held.close();
+    }
+
+    private static void closeQuietly(AutoCloseable registration) {
+      try {
+        registration.close();
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
       }
     }
   }

@@ -160,8 +160,9 @@ class DefaultBrowserRuntimeTest {
     assertEquals(1, provider.opens.get());
     assertEquals(la.environmentId(), lb.environmentId());
     la.close();
-    assertFalse(provider.environments.get(0).closed, "closed before the last lease was released");
-    lb.close();
+    la.close();
+    assertFalse(provider.environments.get(0).closed, "a lease released twice counted as two releases");
+    assertTrue(lb.usable());
     lb.close();
     assertTrue(provider.environments.get(0).closed);
   }
@@ -462,11 +463,11 @@ class DefaultBrowserRuntimeTest {
     Background<Transition> first = new Background<>(() -> a.click(oa.id(), "e1", BUDGET, none()));
     envA.clickStarted.await(10, TimeUnit.SECONDS);
     Background<Transition> second = new Background<>(() -> a.navigate("http://127.0.0.1/second", BUDGET, none()));
-    while (second.getState() != Thread.State.TIMED_WAITING) {
+    while (second.getState() != Thread.State.WAITING) {
       Thread.onSpinWait();
     }
     Background<Transition> third = new Background<>(() -> a.navigate("http://127.0.0.1/third", BUDGET, none()));
-    while (third.getState() != Thread.State.TIMED_WAITING) {
+    while (third.getState() != Thread.State.WAITING) {
       Thread.onSpinWait();
     }
     // Environment B is not held up by A's queue.
@@ -493,7 +494,7 @@ class DefaultBrowserRuntimeTest {
     env.clickStarted.await(10, TimeUnit.SECONDS);
     Cancellation mine = none();
     Background<Transition> queued = new Background<>(() -> lease.navigate("http://127.0.0.1/never", BUDGET, mine));
-    while (queued.getState() != Thread.State.TIMED_WAITING) {
+    while (queued.getState() != Thread.State.WAITING) {
       Thread.onSpinWait();
     }
     mine.cancel();
@@ -526,6 +527,84 @@ class DefaultBrowserRuntimeTest {
     lease.close();
     assertTrue(provider.environments.get(0).closed);
     assertTrue(acquire(new Object()).usable());
+  }
+
+  @Test
+  void anAbortedEnvironmentIsNotHandedOutAgainToItsOwner() throws Exception {
+    FakeProvider provider = provider();
+    Object owner = new Object();
+    BrowserLease held = acquire(owner);
+    var o = held.observe(BUDGET, none());
+    provider.clickGate = new CountDownLatch(1);
+    Cancellation cancel = none();
+    Background<Transition> click = new Background<>(() -> held.click(o.id(), "e1", BUDGET, cancel));
+    provider.environments.get(0).clickStarted.await(10, TimeUnit.SECONDS);
+    cancel.cancel();
+    click.failed();
+    BrowserLease fresh = acquire(owner);
+    assertTrue(fresh.usable(), "the owner was handed the aborted environment again");
+    assertEquals(2, provider.opens.get());
+    assertNotEquals(held.environmentId(), fresh.environmentId());
+    held.close();
+    assertTrue(provider.environments.get(0).closed);
+    assertFalse(provider.environments.get(1).closed);
+  }
+
+  @Test
+  void aSessionReopenedWhileItsEnvironmentStillClosesRestoresWhatThatCloseSaved() throws Exception {
+    FakeProvider provider = new FakeProvider("fake", true, CHECKPOINTING);
+    runtime.registerProvider(provider);
+    BrowserLease first = resume(new Object());
+    var o = first.observe(BUDGET, none());
+    provider.clickGate = new CountDownLatch(1);
+    Background<Transition> click = new Background<>(() -> first.click(o.id(), "e1", BUDGET, none()));
+    provider.environments.get(0).clickStarted.await(10, TimeUnit.SECONDS);
+    Background<Object> release = new Background<>(() -> {
+      first.close();
+      return null;
+    });
+    while (first.usable()) {
+      Thread.onSpinWait();
+    }
+    Background<BrowserLease> reopen = new Background<>(() -> resume(new Object()));
+    // Wait until the reopen is either waiting for the old environment's close, or (wrongly) opened anew.
+    while (provider.opens.get() < 2 && !someThreadIsIn("awaitClosing")) {
+      Thread.onSpinWait();
+    }
+    assertEquals(1, provider.opens.get(), "opened the session again before its previous environment closed");
+    provider.clickGate.countDown();
+    click.result();
+    release.result();
+    BrowserLease second = reopen.result();
+    assertEquals(List.of("checkpoint-0"), provider.restoredFrom.stream().map(CheckpointRef::ref).toList());
+    assertEquals(2, second.observe(BUDGET, none()).generation());
+  }
+
+  @Test
+  void aLeaseHolderCannotStartWorkWhileItsEnvironmentDrains() throws Exception {
+    FakeProvider provider = new FakeProvider("fake", true);
+    AutoCloseable registration = runtime.registerProvider(provider);
+    BrowserLease lease = acquire(new Object());
+    var o = lease.observe(BUDGET, none());
+    provider.clickGate = new CountDownLatch(1);
+    Background<Transition> click = new Background<>(() -> lease.click(o.id(), "e1", BUDGET, none()));
+    provider.environments.get(0).clickStarted.await(10, TimeUnit.SECONDS);
+    // Withdrawing the provider drains its environment while this lease is still held.
+    Background<Object> withdraw = new Background<>(() -> {
+      assertDoesNotThrow(registration);
+      return null;
+    });
+    while (lease.usable()) {
+      Thread.onSpinWait();
+    }
+    Background<Transition> late = new Background<>(() -> lease.navigate("http://127.0.0.1/late", BUDGET, none()));
+    var refused = assertInstanceOf(BrowserException.class, late.failed());
+    assertEquals(ErrorCode.BROWSER_ENVIRONMENT_CLOSED, refused.code());
+    provider.clickGate.countDown();
+    click.result();
+    withdraw.result();
+    assertEquals(List.of("click Advance"), provider.environments.get(0).actions);
+    assertTrue(provider.disposed);
   }
 
   // Observations, refs and transitions
@@ -645,6 +724,11 @@ class DefaultBrowserRuntimeTest {
       assertFalse(e.getMessage().contains("pw@"), "the credentials were echoed: " + e.getMessage());
     }
     assertTrue(provider.environments.get(0).actions.isEmpty());
+  }
+
+  private static boolean someThreadIsIn(String method) {
+    return Thread.getAllStackTraces().values().stream()
+        .anyMatch(stack -> java.util.Arrays.stream(stack).anyMatch(f -> f.getMethodName().equals(method)));
   }
 
   private static void assertDoesNotThrow(AutoCloseable c) {

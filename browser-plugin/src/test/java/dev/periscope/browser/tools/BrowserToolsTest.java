@@ -181,4 +181,23 @@ class BrowserToolsTest {
     assertFalse(results[0].isError(), results[0].text());
     assertEquals(1, provider.opens.get());
   }
+
+  @Test
+  void endingAnAgentSessionStopsItsUnfinishedAcquisition() throws Exception {
+    provider.openGate = new CountDownLatch(1);
+    ToolResult[] result = new ToolResult[1];
+    Thread call = new Thread(() -> result[0] = call("agent", "browser_observe", Map.of()));
+    call.start();
+    while (provider.opens.get() == 0) {
+      Thread.onSpinWait();
+    }
+    tools.agentSessionEnded("agent");
+    call.join(10_000);
+    assertFalse(call.isAlive(), "the call kept waiting for a browser its session no longer wants");
+    assertTrue(result[0].text().contains("code=BROWSER_ACTION_CANCELLED"), result[0].text());
+    provider.openGate.countDown();
+    while (provider.environments.isEmpty() || !provider.environments.get(0).closed) {
+      Thread.onSpinWait();
+    }
+  }
 }

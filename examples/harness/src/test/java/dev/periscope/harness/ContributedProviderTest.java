@@ -143,6 +143,17 @@ class ContributedProviderTest {
   }
 
   @Test
+  void stoppingTheBrowserPluginAlsoWithdrawsTheContributedProvider() throws Exception {
+    TestProjects.project(projectDir, "plugins: {browser: {provider: stub}}\n");
+    try (Host host = Host.start(home, "p", projectDir, Host.Options.defaults())) {
+      assertFalse(host.call("agent", "browser_observe", Map.of(), Cancellation.none()).isError());
+      host.stopPlugin("browser");
+      assertEquals(List.of("closed", "disposed"), logged().subList(1, logged().size()));
+      assertTrue(host.tools().isEmpty(), "the stopped plugin's tools are still offered");
+    }
+  }
+
+  @Test
   void twoAvailableProvidersWithoutAConfiguredOneAreAmbiguous() throws Exception {
     TestProjects.project(projectDir, TestProjects.LOOPBACK_ONLY);
     try (Host host = Host.start(home, "p", projectDir, Host.Options.defaults())) {
