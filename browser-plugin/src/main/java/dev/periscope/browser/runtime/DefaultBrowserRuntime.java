@@ -1,14 +1,12 @@
 package dev.periscope.browser.runtime;
 
 import dev.periscope.api.Cancellation;
-import dev.periscope.api.browser.BrowserEnvironment;
 import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.BrowserLease;
 import dev.periscope.api.browser.BrowserProvider;
 import dev.periscope.api.browser.BrowserRuntime;
 import dev.periscope.api.browser.BrowserSessionId;
 import dev.periscope.api.browser.Capability;
-import dev.periscope.api.browser.CheckpointingEnvironment;
 import dev.periscope.api.browser.CheckpointingProvider;
 import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.Persistence;
@@ -16,7 +14,6 @@ import dev.periscope.api.browser.Requirements;
 import dev.periscope.api.browser.Transition;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -44,11 +41,11 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
 
   private final ProviderRegistry registry = new ProviderRegistry();
   private final RuntimeSettings settings;
-  private final CheckpointIndex checkpoints;
   private final Map<Object, Slot> slots = new IdentityHashMap<>();
   /** Aborted environments no longer handed out, waiting for their last lease's release. */
   private final Set<Slot> detached = new HashSet<>();
-  private final Map<BrowserSessionId, CompletableFuture<Void>> closings = new HashMap<>();
+  private final SessionClosings closings = new SessionClosings();
+  private final EnvironmentOpener opener;
   private final ArrayDeque<Transition> transitions = new ArrayDeque<>();
   private final ExecutorService openers = Executors.newCachedThreadPool(r -> {
     Thread t = new Thread(r, "periscope-open-" + OPENER_THREADS.incrementAndGet());
@@ -59,7 +56,7 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
 
   public DefaultBrowserRuntime(RuntimeSettings settings, CheckpointIndex checkpoints) {
     this.settings = settings;
-    this.checkpoints = checkpoints;
+    this.opener = new EnvironmentOpener(checkpoints, closings, settings);
   }
 
   public DefaultBrowserRuntime(Optional<String> configuredProvider) {
@@ -195,7 +192,7 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
    */
   private void open(Slot slot) {
     try {
-      Environment environment = openEnvironment(slot);
+      Environment environment = opener.open(slot);
       boolean keep;
       synchronized (this) {
         keep = slots.get(slot.owner) == slot && registry.contains(slot.provider);
@@ -215,38 +212,6 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
       }
       slot.opening.completeExceptionally(e);
     }
-  }
-
-  private Environment openEnvironment(Slot slot) {
-    BrowserProvider provider = slot.provider;
-    BrowserProvider.OpenRequest request = new BrowserProvider.OpenRequest(slot.sessionId, slot.persistence);
-    awaitClosing(slot.sessionId);
-    Optional<CheckpointIndex.Entry> saved = slot.persistence == Persistence.RESUME
-        ? checkpoints.find(slot.sessionId) : Optional.empty();
-    BrowserEnvironment env;
-    int generation = 1;
-    if (saved.isPresent()) {
-      var checkpoint = saved.get().checkpoint();
-      if (!checkpoint.providerId().equals(provider.id())) {
-        throw new BrowserException(ErrorCode.BROWSER_CHECKPOINT_PROVIDER_MISMATCH, "browser session " + slot.sessionId
-            + " was saved by provider \"" + checkpoint.providerId() + "\", not \"" + provider.id() + "\"");
-      }
-      if (checkpoint.providerVersion() != null && provider.version().isPresent()
-          && !checkpoint.providerVersion().equals(provider.version().get())) {
-        throw new BrowserException(ErrorCode.BROWSER_CHECKPOINT_VERSION_MISMATCH, "browser session " + slot.sessionId
-            + " was saved by " + checkpoint.providerVersion() + " and cannot be read by " + provider.version().get());
-      }
-      env = ((CheckpointingProvider) provider).restore(request, checkpoint, slot.openCancellation);
-      generation = saved.get().generation() + 1;
-    } else {
-      env = provider.open(request, slot.openCancellation);
-    }
-    if (provider.capabilities().contains(Capability.CHECKPOINT) && !(env instanceof CheckpointingEnvironment)) {
-      env.close();
-      throw new BrowserException(ErrorCode.BROWSER_CHECKPOINT_UNAVAILABLE,
-          "browser provider \"" + provider.id() + "\" opened an environment that cannot be checkpointed");
-    }
-    return new Environment(slot.sessionId, provider, env, generation);
   }
 
   /** Waits for the shared open; the caller's cancellation ends only this caller's wait. */
@@ -338,60 +303,17 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
         slot.opening.thenAccept(e -> e.shutdown(settings.cleanupTimeoutMs(), () -> {}));
         continue;
       }
-      CompletableFuture<Void> done = beginClosing(slot.sessionId);
+      CompletableFuture<Void> done = closings.begin(slot.sessionId);
       try {
         env.shutdown(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())),
-            () -> checkpoint(slot, env));
+            () -> opener.checkpoint(slot, env));
       } catch (RuntimeException e) {
         failure = addFailure(failure, e);
       } finally {
-        endClosing(slot.sessionId, done);
+        closings.end(slot.sessionId, done);
       }
     }
     return failure;
-  }
-
-  private CompletableFuture<Void> beginClosing(BrowserSessionId sessionId) {
-    CompletableFuture<Void> mine = new CompletableFuture<>();
-    synchronized (closings) {
-      closings.merge(sessionId, mine, (previous, next) -> CompletableFuture.allOf(previous, next));
-    }
-    return mine;
-  }
-
-  private void endClosing(BrowserSessionId sessionId, CompletableFuture<Void> mine) {
-    mine.complete(null);
-    synchronized (closings) {
-      closings.computeIfPresent(sessionId, (id, pending) -> pending.isDone() ? null : pending);
-    }
-  }
-
-  /** Waits, within the cleanup timeout, for an earlier environment of the same session to finish closing. */
-  private void awaitClosing(BrowserSessionId sessionId) {
-    CompletableFuture<Void> pending;
-    synchronized (closings) {
-      pending = closings.get(sessionId);
-    }
-    if (pending == null) {
-      return;
-    }
-    try {
-      pending.get(settings.cleanupTimeoutMs(), TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (ExecutionException | TimeoutException e) {
-      // The earlier environment's close failed or hangs; open from whatever checkpoint exists.
-    }
-  }
-
-  /** Saves a resuming session's state and replaces its previous checkpoint. */
-  private void checkpoint(Slot slot, Environment env) {
-    if (slot.persistence != Persistence.RESUME || !(env.delegate() instanceof CheckpointingEnvironment c)) {
-      return;
-    }
-    var ref = c.checkpoint();
-    checkpoints.put(new CheckpointIndex.Entry(slot.sessionId, ref, env.generation))
-        .ifPresent(previous -> ((CheckpointingProvider) slot.provider).destroyCheckpoint(previous.checkpoint()));
   }
 
   void recordTransition(Transition t) {

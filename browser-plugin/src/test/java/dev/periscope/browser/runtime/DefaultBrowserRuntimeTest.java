@@ -568,7 +568,7 @@ class DefaultBrowserRuntimeTest {
     }
     Background<BrowserLease> reopen = new Background<>(() -> resume(new Object()));
     // Wait until the reopen is either waiting for the old environment's close, or (wrongly) opened anew.
-    while (provider.opens.get() < 2 && !someThreadIsIn("awaitClosing")) {
+    while (provider.opens.get() < 2 && !someThreadIsIn("SessionClosings.await")) {
       Thread.onSpinWait();
     }
     assertEquals(1, provider.opens.get(), "opened the session again before its previous environment closed");
@@ -728,7 +728,7 @@ class DefaultBrowserRuntimeTest {
 
   private static boolean someThreadIsIn(String method) {
     return Thread.getAllStackTraces().values().stream()
-        .anyMatch(stack -> java.util.Arrays.stream(stack).anyMatch(f -> f.getMethodName().equals(method)));
+        .anyMatch(stack -> java.util.Arrays.stream(stack).anyMatch(f -> (f.getClassName() + "." + f.getMethodName()).endsWith(method)));
   }
 
   private static void assertDoesNotThrow(AutoCloseable c) {
