@@ -18,6 +18,7 @@ public record BrowserSettings(
     Optional<String> nodeExecutable,
     boolean headless,
     Persistence persistence,
+    String observeMode,
     int observeMaxTextChars,
     int observeMaxElements,
     int actionTimeoutMs,
@@ -40,8 +41,8 @@ public record BrowserSettings(
     }
   }
 
-  public static final Bound OBSERVE_MAX_TEXT_CHARS = new Bound("observeMaxTextChars", 4000, 1, 60_000);
-  public static final Bound OBSERVE_MAX_ELEMENTS = new Bound("observeMaxElements", 40, 1, 500);
+  public static final Bound OBSERVE_MAX_TEXT_CHARS = new Bound("observeMaxTextChars", 12_000, 1, 60_000);
+  public static final Bound OBSERVE_MAX_ELEMENTS = new Bound("observeMaxElements", 100, 1, 500);
   public static final Bound ACTION_TIMEOUT_MS = new Bound("actionTimeoutMs", 10_000, 100, 120_000);
   public static final Bound NAVIGATION_TIMEOUT_MS = new Bound("navigationTimeoutMs", 30_000, 100, 300_000);
   public static final Bound CLEANUP_TIMEOUT_MS = new Bound("cleanupTimeoutMs", 10_000, 100, 120_000);
@@ -55,6 +56,7 @@ public record BrowserSettings(
         config.at("chromium.headless").map(v -> (Boolean) v).orElse(true),
         // Resuming needs checkpoints, which the Playwright provider does not write yet.
         config.string("persistence").map(p -> Persistence.valueOf(p.toUpperCase())).orElse(Persistence.EPHEMERAL),
+        config.string("observeMode").orElse("summary"),
         OBSERVE_MAX_TEXT_CHARS.read(config),
         OBSERVE_MAX_ELEMENTS.read(config),
         ACTION_TIMEOUT_MS.read(config),

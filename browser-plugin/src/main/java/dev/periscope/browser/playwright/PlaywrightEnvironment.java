@@ -30,6 +30,8 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
   private final Page page;
   private final Runnable onClosed;
   private final long closeTimeoutMs;
+  /** The page-global name of this environment's element registry: random, so page scripts cannot rely on it. */
+  private final String registryKey = "__periscope_" + java.util.UUID.randomUUID().toString().replace("-", "");
   private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
   PlaywrightEnvironment(PlaywrightDriver driver, BrowserContext context, Page page, long closeTimeoutMs,
@@ -62,7 +64,8 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
     return call("observing the page", () -> {
       @SuppressWarnings("unchecked")
       Map<String, Object> raw = (Map<String, Object>) page.evaluate(OBSERVE_SCRIPT,
-          Map.of("maxTextChars", budget.maxTextChars(), "maxElements", budget.maxElements()));
+          Map.of("maxTextChars", budget.maxTextChars(), "maxElements", budget.maxElements(),
+              "tiers", List.copyOf(budget.tiers()), "key", registryKey));
       List<ProviderElement> elements = new ArrayList<>();
       @SuppressWarnings("unchecked")
       List<Map<String, Object>> list = (List<Map<String, Object>>) raw.get("elements");
@@ -70,7 +73,8 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
         elements.add(element(e));
       }
       return new ProviderObservation(str(raw.get("url")), str(raw.get("title")), str(raw.get("text")),
-          ((Number) raw.get("totalTextChars")).intValue(), elements, ((Number) raw.get("totalElements")).intValue());
+          ((Number) raw.get("totalTextChars")).intValue(), elements, ((Number) raw.get("totalElements")).intValue(),
+          Boolean.TRUE.equals(raw.get("elementsTruncated")));
     });
   }
 
@@ -114,7 +118,7 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
   /** Finds the element again by its ordinal and checks it is still the one observed. On the driver's thread. */
   private ElementHandle resolve(ProviderElement element) {
     JSHandle handle = page.evaluateHandle(OBSERVE_SCRIPT,
-        Map.of("resolve", element.target(), "fingerprint", element.fingerprint()));
+        Map.of("resolve", element.target(), "fingerprint", element.fingerprint(), "key", registryKey));
     ElementHandle target = handle.asElement();
     if (target == null) {
       handle.dispose();
@@ -183,7 +187,10 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
   private static ProviderElement element(Map<String, Object> e) {
     return new ProviderElement(str(e.get("target")), str(e.get("fingerprint")), str(e.get("kind")),
         str(e.get("role")), str(e.get("name")), Boolean.TRUE.equals(e.get("disabled")),
-        e.get("inputType") == null ? null : str(e.get("inputType")), ((Number) e.get("tier")).intValue());
+        e.get("inputType") == null ? null : str(e.get("inputType")), ((Number) e.get("tier")).intValue(),
+        Boolean.TRUE.equals(e.get("pagination")), str(e.get("section")),
+        e.get("groupKey") == null ? null : str(e.get("groupKey")),
+        e.get("groupLabel") == null ? null : str(e.get("groupLabel")));
   }
 
   private static String str(Object o) {

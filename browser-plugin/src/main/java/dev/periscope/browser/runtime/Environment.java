@@ -190,13 +190,13 @@ final class Environment {
         groupMembers.computeIfAbsent(group, k -> new ArrayList<>()).add(ref);
       }
       elements.add(new Observation.ObservedElement(ref, e.kind(), e.role(), e.name(), e.disabled(), e.inputType(),
-          e.tier(), group));
+          e.tier(), e.pagination(), e.section(), group));
     }
     List<Observation.Group> groups = new ArrayList<>();
     groupMembers.forEach((ref, members) -> groups.add(new Observation.Group(ref, groupLabels.get(ref), members)));
     Observation o = new Observation("observation-" + UUID.randomUUID(), id, generation, "page-1", revision, p.url(),
         p.title(), p.text(), p.text().length() < p.totalTextChars(), p.totalTextChars(), elements, groups,
-        p.elements().size() < p.totalElements(), p.totalElements(), digest(p));
+        p.elementsTruncated(), p.totalElements(), digest(p));
     latest = new Refs(o, Map.copyOf(byRef));
     return o;
   }

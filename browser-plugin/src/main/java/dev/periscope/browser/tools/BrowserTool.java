@@ -22,10 +22,13 @@ final class BrowserTool implements Tool {
 
   private final ToolDescriptor descriptor;
   private final Body body;
+  private final java.util.function.BiConsumer<ToolCall, BrowserException> onFailure;
 
-  BrowserTool(ToolDescriptor descriptor, Body body) {
+  /** {@code onFailure} hears of every browser failure before the model does. */
+  BrowserTool(ToolDescriptor descriptor, Body body, java.util.function.BiConsumer<ToolCall, BrowserException> onFailure) {
     this.descriptor = descriptor;
     this.body = body;
+    this.onFailure = onFailure;
   }
 
   @Override
@@ -38,6 +41,7 @@ final class BrowserTool implements Tool {
     try {
       return body.run(call);
     } catch (BrowserException e) {
+      onFailure.accept(call, e);
       return failure(e);
     } catch (java.util.concurrent.CancellationException e) {
       return failure(new BrowserException(ErrorCode.BROWSER_ACTION_CANCELLED,

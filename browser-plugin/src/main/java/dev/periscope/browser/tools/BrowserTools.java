@@ -32,7 +32,12 @@ public final class BrowserTools implements AutoCloseable {
       "observation_id": {"type": "string", "minLength": 1, "description": "The id of the latest observation."},
       "element_ref": {"type": "string", "pattern": "^e[0-9]+$", "description": "A ref from that observation, such as e3."}""";
 
+  /** What an observation retains for paging: the runtime's text limit and a bound on the elements. */
+  static final int RETAINED_TEXT_CHARS = 60_000;
+  static final int RETAINED_ELEMENTS = 500;
+
   private final AgentBindings bindings;
+  private final Pager pager = new Pager();
   private final BrowserSettings settings;
   private final Optional<AttachmentService> attachments;
 
@@ -50,60 +55,83 @@ public final class BrowserTools implements AutoCloseable {
   }
 
   public List<Tool> tools() {
-    String budget = """
-        "max_text_chars": {"type": "integer", "minimum": 1, "maximum": %d, "description": "Most page text to return."},
-        "max_elements": {"type": "integer", "minimum": 1, "maximum": %d, "description": "Most elements to return."}"""
+    String observation = """
+        "mode": {"enum": ["summary", "interactive", "document"], "description": "summary: controls, navigation and record titles with a text lead (default); interactive: every element, no text; document: text with controls and navigation."},
+        "max_text_chars": {"type": "integer", "minimum": 1, "maximum": %d, "description": "Most page text on one page of the observation."},
+        "max_elements": {"type": "integer", "minimum": 1, "maximum": %d, "description": "Most elements on one page of the observation."}"""
         .formatted(settings.observeMaxTextChars(), settings.observeMaxElements());
     return List.of(
         new BrowserTool(new ToolDescriptor("browser_open",
             "Open an http(s) URL in this agent's browser page and return the observation of the loaded page.",
             schema("\"url\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Absolute http or https URL.\"},"
-                + budget, "\"url\""),
-            new ToolHints(false, false, false, true)), this::open),
+                + observation, "\"url\""),
+            new ToolHints(false, false, false, true)), this::open, this::failed),
         new BrowserTool(new ToolDescriptor("browser_observe",
-            "Observe the current page: its URL, title, ranked interactive elements with refs, and text. Older refs go stale.",
-            schema(budget, ""), new ToolHints(true, false, true, true)), this::observe),
+            "Observe the current page: its URL, title, ranked interactive elements with refs, records, and text."
+                + " Older refs go stale.",
+            schema(observation, ""), new ToolHints(true, false, true, true)), this::observe, this::failed),
+        new BrowserTool(new ToolDescriptor("browser_observe_next",
+            "Read the next page of the latest observation. Its refs stay valid.",
+            schema("\"continuation\": {\"type\": \"string\", \"pattern\": \"^cursor-[0-9]+$\", \"description\": \"The continuation the previous page named.\"}",
+                "\"continuation\""), new ToolHints(true, false, true, false)), this::observeNext, this::failed),
         new BrowserTool(new ToolDescriptor("browser_click",
             "Click an element named by its ref in the latest observation, then observe the result.",
-            schema(TARGET + "," + budget, "\"observation_id\", \"element_ref\""),
-            new ToolHints(false, true, false, true)), this::click),
+            schema(TARGET, "\"observation_id\", \"element_ref\""),
+            new ToolHints(false, true, false, true)), this::click, this::failed),
         new BrowserTool(new ToolDescriptor("browser_fill",
             "Type a value into a field named by its ref in the latest observation, replacing its content. Never for"
                 + " passwords: use browser_fill_credential.",
-            schema(TARGET + ", \"value\": {\"type\": \"string\", \"maxLength\": 100000},"
-                + budget, "\"observation_id\", \"element_ref\", \"value\""),
-            new ToolHints(false, true, true, true)), this::fill),
+            schema(TARGET + ", \"value\": {\"type\": \"string\", \"maxLength\": 100000}",
+                "\"observation_id\", \"element_ref\", \"value\""),
+            new ToolHints(false, true, true, true)), this::fill, this::failed),
         new BrowserTool(new ToolDescriptor("browser_screenshot",
             "Take a PNG screenshot of the page (the viewport, or the full page) and store it as an attachment.",
             schema("\"full_page\": {\"type\": \"boolean\", \"description\": \"Capture the whole page, not only the viewport.\"}", ""),
-            new ToolHints(true, false, true, true)), this::screenshot));
+            new ToolHints(true, false, true, true)), this::screenshot, this::failed));
+  }
+
+  /** A failure that leaves the refs invalid also closes the session's page cursor. */
+  private void failed(ToolCall call, BrowserException e) {
+    boolean pagerItself = e.code() == ErrorCode.BROWSER_OBSERVATION_SUPERSEDED
+        || e.code() == ErrorCode.BROWSER_CONTINUATION_EXHAUSTED;
+    if (!e.observationValid() && !pagerItself) {
+      pager.clear(call.agentSessionId());
+    }
   }
 
   /** Releases what an ended agent session holds. */
   public void agentSessionEnded(String agentSessionId) {
+    pager.forget(agentSessionId);
     bindings.end(agentSessionId);
   }
 
   private ToolResult open(ToolCall call) {
     String url = BrowserTool.requiredString(call.arguments(), "url");
-    ObservationBudget budget = budget(call);
-    return transition(bindings.run(call.agentSessionId(), call.cancellation(),
-        lease -> lease.navigate(url, budget, call.cancellation())));
+    View view = view(call);
+    return transition(call, view, bindings.run(call.agentSessionId(), call.cancellation(),
+        lease -> lease.navigate(url, view.retained(), call.cancellation())));
   }
 
   private ToolResult observe(ToolCall call) {
-    ObservationBudget budget = budget(call);
+    View view = view(call);
     Observation o = bindings.run(call.agentSessionId(), call.cancellation(),
-        lease -> lease.observe(budget, call.cancellation()));
-    return ToolResult.text(Rendering.text(o), Map.of("observation", Rendering.json(o)));
+        lease -> lease.observe(view.retained(), call.cancellation()));
+    ObservationPage page = pager.first(call.agentSessionId(), o, view.mode(), view.textChars(), view.elements());
+    return ToolResult.text(Rendering.text(page), Map.of("observation", Rendering.json(page)));
+  }
+
+  private ToolResult observeNext(ToolCall call) {
+    String continuation = BrowserTool.requiredString(call.arguments(), "continuation");
+    ObservationPage page = pager.next(call.agentSessionId(), continuation);
+    return ToolResult.text(Rendering.text(page), Map.of("observation", Rendering.json(page)));
   }
 
   private ToolResult click(ToolCall call) {
     String observationId = BrowserTool.requiredString(call.arguments(), "observation_id");
     String ref = BrowserTool.requiredString(call.arguments(), "element_ref");
-    ObservationBudget budget = budget(call);
-    return transition(bindings.run(call.agentSessionId(), call.cancellation(),
-        lease -> lease.click(observationId, ref, budget, call.cancellation())));
+    View view = defaultView();
+    return transition(call, view, bindings.run(call.agentSessionId(), call.cancellation(),
+        lease -> lease.click(observationId, ref, view.retained(), call.cancellation())));
   }
 
   private ToolResult fill(ToolCall call) {
@@ -113,10 +141,10 @@ public final class BrowserTools implements AutoCloseable {
     if (!(value instanceof String text)) {
       throw new BrowserException(ErrorCode.BROWSER_INVALID_ARGUMENT, "/value: a string is required");
     }
-    ObservationBudget budget = budget(call);
+    View view = defaultView();
     Transition t = bindings.run(call.agentSessionId(), call.cancellation(),
-        lease -> lease.fill(observationId, ref, text, budget, call.cancellation()));
-    ToolResult r = transition(t);
+        lease -> lease.fill(observationId, ref, text, view.retained(), call.cancellation()));
+    ToolResult r = transition(call, view, t);
     return new ToolResult(List.of(new Content.Text("Filled " + text.length() + " characters\n" + r.text())),
         false, r.structured());
   }
@@ -156,20 +184,44 @@ public final class BrowserTools implements AutoCloseable {
         new Content.AttachmentLink(ref.ref(), ref.mimeType())), false, structured);
   }
 
-  private ToolResult transition(Transition t) {
+  private ToolResult transition(ToolCall call, View view, Transition t) {
+    ObservationPage page = pager.first(call.agentSessionId(), t.after(), view.mode(), view.textChars(), view.elements());
     Map<String, Object> structured = new LinkedHashMap<>();
     structured.put("transition", Rendering.json(t));
-    structured.put("observation", Rendering.json(t.after()));
-    return ToolResult.text(Rendering.text(t), structured);
+    structured.put("observation", Rendering.json(page));
+    return ToolResult.text(Rendering.text(t, page), structured);
   }
 
-  /** The call's budgets, checked against their bounds whether or not the host validated the schema. */
-  private ObservationBudget budget(ToolCall call) {
-    return new ObservationBudget(
-        BrowserTool.optionalInt(call.arguments(), "max_text_chars", 1, settings.observeMaxTextChars())
-            .orElse(settings.observeMaxTextChars()),
-        BrowserTool.optionalInt(call.arguments(), "max_elements", 1, settings.observeMaxElements())
-            .orElse(settings.observeMaxElements()));
+  /**
+   * How an observation is taken and shown: the mode, the page sizes (the call's, else the mode's, never above the
+   * configured caps), and what the browser retains for paging (the text and the elements of the mode's tiers, up
+   * to the retained bounds).
+   */
+  record View(Mode mode, int textChars, int elements) {
+    ObservationBudget retained() {
+      return new ObservationBudget(RETAINED_TEXT_CHARS, RETAINED_ELEMENTS, mode.tiers);
+    }
+  }
+
+  private View view(ToolCall call) {
+    Object requested = call.arguments().get("mode");
+    Mode mode = Mode.valueOf(settings.observeMode().toUpperCase());
+    if (requested != null) {
+      mode = java.util.Arrays.stream(Mode.values()).filter(m -> m.id().equals(requested)).findFirst()
+          .orElseThrow(() -> new BrowserException(ErrorCode.BROWSER_INVALID_ARGUMENT,
+              "/mode: one of summary, interactive, document is required (found " + requested + ")"));
+    }
+    int text = BrowserTool.optionalInt(call.arguments(), "max_text_chars", 1, settings.observeMaxTextChars())
+        .orElse(Math.min(mode.textChars, settings.observeMaxTextChars()));
+    int elements = BrowserTool.optionalInt(call.arguments(), "max_elements", 1, settings.observeMaxElements())
+        .orElse(Math.min(mode.elements, settings.observeMaxElements()));
+    return new View(mode, text, elements);
+  }
+
+  private View defaultView() {
+    Mode mode = Mode.valueOf(settings.observeMode().toUpperCase());
+    return new View(mode, Math.min(mode.textChars, settings.observeMaxTextChars()),
+        Math.min(mode.elements, settings.observeMaxElements()));
   }
 
   private static String schema(String properties, String required) {

@@ -4,63 +4,95 @@ import dev.periscope.api.browser.Observation;
 import dev.periscope.api.browser.Transition;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
-/** How observations and transitions read to the model (text) and to clients (structured JSON). */
+/** How observation pages and transitions read to the model (text) and to clients (structured JSON). */
 final class Rendering {
   private Rendering() {}
 
-  static String text(Observation o) {
+  static String text(ObservationPage page) {
+    Observation o = page.observation();
     StringBuilder b = new StringBuilder();
-    b.append("Observation ").append(o.id()).append(" (revision ").append(o.revision()).append(")\n");
+    b.append("Observation ").append(o.id()).append(" (revision ").append(o.revision()).append(", mode ")
+        .append(page.mode().id()).append(")\n");
     b.append("URL: ").append(o.url()).append('\n');
     b.append("Title: ").append(o.title().isEmpty() ? "(untitled)" : o.title()).append('\n');
-    int shown = o.elements().size();
-    if (o.elementsTruncated()) {
-      b.append("Interactive elements: ").append(shown).append(" shown; ").append(o.totalElements() - shown)
-          .append(" not shown\n");
+    int shown = page.elements().size();
+    int hidden = Math.max(0, o.totalElements() - page.elementOffset() - shown);
+    if (page.elementOffset() > 0 || page.elementsTruncated()) {
+      b.append("Interactive elements: ").append(shown).append(" shown from rank ").append(page.elementOffset() + 1)
+          .append("; ").append(hidden).append(" not shown\n");
     } else {
       b.append("Interactive elements: ").append(shown).append(" of ").append(o.totalElements()).append('\n');
     }
-    List<Observation.ObservedElement> ungrouped = o.elements().stream().filter(e -> e.group() == null).toList();
-    if (ungrouped.isEmpty() && o.groups().isEmpty()) {
+    List<Observation.ObservedElement> ungrouped = page.elements().stream().filter(e -> e.group() == null).toList();
+    List<Observation.Group> groups = groupsOf(page);
+    if (ungrouped.isEmpty() && groups.isEmpty()) {
       b.append("  (none)\n");
     }
     ungrouped.forEach(e -> element(b, e, "  "));
-    if (!o.groups().isEmpty()) {
-      b.append("Records: ").append(o.groups().size()).append('\n');
-      for (Observation.Group g : o.groups()) {
+    if (!groups.isEmpty()) {
+      b.append("Records: ").append(groups.size()).append('\n');
+      for (Observation.Group g : groups) {
         b.append("  [").append(g.ref()).append("] ").append(g.label().isEmpty() ? "(untitled record)" : g.label())
             .append('\n');
-        o.elements().stream().filter(e -> g.ref().equals(e.group())).forEach(e -> element(b, e, "    "));
+        page.elements().stream().filter(e -> g.ref().equals(e.group())).forEach(e -> element(b, e, "    "));
       }
     }
     b.append('\n');
-    if (o.text().isEmpty() && o.totalTextChars() > 0) {
-      b.append("Page text: not included (").append(o.totalTextChars()).append(" chars available)");
+    if (page.text().isEmpty() && page.textOffset() == 0) {
+      b.append("Page text: not included in ").append(page.mode().id()).append(" mode (").append(o.totalTextChars())
+          .append(" chars available)");
     } else {
-      b.append("Page text (1-").append(o.text().length()).append(" of ").append(o.totalTextChars()).append(" chars):\n");
-      b.append(o.text());
+      b.append("Page text (").append(page.textOffset() + 1).append('-').append(page.textEnd()).append(" of ")
+          .append(o.totalTextChars()).append(" chars):\n").append(page.text());
+    }
+    if (page.continuation() != null) {
+      b.append("\n\nMore remains. Call browser_observe_next with continuation \"").append(page.continuation())
+          .append("\".");
+    } else if (page.textTruncated() || page.elementsTruncated()) {
+      b.append("\n\nThe page holds more than this observation retained; re-observe with a larger budget or another"
+          + " mode.");
     }
     return b.toString();
   }
 
   private static void element(StringBuilder b, Observation.ObservedElement e, String indent) {
     b.append(indent).append('[').append(e.ref()).append("] ").append(e.kind());
+    if (e.inputType() != null && !e.kind().endsWith(":" + e.inputType())) {
+      b.append(" input=").append(e.inputType());
+    }
+    if (e.pagination()) {
+      b.append(" pagination");
+    }
     if (e.disabled()) {
       b.append(" disabled");
     }
     b.append(" — ").append(e.name().isEmpty() ? "(unnamed)" : e.name()).append('\n');
   }
 
-  static String text(Transition t) {
-    Transition.Metrics m = t.metrics();
-    return "Transition " + t.id() + ": " + t.outcome().name().toLowerCase() + " (" + m.durationMs() + "ms total, "
-        + m.actionMs() + "ms action, " + m.observationMs() + "ms observation)\n\n" + text(t.after());
+  /** The groups with at least one element on this page, in order of first appearance. */
+  private static List<Observation.Group> groupsOf(ObservationPage page) {
+    Set<String> refs = new LinkedHashSet<>();
+    page.elements().forEach(e -> {
+      if (e.group() != null) {
+        refs.add(e.group());
+      }
+    });
+    return page.observation().groups().stream().filter(g -> refs.contains(g.ref())).toList();
   }
 
-  static Map<String, Object> json(Observation o) {
+  static String text(Transition t, ObservationPage page) {
+    Transition.Metrics m = t.metrics();
+    return "Transition " + t.id() + ": " + t.outcome().name().toLowerCase() + " (" + m.durationMs() + "ms total, "
+        + m.actionMs() + "ms action, " + m.observationMs() + "ms observation)\n\n" + text(page);
+  }
+
+  static Map<String, Object> json(ObservationPage page) {
+    Observation o = page.observation();
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("id", o.id());
     m.put("environment_id", o.environmentId());
@@ -69,11 +101,13 @@ final class Rendering {
     m.put("revision", o.revision());
     m.put("url", o.url());
     m.put("title", o.title());
-    m.put("text", o.text());
-    m.put("text_truncated", o.textTruncated());
+    m.put("mode", page.mode().id());
+    m.put("text", page.text());
+    m.put("text_offset", page.textOffset());
+    m.put("text_truncated", page.textTruncated());
     m.put("total_text_chars", o.totalTextChars());
     List<Object> elements = new ArrayList<>();
-    for (Observation.ObservedElement e : o.elements()) {
+    for (Observation.ObservedElement e : page.elements()) {
       Map<String, Object> em = new LinkedHashMap<>();
       em.put("ref", e.ref());
       em.put("kind", e.kind());
@@ -83,20 +117,28 @@ final class Rendering {
       if (e.inputType() != null) {
         em.put("input_type", e.inputType());
       }
+      em.put("section", e.section());
       em.put("priority", e.priority());
+      em.put("pagination", e.pagination());
       if (e.group() != null) {
         em.put("group", e.group());
+        o.groups().stream().filter(g -> g.ref().equals(e.group())).findFirst()
+            .ifPresent(g -> em.put("group_label", g.label()));
       }
       elements.add(em);
     }
     m.put("elements", elements);
     List<Object> groups = new ArrayList<>();
-    for (Observation.Group g : o.groups()) {
+    for (Observation.Group g : groupsOf(page)) {
       groups.add(Map.of("ref", g.ref(), "label", g.label(), "elements", g.elements()));
     }
     m.put("groups", groups);
-    m.put("elements_truncated", o.elementsTruncated());
+    m.put("element_offset", page.elementOffset());
+    m.put("elements_truncated", page.elementsTruncated());
     m.put("total_elements", o.totalElements());
+    if (page.continuation() != null) {
+      m.put("continuation", page.continuation());
+    }
     m.put("digest", o.digest());
     return m;
   }
@@ -118,7 +160,6 @@ final class Rendering {
     metrics.put("text_truncated", x.textTruncated());
     metrics.put("elements_truncated", x.elementsTruncated());
     m.put("metrics", metrics);
-    m.put("action", t.action());
     m.put("started_at", t.startedAt().toString());
     m.put("finished_at", t.finishedAt().toString());
     return m;

@@ -123,7 +123,7 @@ class BrowserToolsTest {
   @Test
   void checksEveryBudgetAgainstItsBoundsEvenWithoutTheHostsSchema() {
     for (Map<String, Object> args : java.util.List.<Map<String, Object>>of(
-        Map.of("max_text_chars", 0), Map.of("max_text_chars", 60_001), Map.of("max_elements", 41),
+        Map.of("max_text_chars", 0), Map.of("max_text_chars", 60_001), Map.of("max_elements", 101),
         Map.of("max_elements", 2.5), Map.of("max_elements", "ten"))) {
       ToolResult r = call("agent", "browser_observe", args);
       assertTrue(r.isError(), args.toString());
@@ -136,7 +136,7 @@ class BrowserToolsTest {
     var observation = (Map<String, Object>) small.structured().get("observation");
     assertEquals("text", observation.get("text"));
     assertEquals(1, ((java.util.List<?>) observation.get("elements")).size());
-    assertTrue(tool("browser_observe").descriptor().inputSchema().contains("\"maximum\": 4000"));
+    assertTrue(tool("browser_observe").descriptor().inputSchema().contains("\"maximum\": 12000"));
   }
 
   @Test

@@ -70,8 +70,10 @@ class HostTest {
   void offersTheBrowserToolsWithTheirSchemasAndHints() {
     try (Host host = start()) {
       List<String> names = host.tools().stream().map(ToolDescriptor::name).toList();
-      assertEquals(List.of("browser_open", "browser_observe", "browser_click", "browser_fill", "browser_screenshot"), names);
+      assertEquals(List.of("browser_open", "browser_observe", "browser_observe_next", "browser_click", "browser_fill",
+          "browser_screenshot"), names);
       ToolDescriptor observe = host.tools().get(1);
+      assertEquals("browser_observe", observe.name());
       assertTrue(observe.hints().readOnly());
       assertTrue(observe.inputSchema().contains("\"additionalProperties\": false"));
       assertTrue(host.guidance().contains("browser_open"));
@@ -133,7 +135,7 @@ class HostTest {
     try (Host host = start()) {
       assertEquals(List.of(), host.tools());
       SkillSettings.set(ProjectConfig.fileOf(projectDir.toRealPath()), "browser", true);
-      assertEquals(5, host.tools().size());
+      assertEquals(6, host.tools().size());
     }
   }
 
@@ -235,7 +237,7 @@ class HostTest {
         "pluginClass: dev.periscope.browser.Missing");
     assertThrows(HarnessException.class, () -> PluginInstaller.add(home, "p", broken, true));
     try (Host host = start()) {
-      assertEquals(5, host.tools().size());
+      assertEquals(6, host.tools().size());
     }
   }
 

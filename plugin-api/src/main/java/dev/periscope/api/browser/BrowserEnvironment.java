@@ -28,6 +28,19 @@ public interface BrowserEnvironment extends AutoCloseable {
   @Override
   void close();
 
-  /** How much an observation may carry across from the browser. */
-  record ObservationBudget(int maxTextChars, int maxElements) {}
+  /**
+   * How much an observation may carry across from the browser, and which element tiers it wants (1 to 5;
+   * elements of other tiers are left out before the cut).
+   */
+  record ObservationBudget(int maxTextChars, int maxElements, java.util.Set<Integer> tiers) {
+    public static final java.util.Set<Integer> ALL_TIERS = java.util.Set.of(1, 2, 3, 4, 5);
+
+    public ObservationBudget {
+      tiers = java.util.Set.copyOf(tiers);
+    }
+
+    public ObservationBudget(int maxTextChars, int maxElements) {
+      this(maxTextChars, maxElements, ALL_TIERS);
+    }
+  }
 }

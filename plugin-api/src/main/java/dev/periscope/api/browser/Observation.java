@@ -31,11 +31,12 @@ public record Observation(
 
   /**
    * One element: its ref, kind ({@code button}, {@code a}, {@code input:text}), ARIA role, accessible name, and
-   * the ref of the record group it belongs to (null when none).
+   * its tier ({@code priority}), whether it pages the listing, its section ({@code main}, {@code navigation},
+   * {@code footer}, {@code sidebar}) and the ref of the record group it belongs to (null when none).
    */
   public record ObservedElement(
       String ref, String kind, String role, String name, boolean disabled, String inputType, int priority,
-      String group) {}
+      boolean pagination, String section, String group) {}
 
   /** A repeating record: its group ref, its label, and the refs of its elements. */
   public record Group(String ref, String label, List<String> elements) {

@@ -3,8 +3,9 @@ package dev.periscope.api.browser;
 import java.util.List;
 
 /**
- * A page as the provider observed it: text and elements already ranked and cut inside the browser, with the
- * totals the page held so a caller can tell what it did not see.
+ * A page as the provider observed it: text and elements already ranked, filtered to the requested tiers and cut
+ * inside the browser, with the totals the page held ({@code totalElements} counts every visible element) and
+ * whether the element list was cut, so a caller can tell what it did not see.
  */
 public record ProviderObservation(
     String url,
@@ -12,8 +13,15 @@ public record ProviderObservation(
     String text,
     int totalTextChars,
     List<ProviderElement> elements,
-    int totalElements) {
+    int totalElements,
+    boolean elementsTruncated) {
   public ProviderObservation {
     elements = List.copyOf(elements);
+  }
+
+  /** An observation whose element list was cut exactly when it holds fewer elements than the page. */
+  public ProviderObservation(String url, String title, String text, int totalTextChars, List<ProviderElement> elements,
+      int totalElements) {
+    this(url, title, text, totalTextChars, elements, totalElements, elements.size() < totalElements);
   }
 }

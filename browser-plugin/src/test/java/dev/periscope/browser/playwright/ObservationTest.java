@@ -1,0 +1,303 @@
+package dev.periscope.browser.playwright;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.periscope.api.Cancellation;
+import dev.periscope.api.PluginConfiguration;
+import dev.periscope.api.browser.BrowserSessionId;
+import dev.periscope.api.tool.Tool;
+import dev.periscope.api.tool.ToolCall;
+import dev.periscope.api.tool.ToolResult;
+import dev.periscope.browser.BrowserSettings;
+import dev.periscope.browser.runtime.CheckpointIndex;
+import dev.periscope.browser.runtime.DefaultBrowserRuntime;
+import dev.periscope.browser.runtime.RuntimeSettings;
+import dev.periscope.browser.tools.ToolsForTests;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Ranked, grouped and paged observations through the tools, on real Chromium and pages served on 127.0.0.1. */
+class ObservationTest {
+  static HttpServer server;
+  static DefaultBrowserRuntime runtime;
+  static PlaywrightProvider provider;
+  static List<Tool> tools;
+  static final Map<String, String> PAGES = new ConcurrentHashMap<>();
+  static final Map<String, Boolean> SIGNALS = new ConcurrentHashMap<>();
+  static final Map<String, CountDownLatch> ACKS = new ConcurrentHashMap<>();
+
+  static void respond(com.sun.net.httpserver.HttpExchange exchange, String text) throws java.io.IOException {
+    byte[] body = text.getBytes(StandardCharsets.UTF_8);
+    exchange.sendResponseHeaders(200, body.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(body);
+    }
+  }
+
+  /** Tells the page to change itself, and waits until it has, while no tool call runs. */
+  static void signal(String name) throws InterruptedException {
+    CountDownLatch ack = ACKS.computeIfAbsent(name, k -> new CountDownLatch(1));
+    SIGNALS.put(name, true);
+    assertTrue(ack.await(20, java.util.concurrent.TimeUnit.SECONDS), "the page never changed: " + name);
+  }
+
+  static String listing(int records) {
+    StringBuilder b = new StringBuilder("""
+        <!doctype html><html><head><title>Papers</title></head><body>
+        <header><nav><a href="/">Home</a> <a href="/about">About</a></nav>
+        <form role="search"><input name="q" aria-label="Search papers"><button>Search</button></form></header>
+        <p>Results for browsers.</p><ul class="results">""");
+    for (int i = 1; i <= records; i++) {
+      b.append("<li><h3><a href=\"/paper/").append(i).append("\">Paper number ").append(i).append("</a></h3>")
+          .append("<a href=\"/author/").append(i).append("\">Author ").append(i).append("</a> ")
+          .append("<a href=\"/pdf/").append(i).append("\">PDF</a> <a href=\"/ps/").append(i).append("\">PS</a>")
+          .append("<p>Summary of paper ").append(i).append(" about browsing.</p></li>");
+    }
+    b.append("</ul><div class=\"pages\"><a href=\"?p=1\">1</a> <a href=\"?p=2\">2</a> <a href=\"?p=3\">3</a>")
+        .append(" <a href=\"?p=2\">Next</a></div>")
+        .append("<p>See also <a href=\"/more\">more</a> reading.</p>")
+        .append("<footer><a href=\"/legal\">Legal</a></footer></body></html>");
+    return b.toString();
+  }
+
+  @BeforeAll
+  static void start() throws Exception {
+    PAGES.put("/list", listing(12));
+    PAGES.put("/big", listing(300));
+    PAGES.put("/dl", """
+        <!doctype html><html><body><dl>
+        <dt><a href="/a">Alpha paper</a></dt><dd><a href="/a.pdf">pdf</a> <a href="/a.bib">bib</a></dd>
+        <dt><a href="/b">Beta paper</a></dt><dd><a href="/b.pdf">pdf</a> <a href="/b.bib">bib</a></dd>
+        <dt><a href="/c">Gamma paper</a></dt><dd><a href="/c.pdf">pdf</a> <a href="/c.bib">bib</a></dd>
+        </dl></body></html>""");
+    PAGES.put("/delete", """
+        <!doctype html><html><body><ul id="items">
+        <li>Item A <button onclick="this.parentElement.remove(); window.deleted = (window.deleted||[]).concat('A')">Delete</button></li>
+        <li>Item B <button onclick="this.parentElement.remove(); window.deleted = (window.deleted||[]).concat('B')">Delete</button></li>
+        <li>Item C <button onclick="this.parentElement.remove(); window.deleted = (window.deleted||[]).concat('C')">Delete</button></li>
+        </ul><p id="log"></p>
+        <script>
+          const insert = () => { const li = document.createElement('li');
+            li.innerHTML = 'Item Z <button>Delete</button>'; document.getElementById('items').prepend(li); };
+          const poll = () => fetch('/signal/insert').then(r => r.text()).then(t => {
+            if (t === 'go') { insert(); fetch('/ack/insert'); } else { setTimeout(poll, 20); } });
+          poll();
+        </script></body></html>""");
+    PAGES.put("/rename", """
+        <!doctype html><html><head><title>rename</title></head><body>
+        <button id="b" onclick="document.title='pressed'">Save</button>
+        <script>
+          const poll = () => fetch('/signal/rename').then(r => r.text()).then(t => {
+            if (t === 'go') { document.getElementById('b').textContent = 'Discard'; fetch('/ack/rename'); }
+            else { setTimeout(poll, 20); } });
+          poll();
+        </script></body></html>""");
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/", exchange -> {
+      String page = PAGES.getOrDefault(exchange.getRequestURI().getPath(), "<html><body>other</body></html>");
+      byte[] body = page.getBytes(StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
+      exchange.sendResponseHeaders(200, body.length);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(body);
+      }
+    });
+    server.createContext("/signal/", exchange -> respond(exchange,
+        SIGNALS.containsKey(exchange.getRequestURI().getPath().substring(8)) ? "go" : "wait"));
+    server.createContext("/ack/", exchange -> {
+        ACKS.computeIfAbsent(exchange.getRequestURI().getPath().substring(5), k -> new CountDownLatch(1)).countDown();
+        respond(exchange, "ok");
+    });
+    server.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
+    server.start();
+    BrowserSettings settings = BrowserSettings.from(PluginConfiguration.empty());
+    runtime = new DefaultBrowserRuntime(RuntimeSettings.defaults(), new CheckpointIndex());
+    provider = new PlaywrightProvider(settings);
+    runtime.registerProvider(provider);
+    tools = ToolsForTests.tools(runtime, settings);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    ToolsForTests.close();
+    runtime.close();
+    provider.dispose();
+    server.stop(0);
+  }
+
+  static String url(String path) {
+    return "http://127.0.0.1:" + server.getAddress().getPort() + path;
+  }
+
+  static ToolResult call(String agent, String tool, Map<String, Object> args) {
+    return tools.stream().filter(t -> t.descriptor().name().equals(tool)).findFirst().orElseThrow()
+        .call(new ToolCall(args, agent, Cancellation.none()));
+  }
+
+  @SuppressWarnings("unchecked")
+  static Map<String, Object> observation(ToolResult r) {
+    return (Map<String, Object>) r.structured().get("observation");
+  }
+
+  @SuppressWarnings("unchecked")
+  static List<Map<String, Object>> elements(ToolResult r) {
+    return (List<Map<String, Object>>) observation(r).get("elements");
+  }
+
+  static List<String> names(ToolResult r) {
+    return elements(r).stream().map(e -> (String) e.get("name")).toList();
+  }
+
+  @Test
+  void rankingPutsControlsAndPaginationFirstThenNavigationThenRecordTitles() {
+    ToolResult r = call("rank", "browser_open", Map.of("url", url("/list"), "mode", "interactive"));
+    assertFalse(r.isError(), r.text());
+    List<String> names = names(r);
+    // Tier 1: the form and every paging link; tier 2: navigation; tier 3: record titles; 4: body link; 5: the rest.
+    assertEquals(List.of("Search papers", "Search", "1", "2", "3", "Next", "Home", "About", "Paper number 1"),
+        names.subList(0, 9));
+    assertEquals("more", names.get(20));
+    assertEquals("Legal", names.get(names.size() - 1));
+    Map<String, Object> next = elements(r).get(5);
+    assertEquals(true, next.get("pagination"));
+    Map<String, Object> loneMore = elements(r).get(20);
+    assertEquals(false, loneMore.get("pagination"), "a lone 'more' link is content, not pagination");
+    Map<String, Object> title = elements(r).get(8);
+    assertEquals(3, title.get("priority"));
+    assertEquals("Paper number 1", title.get("group_label"));
+  }
+
+  @Test
+  void collapsesEachRecordsLinksUnderOneGroupAndTreatsADtDdPairAsOneRecord() {
+    ToolResult list = call("group", "browser_open", Map.of("url", url("/list"), "mode", "interactive"));
+    @SuppressWarnings("unchecked")
+    var groups = (List<Map<String, Object>>) observation(list).get("groups");
+    assertEquals(12, groups.size());
+    assertEquals("Paper number 1", groups.get(0).get("label"));
+    assertEquals(4, ((List<?>) groups.get(0).get("elements")).size(), "title, author and two formats");
+    assertTrue(list.text().contains("Records: 12"), list.text());
+
+    ToolResult dl = call("group", "browser_open", Map.of("url", url("/dl"), "mode", "interactive"));
+    @SuppressWarnings("unchecked")
+    var papers = (List<Map<String, Object>>) observation(dl).get("groups");
+    assertEquals(List.of("Alpha paper", "Beta paper", "Gamma paper"), papers.stream().map(g -> g.get("label")).toList());
+    assertEquals(3, ((List<?>) papers.get(0).get("elements")).size(), "dt title plus dd's pdf and bib");
+    assertEquals(List.of("Alpha paper", "Beta paper", "Gamma paper"), names(dl).subList(0, 3), "titles rank first");
+  }
+
+  @Test
+  void modesChooseTiersAndText() {
+    ToolResult summary = call("modes", "browser_open", Map.of("url", url("/list")));
+    assertEquals("summary", observation(summary).get("mode"));
+    assertTrue(elements(summary).stream().allMatch(e -> (int) e.get("priority") <= 3));
+    assertTrue(((String) observation(summary).get("text")).startsWith("Home About"));
+    ToolResult interactive = call("modes", "browser_observe", Map.of("mode", "interactive"));
+    assertEquals("", observation(interactive).get("text"));
+    assertTrue(interactive.text().contains("Page text: not included in interactive mode"), interactive.text());
+    ToolResult document = call("modes", "browser_observe", Map.of("mode", "document"));
+    assertTrue(elements(document).stream().allMatch(e -> (int) e.get("priority") <= 2));
+    assertTrue(((String) observation(document).get("text")).contains("Summary of paper 12"));
+    assertEquals(observation(document).get("total_elements"), observation(interactive).get("total_elements"),
+        "every observation reports the page-wide element count");
+  }
+
+  @Test
+  void pagesThroughOneObservationWithoutInvalidatingItsRefs() {
+    ToolResult first = call("paging", "browser_open", Map.of("url", url("/list"), "mode", "interactive",
+        "max_elements", 20, "max_text_chars", 100));
+    String id = (String) observation(first).get("id");
+    String continuation = (String) observation(first).get("continuation");
+    assertTrue(first.text().contains("More remains. Call browser_observe_next with continuation \"" + continuation + "\""));
+    assertEquals(true, observation(first).get("elements_truncated"));
+    List<String> seen = new ArrayList<>(names(first));
+    ToolResult page = first;
+    int pages = 1;
+    while (observation(page).get("continuation") != null) {
+      page = call("paging", "browser_observe_next", Map.of("continuation", observation(page).get("continuation")));
+      assertFalse(page.isError(), page.text());
+      assertEquals(id, observation(page).get("id"), "paging re-observed the page");
+      seen.addAll(names(page));
+      pages++;
+    }
+    assertTrue(pages >= 3, "pages: " + pages);
+    assertEquals(seen.size(), seen.stream().distinct().count() + seen.stream().filter("PDF"::equals).count()
+        - (seen.contains("PDF") ? 1 : 0) + seen.stream().filter("PS"::equals).count() - (seen.contains("PS") ? 1 : 0),
+        "an element was shown twice");
+    assertTrue(seen.contains("Paper number 12") && seen.contains("Legal"));
+    // A ref from the first page still acts on the observation the pages came from.
+    String ref = (String) elements(first).get(1).get("ref");
+    ToolResult click = call("paging", "browser_click", Map.of("observation_id", id, "element_ref", ref));
+    assertFalse(click.isError(), click.text());
+
+    ToolResult done = call("paging", "browser_observe_next", Map.of("continuation", "cursor-1"));
+    assertTrue(done.text().contains("code=BROWSER_CONTINUATION_EXHAUSTED"), done.text());
+  }
+
+  @Test
+  void aNewerObservationSupersedesAnOlderContinuation() {
+    ToolResult first = call("super", "browser_open", Map.of("url", url("/list"), "max_elements", 3));
+    String old = (String) observation(first).get("continuation");
+    ToolResult second = call("super", "browser_observe", Map.of("max_elements", 3));
+    ToolResult stale = call("super", "browser_observe_next", Map.of("continuation", old));
+    assertTrue(stale.isError());
+    assertTrue(stale.text().contains("code=BROWSER_OBSERVATION_SUPERSEDED"), stale.text());
+    assertFalse(call("super", "browser_observe_next",
+        Map.of("continuation", observation(second).get("continuation"))).isError());
+  }
+
+  @Test
+  void keepsTheDefaultSummaryOfALargeListingSmallWithTheFormPaginationAndTitles() {
+    ToolResult r = call("big", "browser_open", Map.of("url", url("/big")));
+    assertTrue(r.text().length() <= 8000, "summary of 300 records is " + r.text().length() + " chars");
+    List<String> names = names(r);
+    assertTrue(names.containsAll(List.of("Search papers", "Search", "1", "2", "3", "Next")), names.toString());
+    assertTrue(names.stream().filter(n -> n.startsWith("Paper number")).count() >= 10, names.toString());
+    List<String> titles = new ArrayList<>(names.stream().filter(n -> n.startsWith("Paper number")).toList());
+    ToolResult page = r;
+    while (observation(page).get("continuation") != null) {
+      page = call("big", "browser_observe_next", Map.of("continuation", observation(page).get("continuation")));
+      names(page).stream().filter(n -> n.startsWith("Paper number")).forEach(titles::add);
+    }
+    assertEquals(300, titles.stream().distinct().count(), "observe_next did not reach every title");
+  }
+
+  @Test
+  void refusesToClickAnIdenticalButtonThatMovedIntoTheObservedPlace() throws Exception {
+    ToolResult r = call("delete", "browser_open", Map.of("url", url("/delete"), "mode", "interactive"));
+    String id = (String) observation(r).get("id");
+    String bRef = (String) elements(r).get(1).get("ref");
+    // A node inserted before the target after the observation: the ordinal now points at another Delete button.
+    signal("insert");
+    ToolResult click = call("delete", "browser_click", Map.of("observation_id", id, "element_ref", bRef));
+    assertTrue(click.isError(), click.text());
+    assertTrue(click.text().contains("code=BROWSER_STALE_REFERENCE"), click.text());
+    String text = (String) observation(call("delete", "browser_observe", Map.of("mode", "document"))).get("text");
+    assertTrue(text.contains("Item A") && text.contains("Item B") && text.contains("Item C"), "a record was deleted: " + text);
+  }
+
+  @Test
+  void refusesAnElementWhoseTextChangedUnderTheSameRef() throws Exception {
+    ToolResult r = call("rename", "browser_open", Map.of("url", url("/rename"), "mode", "interactive"));
+    String id = (String) observation(r).get("id");
+    String save = (String) elements(r).get(0).get("ref");
+    signal("rename");
+    ToolResult click = call("rename", "browser_click", Map.of("observation_id", id, "element_ref", save));
+    assertTrue(click.text().contains("code=BROWSER_STALE_REFERENCE"), click.text());
+    assertEquals("rename", observation(call("rename", "browser_observe", Map.of())).get("title"), "the button was pressed");
+  }
+}

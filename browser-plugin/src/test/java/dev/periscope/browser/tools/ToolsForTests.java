@@ -1,0 +1,27 @@
+package dev.periscope.browser.tools;
+
+import dev.periscope.api.browser.BrowserRuntime;
+import dev.periscope.api.browser.BrowserSessionId;
+import dev.periscope.api.tool.Tool;
+import dev.periscope.browser.BrowserSettings;
+import java.util.List;
+import java.util.Optional;
+
+/** The browser tools over a given runtime, for tests in other packages; agent sessions map to fixed ids. */
+public final class ToolsForTests {
+  private static BrowserTools current;
+
+  private ToolsForTests() {}
+
+  public static List<Tool> tools(BrowserRuntime runtime, BrowserSettings settings) {
+    current = new BrowserTools(runtime, id -> new BrowserSessionId("browser-of-" + id), settings, Optional.empty());
+    return current.tools();
+  }
+
+  public static void close() {
+    if (current != null) {
+      current.close();
+      current = null;
+    }
+  }
+}
