@@ -5,6 +5,7 @@ import com.microsoft.playwright.ElementHandle;
 import com.microsoft.playwright.JSHandle;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.PlaywrightException;
+import com.microsoft.playwright.options.ElementState;
 import com.microsoft.playwright.options.LoadState;
 import dev.periscope.api.browser.BrowserEnvironment;
 import dev.periscope.api.browser.BrowserException;
@@ -30,12 +31,14 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
   private final Page page;
   private final Runnable onClosed;
   private final long closeTimeoutMs;
+  private final long navigationTimeoutMs;
   /** The page-global name of this environment's element registry: random, so page scripts cannot rely on it. */
   private final String registryKey = "__periscope_" + java.util.UUID.randomUUID().toString().replace("-", "");
   private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
-  PlaywrightEnvironment(PlaywrightDriver driver, BrowserContext context, Page page, long closeTimeoutMs,
-      Runnable onClosed) {
+  PlaywrightEnvironment(PlaywrightDriver driver, BrowserContext context, Page page, long navigationTimeoutMs,
+      long closeTimeoutMs, Runnable onClosed) {
+    this.navigationTimeoutMs = navigationTimeoutMs;
     this.closeTimeoutMs = closeTimeoutMs;
     this.driver = driver;
     this.context = context;
@@ -113,6 +116,155 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
       }
       return null;
     });
+  }
+
+  @Override
+  public void press(ProviderElement element, String key) {
+    String playwrightKey = key.equals("Space") ? " " : key;
+    call("pressing " + key, () -> {
+      if (element == null) {
+        page.keyboard().press(playwrightKey);
+      } else {
+        ElementHandle target = resolve(element);
+        try {
+          target.press(playwrightKey);
+        } finally {
+          target.dispose();
+        }
+      }
+      settle();
+      return null;
+    });
+  }
+
+  @Override
+  public void select(ProviderElement element, List<String> values) {
+    call("choosing an option", () -> {
+      ElementHandle target = resolve(element);
+      try {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> fit = (Map<String, Object>) target.evaluate("""
+            (el, values) => ({
+              isSelect: el.tagName === 'SELECT', multiple: !!el.multiple,
+              unmatched: values.filter(v => !Array.from(el.options || []).some(
+                  o => o.value === v || o.label === v || o.text.trim() === v))
+            })""", values);
+        if (!Boolean.TRUE.equals(fit.get("isSelect"))) {
+          throw new BrowserException(ErrorCode.BROWSER_INVALID_ARGUMENT, "element \"" + element.name()
+              + "\" is not a select");
+        }
+        if (values.size() > 1 && !Boolean.TRUE.equals(fit.get("multiple"))) {
+          throw new BrowserException(ErrorCode.BROWSER_INVALID_ARGUMENT,
+              "/values: \"" + element.name() + "\" takes one option; more than one needs a multi-select");
+        }
+        List<?> unmatched = (List<?>) fit.get("unmatched");
+        if (!unmatched.isEmpty()) {
+          throw new BrowserException(ErrorCode.BROWSER_INVALID_ARGUMENT,
+              "/values: no option of \"" + element.name() + "\" has the value or label " + unmatched);
+        }
+        target.selectOption(values.toArray(String[]::new));
+      } finally {
+        target.dispose();
+      }
+      return null;
+    });
+  }
+
+  @Override
+  public void check(ProviderElement element, boolean checked) {
+    call(checked ? "checking" : "unchecking", () -> {
+      ElementHandle target = resolve(element);
+      try {
+        target.setChecked(checked);
+      } finally {
+        target.dispose();
+      }
+      return null;
+    });
+  }
+
+  @Override
+  public void scroll(String to, double pages, ProviderElement element) {
+    call("scrolling", () -> {
+      switch (to) {
+        case "up", "down" -> page.evaluate("pages => window.scrollBy(0, pages * window.innerHeight)",
+            to.equals("up") ? -pages : pages);
+        case "top" -> page.evaluate("() => window.scrollTo(0, 0)");
+        case "bottom" -> page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)");
+        default -> {
+          ElementHandle target = resolve(element);
+          try {
+            target.scrollIntoViewIfNeeded();
+          } finally {
+            target.dispose();
+          }
+        }
+      }
+      // Scroll events run on the next frame: let the page's handlers (lazy loading, sticky headers) see it first.
+      page.evaluate("() => new Promise(done => requestAnimationFrame(() => setTimeout(done, 0)))");
+      return null;
+    });
+  }
+
+  @Override
+  public void waitFor(String until, ProviderElement element, long timeoutMs) {
+    double timeout = Math.min(timeoutMs, navigationTimeoutMs);
+    call("waiting for " + until, () -> {
+      switch (until) {
+        case "load" -> page.waitForLoadState(LoadState.LOAD, new Page.WaitForLoadStateOptions().setTimeout(timeout));
+        case "network-idle" -> page.waitForLoadState(LoadState.NETWORKIDLE,
+            new Page.WaitForLoadStateOptions().setTimeout(timeout));
+        default -> {
+          ElementHandle target;
+          try {
+            target = resolve(element);
+          } catch (BrowserException gone) {
+            if (until.equals("element-hidden")) {
+              return null;
+            }
+            throw gone;
+          }
+          try {
+            target.waitForElementState(until.equals("element-visible") ? ElementState.VISIBLE : ElementState.HIDDEN,
+                new ElementHandle.WaitForElementStateOptions().setTimeout(timeout));
+          } finally {
+            target.dispose();
+          }
+        }
+      }
+      return null;
+    });
+  }
+
+  @Override
+  public void history(String move) {
+    call(move, () -> {
+      if (move.equals("reload")) {
+        if (page.url().equals("about:blank")) {
+          throw new BrowserException(ErrorCode.BROWSER_POLICY_DENIED, "there is no page to reload", page.url(), false,
+              null);
+        }
+        page.reload();
+        return null;
+      }
+      String before = page.url();
+      Object response = move.equals("back") ? page.goBack() : page.goForward();
+      boolean moved = response != null || !page.url().equals(before);
+      if (!moved) {
+        throw new BrowserException(ErrorCode.BROWSER_POLICY_DENIED, "there is no history entry to go " + move + " to",
+            page.url(), false, null);
+      }
+      return null;
+    });
+  }
+
+  /** After a key press that may submit a form, let a started navigation load; a page still loading is not a failure. */
+  private void settle() {
+    try {
+      page.waitForLoadState(LoadState.LOAD);
+    } catch (PlaywrightException e) {
+      // the after-observation shows what there is
+    }
   }
 
   /** Finds the element again by its ordinal and checks it is still the one observed. On the driver's thread. */

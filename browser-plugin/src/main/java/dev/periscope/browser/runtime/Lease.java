@@ -1,6 +1,7 @@
 package dev.periscope.browser.runtime;
 
 import dev.periscope.api.Cancellation;
+import dev.periscope.api.browser.BrowserAction;
 import dev.periscope.api.browser.BrowserEnvironment.ObservationBudget;
 import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.BrowserLease;
@@ -14,6 +15,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -57,40 +59,157 @@ final class Lease implements BrowserLease {
   }
 
   @Override
-  public Transition navigate(String url, ObservationBudget budget, Cancellation cancellation) {
-    checkUrl(url);
-    return run(cancellation, () -> transition(Map.of("kind", "navigate", "url", url), budget, cancellation,
-        () -> environment.delegate().navigate(url)));
-  }
-
-  @Override
-  public Transition click(String observationId, String elementRef, ObservationBudget budget,
-      Cancellation cancellation) {
-    requireObservation(observationId, elementRef);
+  public Transition act(BrowserAction action, ObservationBudget budget, Cancellation cancellation) {
+    validate(action);
     return run(cancellation, () -> {
-      ProviderElement target = environment.resolve(observationId, elementRef);
-      return transition(Map.of("kind", "click", "element_ref", elementRef), budget, cancellation,
-          () -> environment.delegate().click(target));
+      Map<String, Object> record = describe(action);
+      Runnable step = step(action);
+      return transition(record, budget, cancellation, step);
     });
   }
 
-  @Override
-  public Transition fill(String observationId, String elementRef, String value, ObservationBudget budget,
-      Cancellation cancellation) {
-    requireObservation(observationId, elementRef);
-    return run(cancellation, () -> {
-      ProviderElement target = environment.resolve(observationId, elementRef);
+  /** Checks what can be checked before the queue: URLs, keys, bounds, and that refs come with observations. */
+  private void validate(BrowserAction action) {
+    if (action instanceof BrowserAction.Navigate n) {
+      checkUrl(n.url());
+    } else if (action instanceof BrowserAction.Click c) {
+      requireObservation(c.observationId(), c.elementRef());
+    } else if (action instanceof BrowserAction.Fill f) {
+      requireObservation(f.observationId(), f.elementRef());
+    } else if (action instanceof BrowserAction.Select s) {
+      requireObservation(s.observationId(), s.elementRef());
+      if (s.values().isEmpty()) {
+        throw invalid("/values: choose at least one option");
+      }
+    } else if (action instanceof BrowserAction.Check c) {
+      requireObservation(c.observationId(), c.elementRef());
+    } else if (action instanceof BrowserAction.Press p) {
+      if (!BrowserAction.KEYS.contains(p.key())) {
+        throw invalid("/key: one of " + String.join(", ", BrowserAction.KEYS) + " is required (found " + p.key() + ")");
+      }
+      optionalElement(p.observationId(), p.elementRef());
+    } else if (action instanceof BrowserAction.Scroll s) {
+      if (!List.of("up", "down", "top", "bottom", "element").contains(s.to())) {
+        throw invalid("/to: one of up, down, top, bottom, element is required");
+      }
+      if (!(s.pages() > 0 && s.pages() <= 20)) {
+        throw invalid("/pages: a number greater than 0 and at most 20 is required (found " + s.pages() + ")");
+      }
+      if (s.to().equals("element") && s.elementRef() == null) {
+        throw invalid("/element_ref: scrolling to an element needs its ref");
+      }
+      optionalElement(s.observationId(), s.elementRef());
+    } else if (action instanceof BrowserAction.Wait w) {
+      if (!List.of("load", "network-idle", "element-visible", "element-hidden").contains(w.until())) {
+        throw invalid("/until: one of load, network-idle, element-visible, element-hidden is required");
+      }
+      if (w.until().startsWith("element-") && w.elementRef() == null) {
+        throw invalid("/element_ref: waiting for an element needs its ref");
+      }
+      if (w.timeoutMs() < 1 || w.timeoutMs() > 120_000) {
+        throw invalid("/timeout_ms: an integer from 1 to 120000 is required (found " + w.timeoutMs() + ")");
+      }
+      optionalElement(w.observationId(), w.elementRef());
+    } else if (action instanceof BrowserAction.History h) {
+      if (!List.of("back", "forward", "reload").contains(h.move())) {
+        throw invalid("unknown history move " + h.move());
+      }
+    }
+  }
+
+  /** The provider step of an action, its targets resolved against the newest observation. Caller holds the queue. */
+  private Runnable step(BrowserAction action) {
+    var env = environment.delegate();
+    if (action instanceof BrowserAction.Navigate n) {
+      return () -> env.navigate(n.url());
+    }
+    if (action instanceof BrowserAction.Click c) {
+      ProviderElement target = environment.resolve(c.observationId(), c.elementRef());
+      return () -> env.click(target);
+    }
+    if (action instanceof BrowserAction.Fill f) {
+      ProviderElement target = environment.resolve(f.observationId(), f.elementRef());
       if ("password".equals(target.inputType())) {
-        throw new BrowserException(ErrorCode.BROWSER_PASSWORD_INPUT_FORBIDDEN, "element \"" + elementRef
+        throw new BrowserException(ErrorCode.BROWSER_PASSWORD_INPUT_FORBIDDEN, "element \"" + f.elementRef()
             + "\" is a password field; fill it with browser_fill_credential, which never shows the value to the model");
       }
-      Map<String, Object> action = new LinkedHashMap<>();
-      action.put("kind", "fill");
-      action.put("element_ref", elementRef);
-      action.put("value", "[REDACTED]");
-      action.put("value_length", value.length());
-      return transition(action, budget, cancellation, () -> environment.delegate().fill(target, value));
-    });
+      return () -> env.fill(target, f.value());
+    }
+    if (action instanceof BrowserAction.Press p) {
+      ProviderElement target = resolveOptional(p.observationId(), p.elementRef());
+      return () -> env.press(target, p.key());
+    }
+    if (action instanceof BrowserAction.Select s) {
+      ProviderElement target = environment.resolve(s.observationId(), s.elementRef());
+      return () -> env.select(target, s.values());
+    }
+    if (action instanceof BrowserAction.Check c) {
+      ProviderElement target = environment.resolve(c.observationId(), c.elementRef());
+      return () -> env.check(target, c.checked());
+    }
+    if (action instanceof BrowserAction.Scroll s) {
+      ProviderElement target = resolveOptional(s.observationId(), s.elementRef());
+      return () -> env.scroll(s.to(), s.pages(), target);
+    }
+    if (action instanceof BrowserAction.Wait w) {
+      ProviderElement target = resolveOptional(w.observationId(), w.elementRef());
+      return () -> env.waitFor(w.until(), target, w.timeoutMs());
+    }
+    BrowserAction.History h = (BrowserAction.History) action;
+    return () -> env.history(h.move());
+  }
+
+  /** How a transition records the action: never a fill's value, only its length. */
+  private static Map<String, Object> describe(BrowserAction action) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("kind", action.kind());
+    if (action instanceof BrowserAction.Navigate n) {
+      m.put("url", n.url());
+    } else if (action instanceof BrowserAction.Click c) {
+      m.put("element_ref", c.elementRef());
+    } else if (action instanceof BrowserAction.Fill f) {
+      m.put("element_ref", f.elementRef());
+      m.put("value", "[REDACTED]");
+      m.put("value_length", f.value().length());
+    } else if (action instanceof BrowserAction.Press p) {
+      putIfPresent(m, "element_ref", p.elementRef());
+      m.put("key", p.key());
+    } else if (action instanceof BrowserAction.Select s) {
+      m.put("element_ref", s.elementRef());
+      m.put("values", s.values());
+    } else if (action instanceof BrowserAction.Check c) {
+      m.put("element_ref", c.elementRef());
+      m.put("checked", c.checked());
+    } else if (action instanceof BrowserAction.Scroll s) {
+      m.put("to", s.to());
+      m.put("pages", s.pages());
+      putIfPresent(m, "element_ref", s.elementRef());
+    } else if (action instanceof BrowserAction.Wait w) {
+      m.put("until", w.until());
+      m.put("timeout_ms", w.timeoutMs());
+      putIfPresent(m, "element_ref", w.elementRef());
+    }
+    return m;
+  }
+
+  private static void putIfPresent(Map<String, Object> m, String key, Object value) {
+    if (value != null) {
+      m.put(key, value);
+    }
+  }
+
+  private void optionalElement(String observationId, String elementRef) {
+    if (elementRef != null) {
+      requireObservation(observationId, elementRef);
+    }
+  }
+
+  private ProviderElement resolveOptional(String observationId, String elementRef) {
+    return elementRef == null ? null : environment.resolve(observationId, elementRef);
+  }
+
+  private BrowserException invalid(String message) {
+    return new BrowserException(ErrorCode.BROWSER_INVALID_ARGUMENT, message, environment.lastUrl(), false, null);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.periscope.browser.tools;
 
+import dev.periscope.api.browser.BrowserAction;
 import dev.periscope.api.browser.BrowserEnvironment.ObservationBudget;
 import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.BrowserRuntime;
@@ -84,10 +85,106 @@ public final class BrowserTools implements AutoCloseable {
             schema(TARGET + ", \"value\": {\"type\": \"string\", \"maxLength\": 100000}",
                 "\"observation_id\", \"element_ref\", \"value\""),
             new ToolHints(false, true, true, true)), this::fill, this::failed),
+        new BrowserTool(new ToolDescriptor("browser_press",
+            "Press one key on an element, or on whatever has focus when no element is named.",
+            schema("\"key\": {\"enum\": " + jsonList(BrowserAction.KEYS) + "}," + OPTIONAL_TARGET, "\"key\""),
+            new ToolHints(false, true, false, true)), call -> act(call, new BrowserAction.Press(
+                optionalString(call, "observation_id"), optionalString(call, "element_ref"),
+                BrowserTool.requiredString(call.arguments(), "key"))), this::failed),
+        new BrowserTool(new ToolDescriptor("browser_select",
+            "Choose options of a select element by their values or labels.",
+            schema(TARGET + ", \"values\": {\"type\": \"array\", \"minItems\": 1, \"maxItems\": 100, \"items\": {\"type\": \"string\"}}",
+                "\"observation_id\", \"element_ref\", \"values\""),
+            new ToolHints(false, true, true, true)), call -> act(call, new BrowserAction.Select(
+                BrowserTool.requiredString(call.arguments(), "observation_id"),
+                BrowserTool.requiredString(call.arguments(), "element_ref"), strings(call, "values"))), this::failed),
+        new BrowserTool(new ToolDescriptor("browser_check",
+            "Check or uncheck a checkbox, radio button or switch.",
+            schema(TARGET + ", \"checked\": {\"type\": \"boolean\"}", "\"observation_id\", \"element_ref\", \"checked\""),
+            new ToolHints(false, true, true, true)), call -> act(call, new BrowserAction.Check(
+                BrowserTool.requiredString(call.arguments(), "observation_id"),
+                BrowserTool.requiredString(call.arguments(), "element_ref"), requiredBoolean(call, "checked"))),
+            this::failed),
+        new BrowserTool(new ToolDescriptor("browser_scroll",
+            "Scroll the page up or down by viewports, to its top or bottom, or an element into view.",
+            schema("\"to\": {\"enum\": [\"up\", \"down\", \"top\", \"bottom\", \"element\"]},"
+                + " \"pages\": {\"type\": \"number\", \"exclusiveMinimum\": 0, \"maximum\": 20, \"description\": \"Viewports to scroll up or down (default 1).\"},"
+                + OPTIONAL_TARGET, "\"to\""),
+            new ToolHints(false, false, false, true)), call -> act(call, new BrowserAction.Scroll(
+                BrowserTool.requiredString(call.arguments(), "to"), number(call, "pages", 1),
+                optionalString(call, "observation_id"), optionalString(call, "element_ref"))), this::failed),
+        new BrowserTool(new ToolDescriptor("browser_wait",
+            "Wait for the page to load or go network-idle, or for an element to become visible or hidden.",
+            schema("\"until\": {\"enum\": [\"load\", \"network-idle\", \"element-visible\", \"element-hidden\"]},"
+                + " \"timeout_ms\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 120000},"
+                + OPTIONAL_TARGET, "\"until\""),
+            new ToolHints(true, false, true, true)), call -> act(call, new BrowserAction.Wait(
+                BrowserTool.requiredString(call.arguments(), "until"), optionalString(call, "observation_id"),
+                optionalString(call, "element_ref"), BrowserTool.optionalInt(call.arguments(), "timeout_ms", 1, 120_000)
+                    .orElse(settings.actionTimeoutMs()))), this::failed),
+        history("browser_back", "Go back one page in this page's history.", "back"),
+        history("browser_forward", "Go forward one page in this page's history.", "forward"),
+        history("browser_reload", "Reload the page.", "reload"),
         new BrowserTool(new ToolDescriptor("browser_screenshot",
             "Take a PNG screenshot of the page (the viewport, or the full page) and store it as an attachment.",
             schema("\"full_page\": {\"type\": \"boolean\", \"description\": \"Capture the whole page, not only the viewport.\"}", ""),
             new ToolHints(true, false, true, true)), this::screenshot, this::failed));
+  }
+
+  private static final String OPTIONAL_TARGET = """
+       "observation_id": {"type": "string", "minLength": 1, "description": "The id of the latest observation, with element_ref."},
+       "element_ref": {"type": "string", "pattern": "^e[0-9]+$", "description": "A ref from that observation."}""";
+
+  private BrowserTool history(String name, String description, String move) {
+    return new BrowserTool(new ToolDescriptor(name, description, schema("", ""),
+        new ToolHints(false, false, false, true)), call -> act(call, new BrowserAction.History(move)), this::failed);
+  }
+
+  /** Runs an action and shows the transition with the first page of the observation after it. */
+  private ToolResult act(ToolCall call, BrowserAction action) {
+    View view = defaultView();
+    return transition(call, view, bindings.run(call.agentSessionId(), call.cancellation(),
+        lease -> lease.act(action, view.retained(), call.cancellation())));
+  }
+
+  private static String optionalString(ToolCall call, String field) {
+    Object v = call.arguments().get(field);
+    if (v == null) {
+      return null;
+    }
+    if (!(v instanceof String s) || s.isEmpty()) {
+      throw new BrowserException(ErrorCode.BROWSER_INVALID_ARGUMENT, "/" + field + ": a non-empty string is expected");
+    }
+    return s;
+  }
+
+  private static boolean requiredBoolean(ToolCall call, String field) {
+    if (!(call.arguments().get(field) instanceof Boolean b)) {
+      throw new BrowserException(ErrorCode.BROWSER_INVALID_ARGUMENT, "/" + field + ": a boolean is required");
+    }
+    return b;
+  }
+
+  private static double number(ToolCall call, String field, double fallback) {
+    Object v = call.arguments().get(field);
+    if (v == null) {
+      return fallback;
+    }
+    if (!(v instanceof Number n)) {
+      throw new BrowserException(ErrorCode.BROWSER_INVALID_ARGUMENT, "/" + field + ": a number is required");
+    }
+    return n.doubleValue();
+  }
+
+  private static List<String> strings(ToolCall call, String field) {
+    if (!(call.arguments().get(field) instanceof List<?> list) || list.stream().anyMatch(v -> !(v instanceof String))) {
+      throw new BrowserException(ErrorCode.BROWSER_INVALID_ARGUMENT, "/" + field + ": a list of strings is required");
+    }
+    return list.stream().map(String.class::cast).toList();
+  }
+
+  private static String jsonList(List<String> values) {
+    return values.stream().map(v -> "\"" + v + "\"").collect(java.util.stream.Collectors.joining(", ", "[", "]"));
   }
 
   /** A failure that leaves the refs invalid also closes the session's page cursor. */

@@ -373,6 +373,18 @@ class DefaultBrowserRuntimeTest {
 
           public void fill(ProviderElement element, String value) {}
 
+          public void press(ProviderElement element, String key) {}
+
+          public void select(ProviderElement element, List<String> values) {}
+
+          public void check(ProviderElement element, boolean checked) {}
+
+          public void scroll(String to, double pages, ProviderElement element) {}
+
+          public void waitFor(String until, ProviderElement element, long timeoutMs) {}
+
+          public void history(String move) {}
+
           public dev.periscope.api.browser.Screenshot screenshot(boolean fullPage) {
             return null;
           }
@@ -675,6 +687,42 @@ class DefaultBrowserRuntimeTest {
     assertEquals(3, fill.metrics().elementCount());
     assertEquals(ErrorCode.BROWSER_ACTION_FAILED, all.get(2).error());
     assertNull(all.get(2).after());
+  }
+
+  @Test
+  void recordsEveryKindOfAction() {
+    FakeProvider provider = provider();
+    BrowserLease lease = acquire(new Object());
+    String o = lease.observe(BUDGET, none()).id();
+    List<dev.periscope.api.browser.BrowserAction> actions = List.of(
+        new dev.periscope.api.browser.BrowserAction.Navigate("http://127.0.0.1/"),
+        new dev.periscope.api.browser.BrowserAction.Press(null, null, "Tab"),
+        new dev.periscope.api.browser.BrowserAction.Select(null, null, List.of("x")),
+        new dev.periscope.api.browser.BrowserAction.Check(null, null, true),
+        new dev.periscope.api.browser.BrowserAction.Scroll("down", 1, null, null),
+        new dev.periscope.api.browser.BrowserAction.Wait("load", null, null, 1000),
+        new dev.periscope.api.browser.BrowserAction.History("back"),
+        new dev.periscope.api.browser.BrowserAction.History("forward"),
+        new dev.periscope.api.browser.BrowserAction.History("reload"));
+    for (var action : actions) {
+      String latest = lease.latestObservation().orElseThrow().id();
+      var withTarget = action instanceof dev.periscope.api.browser.BrowserAction.Select
+          ? new dev.periscope.api.browser.BrowserAction.Select(latest, "e1", List.of("x"))
+          : action instanceof dev.periscope.api.browser.BrowserAction.Check
+              ? new dev.periscope.api.browser.BrowserAction.Check(latest, "e1", true) : action;
+      assertEquals(Transition.Outcome.SUCCEEDED, lease.act(withTarget, BUDGET, none()).outcome());
+    }
+    assertEquals(List.of("navigate", "press", "select", "check", "scroll", "wait", "back", "forward", "reload"),
+        runtime.transitions().stream().map(t -> t.action().get("kind")).toList());
+    assertEquals(List.of("navigate http://127.0.0.1/", "press Tab", "select [x] in Advance", "check Advance",
+        "scroll down 1.0", "wait load 1000", "back", "forward", "reload"), provider.environments.get(0).actions);
+    assertEquals(ErrorCode.BROWSER_INVALID_ARGUMENT, codeOf(() -> lease.act(
+        new dev.periscope.api.browser.BrowserAction.Scroll("down", 0, null, null), BUDGET, none())));
+    assertEquals(ErrorCode.BROWSER_INVALID_ARGUMENT, codeOf(() -> lease.act(
+        new dev.periscope.api.browser.BrowserAction.Wait("load", null, null, 0), BUDGET, none())));
+    assertEquals(ErrorCode.BROWSER_OBSERVATION_REQUIRED, codeOf(() -> lease.act(
+        new dev.periscope.api.browser.BrowserAction.Press(null, "e1", "Enter"), BUDGET, none())));
+    assertTrue(o.startsWith("observation-"));
   }
 
   @Test

@@ -169,6 +169,36 @@ public class FakeProvider implements CheckpointingProvider {
     }
 
     @Override
+    public void press(ProviderElement element, String key) {
+      actions.add("press " + key + (element == null ? "" : " on " + element.name()));
+    }
+
+    @Override
+    public void select(ProviderElement element, List<String> values) {
+      actions.add("select " + values + " in " + element.name());
+    }
+
+    @Override
+    public void check(ProviderElement element, boolean checked) {
+      actions.add((checked ? "check " : "uncheck ") + element.name());
+    }
+
+    @Override
+    public void scroll(String to, double pages, ProviderElement element) {
+      actions.add("scroll " + to + " " + pages);
+    }
+
+    @Override
+    public void waitFor(String until, ProviderElement element, long timeoutMs) {
+      actions.add("wait " + until + " " + timeoutMs);
+    }
+
+    @Override
+    public void history(String move) {
+      actions.add(move);
+    }
+
+    @Override
     public Screenshot screenshot(boolean fullPage) {
       return new Screenshot(new byte[0], 1, 1, null, url, "Fake");
     }

@@ -75,6 +75,12 @@ class ContributedProviderTest {
             public void navigate(String u) { url = u; }
             public void click(ProviderElement element) { log("clicked " + element.name()); }
             public void fill(ProviderElement element, String value) {}
+            public void press(ProviderElement element, String key) {}
+            public void select(ProviderElement element, List<String> values) {}
+            public void check(ProviderElement element, boolean checked) {}
+            public void scroll(String to, double pages, ProviderElement element) {}
+            public void waitFor(String until, ProviderElement element, long timeoutMs) {}
+            public void history(String move) {}
             public Screenshot screenshot(boolean fullPage) { throw new IllegalStateException("no pixels here"); }
             public void abort() {}
             public void close() { log("closed"); }

@@ -20,6 +20,23 @@ public interface BrowserEnvironment extends AutoCloseable {
   /** Types a value into a field, replacing what it held. */
   void fill(ProviderElement element, String value);
 
+  /** Presses one key on the element, or on whatever has focus when {@code element} is null. */
+  void press(ProviderElement element, String key);
+
+  /** Chooses options by value or, failing that, by label; {@code BROWSER_INVALID_ARGUMENT} if one matches none. */
+  void select(ProviderElement element, java.util.List<String> values);
+
+  void check(ProviderElement element, boolean checked);
+
+  /** Scrolls the page up or down by viewports, to its top or bottom, or the element into view. */
+  void scroll(String to, double pages, ProviderElement element);
+
+  /** Waits for the page's load or network idle, or for the element to become visible or hidden. */
+  void waitFor(String until, ProviderElement element, long timeoutMs);
+
+  /** Goes back, forward or reloads; a move with no history entry is {@code BROWSER_POLICY_DENIED}. */
+  void history(String move);
+
   Screenshot screenshot(boolean fullPage);
 
   /** Stops the running operation, if any, waits for it to settle, and makes the environment unusable. */

@@ -20,12 +20,22 @@ public interface BrowserLease extends AutoCloseable {
 
   Observation observe(ObservationBudget budget, Cancellation cancellation);
 
-  Transition navigate(String url, ObservationBudget budget, Cancellation cancellation);
+  /** Performs an action and observes the page after it. */
+  Transition act(BrowserAction action, ObservationBudget budget, Cancellation cancellation);
 
-  Transition click(String observationId, String elementRef, ObservationBudget budget, Cancellation cancellation);
+  default Transition navigate(String url, ObservationBudget budget, Cancellation cancellation) {
+    return act(new BrowserAction.Navigate(url), budget, cancellation);
+  }
 
-  Transition fill(String observationId, String elementRef, String value, ObservationBudget budget,
-      Cancellation cancellation);
+  default Transition click(String observationId, String elementRef, ObservationBudget budget,
+      Cancellation cancellation) {
+    return act(new BrowserAction.Click(observationId, elementRef), budget, cancellation);
+  }
+
+  default Transition fill(String observationId, String elementRef, String value, ObservationBudget budget,
+      Cancellation cancellation) {
+    return act(new BrowserAction.Fill(observationId, elementRef, value), budget, cancellation);
+  }
 
   Screenshot screenshot(boolean fullPage, Cancellation cancellation);
 

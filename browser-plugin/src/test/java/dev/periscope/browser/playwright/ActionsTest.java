@@ -1,0 +1,202 @@
+package dev.periscope.browser.playwright;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.periscope.api.Cancellation;
+import dev.periscope.api.PluginConfiguration;
+import dev.periscope.api.tool.Tool;
+import dev.periscope.api.tool.ToolCall;
+import dev.periscope.api.tool.ToolResult;
+import dev.periscope.browser.BrowserSettings;
+import dev.periscope.browser.runtime.CheckpointIndex;
+import dev.periscope.browser.runtime.DefaultBrowserRuntime;
+import dev.periscope.browser.runtime.RuntimeSettings;
+import dev.periscope.browser.tools.ToolsForTests;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Every action kind through the tools, on real Chromium and pages served on 127.0.0.1. */
+class ActionsTest {
+  static HttpServer server;
+  static DefaultBrowserRuntime runtime;
+  static PlaywrightProvider provider;
+  static List<Tool> tools;
+  static final Map<String, String> PAGES = Map.of(
+      "/form", """
+          <!doctype html><html><head><title>Form</title></head><body>
+          <form action="/result"><input name="q" aria-label="Query"></form>
+          <select aria-label="Size"><option value="s">Small</option><option value="m">Medium</option></select>
+          <select aria-label="Toppings" multiple><option>Ham</option><option>Olives</option><option>Basil</option></select>
+          <label><input type="checkbox" id="agree"> Agree</label>
+          <p id="state"></p>
+          <script>
+            const show = () => document.getElementById('state').textContent =
+              'size=' + document.querySelector('select').value + ' toppings='
+              + Array.from(document.querySelectorAll('select')[1].selectedOptions).map(o => o.value).join('+')
+              + ' agree=' + document.getElementById('agree').checked;
+            document.addEventListener('change', show); show();
+          </script></body></html>""",
+      "/result", "<!doctype html><html><head><title>Result</title></head><body>searched</body></html>",
+      "/tall", """
+          <!doctype html><html><head><title>y=0</title></head><body style="margin:0">
+          <div style="height:5000px">top</div><button id="far">Far button</button><div style="height:2000px"></div>
+          <script>addEventListener('scroll', () => document.title = 'y=' + Math.round(scrollY));</script></body></html>""",
+      "/late", """
+          <!doctype html><html><body><p id="note" style="display:none">Arrived late</p>
+          <button id="gone">Going away</button>
+          <script>setTimeout(() => { document.getElementById('note').style.display = 'block';
+            document.getElementById('gone').style.display = 'none'; }, 2000);</script></body></html>""");
+
+  @BeforeAll
+  static void start() throws Exception {
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/", exchange -> {
+      String page = PAGES.getOrDefault(exchange.getRequestURI().getPath(), "<html><body>other</body></html>");
+      byte[] body = page.getBytes(StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
+      exchange.sendResponseHeaders(200, body.length);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(body);
+      }
+    });
+    server.start();
+    BrowserSettings settings = BrowserSettings.from(PluginConfiguration.empty());
+    runtime = new DefaultBrowserRuntime(RuntimeSettings.defaults(), new CheckpointIndex());
+    provider = new PlaywrightProvider(settings);
+    runtime.registerProvider(provider);
+    tools = ToolsForTests.tools(runtime, settings);
+  }
+
+  @AfterAll
+  static void stop() {
+    ToolsForTests.close();
+    runtime.close();
+    provider.dispose();
+    server.stop(0);
+  }
+
+  static String url(String path) {
+    return "http://127.0.0.1:" + server.getAddress().getPort() + path;
+  }
+
+  static ToolResult call(String agent, String tool, Map<String, Object> args) {
+    return tools.stream().filter(t -> t.descriptor().name().equals(tool)).findFirst().orElseThrow()
+        .call(new ToolCall(args, agent, Cancellation.none()));
+  }
+
+  @SuppressWarnings("unchecked")
+  static Map<String, Object> observation(ToolResult r) {
+    return (Map<String, Object>) r.structured().get("observation");
+  }
+
+  /** The ref of the first element of the latest observation with this name. */
+  @SuppressWarnings("unchecked")
+  static Map<String, Object> target(ToolResult r, String name) {
+    for (Map<String, Object> e : (List<Map<String, Object>>) observation(r).get("elements")) {
+      if (name.equals(e.get("name"))) {
+        return Map.of("observation_id", observation(r).get("id"), "element_ref", e.get("ref"));
+      }
+    }
+    throw new AssertionError("no element named " + name + " in " + r.text());
+  }
+
+  static Map<String, Object> with(Map<String, Object> target, Object... more) {
+    var m = new java.util.HashMap<>(target);
+    for (int i = 0; i < more.length; i += 2) {
+      m.put((String) more[i], more[i + 1]);
+    }
+    return m;
+  }
+
+  @Test
+  void submitsAFormByPressingEnterInItsField() {
+    ToolResult form = call("press", "browser_open", Map.of("url", url("/form")));
+    ToolResult filled = call("press", "browser_fill", with(target(form, "Query"), "value", "lighthouse"));
+    ToolResult pressed = call("press", "browser_press", with(target(filled, "Query"), "key", "Enter"));
+    assertFalse(pressed.isError(), pressed.text());
+    assertEquals(url("/result?q=lighthouse"), observation(pressed).get("url"));
+    assertEquals("press", ((Map<?, ?>) ((Map<?, ?>) pressed.structured().get("transition")).get("action")).get("kind"));
+  }
+
+  @Test
+  void pressesAKeyWithoutAnElementAndRefusesAKeyOutsideTheAllowlist() {
+    call("keys", "browser_open", Map.of("url", url("/form")));
+    ToolResult tab = call("keys", "browser_press", Map.of("key", "Tab"));
+    assertFalse(tab.isError(), tab.text());
+    ToolResult bad = call("keys", "browser_press", Map.of("key", "F12"));
+    assertTrue(bad.text().contains("code=BROWSER_INVALID_ARGUMENT"), bad.text());
+    assertTrue(bad.text().contains("Enter, Escape, Tab"), bad.text());
+  }
+
+  @Test
+  void choosesOptionsByValueOrLabelAndTogglesACheckbox() {
+    ToolResult form = call("select", "browser_open", Map.of("url", url("/form"), "mode", "document"));
+    ToolResult size = call("select", "browser_select", with(target(form, "Size"), "values", List.of("Medium")));
+    assertFalse(size.isError(), size.text());
+    ToolResult toppings = call("select", "browser_select", with(target(size, "Toppings"), "values", List.of("Ham", "Basil")));
+    ToolResult agree = call("select", "browser_check", with(target(toppings, "Agree"), "checked", true));
+    assertTrue(((String) observation(agree).get("text")).contains("size=m toppings=Ham+Basil agree=true"),
+        (String) observation(agree).get("text"));
+    ToolResult two = call("select", "browser_select", with(target(agree, "Size"), "values", List.of("s", "m")));
+    assertTrue(two.text().contains("more than one needs a multi-select"), two.text());
+    ToolResult none = call("select", "browser_select", with(target(agree, "Size"), "values", List.of("Huge")));
+    assertTrue(none.text().contains("no option of \"Size\" has the value or label [Huge]"), none.text());
+    ToolResult empty = call("select", "browser_select", with(target(agree, "Size"), "values", List.of()));
+    assertTrue(empty.text().contains("code=BROWSER_INVALID_ARGUMENT"), empty.text());
+  }
+
+  @Test
+  void scrollsByViewportsToTheEndsAndToAnElement() {
+    call("scroll", "browser_open", Map.of("url", url("/tall")));
+    ToolResult down = call("scroll", "browser_scroll", Map.of("to", "down", "pages", 2));
+    assertEquals("y=1440", observation(down).get("title"));
+    ToolResult top = call("scroll", "browser_scroll", Map.of("to", "top"));
+    assertEquals("y=0", observation(top).get("title"));
+    ToolResult bottom = call("scroll", "browser_scroll", Map.of("to", "bottom"));
+    assertEquals("y=" + (7000 + 21 - 720), observation(bottom).get("title"), "the page is 7000px plus the button");
+    ToolResult topAgain = call("scroll", "browser_scroll", Map.of("to", "top"));
+    ToolResult far = call("scroll", "browser_scroll", with(target(topAgain, "Far button"), "to", "element"));
+    assertTrue(((String) observation(far).get("title")).startsWith("y=4"), (String) observation(far).get("title"));
+    ToolResult tooFar = call("scroll", "browser_scroll", Map.of("to", "down", "pages", 21));
+    assertTrue(tooFar.text().contains("/pages: a number greater than 0 and at most 20"), tooFar.text());
+  }
+
+  @Test
+  void waitsForLoadAndForElementsToAppearAndDisappear() {
+    ToolResult page = call("wait", "browser_open", Map.of("url", url("/late"), "mode", "interactive"));
+    ToolResult gone = call("wait", "browser_wait", with(target(page, "Going away"), "until", "element-hidden",
+        "timeout_ms", 10_000));
+    assertFalse(gone.isError(), gone.text());
+    ToolResult load = call("wait", "browser_wait", Map.of("until", "load"));
+    assertFalse(load.isError(), load.text());
+    ToolResult noRef = call("wait", "browser_wait", Map.of("until", "element-visible"));
+    assertTrue(noRef.text().contains("/element_ref: waiting for an element needs its ref"), noRef.text());
+  }
+
+  @Test
+  void movesThroughHistoryReloadsAndRefusesAMoveWithNoEntry() {
+    ToolResult nothing = call("history", "browser_back", Map.of());
+    assertTrue(nothing.text().contains("code=BROWSER_POLICY_DENIED"), nothing.text());
+    assertTrue(call("history", "browser_reload", Map.of()).text().contains("code=BROWSER_POLICY_DENIED"));
+    call("history", "browser_open", Map.of("url", url("/form")));
+    call("history", "browser_open", Map.of("url", url("/result")));
+    ToolResult back = call("history", "browser_back", Map.of());
+    assertEquals(url("/form"), observation(back).get("url"));
+    ToolResult forward = call("history", "browser_forward", Map.of());
+    assertEquals(url("/result"), observation(forward).get("url"));
+    ToolResult reload = call("history", "browser_reload", Map.of());
+    assertFalse(reload.isError(), reload.text());
+    ToolResult beyond = call("history", "browser_forward", Map.of());
+    assertTrue(beyond.text().contains("no history entry to go forward to"), beyond.text());
+  }
+}
