@@ -25,6 +25,8 @@ public record BrowserSettings(
     int navigationTimeoutMs,
     int cleanupTimeoutMs,
     int maxTransitionsInMemory,
+    long maxScreenshotPixels,
+    long maxScreenshotBytes,
     int viewportWidth,
     int viewportHeight) {
 
@@ -46,6 +48,8 @@ public record BrowserSettings(
   public static final Bound ACTION_TIMEOUT_MS = new Bound("actionTimeoutMs", 10_000, 100, 120_000);
   public static final Bound NAVIGATION_TIMEOUT_MS = new Bound("navigationTimeoutMs", 30_000, 100, 300_000);
   public static final Bound CLEANUP_TIMEOUT_MS = new Bound("cleanupTimeoutMs", 10_000, 100, 120_000);
+  public static final Bound MAX_SCREENSHOT_PIXELS = new Bound("maxScreenshotPixels", 16_000_000, 1, 100_000_000);
+  public static final Bound MAX_SCREENSHOT_BYTES = new Bound("maxScreenshotBytes", 16 * 1024 * 1024, 1, 64 * 1024 * 1024);
   public static final Bound MAX_TRANSITIONS_IN_MEMORY = new Bound("maxTransitionsInMemory", 500, 1, 100_000);
 
   public static BrowserSettings from(PluginConfiguration config) {
@@ -63,6 +67,8 @@ public record BrowserSettings(
         NAVIGATION_TIMEOUT_MS.read(config),
         CLEANUP_TIMEOUT_MS.read(config),
         MAX_TRANSITIONS_IN_MEMORY.read(config),
+        MAX_SCREENSHOT_PIXELS.read(config),
+        MAX_SCREENSHOT_BYTES.read(config),
         1280,
         720);
   }

@@ -13,6 +13,7 @@ import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.ProviderElement;
 import dev.periscope.api.browser.ProviderObservation;
 import dev.periscope.api.browser.Screenshot;
+import dev.periscope.browser.BrowserSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -32,14 +33,16 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
   private final Runnable onClosed;
   private final long closeTimeoutMs;
   private final long navigationTimeoutMs;
+  private final BrowserSettings budgets;
   /** The page-global name of this environment's element registry: random, so page scripts cannot rely on it. */
   private final String registryKey = "__periscope_" + java.util.UUID.randomUUID().toString().replace("-", "");
   private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
-  PlaywrightEnvironment(PlaywrightDriver driver, BrowserContext context, Page page, long navigationTimeoutMs,
-      long closeTimeoutMs, Runnable onClosed) {
-    this.navigationTimeoutMs = navigationTimeoutMs;
-    this.closeTimeoutMs = closeTimeoutMs;
+  PlaywrightEnvironment(PlaywrightDriver driver, BrowserContext context, Page page, BrowserSettings budgets,
+      Runnable onClosed) {
+    this.budgets = budgets;
+    this.navigationTimeoutMs = budgets.navigationTimeoutMs();
+    this.closeTimeoutMs = budgets.cleanupTimeoutMs();
     this.driver = driver;
     this.context = context;
     this.page = page;
@@ -281,10 +284,31 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
     return target;
   }
 
+  /**
+   * A PNG of the viewport or the full page. The device-pixel budget is checked before capture, the byte budget
+   * after PNG encoding; either refusal is {@code BROWSER_POLICY_DENIED}.
+   */
   @Override
   public Screenshot screenshot(boolean fullPage) {
     return call("the screenshot", () -> {
+      @SuppressWarnings("unchecked")
+      Map<String, Object> size = (Map<String, Object>) page.evaluate("""
+          full => ({ width: full ? Math.max(document.documentElement.scrollWidth, innerWidth) : innerWidth,
+                     height: full ? Math.max(document.documentElement.scrollHeight, innerHeight) : innerHeight,
+                     ratio: devicePixelRatio })""", fullPage);
+      double ratio = ((Number) size.get("ratio")).doubleValue();
+      long pixels = Math.round(((Number) size.get("width")).doubleValue() * ratio)
+          * Math.round(((Number) size.get("height")).doubleValue() * ratio);
+      if (pixels > budgets.maxScreenshotPixels()) {
+        throw new BrowserException(ErrorCode.BROWSER_POLICY_DENIED, "the screenshot would be " + pixels
+            + " device pixels, over the budget of " + budgets.maxScreenshotPixels()
+            + "; take the viewport instead of the full page", page.url(), false, null);
+      }
       byte[] png = page.screenshot(new Page.ScreenshotOptions().setFullPage(fullPage));
+      if (png.length > budgets.maxScreenshotBytes()) {
+        throw new BrowserException(ErrorCode.BROWSER_POLICY_DENIED, "the screenshot is " + png.length
+            + " bytes as PNG, over the budget of " + budgets.maxScreenshotBytes(), page.url(), false, null);
+      }
       ByteBuffer header = ByteBuffer.wrap(png, 16, 8);
       return new Screenshot(png, header.getInt(), header.getInt(), null, page.url(), page.title());
     });

@@ -97,8 +97,7 @@ public final class PlaywrightProvider implements BrowserProvider {
         context.setDefaultTimeout(settings.actionTimeoutMs());
         context.setDefaultNavigationTimeout(settings.navigationTimeoutMs());
         Page page = context.newPage();
-        return new PlaywrightEnvironment(driver, context, page, settings.navigationTimeoutMs(),
-            settings.cleanupTimeoutMs(), () -> deleteTree(directory));
+        return new PlaywrightEnvironment(driver, context, page, settings, () -> deleteTree(directory));
       });
       cancellation.throwIfCancelled();
       return environment;

@@ -210,6 +210,33 @@ class PlaywrightProviderTest {
   }
 
   @Test
+  void refusesScreenshotsOverThePixelBudgetBeforeCaptureAndOverTheByteBudgetAfterEncoding() {
+    var small = new PlaywrightProvider(BrowserSettings.from(new PluginConfiguration(
+        Map.of("maxScreenshotPixels", 1280 * 720 + 1, "maxScreenshotBytes", 20_000_000))));
+    var tiny = new PlaywrightProvider(BrowserSettings.from(new PluginConfiguration(Map.of("maxScreenshotBytes", 100))));
+    try {
+      try (BrowserEnvironment env = small.open(new BrowserProvider.OpenRequest(BrowserSessionId.random(),
+          Persistence.EPHEMERAL), Cancellation.none())) {
+        env.navigate(url("/tall"));
+        assertEquals(720, env.screenshot(false).height());
+        var e = assertThrows(BrowserException.class, () -> env.screenshot(true));
+        assertEquals(ErrorCode.BROWSER_POLICY_DENIED, e.code());
+        assertTrue(e.getMessage().contains("3840000 device pixels, over the budget of 921601"), e.getMessage());
+      }
+      try (BrowserEnvironment env = tiny.open(new BrowserProvider.OpenRequest(BrowserSessionId.random(),
+          Persistence.EPHEMERAL), Cancellation.none())) {
+        env.navigate(url("/form"));
+        var e = assertThrows(BrowserException.class, () -> env.screenshot(false));
+        assertEquals(ErrorCode.BROWSER_POLICY_DENIED, e.code());
+        assertTrue(e.getMessage().contains("bytes as PNG, over the budget of 100"), e.getMessage());
+      }
+    } finally {
+      small.dispose();
+      tiny.dispose();
+    }
+  }
+
+  @Test
   void isUnavailableWithTheInstallCommandWhenChromiumIsMissing() {
     var missing = new PlaywrightProvider(BrowserSettings.from(new PluginConfiguration(
         Map.of("chromium", Map.of("executable", "/nonexistent/chromium")))));
