@@ -111,7 +111,7 @@ final class PlaywrightDriver implements AutoCloseable {
     }
     List<String> args = new ArrayList<>(List.of(
         "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-        "--disable-default-apps", "--disable-quic"));
+        "--disable-default-apps", "--disable-quic", "--deny-permission-prompts"));
     if ("root".equals(System.getProperty("user.name"))) {
       args.add("--no-sandbox");
     }

@@ -34,12 +34,72 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
   private final long closeTimeoutMs;
   private final long navigationTimeoutMs;
   private final BrowserSettings budgets;
-  /** The page-global name of this environment's element registry: random, so page scripts cannot rely on it. */
-  private final String registryKey = "__periscope_" + java.util.UUID.randomUUID().toString().replace("-", "");
+  /** The page-global name of this environment's registry: random, so page scripts cannot rely on it. */
+  private final String registryKey;
+  private static final String GUARDS_SCRIPT = resource("guards.js");
+  private final java.util.concurrent.atomic.AtomicInteger downloads = new java.util.concurrent.atomic.AtomicInteger();
+  private final java.util.concurrent.atomic.AtomicInteger extraPages = new java.util.concurrent.atomic.AtomicInteger();
+
+  private final java.util.concurrent.atomic.AtomicInteger pendingNavigations =
+      new java.util.concurrent.atomic.AtomicInteger();
+
+  private void settleNavigation(com.microsoft.playwright.Request request) {
+    if (request.isNavigationRequest() && request.frame() == page.mainFrame()) {
+      pendingNavigations.updateAndGet(n -> Math.max(0, n - 1));
+    }
+  }
+
+  /**
+   * Lets a navigation the action started reach its response headers (or fail), within the navigation timeout,
+   * so a download or a refusal it leads to is seen as this action's. Events arrive only while a call runs, so
+   * this waits in short Playwright calls. A navigation still without headers after the timeout closes the page.
+   */
+  private void awaitNavigationHeaders() {
+    long deadline = System.nanoTime() + navigationTimeoutMs * 1_000_000L;
+    page.waitForTimeout(25);
+    while (pendingNavigations.get() > 0) {
+      if (System.nanoTime() > deadline) {
+        page.close();
+        throw new BrowserException(ErrorCode.BROWSER_ACTION_FAILED, "the page sent no response headers within "
+            + navigationTimeoutMs + " ms; the page was closed", null, false, null);
+      }
+      page.waitForTimeout(25);
+    }
+  }
+
+  static String guardsScript(String registryKey) {
+    return GUARDS_SCRIPT.replace("__KEY__", registryKey);
+  }
   private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
-  PlaywrightEnvironment(PlaywrightDriver driver, BrowserContext context, Page page, BrowserSettings budgets,
-      Runnable onClosed) {
+  PlaywrightEnvironment(PlaywrightDriver driver, BrowserContext context, Page page, String registryKey,
+      BrowserSettings budgets, Runnable onClosed) {
+    this.registryKey = registryKey;
+    // Events reach these handlers only while a call runs on the driver's thread; they hold nothing up in between.
+    page.onRequest(request -> {
+      if (request.isNavigationRequest() && request.frame() == page.mainFrame()) {
+        pendingNavigations.incrementAndGet();
+      }
+    });
+    page.onResponse(response -> {
+      settleNavigation(response.request());
+      String disposition = response.headers().getOrDefault("content-disposition", "");
+      if (response.request().isNavigationRequest() && disposition.toLowerCase().startsWith("attachment")) {
+        // A navigation that answers with a file to save: the browser turns it into a download.
+        downloads.incrementAndGet();
+      }
+    });
+    page.onRequestFailed(this::settleNavigation);
+    page.onDownload(download -> {
+      downloads.incrementAndGet();
+      download.cancel();
+    });
+    context.onPage(other -> {
+      if (other != page) {
+        extraPages.incrementAndGet();
+        other.close();
+      }
+    });
     this.budgets = budgets;
     this.navigationTimeoutMs = budgets.navigationTimeoutMs();
     this.closeTimeoutMs = budgets.cleanupTimeoutMs();
@@ -47,6 +107,53 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
     this.context = context;
     this.page = page;
     this.onClosed = onClosed;
+  }
+
+  /**
+   * Runs an action on the driver's thread and then reports, as {@code BROWSER_POLICY_DENIED}, whatever the page
+   * guards blocked while it ran: a new window or page, a download, a file picker, an external program.
+   */
+  private <T> T guarded(String what, java.util.concurrent.Callable<T> work) {
+    return call(what, () -> {
+      int downloadsBefore = downloads.get();
+      int pagesBefore = extraPages.get();
+      T result = work.call();
+      awaitNavigationHeaders();
+      List<String> blocked = new ArrayList<>();
+      try {
+        @SuppressWarnings("unchecked")
+        List<String> recorded = (List<String>) page.evaluate(
+            "key => { const r = window[key]; if (!r) return []; const b = r.blocked.slice(); r.blocked.length = 0;"
+                + " return b; }", registryKey);
+        blocked.addAll(recorded);
+      } catch (PlaywrightException e) {
+        // The document went away under the action; what it recorded went with it.
+      }
+      if (downloads.get() > downloadsBefore) {
+        blocked.add("the page started a download, which was cancelled");
+      }
+      if (extraPages.get() > pagesBefore) {
+        blocked.add("the page opened another page, which was closed");
+      }
+      if (!blocked.isEmpty()) {
+        throw new BrowserException(ErrorCode.BROWSER_POLICY_DENIED, what + " was stopped: "
+            + String.join("; ", new java.util.LinkedHashSet<>(blocked)), page.url(), false, null);
+      }
+      return result;
+    });
+  }
+
+  /** Refuses before dispatch an element whose activation would leave the page or hand something to the system. */
+  private static void refuseBeforeDispatch(ProviderElement element) {
+    String f = element.fingerprint();
+    String reason = "file".equals(element.inputType()) ? "it is a file input, and uploads are not allowed"
+        : f.contains("\"opensNewPage\":true") ? "it opens a new page, and this browser keeps one page"
+        : f.contains("\"downloads\":true") ? "it downloads a file, and downloads are not allowed"
+        : f.contains("\"externalProtocol\":true") ? "it hands a link or form to another program" : null;
+    if (reason != null) {
+      throw new BrowserException(ErrorCode.BROWSER_POLICY_DENIED,
+          "element \"" + element.name() + "\" was not activated: " + reason);
+    }
   }
 
   /**
@@ -86,12 +193,13 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
 
   @Override
   public void navigate(String url) {
-    call("opening " + url, () -> page.navigate(url));
+    guarded("opening " + url, () -> page.navigate(url));
   }
 
   @Override
   public void click(ProviderElement element) {
-    call("the click", () -> {
+    refuseBeforeDispatch(element);
+    guarded("the click", () -> {
       ElementHandle target = resolve(element);
       try {
         target.click();
@@ -110,7 +218,7 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
 
   @Override
   public void fill(ProviderElement element, String value) {
-    call("filling the field", () -> {
+    guarded("filling the field", () -> {
       ElementHandle target = resolve(element);
       try {
         target.fill(value);
@@ -124,7 +232,10 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
   @Override
   public void press(ProviderElement element, String key) {
     String playwrightKey = key.equals("Space") ? " " : key;
-    call("pressing " + key, () -> {
+    if (element != null && "file".equals(element.inputType())) {
+      refuseBeforeDispatch(element);
+    }
+    guarded("pressing " + key, () -> {
       if (element == null) {
         page.keyboard().press(playwrightKey);
       } else {
@@ -142,7 +253,7 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
 
   @Override
   public void select(ProviderElement element, List<String> values) {
-    call("choosing an option", () -> {
+    guarded("choosing an option", () -> {
       ElementHandle target = resolve(element);
       try {
         @SuppressWarnings("unchecked")
@@ -175,7 +286,7 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
 
   @Override
   public void check(ProviderElement element, boolean checked) {
-    call(checked ? "checking" : "unchecking", () -> {
+    guarded(checked ? "checking" : "unchecking", () -> {
       ElementHandle target = resolve(element);
       try {
         target.setChecked(checked);
@@ -241,7 +352,7 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
 
   @Override
   public void history(String move) {
-    call(move, () -> {
+    guarded(move, () -> {
       if (move.equals("reload")) {
         if (page.url().equals("about:blank")) {
           throw new BrowserException(ErrorCode.BROWSER_POLICY_DENIED, "there is no page to reload", page.url(), false,

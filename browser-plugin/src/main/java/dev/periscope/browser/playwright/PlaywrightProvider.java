@@ -92,12 +92,16 @@ public final class PlaywrightProvider implements BrowserProvider {
     AutoCloseable onCancel = cancellation.onCancel(driver::kill);
     try {
       environment = driver.call(() -> {
+        // Downloads are cancelled as they start (the environment counts and cancels them); permissions start
+        // empty and prompts are denied at launch.
         BrowserContext context = driver.browser().newContext(new com.microsoft.playwright.Browser.NewContextOptions()
             .setViewportSize(settings.viewportWidth(), settings.viewportHeight()));
         context.setDefaultTimeout(settings.actionTimeoutMs());
         context.setDefaultNavigationTimeout(settings.navigationTimeoutMs());
+        String registryKey = "__periscope_" + java.util.UUID.randomUUID().toString().replace("-", "");
+        context.addInitScript(PlaywrightEnvironment.guardsScript(registryKey));
         Page page = context.newPage();
-        return new PlaywrightEnvironment(driver, context, page, settings, () -> deleteTree(directory));
+        return new PlaywrightEnvironment(driver, context, page, registryKey, settings, () -> deleteTree(directory));
       });
       cancellation.throwIfCancelled();
       return environment;

@@ -1,0 +1,64 @@
+// Installed in every document before the page's own scripts. Keeps the agent's page the only page and keeps
+// the page from handing anything to the operating system: new windows, file pickers, external protocols. What it
+// blocks it records, so the action that caused it fails with BROWSER_POLICY_DENIED. KEY is this environment's
+// registry name, filled in by the provider.
+(() => {
+  const KEY = '__KEY__';
+  const registry = window[KEY] || (() => {
+    const r = { ids: new WeakMap(), next: 1, blocked: [] };
+    Object.defineProperty(window, KEY, { value: r, enumerable: false });
+    return r;
+  })();
+  const block = (what) => { registry.blocked.push(what); };
+  const BROWSER_OWNED = ['http:', 'https:', 'javascript:', 'blob:', 'data:', 'about:'];
+  const external = (url) => {
+    try { return !BROWSER_OWNED.includes(new URL(url, document.baseURI).protocol); } catch (e) { return false; }
+  };
+  const newPageTarget = (target) => {
+    const t = (target || '').toLowerCase();
+    return t !== '' && t !== '_self' && t !== '_parent' && t !== '_top';
+  };
+
+  window.open = function () { block('the page tried to open a new window'); return null; };
+
+  document.addEventListener('click', (event) => {
+    const anchor = event.target instanceof Element ? event.target.closest('a[href]') : null;
+    if (anchor) {
+      if (newPageTarget(anchor.getAttribute('target'))) {
+        event.preventDefault(); block('the link opens a new page');
+      } else if (external(anchor.href)) {
+        event.preventDefault(); block('the link hands ' + new URL(anchor.href).protocol + ' to another program');
+      } else if (anchor.hasAttribute('download')) {
+        event.preventDefault(); block('the link downloads a file');
+      }
+    }
+    const label = event.target instanceof Element ? event.target.closest('label') : null;
+    if (label && label.control && label.control.type === 'file') {
+      event.preventDefault(); block('the page tried to open a file picker');
+    }
+  }, true);
+
+  const guardForm = (form) => {
+    if (newPageTarget(form.getAttribute('target'))) { block('the form opens a new page'); return false; }
+    if (external(form.action)) { block('the form hands its data to another program'); return false; }
+    return true;
+  };
+  document.addEventListener('submit', (event) => {
+    if (!guardForm(event.target)) event.preventDefault();
+  }, true);
+  const submit = HTMLFormElement.prototype.submit;
+  HTMLFormElement.prototype.submit = function () { if (guardForm(this)) submit.call(this); };
+
+  const click = HTMLInputElement.prototype.click;
+  HTMLInputElement.prototype.click = function () {
+    if (this.type === 'file') { block('the page tried to open a file picker'); return; }
+    click.call(this);
+  };
+  if (HTMLInputElement.prototype.showPicker) {
+    const showPicker = HTMLInputElement.prototype.showPicker;
+    HTMLInputElement.prototype.showPicker = function () {
+      if (this.type === 'file') { block('the page tried to open a file picker'); return; }
+      showPicker.call(this);
+    };
+  }
+})();

@@ -1,0 +1,205 @@
+package dev.periscope.browser.playwright;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.periscope.api.Cancellation;
+import dev.periscope.api.PluginConfiguration;
+import dev.periscope.api.tool.Tool;
+import dev.periscope.api.tool.ToolCall;
+import dev.periscope.api.tool.ToolResult;
+import dev.periscope.browser.BrowserSettings;
+import dev.periscope.browser.runtime.CheckpointIndex;
+import dev.periscope.browser.runtime.DefaultBrowserRuntime;
+import dev.periscope.browser.runtime.RuntimeSettings;
+import dev.periscope.browser.tools.ToolsForTests;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Each page guard on real Chromium: the action that caused it fails BROWSER_POLICY_DENIED; the page lives on. */
+class GuardsTest {
+  static HttpServer server;
+  static DefaultBrowserRuntime runtime;
+  static PlaywrightProvider provider;
+  static List<Tool> tools;
+  static final CountDownLatch ticks = new CountDownLatch(15);
+  static final Map<String, String> PAGES = Map.of(
+      "/dialogs", """
+          <!doctype html><html><body><button onclick="const c = confirm('Sure?'); const p = prompt('Name?');
+            document.getElementById('out').textContent = 'Confirm: ' + c + '; Prompt: ' + p;">Ask</button>
+          <p id="out"></p></body></html>""",
+      "/pages", """
+          <!doctype html><html><body>
+          <button onclick="window.open('/other')">Pop up</button>
+          <a href="/other" target="_blank">New tab</a>
+          <button onclick="const a = document.createElement('a'); a.href = '/other'; a.target = '_blank';
+            document.body.append(a); a.click();">Scripted tab</button>
+          </body></html>""",
+      "/downloads", """
+          <!doctype html><html><body>
+          <a href="/file.txt" download>Get file</a>
+          <button onclick="const a = document.createElement('a');
+            a.href = window.URL.createObjectURL(new Blob(['x'])); a.download = 'x.txt'; document.body.append(a); a.click();">Blob</button>
+          <button onclick="location.href = '/attachment'">Attachment</button>
+          </body></html>""",
+      "/files", """
+          <!doctype html><html><body>
+          <input type="file" id="f" aria-label="Upload">
+          <button onclick="document.getElementById('f').click()">Pick by script</button>
+          <button onclick="document.getElementById('f').showPicker()">Show picker</button>
+          </body></html>""",
+      "/external", """
+          <!doctype html><html><body>
+          <a href="mailto:keeper@lighthouse.test">Mail the keeper</a>
+          <button onclick="const a = document.createElement('a'); a.href = 'tel:+100'; document.body.append(a); a.click();">Call</button>
+          <form action="mailto:keeper@lighthouse.test"><button>Send form</button></form>
+          </body></html>""",
+      "/permissions", """
+          <!doctype html><html><body><button onclick="navigator.geolocation.getCurrentPosition(
+            () => document.getElementById('out').textContent = 'located',
+            e => document.getElementById('out').textContent = 'geo error ' + e.code)">Locate</button>
+          <p id="out"></p></body></html>""",
+      "/alive", """
+          <!doctype html><html><head><title>0</title></head><body>
+          <script>
+            let n = 0;
+            setTimeout(() => alert('Timer dialog'), 50);
+            const tick = () => fetch('/tick').then(() => { document.title = String(++n); setTimeout(tick, 20); });
+            tick();
+          </script></body></html>""");
+
+  @BeforeAll
+  static void start() throws Exception {
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/", exchange -> {
+      String path = exchange.getRequestURI().getPath();
+      if (path.equals("/tick")) {
+        ticks.countDown();
+      }
+      if (path.equals("/attachment")) {
+        exchange.getResponseHeaders().set("Content-Disposition", "attachment; filename=report.txt");
+      }
+      String page = PAGES.getOrDefault(path, "<html><body>other</body></html>");
+      byte[] body = page.getBytes(StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().set("Content-Type", path.equals("/attachment") ? "text/plain" : "text/html");
+      exchange.sendResponseHeaders(200, body.length);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(body);
+      }
+    });
+    server.setExecutor(Executors.newCachedThreadPool());
+    server.start();
+    BrowserSettings settings = BrowserSettings.from(PluginConfiguration.empty());
+    runtime = new DefaultBrowserRuntime(RuntimeSettings.defaults(), new CheckpointIndex());
+    provider = new PlaywrightProvider(settings);
+    runtime.registerProvider(provider);
+    tools = ToolsForTests.tools(runtime, settings);
+  }
+
+  @AfterAll
+  static void stop() {
+    ToolsForTests.close();
+    runtime.close();
+    provider.dispose();
+    server.stop(0);
+  }
+
+  static String url(String path) {
+    return "http://127.0.0.1:" + server.getAddress().getPort() + path;
+  }
+
+  static ToolResult call(String agent, String tool, Map<String, Object> args) {
+    return tools.stream().filter(t -> t.descriptor().name().equals(tool)).findFirst().orElseThrow()
+        .call(new ToolCall(args, agent, Cancellation.none()));
+  }
+
+  @SuppressWarnings("unchecked")
+  static Map<String, Object> observation(ToolResult r) {
+    return (Map<String, Object>) r.structured().get("observation");
+  }
+
+  /** Opens the page and clicks the element with this name in its first observation. */
+  @SuppressWarnings("unchecked")
+  static ToolResult clickOn(String agent, String path, String name) {
+    ToolResult page = call(agent, "browser_open", Map.of("url", url(path), "mode", "interactive"));
+    for (Map<String, Object> e : (List<Map<String, Object>>) observation(page).get("elements")) {
+      if (name.equals(e.get("name"))) {
+        return call(agent, "browser_click", Map.of("observation_id", observation(page).get("id"),
+            "element_ref", e.get("ref")));
+      }
+    }
+    throw new AssertionError("no " + name + " in " + page.text());
+  }
+
+  static void assertDenied(ToolResult r, String why) {
+    assertTrue(r.isError(), r.text());
+    assertTrue(r.text().contains(why), r.text());
+    assertTrue(r.text().contains("code=BROWSER_POLICY_DENIED"), r.text());
+  }
+
+  @Test
+  void dismissesDialogsSoTheActionReturnsItsEvidence() {
+    ToolResult r = clickOn("dialogs", "/dialogs", "Ask");
+    assertFalse(r.isError(), r.text());
+    assertTrue(r.text().contains("Confirm: false; Prompt: null"), r.text());
+  }
+
+  @Test
+  void keepsOnePageWhateverTriesToOpenAnother() {
+    assertDenied(clickOn("pages", "/pages", "Pop up"), "tried to open a new window");
+    assertDenied(clickOn("pages", "/pages", "New tab"), "opens a new page, and this browser keeps one page");
+    assertDenied(clickOn("pages", "/pages", "Scripted tab"), "the link opens a new page");
+    ToolResult after = call("pages", "browser_observe", Map.of());
+    assertEquals(url("/pages"), observation(after).get("url"));
+  }
+
+  @Test
+  void refusesDownloadsDeclaredScriptedOrServedAsAttachments() {
+    assertDenied(clickOn("downloads", "/downloads", "Get file"), "it downloads a file");
+    assertDenied(clickOn("downloads", "/downloads", "Blob"), "the link downloads a file");
+    assertDenied(clickOn("downloads", "/downloads", "Attachment"), "started a download, which was cancelled");
+  }
+
+  @Test
+  void refusesFileInputsAndScriptedFilePickers() {
+    assertDenied(clickOn("files", "/files", "Upload"), "it is a file input");
+    assertDenied(clickOn("files", "/files", "Pick by script"), "tried to open a file picker");
+    assertDenied(clickOn("files", "/files", "Show picker"), "tried to open a file picker");
+  }
+
+  @Test
+  void refusesExternalProtocolsObservedOrScripted() {
+    assertDenied(clickOn("external", "/external", "Mail the keeper"), "it hands a link or form to another program");
+    assertDenied(clickOn("external", "/external", "Call"), "hands tel: to another program");
+    assertDenied(clickOn("external", "/external", "Send form"), "it hands a link or form to another program");
+  }
+
+  @Test
+  void deniesPermissionsWithoutAPrompt() {
+    ToolResult r = clickOn("permissions", "/permissions", "Locate");
+    assertFalse(r.isError(), r.text());
+    ToolResult later = call("permissions", "browser_wait", Map.of("until", "load"));
+    assertTrue(((String) observation(later).get("text")).contains("geo error 1"), later.text());
+  }
+
+  @Test
+  void thePageKeepsLivingBetweenCallsAndATimerDialogDoesNotStopIt() throws Exception {
+    call("alive", "browser_open", Map.of("url", url("/alive")));
+    // No tool call runs now. The page's fetch loop must keep going past its timer's dialog.
+    assertTrue(ticks.await(20, TimeUnit.SECONDS), "the page stopped while no call was in flight");
+    ToolResult later = call("alive", "browser_observe", Map.of());
+    assertTrue(Integer.parseInt((String) observation(later).get("title")) >= 10, later.text());
+  }
+}
