@@ -10,6 +10,7 @@ import com.microsoft.playwright.options.LoadState;
 import dev.periscope.api.browser.BrowserEnvironment;
 import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.ErrorCode;
+import dev.periscope.api.browser.Extraction;
 import dev.periscope.api.browser.ProviderElement;
 import dev.periscope.api.browser.ProviderObservation;
 import dev.periscope.api.browser.Screenshot;
@@ -26,6 +27,11 @@ import java.util.Map;
 /** One BrowserContext with its primary page. Every call runs on the driver's thread. */
 final class PlaywrightEnvironment implements BrowserEnvironment {
   private static final String OBSERVE_SCRIPT = resource("observe.js");
+  private static final String EXTRACT_SCRIPT = resource("extract.js");
+  /** The elements an observation considers, for observe.js and extract.js alike. */
+  static final String CANDIDATES = "a[href],button,input:not([type=hidden]),select,textarea,summary,[role=button],"
+      + "[role=link],[role=checkbox],[role=radio],[role=tab],[role=menuitem],[role=switch],[role=option],"
+      + "[contenteditable=\"\"],[contenteditable=true]";
 
   private final PlaywrightDriver driver;
   private final BrowserContext context;
@@ -178,7 +184,7 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
       @SuppressWarnings("unchecked")
       Map<String, Object> raw = (Map<String, Object>) page.evaluate(OBSERVE_SCRIPT,
           Map.of("maxTextChars", budget.maxTextChars(), "maxElements", budget.maxElements(),
-              "tiers", List.copyOf(budget.tiers()), "key", registryKey));
+              "tiers", List.copyOf(budget.tiers()), "key", registryKey, "selector", CANDIDATES));
       List<ProviderElement> elements = new ArrayList<>();
       @SuppressWarnings("unchecked")
       List<Map<String, Object>> list = (List<Map<String, Object>>) raw.get("elements");
@@ -384,7 +390,8 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
   /** Finds the element again by its ordinal and checks it is still the one observed. On the driver's thread. */
   private ElementHandle resolve(ProviderElement element) {
     JSHandle handle = page.evaluateHandle(OBSERVE_SCRIPT,
-        Map.of("resolve", element.target(), "fingerprint", element.fingerprint(), "key", registryKey));
+        Map.of("resolve", element.target(), "fingerprint", element.fingerprint(), "key", registryKey,
+            "selector", CANDIDATES));
     ElementHandle target = handle.asElement();
     if (target == null) {
       handle.dispose();
@@ -422,6 +429,28 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
       }
       ByteBuffer header = ByteBuffer.wrap(png, 16, 8);
       return new Screenshot(png, header.getInt(), header.getInt(), null, page.url(), page.title());
+    });
+  }
+
+  @Override
+  public Extraction extract(String kind, ProviderElement region, int limit, int maxFieldChars) {
+    return call("extracting " + kind, () -> {
+      Map<String, Object> arg = new java.util.HashMap<>(Map.of("kind", kind, "limit", limit, "maxChars", maxFieldChars,
+          "key", registryKey, "selector", CANDIDATES));
+      if (region != null) {
+        arg.put("region", region.target());
+      }
+      @SuppressWarnings("unchecked")
+      Map<String, Object> raw = (Map<String, Object>) page.evaluate(EXTRACT_SCRIPT, arg);
+      if (Boolean.TRUE.equals(raw.get("stale"))) {
+        throw new BrowserException(ErrorCode.BROWSER_STALE_REFERENCE, "the region \"" + region.name()
+            + "\" changed or is gone since it was observed; observe the page again", page.url(), false, null);
+      }
+      @SuppressWarnings("unchecked")
+      List<Map<String, String>> rows = (List<Map<String, String>>) raw.get("rows");
+      @SuppressWarnings("unchecked")
+      List<String> columns = (List<String>) raw.get("columns");
+      return new Extraction(kind, page.url(), null, columns, rows, ((Number) raw.get("total")).intValue());
     });
   }
 

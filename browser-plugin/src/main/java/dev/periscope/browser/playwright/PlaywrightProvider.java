@@ -52,7 +52,7 @@ public final class PlaywrightProvider implements BrowserProvider {
 
   @Override
   public Set<Capability> capabilities() {
-    return Set.of(Capability.SCREENSHOT);
+    return Set.of(Capability.SCREENSHOT, Capability.EXTRACTION);
   }
 
   @Override

@@ -7,6 +7,7 @@ import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.BrowserLease;
 import dev.periscope.api.browser.BrowserSessionId;
 import dev.periscope.api.browser.ErrorCode;
+import dev.periscope.api.browser.Extraction;
 import dev.periscope.api.browser.Observation;
 import dev.periscope.api.browser.ProviderElement;
 import dev.periscope.api.browser.Screenshot;
@@ -220,6 +221,18 @@ final class Lease implements BrowserLease {
           : environment.record(environment.delegate().observe(new ObservationBudget(0, 0)));
       var shot = environment.delegate().screenshot(fullPage);
       return new Screenshot(shot.png(), shot.width(), shot.height(), o.id(), o.url(), o.title());
+    });
+  }
+
+  @Override
+  public Extraction extract(String kind, String observationId, String regionRef, int limit, int maxFieldChars,
+      Cancellation cancellation) {
+    optionalElement(observationId, regionRef);
+    return run(cancellation, () -> {
+      ProviderElement region = resolveOptional(observationId, regionRef);
+      Extraction e = environment.delegate().extract(kind, region, limit, maxFieldChars);
+      return new Extraction(kind, environment.lastUrl(), regionRef == null ? null : observationId, e.columns(),
+          e.rows(), e.total());
     });
   }
 

@@ -56,6 +56,12 @@ public final class BrowserTools implements AutoCloseable {
   }
 
   public List<Tool> tools() {
+    List<Tool> all = new java.util.ArrayList<>(pageTools());
+    all.addAll(new ExtractionTools(bindings, this::failed).tools());
+    return all;
+  }
+
+  private List<Tool> pageTools() {
     String observation = """
         "mode": {"enum": ["summary", "interactive", "document"], "description": "summary: controls, navigation and record titles with a text lead (default); interactive: every element, no text; document: text with controls and navigation."},
         "max_text_chars": {"type": "integer", "minimum": 1, "maximum": %d, "description": "Most page text on one page of the observation."},

@@ -2,9 +2,7 @@
 // resolves one element by its ordinal and fingerprint. Only bounded, value-free data crosses back: never raw
 // HTML, never a field's value.
 (request) => {
-  const SELECTOR = 'a[href],button,input:not([type=hidden]),select,textarea,summary,[role=button],[role=link],'
-    + '[role=checkbox],[role=radio],[role=tab],[role=menuitem],[role=switch],[role=option],[contenteditable=""],'
-    + '[contenteditable=true]';
+  const SELECTOR = request.selector;
   const RECORD_TAGS = ['LI', 'ARTICLE', 'TR', 'DT', 'DD', 'SECTION'];
   const PAGINATION_TEXT = /^(\d+|\d+\s*[-–]\s*\d+|next|next page|prev|previous|previous page|more|show more|load more|all|first|last|older|newer|«|»|‹|›|<|>|<<|>>|下一页|上一页|次へ|前へ)$/i;
   const clean = (s) => (s || '').replace(/\s+/g, ' ').trim();

@@ -39,6 +39,14 @@ public interface BrowserEnvironment extends AutoCloseable {
 
   Screenshot screenshot(boolean fullPage);
 
+  /**
+   * Reads records of one {@code kind} from the region an element stands for (the whole page when null), by the
+   * provider's fixed traversal. Only providers that advertise {@link Capability#EXTRACTION} implement it.
+   */
+  default Extraction extract(String kind, ProviderElement region, int limit, int maxFieldChars) {
+    throw new BrowserException(ErrorCode.BROWSER_CAPABILITY_UNSUPPORTED, "this browser provider cannot extract records");
+  }
+
   /** Stops the running operation, if any, waits for it to settle, and makes the environment unusable. */
   void abort();
 

@@ -39,6 +39,13 @@ public interface BrowserLease extends AutoCloseable {
 
   Screenshot screenshot(boolean fullPage, Cancellation cancellation);
 
+  /**
+   * Reads records of one kind from the page, or from the region a ref of the latest observation stands for. A
+   * region from an older observation is {@code BROWSER_STALE_REFERENCE}.
+   */
+  Extraction extract(String kind, String observationId, String regionRef, int limit, int maxFieldChars,
+      Cancellation cancellation);
+
   /** The newest observation, if any. */
   Optional<Observation> latestObservation();
 
