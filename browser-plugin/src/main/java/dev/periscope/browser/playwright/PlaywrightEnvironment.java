@@ -73,6 +73,11 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
     }
   }
 
+  /** The observation script, for measuring what crosses from Chromium. */
+  static String observeScript() {
+    return OBSERVE_SCRIPT;
+  }
+
   static String guardsScript(String registryKey) {
     return GUARDS_SCRIPT.replace("__KEY__", registryKey);
   }
