@@ -79,6 +79,11 @@ class ObservationTest {
   static void start() throws Exception {
     PAGES.put("/list", listing(12));
     PAGES.put("/big", listing(300));
+    StringBuilder mb = new StringBuilder(listing(20).replace("</body></html>", ""));
+    while (mb.length() < 1_000_000) {
+      mb.append("<p>").append("Filler prose about lighthouses. ".repeat(40)).append("</p>");
+    }
+    PAGES.put("/mb", mb.append("</body></html>").toString());
     PAGES.put("/dl", """
         <!doctype html><html><body><dl>
         <dt><a href="/a">Alpha paper</a></dt><dd><a href="/a.pdf">pdf</a> <a href="/a.bib">bib</a></dd>
@@ -299,5 +304,28 @@ class ObservationTest {
     ToolResult click = call("rename", "browser_click", Map.of("observation_id", id, "element_ref", save));
     assertTrue(click.text().contains("code=BROWSER_STALE_REFERENCE"), click.text());
     assertEquals("rename", observation(call("rename", "browser_observe", Map.of())).get("title"), "the button was pressed");
+  }
+
+  @Test
+  void reportsEachTruncationFlagAndTheTotalsOfAOneMegabytePage() {
+    ToolResult page = call("mb", "browser_open", Map.of("url", url("/mb"), "mode", "document"));
+    Map<String, Object> o = observation(page);
+    assertTrue((int) o.get("total_text_chars") > 900_000, o.get("total_text_chars").toString());
+    assertEquals(12_000, ((String) o.get("text")).length());
+    assertEquals(true, o.get("text_truncated"));
+    assertTrue(page.text().contains("Page text (1-12000 of "), page.text());
+    assertTrue(page.text().length() < 20_000, "one page of a 1 MB page is " + page.text().length() + " chars");
+    // Interactive mode on 300 records holds more elements than an observation retains: the last page says so.
+    ToolResult big = call("mb", "browser_open", Map.of("url", url("/big"), "mode", "interactive", "max_elements", 100));
+    assertEquals(true, observation(big).get("text_truncated"), "the page's text is not shown in interactive mode");
+    assertEquals("", observation(big).get("text"));
+    assertEquals(true, observation(big).get("elements_truncated"));
+    ToolResult last = big;
+    while (observation(last).get("continuation") != null) {
+      last = call("mb", "browser_observe_next", Map.of("continuation", observation(last).get("continuation")));
+    }
+    assertEquals(true, observation(last).get("elements_truncated"), "the browser held more than was retained");
+    assertTrue(last.text().contains("The page holds more than this observation retained"), last.text());
+    assertTrue((int) observation(last).get("total_elements") > 1000);
   }
 }
