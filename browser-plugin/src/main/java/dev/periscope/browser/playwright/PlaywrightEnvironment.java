@@ -2,7 +2,6 @@ package dev.periscope.browser.playwright;
 
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.ElementHandle;
-import com.microsoft.playwright.JSHandle;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.PlaywrightException;
 import com.microsoft.playwright.options.ElementState;
@@ -15,24 +14,12 @@ import dev.periscope.api.browser.ProviderElement;
 import dev.periscope.api.browser.ProviderObservation;
 import dev.periscope.api.browser.Screenshot;
 import dev.periscope.browser.BrowserSettings;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /** One BrowserContext with its primary page. Every call runs on the driver's thread. */
 final class PlaywrightEnvironment implements BrowserEnvironment {
-  private static final String OBSERVE_SCRIPT = resource("observe.js");
-  private static final String EXTRACT_SCRIPT = resource("extract.js");
-  /** The elements an observation considers, for observe.js and extract.js alike. */
-  static final String CANDIDATES = "a[href],button,input:not([type=hidden]),select,textarea,summary,[role=button],"
-      + "[role=link],[role=checkbox],[role=radio],[role=tab],[role=menuitem],[role=switch],[role=option],"
-      + "[contenteditable=\"\"],[contenteditable=true]";
-
   private final PlaywrightDriver driver;
   private final BrowserContext context;
   private final Page page;
@@ -40,77 +27,15 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
   private final long closeTimeoutMs;
   private final long navigationTimeoutMs;
   private final BrowserSettings budgets;
+  private final PageGuards guards;
   /** The page-global name of this environment's registry: random, so page scripts cannot rely on it. */
   private final String registryKey;
-  private static final String GUARDS_SCRIPT = resource("guards.js");
-  private final java.util.concurrent.atomic.AtomicInteger downloads = new java.util.concurrent.atomic.AtomicInteger();
-  private final java.util.concurrent.atomic.AtomicInteger extraPages = new java.util.concurrent.atomic.AtomicInteger();
-
-  private final java.util.concurrent.atomic.AtomicInteger pendingNavigations =
-      new java.util.concurrent.atomic.AtomicInteger();
-
-  private void settleNavigation(com.microsoft.playwright.Request request) {
-    if (request.isNavigationRequest() && request.frame() == page.mainFrame()) {
-      pendingNavigations.updateAndGet(n -> Math.max(0, n - 1));
-    }
-  }
-
-  /**
-   * Lets a navigation the action started reach its response headers (or fail), within the navigation timeout,
-   * so a download or a refusal it leads to is seen as this action's. Events arrive only while a call runs, so
-   * this waits in short Playwright calls. A navigation still without headers after the timeout closes the page.
-   */
-  private void awaitNavigationHeaders() {
-    long deadline = System.nanoTime() + navigationTimeoutMs * 1_000_000L;
-    page.waitForTimeout(25);
-    while (pendingNavigations.get() > 0) {
-      if (System.nanoTime() > deadline) {
-        page.close();
-        throw new BrowserException(ErrorCode.BROWSER_ACTION_FAILED, "the page sent no response headers within "
-            + navigationTimeoutMs + " ms; the page was closed", null, false, null);
-      }
-      page.waitForTimeout(25);
-    }
-  }
-
-  /** The observation script, for measuring what crosses from Chromium. */
-  static String observeScript() {
-    return OBSERVE_SCRIPT;
-  }
-
-  static String guardsScript(String registryKey) {
-    return GUARDS_SCRIPT.replace("__KEY__", registryKey);
-  }
   private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
   PlaywrightEnvironment(PlaywrightDriver driver, BrowserContext context, Page page, String registryKey,
       BrowserSettings budgets, Runnable onClosed) {
     this.registryKey = registryKey;
-    // Events reach these handlers only while a call runs on the driver's thread; they hold nothing up in between.
-    page.onRequest(request -> {
-      if (request.isNavigationRequest() && request.frame() == page.mainFrame()) {
-        pendingNavigations.incrementAndGet();
-      }
-    });
-    page.onResponse(response -> {
-      settleNavigation(response.request());
-      String disposition = response.headers().getOrDefault("content-disposition", "");
-      if (response.request().isNavigationRequest() && disposition.toLowerCase().startsWith("attachment")) {
-        // A navigation that answers with a file to save: the browser turns it into a download.
-        downloads.incrementAndGet();
-      }
-    });
-    page.onRequestFailed(this::settleNavigation);
-    page.onDownload(download -> {
-      downloads.incrementAndGet();
-      download.cancel();
-    });
-    context.onPage(other -> {
-      if (other != page) {
-        extraPages.incrementAndGet();
-        other.close();
-      }
-    });
+    this.guards = new PageGuards(context, page, registryKey, budgets.navigationTimeoutMs());
     this.budgets = budgets;
     this.navigationTimeoutMs = budgets.navigationTimeoutMs();
     this.closeTimeoutMs = budgets.cleanupTimeoutMs();
@@ -122,49 +47,14 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
 
   /**
    * Runs an action on the driver's thread and then reports, as {@code BROWSER_POLICY_DENIED}, whatever the page
-   * guards blocked while it ran: a new window or page, a download, a file picker, an external program.
+   * guards blocked while it ran.
    */
   private <T> T guarded(String what, java.util.concurrent.Callable<T> work) {
-    return call(what, () -> {
-      int downloadsBefore = downloads.get();
-      int pagesBefore = extraPages.get();
-      T result = work.call();
-      awaitNavigationHeaders();
-      List<String> blocked = new ArrayList<>();
-      try {
-        @SuppressWarnings("unchecked")
-        List<String> recorded = (List<String>) page.evaluate(
-            "key => { const r = window[key]; if (!r) return []; const b = r.blocked.slice(); r.blocked.length = 0;"
-                + " return b; }", registryKey);
-        blocked.addAll(recorded);
-      } catch (PlaywrightException e) {
-        // The document went away under the action; what it recorded went with it.
-      }
-      if (downloads.get() > downloadsBefore) {
-        blocked.add("the page started a download, which was cancelled");
-      }
-      if (extraPages.get() > pagesBefore) {
-        blocked.add("the page opened another page, which was closed");
-      }
-      if (!blocked.isEmpty()) {
-        throw new BrowserException(ErrorCode.BROWSER_POLICY_DENIED, what + " was stopped: "
-            + String.join("; ", new java.util.LinkedHashSet<>(blocked)), page.url(), false, null);
-      }
-      return result;
-    });
+    return call(what, () -> guards.around(what, work));
   }
 
-  /** Refuses before dispatch an element whose activation would leave the page or hand something to the system. */
   private static void refuseBeforeDispatch(ProviderElement element) {
-    String f = element.fingerprint();
-    String reason = "file".equals(element.inputType()) ? "it is a file input, and uploads are not allowed"
-        : f.contains("\"opensNewPage\":true") ? "it opens a new page, and this browser keeps one page"
-        : f.contains("\"downloads\":true") ? "it downloads a file, and downloads are not allowed"
-        : f.contains("\"externalProtocol\":true") ? "it hands a link or form to another program" : null;
-    if (reason != null) {
-      throw new BrowserException(ErrorCode.BROWSER_POLICY_DENIED,
-          "element \"" + element.name() + "\" was not activated: " + reason);
-    }
+    PageGuards.refuseBeforeDispatch(element);
   }
 
   /**
@@ -185,21 +75,7 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
 
   @Override
   public ProviderObservation observe(ObservationBudget budget) {
-    return call("observing the page", () -> {
-      @SuppressWarnings("unchecked")
-      Map<String, Object> raw = (Map<String, Object>) page.evaluate(OBSERVE_SCRIPT,
-          Map.of("maxTextChars", budget.maxTextChars(), "maxElements", budget.maxElements(),
-              "tiers", List.copyOf(budget.tiers()), "key", registryKey, "selector", CANDIDATES));
-      List<ProviderElement> elements = new ArrayList<>();
-      @SuppressWarnings("unchecked")
-      List<Map<String, Object>> list = (List<Map<String, Object>>) raw.get("elements");
-      for (Map<String, Object> e : list) {
-        elements.add(element(e));
-      }
-      return new ProviderObservation(str(raw.get("url")), str(raw.get("title")), str(raw.get("text")),
-          ((Number) raw.get("totalTextChars")).intValue(), elements, ((Number) raw.get("totalElements")).intValue(),
-          Boolean.TRUE.equals(raw.get("elementsTruncated")));
-    });
+    return call("observing the page", () -> PageScripts.observe(page, registryKey, budget));
   }
 
   @Override
@@ -392,19 +268,9 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
     }
   }
 
-  /** Finds the element again by its ordinal and checks it is still the one observed. On the driver's thread. */
+  /** Finds the element again and checks it is still the very node observed. On the driver's thread. */
   private ElementHandle resolve(ProviderElement element) {
-    JSHandle handle = page.evaluateHandle(OBSERVE_SCRIPT,
-        Map.of("resolve", element.target(), "fingerprint", element.fingerprint(), "key", registryKey,
-            "selector", CANDIDATES));
-    ElementHandle target = handle.asElement();
-    if (target == null) {
-      handle.dispose();
-      throw new BrowserException(ErrorCode.BROWSER_STALE_REFERENCE,
-          "the element \"" + element.name() + "\" changed or is gone since it was observed; observe the page again",
-          page.url(), false, null);
-    }
-    return target;
+    return PageScripts.resolve(page, registryKey, element);
   }
 
   /**
@@ -439,24 +305,7 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
 
   @Override
   public Extraction extract(String kind, ProviderElement region, int limit, int maxFieldChars) {
-    return call("extracting " + kind, () -> {
-      Map<String, Object> arg = new java.util.HashMap<>(Map.of("kind", kind, "limit", limit, "maxChars", maxFieldChars,
-          "key", registryKey, "selector", CANDIDATES));
-      if (region != null) {
-        arg.put("region", region.target());
-      }
-      @SuppressWarnings("unchecked")
-      Map<String, Object> raw = (Map<String, Object>) page.evaluate(EXTRACT_SCRIPT, arg);
-      if (Boolean.TRUE.equals(raw.get("stale"))) {
-        throw new BrowserException(ErrorCode.BROWSER_STALE_REFERENCE, "the region \"" + region.name()
-            + "\" changed or is gone since it was observed; observe the page again", page.url(), false, null);
-      }
-      @SuppressWarnings("unchecked")
-      List<Map<String, String>> rows = (List<Map<String, String>>) raw.get("rows");
-      @SuppressWarnings("unchecked")
-      List<String> columns = (List<String>) raw.get("columns");
-      return new Extraction(kind, page.url(), null, columns, rows, ((Number) raw.get("total")).intValue());
-    });
+    return call("extracting " + kind, () -> PageScripts.extract(page, registryKey, kind, region, limit, maxFieldChars));
   }
 
   /** Kills this environment's driver: a running operation fails at once. Waits for nothing but the kill. */
@@ -502,31 +351,6 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
     }
     if (failure != null) {
       throw failure;
-    }
-  }
-
-  private static ProviderElement element(Map<String, Object> e) {
-    return new ProviderElement(str(e.get("target")), str(e.get("fingerprint")), str(e.get("kind")),
-        str(e.get("role")), str(e.get("name")), Boolean.TRUE.equals(e.get("disabled")),
-        e.get("inputType") == null ? null : str(e.get("inputType")), ((Number) e.get("tier")).intValue(),
-        Boolean.TRUE.equals(e.get("pagination")), str(e.get("section")),
-        e.get("groupKey") == null ? null : str(e.get("groupKey")),
-        e.get("groupLabel") == null ? null : str(e.get("groupLabel")));
-  }
-
-  private static String str(Object o) {
-    return o == null ? "" : o.toString();
-  }
-
-  private static String resource(String name) {
-    try (InputStream in = PlaywrightEnvironment.class.getResourceAsStream(name)) {
-      if (in == null) {
-        throw new IllegalStateException("missing resource " + name);
-      }
-      // Leading comment lines would keep Playwright from seeing the text as a function.
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8).replaceAll("(?m)\\A(\\s*//[^\\n]*\\n)+", "");
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
   }
 }

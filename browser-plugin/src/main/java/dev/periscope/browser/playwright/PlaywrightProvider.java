@@ -99,7 +99,7 @@ public final class PlaywrightProvider implements BrowserProvider {
         context.setDefaultTimeout(settings.actionTimeoutMs());
         context.setDefaultNavigationTimeout(settings.navigationTimeoutMs());
         String registryKey = "__periscope_" + java.util.UUID.randomUUID().toString().replace("-", "");
-        context.addInitScript(PlaywrightEnvironment.guardsScript(registryKey));
+        context.addInitScript(PageScripts.guards(registryKey));
         Page page = context.newPage();
         return new PlaywrightEnvironment(driver, context, page, registryKey, settings, () -> deleteTree(directory));
       });

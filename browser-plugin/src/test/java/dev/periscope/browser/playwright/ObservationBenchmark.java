@@ -77,9 +77,9 @@ public final class ObservationBenchmark {
         baseline.navigate(base + path);
         String snapshot = baseline.ariaSnapshot(new Page.AriaSnapshotOptions().setMode(AriaSnapshotMode.AI));
         double aiMs = median(() -> baseline.ariaSnapshot(new Page.AriaSnapshotOptions().setMode(AriaSnapshotMode.AI)));
-        Number bytes = (Number) baseline.evaluate("args => JSON.stringify((" + PlaywrightEnvironment.observeScript()
+        Number bytes = (Number) baseline.evaluate("args => JSON.stringify((" + PageScripts.observeScript()
             + ")(args)).length", Map.of("maxTextChars", 60_000, "maxElements", 500, "tiers", List.of(1, 2, 3),
-                "key", "__bench", "selector", PlaywrightEnvironment.CANDIDATES));
+                "key", "__bench", "selector", PageScripts.CANDIDATES));
         System.out.printf("%-20s | %,17d | %,16d | %9.1fx | %8.1f / %-8.1f (%.2fx) | %,d%n", path + " (" + (pages.get(path)
             .length() / 1024) + " KiB)", ours, snapshot.length(), (double) snapshot.length() / ours, ourMs, aiMs,
             ourMs / aiMs, bytes.longValue());
