@@ -1,6 +1,5 @@
 package dev.periscope.browser.playwright;
 
-import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.PlaywrightException;
 import com.microsoft.playwright.Request;
@@ -15,7 +14,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * What keeps the agent's page the only page and keeps it from handing anything to the system: the in-page
- * guards (guards.js) record what they block; downloads are cancelled and other pages closed as they appear. After
+ * guards (guards.js) record what they block; downloads are cancelled as they start, and the environment closes
+ * any other page as it appears. After
  * each action, whatever was blocked while it ran fails it with {@code BROWSER_POLICY_DENIED}.
  *
  * <p>Playwright delivers these events only while a call runs on the driver's thread, so the handlers only count
@@ -26,11 +26,13 @@ final class PageGuards {
   private final String registryKey;
   private final long navigationTimeoutMs;
   private final AtomicInteger downloads = new AtomicInteger();
-  private final AtomicInteger extraPages = new AtomicInteger();
+  private final AtomicInteger extraPages;
   private final AtomicInteger pendingNavigations = new AtomicInteger();
 
-  PageGuards(BrowserContext context, Page page, String registryKey, long navigationTimeoutMs) {
+  /** Guards one primary page; {@code extraPages} counts the other pages the context closed. */
+  PageGuards(Page page, String registryKey, long navigationTimeoutMs, AtomicInteger extraPages) {
     this.page = page;
+    this.extraPages = extraPages;
     this.registryKey = registryKey;
     this.navigationTimeoutMs = navigationTimeoutMs;
     page.onRequest(request -> {
@@ -50,12 +52,6 @@ final class PageGuards {
     page.onDownload(download -> {
       downloads.incrementAndGet();
       download.cancel();
-    });
-    context.onPage(other -> {
-      if (other != page) {
-        extraPages.incrementAndGet();
-        other.close();
-      }
     });
   }
 

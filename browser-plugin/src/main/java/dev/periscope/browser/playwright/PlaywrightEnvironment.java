@@ -22,12 +22,15 @@ import java.util.Map;
 final class PlaywrightEnvironment implements BrowserEnvironment {
   private final PlaywrightDriver driver;
   private final BrowserContext context;
-  private final Page page;
+  /** The primary page; replaced only when a navigation got no response headers in time. */
+  private Page page;
   private final Runnable onClosed;
   private final long closeTimeoutMs;
   private final long navigationTimeoutMs;
   private final BrowserSettings budgets;
-  private final PageGuards guards;
+  private PageGuards guards;
+  private boolean replacingPage;
+  private final java.util.concurrent.atomic.AtomicInteger extraPages = new java.util.concurrent.atomic.AtomicInteger();
   /** The page-global name of this environment's registry: random, so page scripts cannot rely on it. */
   private final String registryKey;
   private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
@@ -35,7 +38,14 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
   PlaywrightEnvironment(PlaywrightDriver driver, BrowserContext context, Page page, String registryKey,
       BrowserSettings budgets, Runnable onClosed) {
     this.registryKey = registryKey;
-    this.guards = new PageGuards(context, page, registryKey, budgets.navigationTimeoutMs());
+    this.guards = new PageGuards(page, registryKey, budgets.navigationTimeoutMs(), extraPages);
+    // One primary page: any other page the context gets is closed (at the next call, when events arrive).
+    context.onPage(other -> {
+      if (other != this.page && !replacingPage) {
+        extraPages.incrementAndGet();
+        other.close();
+      }
+    });
     this.budgets = budgets;
     this.navigationTimeoutMs = budgets.navigationTimeoutMs();
     this.closeTimeoutMs = budgets.cleanupTimeoutMs();
@@ -80,7 +90,31 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
 
   @Override
   public void navigate(String url) {
-    guarded("opening " + url, () -> page.navigate(url));
+    guarded("opening " + url, () -> {
+      try {
+        page.navigate(url, new Page.NavigateOptions().setWaitUntil(com.microsoft.playwright.options.WaitUntilState.COMMIT)
+            .setTimeout(navigationTimeoutMs));
+      } catch (com.microsoft.playwright.TimeoutError e) {
+        // No response headers in time: this page is given up, and a fresh one takes its place.
+        Page stuck = page;
+        replacingPage = true;
+        try {
+          page = context.newPage();
+        } finally {
+          replacingPage = false;
+        }
+        guards = new PageGuards(page, registryKey, navigationTimeoutMs, extraPages);
+        stuck.close();
+        throw new BrowserException(ErrorCode.BROWSER_ACTION_FAILED, url + " sent no response headers within "
+            + navigationTimeoutMs + " ms; that page was closed and a fresh one opened", null, false, e);
+      }
+      try {
+        page.waitForLoadState(LoadState.LOAD);
+      } catch (PlaywrightException e) {
+        // Headers came; a page still loading is for the after-observation to show.
+      }
+      return null;
+    });
   }
 
   @Override

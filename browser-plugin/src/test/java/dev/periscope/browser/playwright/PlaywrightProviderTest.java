@@ -81,6 +81,15 @@ class PlaywrightProviderTest {
       exchange.sendResponseHeaders(204, -1);
       exchange.close();
     });
+    server.createContext("/hang", exchange -> {
+      try {
+        stallRelease.await(30, java.util.concurrent.TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      exchange.sendResponseHeaders(204, -1);
+      exchange.close();
+    });
     server.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
     server.start();
     provider = new PlaywrightProvider(BrowserSettings.from(PluginConfiguration.empty()));
@@ -233,6 +242,25 @@ class PlaywrightProviderTest {
     } finally {
       small.dispose();
       tiny.dispose();
+    }
+  }
+
+  @Test
+  void givesUpAPageWhoseNavigationGetsNoResponseHeadersInTimeAndOpensAFreshOne() {
+    var impatient = new PlaywrightProvider(BrowserSettings.from(new PluginConfiguration(
+        Map.of("navigationTimeoutMs", 500))));
+    try (BrowserEnvironment env = impatient.open(new BrowserProvider.OpenRequest(BrowserSessionId.random(),
+        Persistence.EPHEMERAL), Cancellation.none())) {
+      env.navigate(url("/form"));
+      var e = assertThrows(BrowserException.class, () -> env.navigate(url("/hang")));
+      assertEquals(ErrorCode.BROWSER_ACTION_FAILED, e.code());
+      assertTrue(e.getMessage().contains("sent no response headers within 500 ms"), e.getMessage());
+      ProviderObservation after = env.observe(new ObservationBudget(100, 10));
+      assertEquals("about:blank", after.url(), "the stuck page was not replaced");
+      env.navigate(url("/form"));
+      assertEquals("Form", env.observe(new ObservationBudget(100, 10)).title());
+    } finally {
+      impatient.dispose();
     }
   }
 
