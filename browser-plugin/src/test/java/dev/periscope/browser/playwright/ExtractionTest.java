@@ -4,21 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.sun.net.httpserver.HttpServer;
-import dev.periscope.api.Cancellation;
-import dev.periscope.api.PluginConfiguration;
-import dev.periscope.api.tool.Tool;
-import dev.periscope.api.tool.ToolCall;
 import dev.periscope.api.tool.ToolResult;
-import dev.periscope.browser.BrowserSettings;
-import dev.periscope.browser.runtime.CheckpointIndex;
-import dev.periscope.browser.runtime.DefaultBrowserRuntime;
-import dev.periscope.browser.runtime.RuntimeSettings;
-import dev.periscope.browser.tools.ToolsForTests;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -27,10 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /** Each extraction kind on real Chromium: fixed traversals, regions from refs, field narrowing. */
 class ExtractionTest {
-  static HttpServer server;
-  static DefaultBrowserRuntime runtime;
-  static PlaywrightProvider provider;
-  static List<Tool> tools;
+  static LocalBrowser browser;
   static final Map<String, String> PAGES = Map.of(
       "/list", ObservationTest.listing(12),
       "/table", """
@@ -45,39 +28,20 @@ class ExtractionTest {
 
   @BeforeAll
   static void start() throws Exception {
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext("/", exchange -> {
-      String page = PAGES.getOrDefault(exchange.getRequestURI().getPath(), "<html><body>other</body></html>");
-      byte[] body = page.getBytes(StandardCharsets.UTF_8);
-      exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
-      exchange.sendResponseHeaders(200, body.length);
-      try (OutputStream out = exchange.getResponseBody()) {
-        out.write(body);
-      }
-    });
-    server.start();
-    BrowserSettings settings = BrowserSettings.from(PluginConfiguration.empty());
-    runtime = new DefaultBrowserRuntime(RuntimeSettings.defaults(), new CheckpointIndex());
-    provider = new PlaywrightProvider(settings);
-    runtime.registerProvider(provider);
-    tools = ToolsForTests.tools(runtime, settings);
+    browser = new LocalBrowser(PAGES);
   }
 
   @AfterAll
   static void stop() {
-    ToolsForTests.close();
-    runtime.close();
-    provider.dispose();
-    server.stop(0);
+    browser.close();
   }
 
   static String url(String path) {
-    return "http://127.0.0.1:" + server.getAddress().getPort() + path;
+    return browser.url(path);
   }
 
   static ToolResult call(String agent, String tool, Map<String, Object> args) {
-    return tools.stream().filter(t -> t.descriptor().name().equals(tool)).findFirst().orElseThrow()
-        .call(new ToolCall(args, agent, Cancellation.none()));
+    return browser.call(agent, tool, args);
   }
 
   @SuppressWarnings("unchecked")
@@ -85,15 +49,8 @@ class ExtractionTest {
     return (List<Map<String, Object>>) r.structured().get("rows");
   }
 
-  @SuppressWarnings("unchecked")
   static String refOf(ToolResult r, String name) {
-    var o = (Map<String, Object>) r.structured().get("observation");
-    for (Map<String, Object> e : (List<Map<String, Object>>) o.get("elements")) {
-      if (name.equals(e.get("name"))) {
-        return (String) e.get("ref");
-      }
-    }
-    throw new AssertionError(name);
+    return (String) LocalBrowser.element(r, name).get("ref");
   }
 
   @SuppressWarnings("unchecked")

@@ -4,25 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.sun.net.httpserver.HttpServer;
-import dev.periscope.api.Cancellation;
-import dev.periscope.api.PluginConfiguration;
-import dev.periscope.api.tool.Tool;
-import dev.periscope.api.tool.ToolCall;
 import dev.periscope.api.tool.ToolResult;
-import dev.periscope.browser.BrowserSettings;
-import dev.periscope.browser.runtime.CheckpointIndex;
-import dev.periscope.browser.runtime.DefaultBrowserRuntime;
-import dev.periscope.browser.runtime.RuntimeSettings;
-import dev.periscope.browser.tools.ToolsForTests;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,10 +17,7 @@ import org.junit.jupiter.api.Test;
 
 /** Each page guard on real Chromium: the action that caused it fails BROWSER_POLICY_DENIED; the page lives on. */
 class GuardsTest {
-  static HttpServer server;
-  static DefaultBrowserRuntime runtime;
-  static PlaywrightProvider provider;
-  static List<Tool> tools;
+  static LocalBrowser browser;
   static final CountDownLatch ticks = new CountDownLatch(15);
   static final Map<String, String> PAGES = Map.of(
       "/dialogs", """
@@ -82,52 +66,36 @@ class GuardsTest {
 
   @BeforeAll
   static void start() throws Exception {
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext("/", exchange -> {
-      String path = exchange.getRequestURI().getPath();
-      if (path.equals("/tick")) {
-        ticks.countDown();
-      }
-      if (path.equals("/attachment")) {
-        exchange.getResponseHeaders().set("Content-Disposition", "attachment; filename=report.txt");
-      }
-      String page = PAGES.getOrDefault(path, "<html><body>other</body></html>");
-      byte[] body = page.getBytes(StandardCharsets.UTF_8);
-      exchange.getResponseHeaders().set("Content-Type", path.equals("/attachment") ? "text/plain" : "text/html");
-      exchange.sendResponseHeaders(200, body.length);
-      try (OutputStream out = exchange.getResponseBody()) {
-        out.write(body);
-      }
-    });
-    server.setExecutor(Executors.newCachedThreadPool());
-    server.start();
-    BrowserSettings settings = BrowserSettings.from(PluginConfiguration.empty());
-    runtime = new DefaultBrowserRuntime(RuntimeSettings.defaults(), new CheckpointIndex());
-    provider = new PlaywrightProvider(settings);
-    runtime.registerProvider(provider);
-    tools = ToolsForTests.tools(runtime, settings);
+    browser = new LocalBrowser(PAGES, Map.of(
+        "/tick", exchange -> {
+          ticks.countDown();
+          LocalBrowser.respond(exchange, "tick");
+        },
+        "/attachment", exchange -> {
+          exchange.getResponseHeaders().set("Content-Disposition", "attachment; filename=report.txt");
+          byte[] body = "report".getBytes(StandardCharsets.UTF_8);
+          exchange.sendResponseHeaders(200, body.length);
+          try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+          }
+        }));
   }
 
   @AfterAll
   static void stop() {
-    ToolsForTests.close();
-    runtime.close();
-    provider.dispose();
-    server.stop(0);
+    browser.close();
   }
 
   static String url(String path) {
-    return "http://127.0.0.1:" + server.getAddress().getPort() + path;
+    return browser.url(path);
   }
 
   static ToolResult call(String agent, String tool, Map<String, Object> args) {
-    return tools.stream().filter(t -> t.descriptor().name().equals(tool)).findFirst().orElseThrow()
-        .call(new ToolCall(args, agent, Cancellation.none()));
+    return browser.call(agent, tool, args);
   }
 
-  @SuppressWarnings("unchecked")
   static Map<String, Object> observation(ToolResult r) {
-    return (Map<String, Object>) r.structured().get("observation");
+    return LocalBrowser.observation(r);
   }
 
   /** Opens the page and clicks the element with this name in its first observation. */

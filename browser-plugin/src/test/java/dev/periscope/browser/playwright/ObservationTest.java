@@ -2,51 +2,27 @@ package dev.periscope.browser.playwright;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.sun.net.httpserver.HttpServer;
-import dev.periscope.api.Cancellation;
-import dev.periscope.api.PluginConfiguration;
-import dev.periscope.api.browser.BrowserSessionId;
-import dev.periscope.api.tool.Tool;
-import dev.periscope.api.tool.ToolCall;
 import dev.periscope.api.tool.ToolResult;
-import dev.periscope.browser.BrowserSettings;
-import dev.periscope.browser.runtime.CheckpointIndex;
-import dev.periscope.browser.runtime.DefaultBrowserRuntime;
-import dev.periscope.browser.runtime.RuntimeSettings;
-import dev.periscope.browser.tools.ToolsForTests;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Ranked, grouped and paged observations through the tools, on real Chromium and pages served on 127.0.0.1. */
 class ObservationTest {
-  static HttpServer server;
-  static DefaultBrowserRuntime runtime;
-  static PlaywrightProvider provider;
-  static List<Tool> tools;
+  static LocalBrowser browser;
   static final Map<String, String> PAGES = new ConcurrentHashMap<>();
   static final Map<String, Boolean> SIGNALS = new ConcurrentHashMap<>();
   static final Map<String, CountDownLatch> ACKS = new ConcurrentHashMap<>();
 
   static void respond(com.sun.net.httpserver.HttpExchange exchange, String text) throws java.io.IOException {
-    byte[] body = text.getBytes(StandardCharsets.UTF_8);
-    exchange.sendResponseHeaders(200, body.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(body);
-    }
+    LocalBrowser.respond(exchange, text);
   }
 
   /** Tells the page to change itself, and waits until it has, while no tool call runs. */
@@ -112,56 +88,34 @@ class ObservationTest {
             else { setTimeout(poll, 20); } });
           poll();
         </script></body></html>""");
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext("/", exchange -> {
-      String page = PAGES.getOrDefault(exchange.getRequestURI().getPath(), "<html><body>other</body></html>");
-      byte[] body = page.getBytes(StandardCharsets.UTF_8);
-      exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
-      exchange.sendResponseHeaders(200, body.length);
-      try (OutputStream out = exchange.getResponseBody()) {
-        out.write(body);
-      }
-    });
-    server.createContext("/signal/", exchange -> respond(exchange,
-        SIGNALS.containsKey(exchange.getRequestURI().getPath().substring(8)) ? "go" : "wait"));
-    server.createContext("/ack/", exchange -> {
-        ACKS.computeIfAbsent(exchange.getRequestURI().getPath().substring(5), k -> new CountDownLatch(1)).countDown();
-        respond(exchange, "ok");
-    });
-    server.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
-    server.start();
-    BrowserSettings settings = BrowserSettings.from(PluginConfiguration.empty());
-    runtime = new DefaultBrowserRuntime(RuntimeSettings.defaults(), new CheckpointIndex());
-    provider = new PlaywrightProvider(settings);
-    runtime.registerProvider(provider);
-    tools = ToolsForTests.tools(runtime, settings);
+    browser = new LocalBrowser(PAGES, Map.of(
+        "/signal/", exchange -> respond(exchange,
+            SIGNALS.containsKey(exchange.getRequestURI().getPath().substring(8)) ? "go" : "wait"),
+        "/ack/", exchange -> {
+          ACKS.computeIfAbsent(exchange.getRequestURI().getPath().substring(5), k -> new CountDownLatch(1)).countDown();
+          respond(exchange, "ok");
+        }));
   }
 
   @AfterAll
-  static void stop() throws Exception {
-    ToolsForTests.close();
-    runtime.close();
-    provider.dispose();
-    server.stop(0);
+  static void stop() {
+    browser.close();
   }
 
   static String url(String path) {
-    return "http://127.0.0.1:" + server.getAddress().getPort() + path;
+    return browser.url(path);
   }
 
   static ToolResult call(String agent, String tool, Map<String, Object> args) {
-    return tools.stream().filter(t -> t.descriptor().name().equals(tool)).findFirst().orElseThrow()
-        .call(new ToolCall(args, agent, Cancellation.none()));
+    return browser.call(agent, tool, args);
   }
 
-  @SuppressWarnings("unchecked")
   static Map<String, Object> observation(ToolResult r) {
-    return (Map<String, Object>) r.structured().get("observation");
+    return LocalBrowser.observation(r);
   }
 
-  @SuppressWarnings("unchecked")
   static List<Map<String, Object>> elements(ToolResult r) {
-    return (List<Map<String, Object>>) observation(r).get("elements");
+    return LocalBrowser.elements(r);
   }
 
   static List<String> names(ToolResult r) {

@@ -1,0 +1,99 @@
+package dev.periscope.browser.playwright;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import com.sun.net.httpserver.HttpServer;
+import dev.periscope.api.Cancellation;
+import dev.periscope.api.PluginConfiguration;
+import dev.periscope.api.tool.Tool;
+import dev.periscope.api.tool.ToolCall;
+import dev.periscope.api.tool.ToolResult;
+import dev.periscope.browser.BrowserSettings;
+import dev.periscope.browser.runtime.CheckpointIndex;
+import dev.periscope.browser.runtime.DefaultBrowserRuntime;
+import dev.periscope.browser.runtime.RuntimeSettings;
+import dev.periscope.browser.tools.ToolsForTests;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+
+/**
+ * What the provider tests share: pages served on 127.0.0.1 from a map (plus any handlers a test adds), and the
+ * browser tools over a real runtime and Playwright provider. Close it when done.
+ */
+final class LocalBrowser implements AutoCloseable {
+  private final HttpServer server;
+  private final DefaultBrowserRuntime runtime;
+  private final PlaywrightProvider provider;
+  private final List<Tool> tools;
+
+  LocalBrowser(Map<String, String> pages, Map<String, HttpHandler> handlers) throws IOException {
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/", exchange -> respond(exchange,
+        pages.getOrDefault(exchange.getRequestURI().getPath(), "<html><body>other</body></html>")));
+    handlers.forEach(server::createContext);
+    server.setExecutor(Executors.newCachedThreadPool());
+    server.start();
+    BrowserSettings settings = BrowserSettings.from(PluginConfiguration.empty());
+    runtime = new DefaultBrowserRuntime(RuntimeSettings.defaults(), new CheckpointIndex());
+    provider = new PlaywrightProvider(settings);
+    runtime.registerProvider(provider);
+    tools = ToolsForTests.tools(runtime, settings);
+  }
+
+  LocalBrowser(Map<String, String> pages) throws IOException {
+    this(pages, Map.of());
+  }
+
+  static void respond(HttpExchange exchange, String html) throws IOException {
+    byte[] body = html.getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
+    exchange.sendResponseHeaders(200, body.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(body);
+    }
+  }
+
+  String url(String path) {
+    return "http://127.0.0.1:" + server.getAddress().getPort() + path;
+  }
+
+  ToolResult call(String agent, String tool, Map<String, Object> args) {
+    return tools.stream().filter(t -> t.descriptor().name().equals(tool)).findFirst().orElseThrow()
+        .call(new ToolCall(args, agent, Cancellation.none()));
+  }
+
+  @SuppressWarnings("unchecked")
+  static Map<String, Object> observation(ToolResult r) {
+    return (Map<String, Object>) r.structured().get("observation");
+  }
+
+  @SuppressWarnings("unchecked")
+  static List<Map<String, Object>> elements(ToolResult r) {
+    return (List<Map<String, Object>>) observation(r).get("elements");
+  }
+
+  /** The first element of the result's observation with this name. */
+  static Map<String, Object> element(ToolResult r, String name) {
+    return elements(r).stream().filter(e -> name.equals(e.get("name"))).findFirst()
+        .orElseThrow(() -> new AssertionError("no element named " + name + " in " + r.text()));
+  }
+
+  /** {@code observation_id} and {@code element_ref} of the element with this name. */
+  static Map<String, Object> target(ToolResult r, String name) {
+    return Map.of("observation_id", observation(r).get("id"), "element_ref", element(r, name).get("ref"));
+  }
+
+  @Override
+  public void close() {
+    ToolsForTests.close();
+    runtime.close();
+    provider.dispose();
+    server.stop(0);
+  }
+}
