@@ -41,7 +41,7 @@ public final class Cancellation {
   }
 
   /** Runs the callback on cancellation (at once if already cancelled). Closing the result unregisters it. */
-  public AutoCloseable onCancel(Runnable callback) {
+  public Registration onCancel(Runnable callback) {
     synchronized (this) {
       if (!cancelled) {
         callbacks.add(callback);
@@ -54,5 +54,11 @@ public final class Cancellation {
     }
     callback.run();
     return () -> {};
+  }
+
+  /** A registered cancellation callback; closing it, which never fails, unregisters the callback. */
+  public interface Registration extends AutoCloseable {
+    @Override
+    void close();
   }
 }

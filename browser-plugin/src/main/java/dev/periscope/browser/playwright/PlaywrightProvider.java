@@ -89,8 +89,7 @@ public final class PlaywrightProvider implements BrowserProvider {
     PlaywrightDriver driver = new PlaywrightDriver(chromium.path().get(), node.path().get(), directory,
         settings.headless(), DRIVERS.incrementAndGet());
     PlaywrightEnvironment environment = null;
-    AutoCloseable onCancel = cancellation.onCancel(driver::kill);
-    try {
+    try (Cancellation.Registration killing = cancellation.onCancel(driver::kill)) {
       environment = driver.call(() -> {
         // Downloads are cancelled as they start (the environment counts and cancels them); permissions start
         // empty and prompts are denied at launch.
@@ -124,12 +123,6 @@ public final class PlaywrightProvider implements BrowserProvider {
             + ChromiumLog.summary(p.getMessage()), p);
       }
       throw e;
-    } finally {
-      try {
-        onCancel.close();
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
-      }
     }
   }
 

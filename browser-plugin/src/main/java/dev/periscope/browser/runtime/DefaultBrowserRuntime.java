@@ -224,8 +224,7 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
         mine.complete(env);
       }
     });
-    AutoCloseable registration = cancellation.onCancel(() -> mine.cancel(false));
-    try {
+    try (Cancellation.Registration waiting = cancellation.onCancel(() -> mine.cancel(false))) {
       return mine.get();
     } catch (ExecutionException e) {
       if (e.getCause() instanceof RuntimeException r) {
@@ -239,12 +238,6 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CancellationException("interrupted while waiting for the browser");
-    } finally {
-      try {
-        registration.close();
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
-      }
     }
   }
 

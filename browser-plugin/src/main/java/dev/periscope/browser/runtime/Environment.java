@@ -85,11 +85,8 @@ final class Environment {
         throw new BrowserException(ErrorCode.BROWSER_ACTION_CANCELLED,
             "the call was cancelled before the browser started on it; nothing was done", lastUrl(), false, null);
       }
-      AutoCloseable onCancel = cancellation.onCancel(this::abort);
-      try {
+      try (Cancellation.Registration aborting = cancellation.onCancel(this::abort)) {
         return operation.get();
-      } finally {
-        closeQuietly(onCancel);
       }
     } finally {
       queue.exit();
@@ -215,14 +212,6 @@ final class Environment {
           lastUrl(), false, null);
     }
     return e;
-  }
-
-  private static void closeQuietly(AutoCloseable c) {
-    try {
-      c.close();
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
-    }
   }
 
   private static String digest(ProviderObservation p) {

@@ -22,8 +22,7 @@ public final class FifoGate {
     if (turn == null) {
       return;
     }
-    AutoCloseable registration = cancellation.onCancel(() -> leaveLine(turn));
-    try {
+    try (Cancellation.Registration leaving = cancellation.onCancel(() -> leaveLine(turn))) {
       turn.get();
     } catch (CancellationException e) {
       throw new CancellationException("cancelled while waiting for its turn");
@@ -35,8 +34,6 @@ public final class FifoGate {
         exit();
       }
       throw new CancellationException("interrupted while waiting for its turn");
-    } finally {
-      close(registration);
     }
   }
 
@@ -93,11 +90,4 @@ public final class FifoGate {
     return false;
   }
 
-  private static void close(AutoCloseable registration) {
-    try {
-      registration.close();
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
-    }
-  }
 }

@@ -137,14 +137,10 @@ final class AgentBindings implements AutoCloseable {
     BrowserLease acquire(BrowserRuntime runtime, BrowserSessionId sessionId, BrowserSettings settings,
         Cancellation call) {
       Cancellation either = Cancellation.none();
-      AutoCloseable byCall = call.onCancel(either::cancel);
-      AutoCloseable byDisposal = disposal.onCancel(either::cancel);
-      try {
+      try (Cancellation.Registration byCall = call.onCancel(either::cancel);
+          Cancellation.Registration byDisposal = disposal.onCancel(either::cancel)) {
         return runtime.acquire(this, sessionId, settings.persistence(),
             new Requirements(settings.provider(), Set.of(Capability.SCREENSHOT)), either);
-      } finally {
-        closeQuietly(byCall);
-        closeQuietly(byDisposal);
       }
     }
 
@@ -176,12 +172,5 @@ final class AgentBindings implements AutoCloseable {
       }
     }
 
-    private static void closeQuietly(AutoCloseable registration) {
-      try {
-        registration.close();
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
-      }
-    }
   }
 }

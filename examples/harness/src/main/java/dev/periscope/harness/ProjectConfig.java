@@ -18,7 +18,6 @@ import java.util.Map;
  */
 record ProjectConfig(
     Path projectDir,
-    Path file,
     Map<String, String> credentialVariables,
     List<ApprovalRule> approvalRules,
     Map<String, JsonNode> pluginSections) {
@@ -74,7 +73,7 @@ record ProjectConfig(
       rules.add(new ApprovalRule(text(r, "tool"), text(r, "credential"), text(r, "origin"),
           "allow".equals(r.path("decision").asText())));
     }
-    return new ProjectConfig(projectDir, file, credentials, rules, sections);
+    return new ProjectConfig(projectDir, credentials, rules, sections);
   }
 
   static Path canonical(Path dir) {
