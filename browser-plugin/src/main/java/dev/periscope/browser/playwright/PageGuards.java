@@ -1,38 +1,57 @@
 package dev.periscope.browser.playwright;
 
+import com.google.gson.JsonObject;
+import com.microsoft.playwright.CDPSession;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.PlaywrightException;
 import com.microsoft.playwright.Request;
 import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.ProviderElement;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * What keeps the agent's page the only page and keeps it from handing anything to the system: the in-page
- * guards (guards.js) record what they block; downloads are cancelled as they start, and the environment closes
- * any other page as it appears. After
- * each action, whatever was blocked while it ran fails it with {@code BROWSER_POLICY_DENIED}.
+ * guards (guards.js) record what they block; a Chromium control session reports dialogs and scripted
+ * navigations to other programs ({@code location.href = 'mailto:…'}); downloads are cancelled as they start, and
+ * the environment closes any other page as it appears.
  *
- * <p>Playwright delivers these events only while a call runs on the driver's thread, so the handlers only count
- * and cancel; none of them holds the page until the next call.
+ * <p>What the page blocked while an action ran fails that action with {@code BROWSER_POLICY_DENIED}. What it did
+ * while no action ran (a timer's dialog, popup or download) becomes a page event of the next observation instead,
+ * so it never fails an unrelated action.
+ *
+ * <p>Playwright delivers these events only while a call runs on the driver's thread (the driver pumps them while
+ * idle, see {@link PlaywrightDriver#whileIdle}), so the handlers only count and cancel; none of them holds the page
+ * until the next call. Dialogs are dismissed by the Playwright driver itself, which does so whenever no Java
+ * listener is registered: that is why there is none here.
  */
 final class PageGuards {
+  private static final Set<String> BROWSER_OWNED = Set.of("http", "https", "javascript", "blob", "data", "about");
+  private static final int MAX_PAGE_EVENTS = 20;
+
   private final Page page;
   private final String registryKey;
   private final long navigationTimeoutMs;
   private final AtomicInteger downloads = new AtomicInteger();
   private final AtomicInteger extraPages;
   private final AtomicInteger pendingNavigations = new AtomicInteger();
+  private final List<String> externalNavigations = new ArrayList<>();
+  private final List<String> pageEvents = new ArrayList<>();
+  private int attributedDownloads;
+  private int attributedPages;
 
   /** Guards one primary page; {@code extraPages} counts the other pages the context closed. */
-  PageGuards(Page page, String registryKey, long navigationTimeoutMs, AtomicInteger extraPages) {
+  PageGuards(Page page, CDPSession control, String registryKey, long navigationTimeoutMs, AtomicInteger extraPages) {
     this.page = page;
     this.extraPages = extraPages;
+    this.attributedPages = extraPages.get();
     this.registryKey = registryKey;
     this.navigationTimeoutMs = navigationTimeoutMs;
     page.onRequest(request -> {
@@ -43,7 +62,7 @@ final class PageGuards {
     page.onResponse(response -> {
       settle(response.request());
       String disposition = response.headers().getOrDefault("content-disposition", "");
-      if (response.request().isNavigationRequest() && disposition.toLowerCase().startsWith("attachment")) {
+      if (response.request().isNavigationRequest() && disposition.toLowerCase(Locale.ROOT).startsWith("attachment")) {
         // A navigation that answers with a file to save: the browser turns it into a download.
         downloads.incrementAndGet();
       }
@@ -52,6 +71,15 @@ final class PageGuards {
     page.onDownload(download -> {
       downloads.incrementAndGet();
       download.cancel();
+    });
+    control.send("Page.enable");
+    control.on("Page.javascriptDialogOpening", dialog -> event("dismissed " + article(string(dialog, "type"))
+        + " dialog: \"" + clip(string(dialog, "message")) + "\""));
+    control.on("Page.frameRequestedNavigation", navigation -> {
+      String scheme = scheme(string(navigation, "url"));
+      if (scheme != null && !BROWSER_OWNED.contains(scheme)) {
+        externalNavigations.add("the page tried to hand " + scheme + ": to another program");
+      }
     });
   }
 
@@ -70,10 +98,32 @@ final class PageGuards {
 
   /** Runs an action (on the driver's thread) and fails it with what the guards blocked while it ran. */
   <T> T around(String what, Callable<T> action) throws Exception {
-    int downloadsBefore = downloads.get();
-    int pagesBefore = extraPages.get();
+    noteBackground();
     T result = action.call();
     awaitNavigationHeaders();
+    List<String> blocked = takeBlocked();
+    if (!blocked.isEmpty()) {
+      throw new BrowserException(ErrorCode.BROWSER_POLICY_DENIED, what + " was stopped: "
+          + String.join("; ", new LinkedHashSet<>(blocked)), page.url(), false, null);
+    }
+    return result;
+  }
+
+  /** The page events since the last call of this method, with whatever was blocked while no action ran. */
+  List<String> takePageEvents() {
+    noteBackground();
+    List<String> events = List.copyOf(pageEvents);
+    pageEvents.clear();
+    return events;
+  }
+
+  /** What was blocked before an action began was not the action's doing: it becomes a page event. */
+  private void noteBackground() {
+    takeBlocked().forEach(reason -> event(reason + " while no action ran"));
+  }
+
+  /** Everything blocked since the last call: what the in-page guards recorded, downloads, pages, protocols. */
+  private List<String> takeBlocked() {
     List<String> blocked = new ArrayList<>();
     try {
       @SuppressWarnings("unchecked")
@@ -82,19 +132,27 @@ final class PageGuards {
               + " return b; }", registryKey);
       blocked.addAll(recorded);
     } catch (PlaywrightException e) {
-      // The document went away under the action; what it recorded went with it.
+      // The document went away; what it recorded went with it.
     }
-    if (downloads.get() > downloadsBefore) {
+    blocked.addAll(externalNavigations);
+    externalNavigations.clear();
+    if (downloads.get() > attributedDownloads) {
       blocked.add("the page started a download, which was cancelled");
+      attributedDownloads = downloads.get();
     }
-    if (extraPages.get() > pagesBefore) {
+    if (extraPages.get() > attributedPages) {
       blocked.add("the page opened another page, which was closed");
+      attributedPages = extraPages.get();
     }
-    if (!blocked.isEmpty()) {
-      throw new BrowserException(ErrorCode.BROWSER_POLICY_DENIED, what + " was stopped: "
-          + String.join("; ", new LinkedHashSet<>(blocked)), page.url(), false, null);
+    return blocked;
+  }
+
+  private void event(String line) {
+    if (pageEvents.size() < MAX_PAGE_EVENTS) {
+      pageEvents.add(line);
+    } else if (pageEvents.size() == MAX_PAGE_EVENTS) {
+      pageEvents.add("(further page events not listed)");
     }
-    return result;
   }
 
   /**
@@ -123,5 +181,33 @@ final class PageGuards {
     if (isMainNavigation(request)) {
       pendingNavigations.updateAndGet(n -> Math.max(0, n - 1));
     }
+  }
+
+  private static String string(JsonObject o, String field) {
+    return o.has(field) && o.get(field).isJsonPrimitive() ? o.get(field).getAsString() : "";
+  }
+
+  private static String scheme(String url) {
+    try {
+      String s = URI.create(url.strip()).getScheme();
+      return s == null ? null : s.toLowerCase(Locale.ROOT);
+    } catch (IllegalArgumentException e) {
+      int colon = url.indexOf(':');
+      return colon > 0 ? url.substring(0, colon).strip().toLowerCase(Locale.ROOT) : null;
+    }
+  }
+
+  private static String article(String dialogType) {
+    return switch (dialogType) {
+      case "alert" -> "an alert";
+      case "beforeunload" -> "a leave-page";
+      case "" -> "a";
+      default -> "a " + dialogType;
+    };
+  }
+
+  private static String clip(String message) {
+    String line = message.replaceAll("\\s+", " ").strip();
+    return line.length() <= 120 ? line : line.substring(0, 119) + "…";
   }
 }

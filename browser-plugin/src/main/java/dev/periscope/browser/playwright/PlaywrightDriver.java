@@ -13,7 +13,6 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -27,8 +26,9 @@ import java.util.stream.Collectors;
  */
 final class PlaywrightDriver implements AutoCloseable {
   private static final Object CREATE_LOCK = new Object();
+  private static final long IDLE_PUMP_MS = 200;
 
-  private final ExecutorService thread;
+  private final java.util.concurrent.ScheduledExecutorService thread;
   private final Path chromium;
   private final Path node;
   private final Path tempRoot;
@@ -43,11 +43,28 @@ final class PlaywrightDriver implements AutoCloseable {
     this.node = node;
     this.tempRoot = tempRoot;
     this.headless = headless;
-    this.thread = Executors.newSingleThreadExecutor(r -> {
+    this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "periscope-playwright-" + number);
       t.setDaemon(true);
       return t;
     });
+  }
+
+  /**
+   * Runs {@code pump} on the driver's thread every {@value #IDLE_PUMP_MS} ms between calls, so the events Playwright
+   * would otherwise hold until the next call are delivered while the agent thinks. A failing pump is ignored: the
+   * next real call reports what is wrong.
+   */
+  void whileIdle(Runnable pump) {
+    thread.scheduleWithFixedDelay(() -> {
+      if (!killed) {
+        try {
+          pump.run();
+        } catch (RuntimeException e) {
+          // the page or the driver went away; the next call says so
+        }
+      }
+    }, IDLE_PUMP_MS, IDLE_PUMP_MS, TimeUnit.MILLISECONDS);
   }
 
   /** Runs work on the driver's thread and waits for it; the work's own exception is rethrown as is. */

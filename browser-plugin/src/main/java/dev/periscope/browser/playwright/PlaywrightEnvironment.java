@@ -38,7 +38,7 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
   PlaywrightEnvironment(PlaywrightDriver driver, BrowserContext context, Page page, String registryKey,
       BrowserSettings budgets, Runnable onClosed) {
     this.registryKey = registryKey;
-    this.guards = new PageGuards(page, registryKey, budgets.navigationTimeoutMs(), extraPages);
+    this.guards = guard(context, page, registryKey, budgets.navigationTimeoutMs(), extraPages);
     // One primary page: any other page the context gets is closed (at the next call, when events arrive).
     context.onPage(other -> {
       if (other != this.page && !replacingPage) {
@@ -53,6 +53,21 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
     this.context = context;
     this.page = page;
     this.onClosed = onClosed;
+    // Between tool calls the driver keeps delivering this page's events, so a popup is closed and a download
+    // cancelled as they happen, not at the next call.
+    driver.whileIdle(this::pumpEvents);
+  }
+
+  private static PageGuards guard(BrowserContext context, Page page, String registryKey, long navigationTimeoutMs,
+      java.util.concurrent.atomic.AtomicInteger extraPages) {
+    return new PageGuards(page, context.newCDPSession(page), registryKey, navigationTimeoutMs, extraPages);
+  }
+
+  /** On the driver's thread while no call runs: lets Playwright dispatch the events that arrived. */
+  private void pumpEvents() {
+    if (!closed.get() && !page.isClosed()) {
+      page.waitForTimeout(1);
+    }
   }
 
   /**
@@ -85,7 +100,11 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
 
   @Override
   public ProviderObservation observe(ObservationBudget budget) {
-    return call("observing the page", () -> PageScripts.observe(page, registryKey, budget));
+    return call("observing the page", () -> {
+      ProviderObservation o = PageScripts.observe(page, registryKey, budget);
+      return new ProviderObservation(o.url(), o.title(), o.text(), o.totalTextChars(), o.elements(), o.totalElements(),
+          o.elementsTruncated(), guards.takePageEvents());
+    });
   }
 
   @Override
@@ -103,7 +122,7 @@ final class PlaywrightEnvironment implements BrowserEnvironment {
         } finally {
           replacingPage = false;
         }
-        guards = new PageGuards(page, registryKey, navigationTimeoutMs, extraPages);
+        guards = guard(context, page, registryKey, navigationTimeoutMs, extraPages);
         stuck.close();
         throw new BrowserException(ErrorCode.BROWSER_ACTION_FAILED, url + " sent no response headers within "
             + navigationTimeoutMs + " ms; that page was closed and a fresh one opened", null, false, e);

@@ -193,7 +193,7 @@ final class Environment {
     groupMembers.forEach((ref, members) -> groups.add(new Observation.Group(ref, groupLabels.get(ref), members)));
     Observation o = new Observation("observation-" + UUID.randomUUID(), id, generation, "page-1", revision, p.url(),
         p.title(), p.text(), p.text().length() < p.totalTextChars(), p.totalTextChars(), elements, groups,
-        p.elementsTruncated(), p.totalElements(), digest(p));
+        p.elementsTruncated(), p.totalElements(), digest(p), p.pageEvents());
     latest = new Refs(o, Map.copyOf(byRef));
     return o;
   }

@@ -20,6 +20,10 @@ final class Rendering {
         .append(page.mode().id()).append(")\n");
     b.append("URL: ").append(o.url()).append('\n');
     b.append("Title: ").append(o.title().isEmpty() ? "(untitled)" : o.title()).append('\n');
+    if (firstPage(page) && !o.pageEvents().isEmpty()) {
+      b.append("Page events since the last observation:\n");
+      o.pageEvents().forEach(event -> b.append("  - ").append(event).append('\n'));
+    }
     int shown = page.elements().size();
     int hidden = Math.max(0, o.totalElements() - page.elementOffset() - shown);
     if (page.elementOffset() > 0 || page.elementsTruncated()) {
@@ -58,6 +62,11 @@ final class Rendering {
           + " mode.");
     }
     return b.toString();
+  }
+
+  /** Page events belong to the observation's first page; its continuations do not repeat them. */
+  private static boolean firstPage(ObservationPage page) {
+    return page.elementOffset() == 0 && page.textOffset() == 0;
   }
 
   private static void element(StringBuilder b, Observation.ObservedElement e, String indent) {
@@ -140,6 +149,9 @@ final class Rendering {
       m.put("continuation", page.continuation());
     }
     m.put("digest", o.digest());
+    if (firstPage(page) && !o.pageEvents().isEmpty()) {
+      m.put("page_events", o.pageEvents());
+    }
     return m;
   }
 

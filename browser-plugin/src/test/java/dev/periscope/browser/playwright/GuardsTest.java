@@ -18,7 +18,9 @@ import org.junit.jupiter.api.Test;
 /** Each page guard on real Chromium: the action that caused it fails BROWSER_POLICY_DENIED; the page lives on. */
 class GuardsTest {
   static LocalBrowser browser;
-  static final CountDownLatch ticks = new CountDownLatch(15);
+  static final CountDownLatch ticks = new CountDownLatch(100);
+  static final java.util.concurrent.atomic.AtomicInteger popupTicks = new java.util.concurrent.atomic.AtomicInteger();
+  static final CountDownLatch downloadStopped = new CountDownLatch(1);
   static final Map<String, String> PAGES = Map.of(
       "/dialogs", """
           <!doctype html><html><body><button onclick="const c = confirm('Sure?'); const p = prompt('Name?');
@@ -43,12 +45,16 @@ class GuardsTest {
           <input type="file" id="f" aria-label="Upload">
           <button onclick="document.getElementById('f').click()">Pick by script</button>
           <button onclick="document.getElementById('f').showPicker()">Show picker</button>
+          <label id="l" for="f">Attach</label>
+          <button onclick="document.getElementById('l').click()">Label by script</button>
           </body></html>""",
       "/external", """
           <!doctype html><html><body>
           <a href="mailto:keeper@lighthouse.test">Mail the keeper</a>
           <button onclick="const a = document.createElement('a'); a.href = 'tel:+100'; document.body.append(a); a.click();">Call</button>
           <form action="mailto:keeper@lighthouse.test"><button>Send form</button></form>
+          <button onclick="location.href = 'mailto:keeper@lighthouse.test'">Mail by script</button>
+          <button onclick="window.location.assign('lighthouse-app://open')">Custom scheme by script</button>
           </body></html>""",
       "/permissions", """
           <!doctype html><html><body><button onclick="navigator.geolocation.getCurrentPosition(
@@ -59,9 +65,25 @@ class GuardsTest {
           <!doctype html><html><head><title>0</title></head><body>
           <script>
             let n = 0;
-            setTimeout(() => alert('Timer dialog'), 50);
+            setTimeout(() => alert('Timer dialog'), 1000);
             const tick = () => fetch('/tick').then(() => { document.title = String(++n); setTimeout(tick, 20); });
             tick();
+          </script></body></html>""",
+      "/background", """
+          <!doctype html><html><body><p>Quiet page</p>
+          <script>
+            // Both start a second after the page loaded, when browser_open has long returned.
+            // Hides clicks from the in-page guard, so only the context's page handler can stop the popup.
+            window.addEventListener('click', e => e.stopPropagation(), true);
+            setTimeout(() => {
+              const a = document.createElement('a'); a.href = '/popup'; a.target = '_blank';
+              document.body.append(a); a.click();
+              const f = document.createElement('iframe'); f.src = '/slow-download'; document.body.append(f);
+            }, 1000);
+          </script></body></html>""",
+      "/popup", """
+          <!doctype html><html><body><script>
+            const tick = () => fetch('/popup-tick').then(() => setTimeout(tick, 50)); tick();
           </script></body></html>""");
 
   @BeforeAll
@@ -70,6 +92,26 @@ class GuardsTest {
         "/tick", exchange -> {
           ticks.countDown();
           LocalBrowser.respond(exchange, "tick");
+        },
+        "/popup-tick", exchange -> {
+          popupTicks.incrementAndGet();
+          LocalBrowser.respond(exchange, "tick");
+        },
+        "/slow-download", exchange -> {
+          // A download that would take 30 s: it ends early only when the browser cancels it.
+          exchange.getResponseHeaders().set("Content-Disposition", "attachment; filename=big.bin");
+          exchange.sendResponseHeaders(200, 0);
+          try (OutputStream out = exchange.getResponseBody()) {
+            for (int i = 0; i < 300; i++) {
+              out.write(new byte[1024]);
+              out.flush();
+              Thread.sleep(100);
+            }
+          } catch (java.io.IOException e) {
+            downloadStopped.countDown();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
         },
         "/attachment", exchange -> {
           exchange.getResponseHeaders().set("Content-Disposition", "attachment; filename=report.txt");
@@ -111,6 +153,18 @@ class GuardsTest {
     throw new AssertionError("no " + name + " in " + page.text());
   }
 
+  /** Whether the counter stands still for a second within the given seconds. */
+  static boolean stopsTicking(java.util.concurrent.atomic.AtomicInteger counter, int seconds) throws Exception {
+    for (int i = 0; i < seconds; i++) {
+      int then = counter.get();
+      Thread.sleep(1000);
+      if (counter.get() == then && then > 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   static void assertDenied(ToolResult r, String why) {
     assertTrue(r.isError(), r.text());
     assertTrue(r.text().contains(why), r.text());
@@ -122,6 +176,9 @@ class GuardsTest {
     ToolResult r = clickOn("dialogs", "/dialogs", "Ask");
     assertFalse(r.isError(), r.text());
     assertTrue(r.text().contains("Confirm: false; Prompt: null"), r.text());
+    // Tracked: the action's after-observation says which dialogs were dismissed.
+    assertTrue(r.text().contains("dismissed a confirm dialog: \"Sure?\""), r.text());
+    assertTrue(r.text().contains("dismissed a prompt dialog: \"Name?\""), r.text());
   }
 
   @Test
@@ -145,6 +202,7 @@ class GuardsTest {
     assertDenied(clickOn("files", "/files", "Upload"), "it is a file input");
     assertDenied(clickOn("files", "/files", "Pick by script"), "tried to open a file picker");
     assertDenied(clickOn("files", "/files", "Show picker"), "tried to open a file picker");
+    assertDenied(clickOn("files", "/files", "Label by script"), "tried to open a file picker");
   }
 
   @Test
@@ -152,6 +210,11 @@ class GuardsTest {
     assertDenied(clickOn("external", "/external", "Mail the keeper"), "it hands a link or form to another program");
     assertDenied(clickOn("external", "/external", "Call"), "hands tel: to another program");
     assertDenied(clickOn("external", "/external", "Send form"), "it hands a link or form to another program");
+    assertDenied(clickOn("external", "/external", "Mail by script"), "tried to hand mailto: to another program");
+    assertDenied(clickOn("external", "/external", "Custom scheme by script"),
+        "tried to hand lighthouse-app: to another program");
+    ToolResult after = call("external", "browser_observe", Map.of());
+    assertEquals(url("/external"), observation(after).get("url"));
   }
 
   @Test
@@ -169,5 +232,22 @@ class GuardsTest {
     assertTrue(ticks.await(20, TimeUnit.SECONDS), "the page stopped while no call was in flight");
     ToolResult later = call("alive", "browser_observe", Map.of());
     assertTrue(Integer.parseInt((String) observation(later).get("title")) >= 10, later.text());
+    assertTrue(later.text().contains("dismissed an alert dialog: \"Timer dialog\""), later.text());
+  }
+
+  @Test
+  void popupsAndDownloadsStartedWhileNoActionRunsAreStoppedAtOnceAndReported() throws Exception {
+    ToolResult opened = call("background", "browser_open", Map.of("url", url("/background")));
+    assertFalse(opened.isError(), opened.text());
+    // No tool call runs now. The download must be cancelled, and the popup closed, without waiting for one.
+    assertTrue(downloadStopped.await(15, TimeUnit.SECONDS), "the background download kept running");
+    assertTrue(stopsTicking(popupTicks, 15), "the popup kept running while no call was in flight");
+    ToolResult later = call("background", "browser_observe", Map.of());
+    assertFalse(later.isError(), later.text());
+    assertTrue(later.text().contains("the page opened another page, which was closed while no action ran"),
+        later.text());
+    assertTrue(later.text().contains("the page started a download, which was cancelled while no action ran"),
+        later.text());
+    assertEquals(url("/background"), observation(later).get("url"));
   }
 }

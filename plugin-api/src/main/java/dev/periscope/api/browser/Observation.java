@@ -6,7 +6,9 @@ import java.util.List;
  * A page as the model sees it. The runtime assigns the ids: environment, generation, page, observation id,
  * revision, digest, element refs ({@code e1}, {@code e2}, ...) in ranked order and group refs ({@code g1}, ...)
  * in order of first appearance. Only the newest observation of an environment is addressable: acting on an older
- * one fails {@code BROWSER_STALE_REFERENCE}.
+ * one fails {@code BROWSER_STALE_REFERENCE}. {@code pageEvents} lists what the page did on its own since the
+ * previous observation and the provider answered (dialogs dismissed, pages and downloads it started and that were
+ * closed or cancelled).
  */
 public record Observation(
     String id,
@@ -23,10 +25,12 @@ public record Observation(
     List<Group> groups,
     boolean elementsTruncated,
     int totalElements,
-    String digest) {
+    String digest,
+    List<String> pageEvents) {
   public Observation {
     elements = List.copyOf(elements);
     groups = List.copyOf(groups);
+    pageEvents = List.copyOf(pageEvents);
   }
 
   /**
