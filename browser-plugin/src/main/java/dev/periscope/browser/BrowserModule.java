@@ -4,6 +4,7 @@ import com.google.inject.AbstractModule;
 import com.google.inject.Provides;
 import com.google.inject.Singleton;
 import dev.periscope.api.PluginConfiguration;
+import dev.periscope.api.ProjectContext;
 import dev.periscope.browser.playwright.PlaywrightProvider;
 
 /**
@@ -20,7 +21,7 @@ public final class BrowserModule extends AbstractModule {
 
   @Provides
   @Singleton
-  PlaywrightProvider playwrightProvider(BrowserSettings settings) {
-    return new PlaywrightProvider(settings);
+  PlaywrightProvider playwrightProvider(BrowserSettings settings, ProjectContext project) {
+    return new PlaywrightProvider(settings, java.util.Optional.of(project.dataDir().resolve("checkpoints")));
   }
 }

@@ -6,9 +6,11 @@ import dev.periscope.api.host.AttachmentService;
 import dev.periscope.api.host.StorageDomainService;
 import dev.periscope.api.tool.Tool;
 import dev.periscope.api.tool.ToolRegistry;
-import dev.periscope.browser.runtime.CheckpointIndex;
 import dev.periscope.browser.runtime.DefaultBrowserRuntime;
 import dev.periscope.browser.store.AgentSessionStore;
+import dev.periscope.browser.store.RuntimeDatabase;
+import dev.periscope.browser.store.SqliteCheckpointIndex;
+import dev.periscope.browser.store.SqliteTransitionLog;
 import dev.periscope.browser.tools.BrowserTools;
 import jakarta.inject.Inject;
 import java.util.Optional;
@@ -17,7 +19,8 @@ import org.pf4j.PluginRuntimeException;
 import org.pf4j.PluginWrapper;
 
 /**
- * The browser plugin. Starting it opens the {@code browser_runtime} storage domain, starts a runtime, registers
+ * The browser plugin. Starting it opens the {@code browser_runtime} storage domain (agent sessions, checkpoints,
+ * the transitions index), starts a runtime on it, registers
  * every contributed browser provider and the browser tools, each as an effect; stopping it closes those effects
  * in reverse order, so tools go first and the browsers, driver and temp files last.
  */
@@ -44,8 +47,10 @@ public final class BrowserPlugin extends Plugin {
   public synchronized void start() {
     effects = new EffectScope();
     try {
-      AgentSessionStore sessions = effects.add(new AgentSessionStore(storage, project));
-      DefaultBrowserRuntime runtime = effects.add(new DefaultBrowserRuntime(settings.runtime(), new CheckpointIndex()));
+      RuntimeDatabase database = effects.add(new RuntimeDatabase(storage));
+      AgentSessionStore sessions = new AgentSessionStore(database, project);
+      DefaultBrowserRuntime runtime = effects.add(new DefaultBrowserRuntime(settings.runtime(),
+          new SqliteCheckpointIndex(database), new SqliteTransitionLog(database)));
       effects.add(new ProviderContributions(getWrapper().getPluginManager(), getWrapper().getPluginId(), runtime)).start();
       BrowserTools tools = effects.add(new BrowserTools(runtime, sessions, settings, attachments));
       for (Tool tool : tools.tools()) {

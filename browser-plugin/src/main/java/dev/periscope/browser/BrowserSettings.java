@@ -28,7 +28,9 @@ public record BrowserSettings(
     long maxScreenshotPixels,
     long maxScreenshotBytes,
     int viewportWidth,
-    int viewportHeight) {
+    int viewportHeight,
+    int checkpointTtlHours,
+    int maxCheckpoints) {
 
   /** A numeric setting: its name in {@code plugins.browser}, its default and its bounds. */
   public record Bound(String name, int defaultValue, int min, int max) {
@@ -51,6 +53,8 @@ public record BrowserSettings(
   public static final Bound MAX_SCREENSHOT_PIXELS = new Bound("maxScreenshotPixels", 16_000_000, 1, 100_000_000);
   public static final Bound MAX_SCREENSHOT_BYTES = new Bound("maxScreenshotBytes", 16 * 1024 * 1024, 1, 64 * 1024 * 1024);
   public static final Bound MAX_TRANSITIONS_IN_MEMORY = new Bound("maxTransitionsInMemory", 500, 1, 100_000);
+  public static final Bound CHECKPOINT_TTL_HOURS = new Bound("checkpointTtlHours", 720, 1, 87_600);
+  public static final Bound MAX_CHECKPOINTS = new Bound("maxCheckpoints", 200, 1, 100_000);
 
   public static BrowserSettings from(PluginConfiguration config) {
     return new BrowserSettings(
@@ -58,8 +62,7 @@ public record BrowserSettings(
         config.string("chromium.executable"),
         config.string("node.executable"),
         config.at("chromium.headless").map(v -> (Boolean) v).orElse(true),
-        // Resuming needs checkpoints, which the Playwright provider does not write yet.
-        config.string("persistence").map(p -> Persistence.valueOf(p.toUpperCase())).orElse(Persistence.EPHEMERAL),
+        config.string("persistence").map(p -> Persistence.valueOf(p.toUpperCase())).orElse(Persistence.RESUME),
         config.string("observeMode").orElse("summary"),
         OBSERVE_MAX_TEXT_CHARS.read(config),
         OBSERVE_MAX_ELEMENTS.read(config),
@@ -70,10 +73,13 @@ public record BrowserSettings(
         MAX_SCREENSHOT_PIXELS.read(config),
         MAX_SCREENSHOT_BYTES.read(config),
         1280,
-        720);
+        720,
+        CHECKPOINT_TTL_HOURS.read(config),
+        MAX_CHECKPOINTS.read(config));
   }
 
   public RuntimeSettings runtime() {
-    return new RuntimeSettings(provider, cleanupTimeoutMs, maxTransitionsInMemory);
+    return new RuntimeSettings(provider, cleanupTimeoutMs, maxTransitionsInMemory,
+        java.time.Duration.ofHours(checkpointTtlHours), maxCheckpoints, RuntimeSettings.defaults().checkpointDelayMs());
   }
 }

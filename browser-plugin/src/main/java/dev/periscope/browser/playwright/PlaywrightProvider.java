@@ -6,11 +6,13 @@ import com.microsoft.playwright.PlaywrightException;
 import dev.periscope.api.Cancellation;
 import dev.periscope.api.browser.BrowserEnvironment;
 import dev.periscope.api.browser.BrowserException;
-import dev.periscope.api.browser.BrowserProvider;
+import dev.periscope.api.browser.CheckpointRef;
+import dev.periscope.api.browser.CheckpointingProvider;
 import dev.periscope.api.browser.Capability;
 import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.browser.BrowserSettings;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,20 +31,33 @@ import java.util.stream.Stream;
  * Chromium), so environments run in parallel and one can be aborted without touching another. Everything on disk
  * lives under one short temp root that {@link #dispose()} removes.
  */
-public final class PlaywrightProvider implements BrowserProvider {
+public final class PlaywrightProvider implements CheckpointingProvider {
   public static final String ID = "playwright";
   private static final AtomicInteger DRIVERS = new AtomicInteger();
 
   private final BrowserSettings settings;
   private final Executables.Lookup chromium;
   private final Executables.Lookup node;
+  private final Optional<CheckpointFiles> checkpoints;
   private Path tempRoot;
   private int environments;
 
+  /** A provider without checkpoints: its sessions cannot resume. */
   public PlaywrightProvider(BrowserSettings settings) {
+    this(settings, Optional.empty());
+  }
+
+  /**
+   * A provider that keeps checkpoint payloads in {@code checkpointDirectory}. Starting it removes the temp
+   * directories that a killed host left behind.
+   */
+  public PlaywrightProvider(BrowserSettings settings, Optional<Path> checkpointDirectory) {
     this.settings = settings;
     this.chromium = Executables.chromium(settings.chromiumExecutable());
     this.node = Executables.node(settings.nodeExecutable());
+    this.checkpoints = checkpointDirectory.map(CheckpointFiles::new);
+    this.checkpoints.ifPresent(CheckpointFiles::sweepPartial);
+    TempRoots.removeAbandoned(Path.of(System.getProperty("java.io.tmpdir")));
   }
 
   @Override
@@ -52,7 +67,8 @@ public final class PlaywrightProvider implements BrowserProvider {
 
   @Override
   public Set<Capability> capabilities() {
-    return Set.of(Capability.SCREENSHOT, Capability.EXTRACTION);
+    return checkpoints.isPresent() ? Set.of(Capability.SCREENSHOT, Capability.EXTRACTION, Capability.CHECKPOINT)
+        : Set.of(Capability.SCREENSHOT, Capability.EXTRACTION);
   }
 
   @Override
@@ -70,7 +86,9 @@ public final class PlaywrightProvider implements BrowserProvider {
 
   @Override
   public Optional<String> version() {
-    return Optional.of("playwright-" + com.microsoft.playwright.Playwright.class.getPackage().getImplementationVersion());
+    // The payload is Playwright's storage state, so the Playwright release is the build that matters.
+    return Optional.of("playwright-" + com.microsoft.playwright.Playwright.class.getPackage().getImplementationVersion()
+        + "/storage-state-1");
   }
 
   /** The Chromium executable this provider drives, when found. */
@@ -84,6 +102,30 @@ public final class PlaywrightProvider implements BrowserProvider {
    */
   @Override
   public BrowserEnvironment open(OpenRequest request, Cancellation cancellation) {
+    return open(cancellation, null, null);
+  }
+
+  /**
+   * Opens an environment with the checkpoint's cookies and local storage. A payload that is gone is
+   * {@link dev.periscope.api.browser.CheckpointMissingException}, before anything starts.
+   */
+  @Override
+  public BrowserEnvironment restore(OpenRequest request, CheckpointRef checkpoint, Cancellation cancellation) {
+    String state = new String(checkpointFiles().read(checkpoint.ref()), StandardCharsets.UTF_8);
+    return open(cancellation, state, checkpoint.ref());
+  }
+
+  @Override
+  public void destroyCheckpoint(CheckpointRef checkpoint) {
+    checkpointFiles().delete(checkpoint.ref());
+  }
+
+  private CheckpointFiles checkpointFiles() {
+    return checkpoints.orElseThrow(() -> new BrowserException(ErrorCode.BROWSER_CHECKPOINT_UNAVAILABLE,
+        "this Playwright provider keeps no checkpoints"));
+  }
+
+  private BrowserEnvironment open(Cancellation cancellation, String storageState, String restoredFrom) {
     cancellation.throwIfCancelled();
     Path directory = environmentDirectory();
     PlaywrightDriver driver = new PlaywrightDriver(chromium.path().get(), node.path().get(), directory,
@@ -93,14 +135,20 @@ public final class PlaywrightProvider implements BrowserProvider {
       environment = driver.call(() -> {
         // Downloads are cancelled as they start (the environment counts and cancels them); permissions start
         // empty and prompts are denied at launch.
-        BrowserContext context = driver.browser().newContext(new com.microsoft.playwright.Browser.NewContextOptions()
-            .setViewportSize(settings.viewportWidth(), settings.viewportHeight()));
+        var options = new com.microsoft.playwright.Browser.NewContextOptions()
+            .setViewportSize(settings.viewportWidth(), settings.viewportHeight());
+        if (storageState != null) {
+          options.setStorageState(storageState);
+        }
+        BrowserContext context = driver.browser().newContext(options);
         context.setDefaultTimeout(settings.actionTimeoutMs());
         context.setDefaultNavigationTimeout(settings.navigationTimeoutMs());
         String registryKey = "__periscope_" + java.util.UUID.randomUUID().toString().replace("-", "");
         context.addInitScript(PageScripts.guards(registryKey));
         Page page = context.newPage();
-        return new PlaywrightEnvironment(driver, context, page, registryKey, settings, () -> deleteTree(directory));
+        return new PlaywrightEnvironment(driver, context, page, registryKey, settings, () -> deleteTree(directory),
+            checkpoints.map(files -> new PlaywrightEnvironment.Saving(files, ID, version().orElseThrow(), restoredFrom,
+                storageState)));
       });
       cancellation.throwIfCancelled();
       return environment;
@@ -131,35 +179,13 @@ public final class PlaywrightProvider implements BrowserProvider {
       throw new BrowserException(ErrorCode.BROWSER_PROVIDER_UNAVAILABLE, unavailableReason().orElse("unavailable"));
     }
     if (tempRoot == null) {
-      tempRoot = createTempRoot();
+      tempRoot = TempRoots.create(Path.of(System.getProperty("java.io.tmpdir")));
     }
     Path dir = tempRoot.resolve("e" + (++environments));
     try {
       return Files.createDirectory(dir);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create the browser's temp directory " + dir, e);
-    }
-  }
-
-  /**
-   * A short owner-only directory: Chromium puts a Unix socket a few levels below it, and socket paths must stay
-   * under 108 bytes.
-   */
-  private static Path createTempRoot() {
-    Path base = Path.of(System.getProperty("java.io.tmpdir"));
-    SecureRandom random = new SecureRandom();
-    for (int attempt = 0; ; attempt++) {
-      Path dir = base.resolve("periscope-" + HexFormat.of().toHexDigits(random.nextInt()));
-      try {
-        return Files.createDirectory(dir,
-            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-      } catch (java.nio.file.FileAlreadyExistsException e) {
-        if (attempt > 10) {
-          throw new UncheckedIOException("cannot create the browser's temp directory in " + base, e);
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot create the browser's temp directory in " + base, e);
-      }
     }
   }
 

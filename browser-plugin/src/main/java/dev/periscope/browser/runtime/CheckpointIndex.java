@@ -2,26 +2,79 @@ package dev.periscope.browser.runtime;
 
 import dev.periscope.api.browser.BrowserSessionId;
 import dev.periscope.api.browser.CheckpointRef;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The newest checkpoint of each browser session: which provider build wrote it, its payload ref, and the
- * generation of the environment it came from. Kept in memory here; a durable index replaces it.
+ * The newest checkpoint of each browser session: which provider build wrote it, its payload ref, the generation
+ * of the environment it came from and when it was written. {@link #inMemory()} lasts as long as the process; the
+ * durable index ({@code store.RuntimeStore}) keeps it in the {@code checkpoints} table.
  */
-public class CheckpointIndex {
+public interface CheckpointIndex {
   /** One session's checkpoint. */
-  public record Entry(BrowserSessionId sessionId, CheckpointRef checkpoint, int generation) {}
+  record Entry(BrowserSessionId sessionId, CheckpointRef checkpoint, int generation, Instant createdAt) {}
 
-  private final Map<BrowserSessionId, Entry> entries = new ConcurrentHashMap<>();
+  Optional<Entry> find(BrowserSessionId sessionId);
 
-  public Optional<Entry> find(BrowserSessionId sessionId) {
-    return Optional.ofNullable(entries.get(sessionId));
+  /** Commits a new entry and returns the one it replaced, whose payload the caller deletes. */
+  Optional<Entry> put(Entry entry);
+
+  /** Removes a session's entry and returns it, so the caller can delete its payload. */
+  Optional<Entry> remove(BrowserSessionId sessionId);
+
+  List<Entry> entries();
+
+  /**
+   * Retention: removes the entries older than {@code ttl}, then the oldest until at most {@code max} remain, never
+   * the entry of a session in {@code live} (its environment still owns the payload; it counts toward the limit).
+   * Returns what it removed, so the caller deletes their payloads.
+   */
+  default List<Entry> prune(Duration ttl, int max, Set<BrowserSessionId> live) {
+    List<Entry> all = new ArrayList<>(entries());
+    all.sort(Comparator.comparing(Entry::createdAt));
+    Instant expiry = Instant.now().minus(ttl);
+    int remaining = all.size();
+    List<Entry> dropped = new ArrayList<>();
+    for (Entry e : all) {
+      boolean expired = e.createdAt().isBefore(expiry);
+      if ((expired || remaining > max) && !live.contains(e.sessionId())) {
+        remove(e.sessionId()).ifPresent(dropped::add);
+        remaining--;
+      }
+    }
+    return dropped;
   }
 
-  /** Records a new checkpoint and returns the one it replaced, whose payload the caller deletes. */
-  public Optional<Entry> put(Entry entry) {
-    return Optional.ofNullable(entries.put(entry.sessionId(), entry));
+  /** An index kept in memory only. */
+  static CheckpointIndex inMemory() {
+    Map<BrowserSessionId, Entry> entries = new ConcurrentHashMap<>();
+    return new CheckpointIndex() {
+      @Override
+      public Optional<Entry> find(BrowserSessionId sessionId) {
+        return Optional.ofNullable(entries.get(sessionId));
+      }
+
+      @Override
+      public Optional<Entry> put(Entry entry) {
+        return Optional.ofNullable(entries.put(entry.sessionId(), entry));
+      }
+
+      @Override
+      public Optional<Entry> remove(BrowserSessionId sessionId) {
+        return Optional.ofNullable(entries.remove(sessionId));
+      }
+
+      @Override
+      public List<Entry> entries() {
+        return List.copyOf(entries.values());
+      }
+    };
   }
 }

@@ -11,7 +11,13 @@ import dev.periscope.api.browser.CheckpointingProvider;
 import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.Persistence;
 import dev.periscope.api.browser.Requirements;
+import dev.periscope.api.browser.Observation;
 import dev.periscope.api.browser.Transition;
+import dev.periscope.api.browser.TransitionRecord;
+import java.util.LinkedHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -46,22 +52,37 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
   private final Set<Slot> detached = new HashSet<>();
   private final SessionClosings closings = new SessionClosings();
   private final EnvironmentOpener opener;
-  private final ArrayDeque<Transition> transitions = new ArrayDeque<>();
+  private static final Logger LOG = LoggerFactory.getLogger(DefaultBrowserRuntime.class);
+  /** Compact records and full transitions, both bounded; guarded by {@code transitions}. */
+  private final ArrayDeque<TransitionRecord> transitions = new ArrayDeque<>();
+  private final ArrayDeque<Transition> fullTransitions = new ArrayDeque<>();
   private final ExecutorService openers = Executors.newCachedThreadPool(r -> {
     Thread t = new Thread(r, "periscope-open-" + OPENER_THREADS.incrementAndGet());
     t.setDaemon(true);
     return t;
   });
+  /** Writes the checkpoints that follow completed actions, off the actions' own path. */
+  private final ScheduledExecutorService checkpointer = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "periscope-checkpoint");
+    t.setDaemon(true);
+    return t;
+  });
+  private final TransitionLog transitionLog;
   private boolean closed;
 
-  public DefaultBrowserRuntime(RuntimeSettings settings, CheckpointIndex checkpoints) {
+  public DefaultBrowserRuntime(RuntimeSettings settings, CheckpointIndex checkpoints, TransitionLog transitionLog) {
     this.settings = settings;
+    this.transitionLog = transitionLog;
     this.opener = new EnvironmentOpener(checkpoints, closings, settings);
+  }
+
+  public DefaultBrowserRuntime(RuntimeSettings settings, CheckpointIndex checkpoints) {
+    this(settings, checkpoints, TransitionLog.none());
   }
 
   public DefaultBrowserRuntime(Optional<String> configuredProvider) {
     this(new RuntimeSettings(configuredProvider, RuntimeSettings.defaults().cleanupTimeoutMs(),
-        RuntimeSettings.defaults().maxTransitionsInMemory()), new CheckpointIndex());
+        RuntimeSettings.defaults().maxTransitionsInMemory()), CheckpointIndex.inMemory());
   }
 
   @Override
@@ -71,6 +92,7 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
           + "\" advertises checkpoints but cannot restore or destroy them");
     }
     registry.add(provider);
+    prune();
     return () -> unregister(provider);
   }
 
@@ -309,19 +331,105 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     return failure;
   }
 
-  void recordTransition(Transition t) {
+  /**
+   * Keeps a transition in memory and appends its compact record to the durable index. An index failure only
+   * warns: the action's result stays what it was.
+   */
+  void recordTransition(Transition t, Observation before) {
+    TransitionRecord record = record(t, before);
     synchronized (transitions) {
-      transitions.addLast(t);
+      transitions.addLast(record);
       while (transitions.size() > settings.maxTransitionsInMemory()) {
         transitions.removeFirst();
       }
+      fullTransitions.addLast(t);
+      while (fullTransitions.size() > settings.maxTransitionsInMemory()) {
+        fullTransitions.removeFirst();
+      }
     }
+    try {
+      transitionLog.append(record);
+    } catch (RuntimeException e) {
+      LOG.warn("transition {} of browser session {} was not written to the transitions index: {}", t.id(),
+          t.sessionId(), e.getMessage());
+    }
+  }
+
+  private static TransitionRecord record(Transition t, Observation before) {
+    return new TransitionRecord(t.id(), t.sessionId(), t.environmentId(), t.providerId(), t.generation(),
+        String.valueOf(t.action().get("kind")), t.outcome(), TransitionRecord.Evidence.of(before),
+        TransitionRecord.Evidence.of(t.after()), t.startedAt(), t.finishedAt(), t.metrics(), t.error());
   }
 
   @Override
   public List<Transition> transitions() {
     synchronized (transitions) {
-      return List.copyOf(transitions);
+      return List.copyOf(fullTransitions);
+    }
+  }
+
+  @Override
+  public List<TransitionRecord> transitions(BrowserSessionId sessionId) {
+    Map<String, TransitionRecord> merged = new LinkedHashMap<>();
+    try {
+      transitionLog.list(sessionId, settings.maxTransitionsInMemory() * 10).forEach(r -> merged.put(r.id(), r));
+    } catch (RuntimeException e) {
+      LOG.warn("the transitions index could not be read: {}", e.getMessage());
+    }
+    synchronized (transitions) {
+      transitions.stream().filter(r -> r.sessionId().equals(sessionId.value())).forEach(r -> merged.put(r.id(), r));
+    }
+    List<TransitionRecord> all = new ArrayList<>(merged.values());
+    all.sort(java.util.Comparator.comparing(TransitionRecord::startedAt));
+    return all;
+  }
+
+  @Override
+  public void discard(BrowserSessionId sessionId) {
+    opener.discard(sessionId, registry::byId);
+  }
+
+  /**
+   * After an action completed on a resuming session, checkpoints its state if it changed: shortly after (actions in
+   * quick succession share one checkpoint), through the environment's queue, so never inside an action.
+   */
+  void actionCompleted(Slot slot, Environment env) {
+    if (slot.persistence != Persistence.RESUME || !env.markCheckpointDue()) {
+      return;
+    }
+    try {
+      checkpointer.schedule(() -> {
+        env.clearCheckpointDue();
+        try {
+          env.queued(Cancellation.none(), () -> {
+            opener.checkpointIfChanged(slot, env);
+            return null;
+          });
+          prune();
+        } catch (BrowserException e) {
+          if (e.code() != ErrorCode.BROWSER_ENVIRONMENT_CLOSED) {
+            LOG.warn("browser session {}: checkpoint after an action failed: {}", slot.sessionId, e.getMessage());
+          }
+        } catch (RuntimeException e) {
+          LOG.warn("browser session {}: checkpoint after an action failed: {}", slot.sessionId, e.toString());
+        }
+      }, settings.checkpointDelayMs(), TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // the runtime is closing; the last release checkpoints
+    }
+  }
+
+  /** Applies checkpoint retention, keeping every session that has an environment now. */
+  private void prune() {
+    Set<BrowserSessionId> live = new HashSet<>();
+    synchronized (this) {
+      slots.values().forEach(s -> live.add(s.sessionId));
+      detached.forEach(s -> live.add(s.sessionId));
+    }
+    try {
+      opener.prune(live, registry::byId);
+    } catch (RuntimeException e) {
+      LOG.warn("checkpoint retention failed: {}", e.getMessage());
     }
   }
 
@@ -352,6 +460,15 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     all.forEach(slot -> slot.openCancellation.cancel());
     RuntimeException failure = shutdownAll(all);
     openers.shutdown();
+    checkpointer.shutdownNow();
+    try {
+      if (!checkpointer.awaitTermination(settings.cleanupTimeoutMs(), TimeUnit.MILLISECONDS)) {
+        failure = addFailure(failure, new IllegalStateException(
+            "a checkpoint did not finish within " + settings.cleanupTimeoutMs() + " ms"));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     try {
       if (!openers.awaitTermination(settings.cleanupTimeoutMs(), TimeUnit.MILLISECONDS)) {
         failure = addFailure(failure, new IllegalStateException(

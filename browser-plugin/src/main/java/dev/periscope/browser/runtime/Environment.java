@@ -43,12 +43,22 @@ final class Environment {
   private volatile Refs latest;
   private int revision;
   private volatile boolean closed;
+  private final java.util.concurrent.atomic.AtomicBoolean checkpointDue = new java.util.concurrent.atomic.AtomicBoolean();
 
   Environment(BrowserSessionId sessionId, BrowserProvider provider, BrowserEnvironment delegate, int generation) {
     this.sessionId = sessionId;
     this.provider = provider;
     this.delegate = delegate;
     this.generation = generation;
+  }
+
+  /** Marks a checkpoint as due after an action; false when one is already due (it will cover this action). */
+  boolean markCheckpointDue() {
+    return checkpointDue.compareAndSet(false, true);
+  }
+
+  void clearCheckpointDue() {
+    checkpointDue.set(false);
   }
 
   BrowserEnvironment delegate() {

@@ -3,22 +3,40 @@ package dev.periscope.browser.runtime;
 import dev.periscope.api.browser.BrowserEnvironment;
 import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.BrowserProvider;
+import dev.periscope.api.browser.BrowserSessionId;
 import dev.periscope.api.browser.Capability;
+import dev.periscope.api.browser.CheckpointMissingException;
+import dev.periscope.api.browser.CheckpointRef;
 import dev.periscope.api.browser.CheckpointingEnvironment;
 import dev.periscope.api.browser.CheckpointingProvider;
 import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.Persistence;
+import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Opens environments and saves them: a resuming session is restored from its newest checkpoint, through the
+ * Opens environments and saves them. A resuming session is restored from its newest checkpoint, through the
  * provider and provider build that wrote it, after any earlier environment of the session has finished closing;
- * the last release of a resuming session writes a checkpoint and deletes the one it replaces.
+ * a payload found missing drops the index entry and opens fresh. Checkpoint work for one session is serialized
+ * across owners in arrival order: a payload is written, then its metadata committed (a metadata failure deletes
+ * the new payload), then the replaced payload deleted before the next checkpoint of the session may begin.
  */
 final class EnvironmentOpener {
+  private static final Logger LOG = LoggerFactory.getLogger(EnvironmentOpener.class);
+
   private final CheckpointIndex checkpoints;
   private final SessionClosings closings;
   private final RuntimeSettings settings;
+  /** One fair lock per session: a waiter keeps its place in line even when its caller was cancelled. */
+  private final Map<BrowserSessionId, ReentrantLock> sessionLocks = new ConcurrentHashMap<>();
 
   EnvironmentOpener(CheckpointIndex checkpoints, SessionClosings closings, RuntimeSettings settings) {
     this.checkpoints = checkpoints;
@@ -33,22 +51,20 @@ final class EnvironmentOpener {
     closings.await(slot.sessionId, settings.cleanupTimeoutMs());
     Optional<CheckpointIndex.Entry> saved = slot.persistence == Persistence.RESUME
         ? checkpoints.find(slot.sessionId) : Optional.empty();
-    BrowserEnvironment env;
-    int generation = 1;
+    BrowserEnvironment env = null;
+    int generation = saved.map(s -> s.generation() + 1).orElse(1);
     if (saved.isPresent()) {
-      var checkpoint = saved.get().checkpoint();
-      if (!checkpoint.providerId().equals(provider.id())) {
-        throw new BrowserException(ErrorCode.BROWSER_CHECKPOINT_PROVIDER_MISMATCH, "browser session " + slot.sessionId
-            + " was saved by provider \"" + checkpoint.providerId() + "\", not \"" + provider.id() + "\"");
+      CheckpointRef checkpoint = saved.get().checkpoint();
+      refuseForeign(slot.sessionId, checkpoint, provider);
+      try {
+        env = ((CheckpointingProvider) provider).restore(request, checkpoint, slot.openCancellation);
+      } catch (CheckpointMissingException e) {
+        LOG.warn("browser session {}: its checkpoint payload is gone ({}); starting fresh", slot.sessionId,
+            e.getMessage());
+        serialized(slot.sessionId, () -> checkpoints.remove(slot.sessionId));
       }
-      if (checkpoint.providerVersion() != null && provider.version().isPresent()
-          && !checkpoint.providerVersion().equals(provider.version().get())) {
-        throw new BrowserException(ErrorCode.BROWSER_CHECKPOINT_VERSION_MISMATCH, "browser session " + slot.sessionId
-            + " was saved by " + checkpoint.providerVersion() + " and cannot be read by " + provider.version().get());
-      }
-      env = ((CheckpointingProvider) provider).restore(request, checkpoint, slot.openCancellation);
-      generation = saved.get().generation() + 1;
-    } else {
+    }
+    if (env == null) {
       env = provider.open(request, slot.openCancellation);
     }
     if (provider.capabilities().contains(Capability.CHECKPOINT) && !(env instanceof CheckpointingEnvironment)) {
@@ -59,14 +75,104 @@ final class EnvironmentOpener {
     return new Environment(slot.sessionId, provider, env, generation);
   }
 
-  /** Saves a resuming session's state and replaces its previous checkpoint. */
+  private static void refuseForeign(BrowserSessionId sessionId, CheckpointRef checkpoint, BrowserProvider provider) {
+    if (!checkpoint.providerId().equals(provider.id())) {
+      throw new BrowserException(ErrorCode.BROWSER_CHECKPOINT_PROVIDER_MISMATCH, "browser session " + sessionId
+          + " was saved by provider \"" + checkpoint.providerId() + "\", not \"" + provider.id()
+          + "\"; use browser_reset to start this session afresh");
+    }
+    if (checkpoint.providerVersion() != null && provider.version().isPresent()
+        && !checkpoint.providerVersion().equals(provider.version().get())) {
+      throw new BrowserException(ErrorCode.BROWSER_CHECKPOINT_VERSION_MISMATCH, "browser session " + sessionId
+          + " was saved by " + checkpoint.providerVersion() + " and cannot be read by " + provider.version().get()
+          + "; use browser_reset to start this session afresh");
+    }
+  }
+
+  /** Saves a resuming session's state on its last release and replaces its previous checkpoint. */
   void checkpoint(DefaultBrowserRuntime.Slot slot, Environment env) {
+    save(slot, env, false);
+  }
+
+  /** Saves a resuming session's state if it changed since its indexed checkpoint (after an action). */
+  void checkpointIfChanged(DefaultBrowserRuntime.Slot slot, Environment env) {
+    save(slot, env, true);
+  }
+
+  private void save(DefaultBrowserRuntime.Slot slot, Environment env, boolean onlyIfChanged) {
     if (slot.persistence != Persistence.RESUME || !(env.delegate() instanceof CheckpointingEnvironment c)) {
       return;
     }
-    var ref = c.checkpoint();
-    checkpoints.put(new CheckpointIndex.Entry(slot.sessionId, ref, env.generation))
-        .ifPresent(previous -> ((CheckpointingProvider) slot.provider).destroyCheckpoint(previous.checkpoint()));
+    CheckpointingProvider provider = (CheckpointingProvider) slot.provider;
+    serialized(slot.sessionId, () -> {
+      Optional<CheckpointIndex.Entry> current = checkpoints.find(slot.sessionId);
+      if (current.isPresent() && !current.get().checkpoint().providerId().equals(provider.id())) {
+        throw new BrowserException(ErrorCode.BROWSER_CHECKPOINT_PROVIDER_MISMATCH, "browser session "
+            + slot.sessionId + " is checkpointed by provider \"" + current.get().checkpoint().providerId()
+            + "\"; provider \"" + provider.id() + "\" may not replace it");
+      }
+      Optional<CheckpointRef> written = onlyIfChanged
+          ? c.checkpointIfChanged(current.map(CheckpointIndex.Entry::checkpoint)) : Optional.of(c.checkpoint());
+      if (written.isEmpty()) {
+        return null;
+      }
+      Optional<CheckpointIndex.Entry> replaced;
+      try {
+        replaced = checkpoints.put(new CheckpointIndex.Entry(slot.sessionId, written.get(), env.generation,
+            Instant.now()));
+      } catch (RuntimeException e) {
+        BrowserException failure = new BrowserException(ErrorCode.BROWSER_CHECKPOINT_METADATA_FAILED,
+            "the checkpoint of browser session " + slot.sessionId + " could not be recorded: " + e.getMessage(),
+            e);
+        try {
+          provider.destroyCheckpoint(written.get());
+        } catch (RuntimeException rollback) {
+          failure.addSuppressed(rollback);
+        }
+        throw failure;
+      }
+      replaced.filter(r -> !r.checkpoint().ref().equals(written.get().ref()))
+          .ifPresent(r -> destroy(provider, r));
+      return null;
+    });
   }
 
+  /** Deletes a session's checkpoint: metadata first, then the payload. */
+  void discard(BrowserSessionId sessionId, Function<String, Optional<BrowserProvider>> providers) {
+    serialized(sessionId, () -> {
+      checkpoints.remove(sessionId).ifPresent(entry -> providers.apply(entry.checkpoint().providerId())
+          .filter(p -> p instanceof CheckpointingProvider)
+          .ifPresent(p -> destroy((CheckpointingProvider) p, entry)));
+      return null;
+    });
+  }
+
+  /** Applies retention; the live sessions' records stay. */
+  void prune(Set<BrowserSessionId> live, Function<String, Optional<BrowserProvider>> providers) {
+    for (CheckpointIndex.Entry dropped : checkpoints.prune(settings.checkpointTtl(), settings.maxCheckpoints(), live)) {
+      providers.apply(dropped.checkpoint().providerId())
+          .filter(p -> p instanceof CheckpointingProvider)
+          .ifPresent(p -> destroy((CheckpointingProvider) p, dropped));
+    }
+  }
+
+  private static void destroy(CheckpointingProvider provider, CheckpointIndex.Entry entry) {
+    try {
+      provider.destroyCheckpoint(entry.checkpoint());
+    } catch (RuntimeException e) {
+      LOG.warn("could not delete the replaced checkpoint payload of browser session {}: {}", entry.sessionId(),
+          e.getMessage());
+    }
+  }
+
+  /** Runs checkpoint work of one session after all work of that session that arrived earlier. */
+  private <T> T serialized(BrowserSessionId sessionId, Supplier<T> work) {
+    ReentrantLock lock = sessionLocks.computeIfAbsent(sessionId, id -> new ReentrantLock(true));
+    lock.lock();
+    try {
+      return work.get();
+    } finally {
+      lock.unlock();
+    }
+  }
 }

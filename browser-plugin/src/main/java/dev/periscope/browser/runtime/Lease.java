@@ -297,22 +297,25 @@ final class Lease implements BrowserLease {
   private Transition transition(Map<String, Object> action, ObservationBudget budget, Cancellation cancellation,
       Runnable act) {
     Refs before = environment.latest();
-    String beforeId = before == null ? null : before.observation().id();
+    Observation beforeObservation = before == null ? null : before.observation();
+    String beforeId = beforeObservation == null ? null : beforeObservation.id();
     String id = "transition-" + UUID.randomUUID();
     Instant startedAt = Instant.now();
     long start = System.nanoTime();
     try {
       act.run();
     } catch (RuntimeException e) {
+      runtime.actionCompleted(slot, environment);
       BrowserException failure = asFailure(e, action);
       runtime.recordTransition(new Transition(id, environment.sessionId.value(), environment.id,
           environment.provider.id(), environment.generation, action,
           environment.aborted() ? Transition.Outcome.UNKNOWN : Transition.Outcome.FAILED, beforeId, null, startedAt,
           Instant.now(), metrics(start, System.nanoTime(), System.nanoTime(), null),
-          environment.aborted() && cancellation.isCancelled() ? ErrorCode.BROWSER_ACTION_CANCELLED : failure.code()));
+          environment.aborted() && cancellation.isCancelled() ? ErrorCode.BROWSER_ACTION_CANCELLED : failure.code()), beforeObservation);
       throw e;
     }
     long acted = System.nanoTime();
+    runtime.actionCompleted(slot, environment);
     Observation after;
     try {
       after = environment.record(environment.delegate().observe(budget));
@@ -320,7 +323,7 @@ final class Lease implements BrowserLease {
       runtime.recordTransition(new Transition(id, environment.sessionId.value(), environment.id,
           environment.provider.id(), environment.generation, action, Transition.Outcome.UNKNOWN, beforeId, null,
           startedAt, Instant.now(), metrics(start, acted, System.nanoTime(), null),
-          ErrorCode.BROWSER_ACTION_EVIDENCE_FAILED));
+          ErrorCode.BROWSER_ACTION_EVIDENCE_FAILED), beforeObservation);
       if (environment.aborted()) {
         throw e;
       }
@@ -331,7 +334,7 @@ final class Lease implements BrowserLease {
     Transition t = new Transition(id, environment.sessionId.value(), environment.id, environment.provider.id(),
         environment.generation, action, Transition.Outcome.SUCCEEDED, beforeId, after, startedAt, Instant.now(),
         metrics(start, acted, System.nanoTime(), after), null);
-    runtime.recordTransition(t);
+    runtime.recordTransition(t, beforeObservation);
     return t;
   }
 

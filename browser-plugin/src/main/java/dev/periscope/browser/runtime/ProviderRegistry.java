@@ -30,6 +30,10 @@ final class ProviderRegistry {
     return providers.remove(provider.id(), provider);
   }
 
+  synchronized Optional<BrowserProvider> byId(String id) {
+    return Optional.ofNullable(providers.get(id));
+  }
+
   synchronized boolean contains(BrowserProvider provider) {
     return providers.get(provider.id()) == provider;
   }

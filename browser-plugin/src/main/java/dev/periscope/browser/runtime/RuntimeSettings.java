@@ -1,13 +1,22 @@
 package dev.periscope.browser.runtime;
 
+import java.time.Duration;
 import java.util.Optional;
 
 /**
  * The runtime's own settings: the configured provider, how long shutdown may wait for admitted work and a
- * checkpoint ({@code cleanupTimeoutMs}), and how many transitions it keeps in memory.
+ * checkpoint ({@code cleanupTimeoutMs}), how many transitions it keeps in memory, checkpoint retention (age and
+ * count), and how long after a completed action its state is checkpointed ({@code checkpointDelayMs}: actions in
+ * quick succession share one checkpoint).
  */
-public record RuntimeSettings(Optional<String> provider, long cleanupTimeoutMs, int maxTransitionsInMemory) {
+public record RuntimeSettings(Optional<String> provider, long cleanupTimeoutMs, int maxTransitionsInMemory,
+    Duration checkpointTtl, int maxCheckpoints, long checkpointDelayMs) {
+  public RuntimeSettings(Optional<String> provider, long cleanupTimeoutMs, int maxTransitionsInMemory) {
+    this(provider, cleanupTimeoutMs, maxTransitionsInMemory, defaults().checkpointTtl(), defaults().maxCheckpoints(),
+        defaults().checkpointDelayMs());
+  }
+
   public static RuntimeSettings defaults() {
-    return new RuntimeSettings(Optional.empty(), 10_000, 500);
+    return new RuntimeSettings(Optional.empty(), 10_000, 500, Duration.ofDays(30), 200, 250);
   }
 }

@@ -2,36 +2,30 @@ package dev.periscope.browser.store;
 
 import dev.periscope.api.ProjectContext;
 import dev.periscope.api.browser.BrowserSessionId;
-import dev.periscope.api.host.Migration;
 import dev.periscope.api.host.StorageDomain;
-import dev.periscope.api.host.StorageDomainService;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import dev.periscope.browser.tools.SessionDirectory;
 import java.time.Instant;
-import java.util.List;
 
 /**
- * Maps each host agent session, within its project, to a durable browser-session id in the
- * {@code browser_runtime} storage domain: created on first use, the same after a restart.
+ * Maps each host agent session, within its project (keyed by the project's canonical real path), to a durable
+ * browser-session id in the {@code agent_sessions} table: created on first use, the same after any restart,
+ * replaced only when the browser session is discarded ({@code browser_reset}).
  */
-public final class AgentSessionStore implements AutoCloseable {
-  public static final String DOMAIN = "browser_runtime";
-
-  static final List<Migration> MIGRATIONS = List.of(new Migration(1,
-      "CREATE TABLE agent_sessions (project TEXT NOT NULL, agent_session TEXT NOT NULL,"
-          + " browser_session TEXT NOT NULL, created_at TEXT NOT NULL, PRIMARY KEY (project, agent_session))"));
-
+public final class AgentSessionStore implements SessionDirectory {
   private final StorageDomain domain;
   private final String project;
 
-  public AgentSessionStore(StorageDomainService storage, ProjectContext project) {
-    this.domain = storage.open(DOMAIN, MIGRATIONS);
+  public AgentSessionStore(RuntimeDatabase database, ProjectContext project) {
+    this.domain = database.domain();
     this.project = project.projectDir().toString();
   }
 
   /** The browser session of an agent session, created on first use; concurrent first calls create one. */
-  public BrowserSessionId browserSessionFor(String agentSessionId) {
+  @Override
+  public BrowserSessionId sessionFor(String agentSessionId) {
     try {
       return domain.transaction(c -> {
         try (PreparedStatement insert = c.prepareStatement(
@@ -58,8 +52,26 @@ public final class AgentSessionStore implements AutoCloseable {
     }
   }
 
+  /** Gives the agent session a new browser session, its old one being discarded. */
   @Override
-  public void close() {
-    domain.close();
+  public BrowserSessionId replace(String agentSessionId) {
+    BrowserSessionId fresh = BrowserSessionId.random();
+    try {
+      domain.transaction(c -> {
+        try (PreparedStatement upsert = c.prepareStatement(
+            "INSERT INTO agent_sessions VALUES (?, ?, ?, ?) ON CONFLICT (project, agent_session)"
+                + " DO UPDATE SET browser_session = excluded.browser_session, created_at = excluded.created_at")) {
+          upsert.setString(1, project);
+          upsert.setString(2, agentSessionId);
+          upsert.setString(3, fresh.value());
+          upsert.setString(4, Instant.now().toString());
+          return upsert.executeUpdate();
+        }
+      });
+      return fresh;
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot give agent session " + agentSessionId + " a new browser session: "
+          + e.getMessage(), e);
+    }
   }
 }

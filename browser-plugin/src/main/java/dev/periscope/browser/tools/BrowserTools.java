@@ -19,7 +19,6 @@ import dev.periscope.api.tool.ToolDescriptor;
 import dev.periscope.api.tool.ToolHints;
 import dev.periscope.api.tool.ToolResult;
 import dev.periscope.browser.BrowserSettings;
-import dev.periscope.browser.store.AgentSessionStore;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,15 +41,15 @@ public final class BrowserTools implements AutoCloseable {
   private final BrowserSettings settings;
   private final Optional<AttachmentService> attachments;
 
-  public BrowserTools(BrowserRuntime runtime, AgentSessionStore sessions, BrowserSettings settings,
-      Optional<AttachmentService> attachments) {
-    this(runtime, sessions::browserSessionFor, settings, attachments);
-  }
+  private final BrowserRuntime runtime;
+  private final SessionDirectory sessions;
 
   /** Tools whose agent sessions map to browser sessions through {@code sessions}. */
-  BrowserTools(BrowserRuntime runtime, java.util.function.Function<String, dev.periscope.api.browser.BrowserSessionId> sessions,
-      BrowserSettings settings, Optional<AttachmentService> attachments) {
-    this.bindings = new AgentBindings(runtime, sessions, settings);
+  public BrowserTools(BrowserRuntime runtime, SessionDirectory sessions, BrowserSettings settings,
+      Optional<AttachmentService> attachments) {
+    this.runtime = runtime;
+    this.sessions = sessions;
+    this.bindings = new AgentBindings(runtime, sessions::sessionFor, settings);
     this.settings = settings;
     this.attachments = attachments;
   }
@@ -134,7 +133,24 @@ public final class BrowserTools implements AutoCloseable {
         new BrowserTool(new ToolDescriptor("browser_screenshot",
             "Take a PNG screenshot of the page (the viewport, or the full page) and store it as an attachment.",
             schema("\"full_page\": {\"type\": \"boolean\", \"description\": \"Capture the whole page, not only the viewport.\"}", ""),
-            new ToolHints(true, false, true, true)), this::screenshot, this::failed));
+            new ToolHints(true, false, true, true)), this::screenshot, this::failed),
+        new BrowserTool(new ToolDescriptor("browser_reset",
+            "Discard this agent's browser session: close the browser, delete its saved state (cookies, local"
+                + " storage, logins); the next browser call starts fresh.",
+            schema("", ""), new ToolHints(false, true, true, false)), this::reset, this::failed));
+  }
+
+  /** Closes the agent's lease (its last checkpoint with it), deletes the checkpoint, maps a new session. */
+  private ToolResult reset(ToolCall call) {
+    String agent = call.agentSessionId();
+    dev.periscope.api.browser.BrowserSessionId old = sessions.sessionFor(agent);
+    bindings.end(agent);
+    pager.forget(agent);
+    runtime.discard(old);
+    dev.periscope.api.browser.BrowserSessionId fresh = sessions.replace(agent);
+    return ToolResult.text("Browser session " + old.value() + " was closed and its saved state deleted. The next"
+        + " browser call starts fresh, as browser session " + fresh.value() + ".",
+        Map.of("discarded_session", old.value(), "session", fresh.value()));
   }
 
   private static final String OPTIONAL_TARGET = """

@@ -40,7 +40,7 @@ final class LocalBrowser implements AutoCloseable {
     server.setExecutor(Executors.newCachedThreadPool());
     server.start();
     BrowserSettings settings = BrowserSettings.from(PluginConfiguration.empty());
-    runtime = new DefaultBrowserRuntime(RuntimeSettings.defaults(), new CheckpointIndex());
+    runtime = new DefaultBrowserRuntime(RuntimeSettings.defaults(), CheckpointIndex.inMemory());
     provider = new PlaywrightProvider(settings);
     runtime.registerProvider(provider);
     tools = ToolsForTests.tools(runtime, settings);

@@ -57,7 +57,7 @@ public final class ObservationBenchmark {
     String base = "http://127.0.0.1:" + server.getAddress().getPort();
 
     BrowserSettings settings = BrowserSettings.from(PluginConfiguration.empty());
-    DefaultBrowserRuntime runtime = new DefaultBrowserRuntime(RuntimeSettings.defaults(), new CheckpointIndex());
+    DefaultBrowserRuntime runtime = new DefaultBrowserRuntime(RuntimeSettings.defaults(), CheckpointIndex.inMemory());
     PlaywrightProvider provider = new PlaywrightProvider(settings);
     runtime.registerProvider(provider);
     List<Tool> tools = ToolsForTests.tools(runtime, settings);

@@ -265,7 +265,7 @@ class DefaultBrowserRuntimeTest {
 
   @Test
   void aShutdownThatWaitsLongerThanTheCleanupTimeoutAbortsTheWork() throws Exception {
-    runtime = new DefaultBrowserRuntime(new RuntimeSettings(Optional.empty(), 200, 10), new CheckpointIndex());
+    runtime = new DefaultBrowserRuntime(new RuntimeSettings(Optional.empty(), 200, 10), CheckpointIndex.inMemory());
     FakeProvider provider = provider();
     BrowserLease lease = acquire(new Object());
     var o = lease.observe(BUDGET, none());
@@ -751,7 +751,7 @@ class DefaultBrowserRuntimeTest {
 
   @Test
   void keepsOnlyTheConfiguredNumberOfTransitionsInMemory() {
-    runtime = new DefaultBrowserRuntime(new RuntimeSettings(Optional.empty(), 1000, 2), new CheckpointIndex());
+    runtime = new DefaultBrowserRuntime(new RuntimeSettings(Optional.empty(), 1000, 2), CheckpointIndex.inMemory());
     provider();
     BrowserLease lease = acquire(new Object());
     for (int i = 0; i < 5; i++) {

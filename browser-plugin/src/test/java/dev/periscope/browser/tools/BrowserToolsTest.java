@@ -30,14 +30,14 @@ import org.junit.jupiter.api.function.Executable;
 /** The tools' agent binding and argument checks, over the real runtime and an in-memory provider. */
 class BrowserToolsTest {
   private final BrowserSettings settings = BrowserSettings.from(PluginConfiguration.empty());
-  private final DefaultBrowserRuntime runtime = new DefaultBrowserRuntime(RuntimeSettings.defaults(), new CheckpointIndex());
+  private final DefaultBrowserRuntime runtime = new DefaultBrowserRuntime(RuntimeSettings.defaults(), CheckpointIndex.inMemory());
   private final FakeProvider provider = new FakeProvider("fake", true);
   private BrowserTools tools;
 
   @BeforeEach
   void start() {
     runtime.registerProvider(provider);
-    tools = new BrowserTools(runtime, id -> new BrowserSessionId("browser-of-" + id), settings, Optional.empty());
+    tools = new BrowserTools(runtime, SessionDirectory.inMemory(), settings, Optional.empty());
   }
 
   @AfterEach

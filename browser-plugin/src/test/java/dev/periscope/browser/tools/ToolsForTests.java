@@ -14,7 +14,7 @@ public final class ToolsForTests {
   private ToolsForTests() {}
 
   public static List<Tool> tools(BrowserRuntime runtime, BrowserSettings settings) {
-    current = new BrowserTools(runtime, id -> new BrowserSessionId("browser-of-" + id), settings, Optional.empty());
+    current = new BrowserTools(runtime, SessionDirectory.inMemory(), settings, Optional.empty());
     return current.tools();
   }
 

@@ -61,6 +61,22 @@ public record HarnessHome(Path root) {
       return dir.resolve("data");
     }
 
+    /** A plugin's private data directory, created owner-only on first use. */
+    public Path pluginData(String pluginId) {
+      Path dir = data().resolve("plugins").resolve(pluginId);
+      try {
+        if (!java.nio.file.Files.isDirectory(dir)) {
+          java.nio.file.Files.createDirectories(dir.getParent());
+          java.nio.file.Files.createDirectory(dir, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+              java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+        }
+        return dir;
+      } catch (java.io.IOException e) {
+        throw new HarnessException("cannot create the data directory of plugin " + pluginId + " at " + dir + ": "
+            + e.getMessage());
+      }
+    }
+
     public Path attachments() {
       return dir.resolve("attachments");
     }

@@ -107,7 +107,6 @@ public final class Host implements AutoCloseable {
     Injector injector = Guice.createInjector(new AbstractModule() {
       @Override
       protected void configure() {
-        bind(ProjectContext.class).toInstance(new ProjectContext(profile.name(), project.projectDir()));
         bindService(StorageDomainService.class, services.get("storageDomain"));
         bindService(AttachmentService.class, services.get("attachments"));
         bindService(CredentialService.class, services.get("credentials"));
@@ -121,7 +120,8 @@ public final class Host implements AutoCloseable {
         }
       }
     });
-    plugins = new HostPluginManager(profile.plugins(), injector, registry, id -> configuration(id));
+    plugins = new HostPluginManager(profile.plugins(), injector, registry, id -> configuration(id),
+        id -> new ProjectContext(profile.name(), project.projectDir(), profile.pluginData(id)));
     plugins.setSystemVersion(HostApi.VERSION);
     plugins.loadPlugins();
     for (PluginWrapper wrapper : List.copyOf(plugins.getResolvedPlugins())) {

@@ -4,6 +4,7 @@ import com.google.inject.AbstractModule;
 import com.google.inject.Injector;
 import com.google.inject.Module;
 import dev.periscope.api.PluginConfiguration;
+import dev.periscope.api.ProjectContext;
 import dev.periscope.api.tool.ToolRegistry;
 import dev.periscope.verify.ManifestDescriptor;
 import dev.periscope.verify.PluginManifest;
@@ -31,14 +32,17 @@ final class HostPluginManager extends DefaultPluginManager {
   private final Injector host;
   private final ToolRegistry tools;
   private final Function<String, PluginConfiguration> configurations;
+  private final Function<String, ProjectContext> projects;
   private final Map<String, Injector> injectors = new ConcurrentHashMap<>();
 
+  /** {@code projects} gives each plugin, by id, its project context (with its own data directory). */
   HostPluginManager(Path pluginsRoot, Injector host, ToolRegistry tools,
-      Function<String, PluginConfiguration> configurations) {
+      Function<String, PluginConfiguration> configurations, Function<String, ProjectContext> projects) {
     super(pluginsRoot);
     this.host = host;
     this.tools = tools;
     this.configurations = configurations;
+    this.projects = projects;
   }
 
   @Override
@@ -95,6 +99,7 @@ final class HostPluginManager extends DefaultPluginManager {
           bind(PluginWrapper.class).toInstance(wrapper);
           bind(ToolRegistry.class).toInstance(tools);
           bind(PluginConfiguration.class).toInstance(configurations.apply(id));
+          bind(ProjectContext.class).toInstance(projects.apply(id));
         }
       });
     });

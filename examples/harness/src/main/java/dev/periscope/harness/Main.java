@@ -12,7 +12,8 @@ import picocli.CommandLine.Parameters;
 /** The reference harness's command line: {@code harness plugin|skill|run|doctor|demo|verify}. */
 @Command(name = "harness", mixinStandardHelpOptions = true, version = "periscope harness 0.1.0",
     description = "The reference host for Periscope plugins.",
-    subcommands = {Main.PluginCommand.class, Main.SkillCommand.class, Main.RunCommand.class, Doctor.class,
+    subcommands = {Main.PluginCommand.class, Main.SkillCommand.class, Main.RunCommand.class,
+        Main.SessionsCommand.class, Main.TransitionsCommand.class, Main.CheckpointsCommand.class, Doctor.class,
         Demo.class, VerifyCommand.class})
 public final class Main implements Runnable {
   @Override
@@ -24,6 +25,17 @@ public final class Main implements Runnable {
     System.getProperties().putIfAbsent("org.slf4j.simpleLogger.defaultLogLevel", "warn");
     System.getProperties().putIfAbsent("org.slf4j.simpleLogger.log.org.pf4j", "off");
     System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
+    // SQLite's native library is unpacked here rather than in the temp directory, where a killed harness would
+    // leave a copy behind each time.
+    if (System.getProperty("org.sqlite.tmpdir") == null) {
+      java.nio.file.Path natives = home().root().resolve("native");
+      try {
+        java.nio.file.Files.createDirectories(natives);
+        System.setProperty("org.sqlite.tmpdir", natives.toString());
+      } catch (java.io.IOException e) {
+        // then the temp directory it is
+      }
+    }
     System.exit(commandLine().execute(args));
   }
 
@@ -166,6 +178,45 @@ public final class Main implements Runnable {
           host.endSession(session);
         }
       }
+    }
+  }
+
+  @Command(name = "sessions", description = "List agent sessions, their browser sessions, generation and last checkpoint.")
+  static final class SessionsCommand implements Callable<Integer> {
+    @Option(names = "--profile", required = true) String profile;
+    @Option(names = "--project", description = "only this project's agent sessions") Path project;
+
+    @Override
+    public Integer call() {
+      new RuntimeRecords(home().profile(profile)).sessions(java.util.Optional.ofNullable(project), System.out);
+      return 0;
+    }
+  }
+
+  @Command(name = "transitions", description = "Print the audit trail of an agent session (or a browser session).")
+  static final class TransitionsCommand implements Callable<Integer> {
+    @Option(names = "--profile", required = true) String profile;
+    @Option(names = "--session", required = true, description = "an agent session id or a browser session id")
+    String session;
+    @Option(names = "--project", description = "the project of the agent session") Path project;
+
+    @Override
+    public Integer call() {
+      new RuntimeRecords(home().profile(profile)).transitions(session, java.util.Optional.ofNullable(project),
+          System.out);
+      return 0;
+    }
+  }
+
+  @Command(name = "checkpoints", description = "List saved browser states, or delete them all with --clear.")
+  static final class CheckpointsCommand implements Callable<Integer> {
+    @Option(names = "--profile", required = true) String profile;
+    @Option(names = "--clear", description = "delete every checkpoint: the sessions start fresh") boolean clear;
+
+    @Override
+    public Integer call() {
+      new RuntimeRecords(home().profile(profile)).checkpoints(clear, System.out);
+      return 0;
     }
   }
 }

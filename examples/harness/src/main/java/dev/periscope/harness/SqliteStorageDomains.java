@@ -34,19 +34,35 @@ final class SqliteStorageDomains implements StorageDomainService, AutoCloseable 
     if (!name.matches("^[a-z][a-z0-9_]{0,63}$")) {
       throw new IllegalArgumentException("invalid storage domain name: " + name);
     }
+    Path file = directory.resolve(name + ".sqlite");
+    Connection c = null;
     try {
       Files.createDirectories(directory);
-      Connection c = DriverManager.getConnection("jdbc:sqlite:" + directory.resolve(name + ".sqlite"));
+      c = DriverManager.getConnection("jdbc:sqlite:" + file);
       try (Statement s = c.createStatement()) {
-        s.execute("PRAGMA journal_mode=WAL");
         s.execute("PRAGMA busy_timeout=5000");
+        try (ResultSet check = s.executeQuery("PRAGMA quick_check")) {
+          String verdict = check.next() ? check.getString(1) : "no answer";
+          if (!"ok".equals(verdict)) {
+            throw new SQLException("the integrity check found: " + verdict);
+          }
+        }
+        s.execute("PRAGMA journal_mode=WAL");
       }
       Domain d = new Domain(name, c);
       d.migrate(migrations);
       open.add(d);
       return d;
     } catch (SQLException e) {
-      throw new IllegalStateException("cannot open storage domain " + name + ": " + e.getMessage(), e);
+      if (c != null) {
+        try {
+          c.close();
+        } catch (SQLException closing) {
+          e.addSuppressed(closing);
+        }
+      }
+      throw new IllegalStateException("cannot open storage domain " + name + " (" + file + "): " + e.getMessage()
+          + ". The file was left as it is; move it away to start afresh, or restore it from a backup.", e);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -73,6 +89,11 @@ final class SqliteStorageDomains implements StorageDomainService, AutoCloseable 
       int current;
       try (Statement s = connection.createStatement(); ResultSet r = s.executeQuery("PRAGMA user_version")) {
         current = r.getInt(1);
+      }
+      int newest = migrations.stream().mapToInt(Migration::version).max().orElse(0);
+      if (current > newest) {
+        throw new SQLException("its schema version " + current + " is newer than the newest this plugin knows ("
+            + newest + "); it was written by a newer release");
       }
       for (Migration m : migrations.stream().sorted(Comparator.comparingInt(Migration::version)).toList()) {
         if (m.version() <= current) {

@@ -17,4 +17,16 @@ public interface BrowserRuntime {
 
   /** The most recent transitions kept in memory, oldest first. */
   List<Transition> transitions();
+
+  /**
+   * The audit trail of one browser session, oldest first: the durable index merged with the transitions in
+   * memory, so a record the index could not keep is still listed while this process runs.
+   */
+  List<TransitionRecord> transitions(BrowserSessionId sessionId);
+
+  /**
+   * Discards a browser session: deletes its checkpoint (metadata first, then the payload). The caller releases
+   * its leases first; the session's next environment starts fresh.
+   */
+  void discard(BrowserSessionId sessionId);
 }

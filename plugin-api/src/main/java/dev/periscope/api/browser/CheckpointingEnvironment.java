@@ -1,6 +1,17 @@
 package dev.periscope.api.browser;
 
+import java.util.Optional;
+
 /** An environment whose state (cookies, local storage) can be saved as a checkpoint. */
 public interface CheckpointingEnvironment extends BrowserEnvironment {
+  /** Writes the state as a new payload and returns its ref. */
   CheckpointRef checkpoint();
+
+  /**
+   * Writes a new payload only when the state differs from what {@code current} (the session's indexed
+   * checkpoint, if any) holds; empty when nothing changed. The default always writes.
+   */
+  default Optional<CheckpointRef> checkpointIfChanged(Optional<CheckpointRef> current) {
+    return Optional.of(checkpoint());
+  }
 }

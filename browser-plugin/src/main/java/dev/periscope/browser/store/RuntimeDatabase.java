@@ -1,0 +1,57 @@
+package dev.periscope.browser.store;
+
+import dev.periscope.api.host.Migration;
+import dev.periscope.api.host.StorageDomain;
+import dev.periscope.api.host.StorageDomainService;
+import java.util.List;
+
+/**
+ * The {@code browser_runtime} storage domain and its schema: {@code agent_sessions}, {@code checkpoints} and
+ * {@code transitions}. A database whose schema is newer than this plugin knows fails closed: it is closed again,
+ * untouched, with a message naming both versions.
+ */
+public final class RuntimeDatabase implements AutoCloseable {
+  public static final String DOMAIN = "browser_runtime";
+
+  static final List<Migration> MIGRATIONS = List.of(
+      new Migration(1, """
+          CREATE TABLE agent_sessions (project TEXT NOT NULL, agent_session TEXT NOT NULL,
+            browser_session TEXT NOT NULL, created_at TEXT NOT NULL, PRIMARY KEY (project, agent_session))"""),
+      new Migration(2, """
+          CREATE TABLE checkpoints (browser_session TEXT PRIMARY KEY, provider TEXT NOT NULL, provider_version TEXT,
+            ref TEXT NOT NULL, generation INTEGER NOT NULL, created_at TEXT NOT NULL);
+          CREATE TABLE transitions (id TEXT PRIMARY KEY, browser_session TEXT NOT NULL, environment TEXT NOT NULL,
+            provider TEXT NOT NULL, generation INTEGER NOT NULL, action_kind TEXT NOT NULL, outcome TEXT NOT NULL,
+            before_observation TEXT, before_digest TEXT, before_url TEXT, before_revision INTEGER,
+            after_observation TEXT, after_digest TEXT, after_url TEXT, after_revision INTEGER,
+            started_at TEXT NOT NULL, finished_at TEXT NOT NULL, duration_ms INTEGER NOT NULL,
+            action_ms INTEGER NOT NULL, observation_ms INTEGER NOT NULL, text_chars INTEGER NOT NULL,
+            element_count INTEGER NOT NULL, text_truncated INTEGER NOT NULL, elements_truncated INTEGER NOT NULL,
+            error_code TEXT);
+          CREATE INDEX transitions_by_session ON transitions (browser_session, started_at)"""));
+
+  static final int VERSION = MIGRATIONS.get(MIGRATIONS.size() - 1).version();
+
+  private final StorageDomain domain;
+
+  public RuntimeDatabase(StorageDomainService storage) {
+    StorageDomain opened = storage.open(DOMAIN, MIGRATIONS);
+    if (opened.schemaVersion() > VERSION) {
+      int found = opened.schemaVersion();
+      opened.close();
+      throw new IllegalStateException("the " + DOMAIN + " database has schema version " + found
+          + ", newer than this browser plugin understands (" + VERSION + "); it was left unchanged. Install the"
+          + " browser plugin release that wrote it, or a newer one.");
+    }
+    this.domain = opened;
+  }
+
+  StorageDomain domain() {
+    return domain;
+  }
+
+  @Override
+  public void close() {
+    domain.close();
+  }
+}

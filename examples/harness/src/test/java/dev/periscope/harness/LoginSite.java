@@ -1,0 +1,70 @@
+package dev.periscope.harness;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Executors;
+
+/**
+ * A site on 127.0.0.1 with a login: {@code /login} stores a theme in localStorage and goes to {@code /do-login},
+ * which sets an HttpOnly session cookie; {@code /home} says whether the cookie came back and shows the theme;
+ * {@code /slow} answers after a minute, for a step to hang on.
+ */
+final class LoginSite implements AutoCloseable {
+  static final String SESSION_COOKIE = "keeper-session";
+
+  private final HttpServer server;
+
+  LoginSite() throws IOException {
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.setExecutor(Executors.newCachedThreadPool());
+    server.createContext("/login", e -> html(e, "", """
+        <h1>Lighthouse login</h1>
+        <button onclick="localStorage.setItem('theme', 'dark'); window.location.href = '/do-login'">Log in</button>"""));
+    server.createContext("/do-login", e -> html(e, SESSION_COOKIE + "=keeper-42; Path=/; Max-Age=86400; HttpOnly",
+        "<h1>Logged in</h1>"));
+    server.createContext("/home", e -> {
+      String cookies = String.valueOf(e.getRequestHeaders().getFirst("Cookie"));
+      html(e, "", (cookies.contains(SESSION_COOKIE + "=keeper-42") ? "<h1>Welcome back, keeper</h1>"
+          : "<h1>Not logged in</h1>")
+          + "<p id=\"t\"></p><script>document.getElementById('t').textContent = 'Theme: '"
+          + " + (localStorage.getItem('theme') || 'none');</script>");
+    });
+    server.createContext("/slow", e -> {
+      try {
+        Thread.sleep(60_000);
+      } catch (InterruptedException interrupted) {
+        Thread.currentThread().interrupt();
+      }
+      html(e, "", "<h1>Late</h1>");
+    });
+    server.start();
+  }
+
+  String url(String path) {
+    return "http://127.0.0.1:" + server.getAddress().getPort() + path;
+  }
+
+  private static void html(HttpExchange e, String cookie, String body) throws IOException {
+    byte[] bytes = ("<!doctype html><html><head><title>Lighthouse</title></head><body>" + body + "</body></html>")
+        .getBytes(StandardCharsets.UTF_8);
+    e.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
+    if (!cookie.isEmpty()) {
+      e.getResponseHeaders().set("Set-Cookie", cookie);
+    }
+    e.sendResponseHeaders(200, bytes.length);
+    try (OutputStream out = e.getResponseBody()) {
+      out.write(bytes);
+    }
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+    ((java.util.concurrent.ExecutorService) server.getExecutor()).shutdownNow();
+  }
+}
