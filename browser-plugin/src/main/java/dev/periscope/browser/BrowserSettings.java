@@ -30,7 +30,8 @@ public record BrowserSettings(
     int viewportWidth,
     int viewportHeight,
     int checkpointTtlHours,
-    int maxCheckpoints) {
+    int maxCheckpoints,
+    boolean persistenceConfigured) {
 
   /** A numeric setting: its name in {@code plugins.browser}, its default and its bounds. */
   public record Bound(String name, int defaultValue, int min, int max) {
@@ -75,7 +76,8 @@ public record BrowserSettings(
         1280,
         720,
         CHECKPOINT_TTL_HOURS.read(config),
-        MAX_CHECKPOINTS.read(config));
+        MAX_CHECKPOINTS.read(config),
+        config.string("persistence").isPresent());
   }
 
   public RuntimeSettings runtime() {

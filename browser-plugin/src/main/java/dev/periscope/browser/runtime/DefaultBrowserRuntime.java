@@ -294,6 +294,7 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     if (last) {
       slot.openCancellation.cancel();
       RuntimeException failure = shutdownAll(List.of(slot));
+      prune();
       if (failure != null) {
         throw failure;
       }

@@ -4,7 +4,10 @@ import dev.periscope.api.Cancellation;
 import dev.periscope.api.browser.BrowserLease;
 import dev.periscope.api.browser.BrowserRuntime;
 import dev.periscope.api.browser.BrowserSessionId;
+import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.Capability;
+import dev.periscope.api.browser.ErrorCode;
+import dev.periscope.api.browser.Persistence;
 import dev.periscope.api.browser.Requirements;
 import dev.periscope.browser.BrowserSettings;
 import java.util.ArrayList;
@@ -139,8 +142,18 @@ final class AgentBindings implements AutoCloseable {
       Cancellation either = Cancellation.none();
       try (Cancellation.Registration byCall = call.onCancel(either::cancel);
           Cancellation.Registration byDisposal = disposal.onCancel(either::cancel)) {
-        return runtime.acquire(this, sessionId, settings.persistence(),
-            new Requirements(settings.provider(), Set.of(Capability.SCREENSHOT)), either);
+        Requirements requirements = new Requirements(settings.provider(), Set.of(Capability.SCREENSHOT));
+        try {
+          return runtime.acquire(this, sessionId, settings.persistence(), requirements, either);
+        } catch (BrowserException e) {
+          // Resuming is the default, not a demand: a provider that keeps no checkpoints still serves, ephemerally.
+          // A project that asked for resume explicitly gets the refusal.
+          if (e.code() != ErrorCode.BROWSER_CAPABILITY_UNSUPPORTED || settings.persistenceConfigured()
+              || settings.persistence() != Persistence.RESUME) {
+            throw e;
+          }
+          return runtime.acquire(this, sessionId, Persistence.EPHEMERAL, requirements, either);
+        }
       }
     }
 

@@ -18,6 +18,8 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -31,6 +33,7 @@ final class LocalBrowser implements AutoCloseable {
   private final DefaultBrowserRuntime runtime;
   private final PlaywrightProvider provider;
   private final List<Tool> tools;
+  private final Path checkpoints;
 
   LocalBrowser(Map<String, String> pages, Map<String, HttpHandler> handlers) throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -41,7 +44,9 @@ final class LocalBrowser implements AutoCloseable {
     server.start();
     BrowserSettings settings = BrowserSettings.from(PluginConfiguration.empty());
     runtime = new DefaultBrowserRuntime(RuntimeSettings.defaults(), CheckpointIndex.inMemory());
-    provider = new PlaywrightProvider(settings);
+    // Sessions resume, as they do by default: every action is followed by a real checkpoint.
+    checkpoints = Files.createTempDirectory("local-browser-checkpoints-");
+    provider = new PlaywrightProvider(settings, java.util.Optional.of(checkpoints.resolve("checkpoints")));
     runtime.registerProvider(provider);
     tools = ToolsForTests.tools(runtime, settings);
   }
@@ -94,6 +99,7 @@ final class LocalBrowser implements AutoCloseable {
     ToolsForTests.close();
     runtime.close();
     provider.dispose();
+    PlaywrightProvider.deleteTree(checkpoints);
     server.stop(0);
   }
 }

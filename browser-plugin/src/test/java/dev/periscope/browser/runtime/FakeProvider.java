@@ -34,6 +34,9 @@ public class FakeProvider implements CheckpointingProvider {
   public volatile CountDownLatch openGate;
   public volatile CountDownLatch clickGate;
   volatile RuntimeException checkpointFailure;
+  /** Payloads written, and whether restore finds its payload gone. */
+  public final AtomicInteger checkpointsWritten = new AtomicInteger();
+  volatile boolean payloadMissing;
   volatile RuntimeException closeFailure;
   volatile String version = "fake-1";
   volatile boolean openCancelled;
@@ -86,6 +89,9 @@ public class FakeProvider implements CheckpointingProvider {
 
   @Override
   public BrowserEnvironment restore(OpenRequest request, CheckpointRef checkpoint, Cancellation cancellation) {
+    if (payloadMissing) {
+      throw new dev.periscope.api.browser.CheckpointMissingException(checkpoint.ref() + " is gone");
+    }
     restoredFrom.add(checkpoint);
     return open(request, cancellation);
   }
@@ -118,6 +124,7 @@ public class FakeProvider implements CheckpointingProvider {
     final CountDownLatch aborted = new CountDownLatch(1);
     public final CountDownLatch clickStarted = new CountDownLatch(1);
     volatile String url = "about:blank";
+    private int written;
     public volatile boolean closed;
     volatile RuntimeException observeFailure;
     volatile RuntimeException clickFailure;
@@ -208,7 +215,9 @@ public class FakeProvider implements CheckpointingProvider {
       if (checkpointFailure != null) {
         throw checkpointFailure;
       }
-      return new CheckpointRef(id, version, "checkpoint-" + environments.indexOf(this));
+      int n = checkpointsWritten.incrementAndGet();
+      String ref = "checkpoint-" + environments.indexOf(this);
+      return new CheckpointRef(id, version, written++ == 0 ? ref : ref + "-" + n);
     }
 
     @Override

@@ -29,7 +29,8 @@ import org.junit.jupiter.api.function.Executable;
 
 /** The tools' agent binding and argument checks, over the real runtime and an in-memory provider. */
 class BrowserToolsTest {
-  private final BrowserSettings settings = BrowserSettings.from(PluginConfiguration.empty());
+  private final BrowserSettings settings = BrowserSettings.from(
+      new PluginConfiguration(java.util.Map.of("persistence", "ephemeral")));
   private final DefaultBrowserRuntime runtime = new DefaultBrowserRuntime(RuntimeSettings.defaults(), CheckpointIndex.inMemory());
   private final FakeProvider provider = new FakeProvider("fake", true);
   private BrowserTools tools;

@@ -166,6 +166,15 @@ class DurableSessionsTest {
     assertEquals(0, resumed.exitCode(), resumed.out() + resumed.err());
     assertTrue(resumed.out().contains("Welcome back, keeper"), resumed.out());
     assertTrue(resumed.out().contains("Theme: dark"), resumed.out());
+
+    // browser_reset discards it: the next call starts logged out, as a new browser session.
+    var reset = run("agent-k", script("reset", """
+          - {tool: browser_reset}
+          - {tool: browser_open, args: {url: "%s"}}
+        """.formatted(site.url("/home"))).toString());
+    assertEquals(0, reset.exitCode(), reset.out() + reset.err());
+    assertTrue(reset.out().contains("was closed and its saved state deleted"), reset.out());
+    assertTrue(reset.out().contains("Not logged in"), reset.out());
     // The next start removed what the killed host left behind, and its own on close.
     try (var left = Files.list(tmp)) {
       assertEquals(List.of(), left.map(Path::toString).toList());

@@ -72,8 +72,8 @@ class HostTest {
       List<String> names = host.tools().stream().map(ToolDescriptor::name).toList();
       assertEquals(List.of("browser_open", "browser_observe", "browser_observe_next", "browser_click", "browser_fill",
           "browser_press", "browser_select", "browser_check", "browser_scroll", "browser_wait", "browser_back",
-          "browser_forward", "browser_reload", "browser_screenshot", "browser_extract_list", "browser_extract_table",
-          "browser_extract_links", "browser_extract_article"), names);
+          "browser_forward", "browser_reload", "browser_screenshot", "browser_reset", "browser_extract_list",
+          "browser_extract_table", "browser_extract_links", "browser_extract_article"), names);
       ToolDescriptor observe = host.tools().get(1);
       assertEquals("browser_observe", observe.name());
       assertTrue(observe.hints().readOnly());
@@ -137,7 +137,7 @@ class HostTest {
     try (Host host = start()) {
       assertEquals(List.of(), host.tools());
       SkillSettings.set(ProjectConfig.fileOf(projectDir.toRealPath()), "browser", true);
-      assertEquals(18, host.tools().size());
+      assertEquals(19, host.tools().size());
     }
   }
 
@@ -239,7 +239,7 @@ class HostTest {
         "pluginClass: dev.periscope.browser.Missing");
     assertThrows(HarnessException.class, () -> PluginInstaller.add(home, "p", broken, true));
     try (Host host = start()) {
-      assertEquals(18, host.tools().size());
+      assertEquals(19, host.tools().size());
     }
   }
 

@@ -1,0 +1,99 @@
+package dev.periscope.browser.playwright;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.periscope.api.Cancellation;
+import dev.periscope.api.PluginConfiguration;
+import dev.periscope.api.browser.BrowserEnvironment;
+import dev.periscope.api.browser.BrowserEnvironment.ObservationBudget;
+import dev.periscope.api.browser.BrowserProvider;
+import dev.periscope.api.browser.BrowserSessionId;
+import dev.periscope.api.browser.Capability;
+import dev.periscope.api.browser.CheckpointMissingException;
+import dev.periscope.api.browser.CheckpointRef;
+import dev.periscope.api.browser.CheckpointingEnvironment;
+import dev.periscope.api.browser.Persistence;
+import dev.periscope.browser.BrowserSettings;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Checkpoints on real Chromium: cookies and local storage written to a payload and read back by a new context. */
+class PlaywrightCheckpointTest {
+  static HttpServer server;
+  @TempDir Path data;
+
+  @BeforeAll
+  static void start() throws Exception {
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/", exchange -> {
+      String cookie = String.valueOf(exchange.getRequestHeaders().getFirst("Cookie"));
+      String body = exchange.getRequestURI().getPath().equals("/login")
+          ? "<script>localStorage.setItem('theme', 'dark')</script><p>in</p>"
+          : "<p>cookie " + (cookie.contains("sid=s3cr3t") ? "back" : "absent") + "</p><p id=t></p>"
+              + "<script>document.getElementById('t').textContent = 'theme ' + localStorage.getItem('theme')</script>";
+      byte[] bytes = ("<!doctype html><html><body>" + body + "</body></html>").getBytes(StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().set("Content-Type", "text/html");
+      if (exchange.getRequestURI().getPath().equals("/login")) {
+        exchange.getResponseHeaders().set("Set-Cookie", "sid=s3cr3t; Path=/; Max-Age=3600; HttpOnly");
+      }
+      exchange.sendResponseHeaders(200, bytes.length);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(bytes);
+      }
+    });
+    server.start();
+  }
+
+  @AfterAll
+  static void stop() {
+    server.stop(0);
+  }
+
+  static String url(String path) {
+    return "http://127.0.0.1:" + server.getAddress().getPort() + path;
+  }
+
+  @Test
+  void aRestoredEnvironmentHasTheCookiesAndLocalStorageOfItsCheckpoint() throws Exception {
+    PlaywrightProvider provider = new PlaywrightProvider(BrowserSettings.from(PluginConfiguration.empty()),
+        Optional.of(data.resolve("checkpoints")));
+    var request = new BrowserProvider.OpenRequest(new BrowserSessionId("session-cp"), Persistence.RESUME);
+    try {
+      assertTrue(provider.capabilities().contains(Capability.CHECKPOINT));
+      CheckpointRef saved;
+      try (BrowserEnvironment env = provider.open(request, Cancellation.none())) {
+        env.navigate(url("/login"));
+        CheckpointingEnvironment checkpointing = (CheckpointingEnvironment) env;
+        saved = checkpointing.checkpoint();
+        assertEquals(Optional.empty(), checkpointing.checkpointIfChanged(Optional.of(saved)),
+            "an unchanged state was written again");
+      }
+      assertEquals("playwright", saved.providerId());
+      assertTrue(saved.providerVersion().startsWith("playwright-1.62.0/"), saved.providerVersion());
+      String payload = Files.readString(data.resolve("checkpoints").resolve(saved.ref()));
+      assertTrue(payload.contains("\"sid\"") && payload.contains("theme"), "cookies and localStorage: " + payload);
+
+      try (BrowserEnvironment env = provider.restore(request, saved, Cancellation.none())) {
+        env.navigate(url("/home"));
+        String text = env.observe(new ObservationBudget(1000, 10)).text();
+        assertTrue(text.contains("cookie back") && text.contains("theme dark"), text);
+      }
+      provider.destroyCheckpoint(saved);
+      assertThrows(CheckpointMissingException.class, () -> provider.restore(request, saved, Cancellation.none()));
+    } finally {
+      provider.dispose();
+    }
+  }
+}

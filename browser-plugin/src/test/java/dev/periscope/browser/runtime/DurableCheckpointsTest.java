@@ -1,0 +1,198 @@
+package dev.periscope.browser.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.periscope.api.Cancellation;
+import dev.periscope.api.browser.BrowserEnvironment.ObservationBudget;
+import dev.periscope.api.browser.BrowserException;
+import dev.periscope.api.browser.BrowserLease;
+import dev.periscope.api.browser.BrowserSessionId;
+import dev.periscope.api.browser.Capability;
+import dev.periscope.api.browser.CheckpointRef;
+import dev.periscope.api.browser.ErrorCode;
+import dev.periscope.api.browser.Persistence;
+import dev.periscope.api.browser.Requirements;
+import dev.periscope.api.browser.TransitionRecord;
+import dev.periscope.browser.store.RuntimeDatabase;
+import dev.periscope.browser.store.SqliteCheckpointIndex;
+import dev.periscope.browser.store.SqliteTestStorage;
+import dev.periscope.browser.store.SqliteTransitionLog;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The runtime on a real SQLite file: checkpoints and the transitions index, with each of their failure paths. */
+class DurableCheckpointsTest {
+  private static final ObservationBudget BUDGET = new ObservationBudget(1000, 10);
+  private static final BrowserSessionId SESSION = new BrowserSessionId("session-durable");
+
+  @TempDir Path dir;
+  private SqliteTestStorage storage;
+  private RuntimeDatabase database;
+  private SqliteCheckpointIndex index;
+  private DefaultBrowserRuntime runtime;
+  private FakeProvider provider;
+
+  @BeforeEach
+  void start() {
+    storage = new SqliteTestStorage(dir);
+    open(RuntimeSettings.defaults());
+  }
+
+  private void open(RuntimeSettings settings) {
+    database = new RuntimeDatabase(storage);
+    index = new SqliteCheckpointIndex(database);
+    runtime = new DefaultBrowserRuntime(settings, index, new SqliteTransitionLog(database));
+    provider = new FakeProvider("fake", true, Set.of(Capability.SCREENSHOT, Capability.CHECKPOINT));
+    runtime.registerProvider(provider);
+  }
+
+  /** A restart: the runtime and database closed, then opened again on the same file. */
+  private void restart() {
+    runtime.close();
+    database.close();
+    open(RuntimeSettings.defaults());
+  }
+
+  @AfterEach
+  void stop() {
+    runtime.close();
+    database.close();
+  }
+
+  private BrowserLease resume(BrowserSessionId session) {
+    return runtime.acquire(new Object(), session, Persistence.RESUME, Requirements.any(), Cancellation.none());
+  }
+
+  @Test
+  void aCheckpointSurvivesARestartAndTheNextGenerationRestoresIt() {
+    BrowserLease first = resume(SESSION);
+    first.navigate("https://example.test/", BUDGET, Cancellation.none());
+    first.close();
+    restart();
+    BrowserLease second = resume(SESSION);
+    assertEquals(List.of("checkpoint-0"), provider.restoredFrom.stream().map(CheckpointRef::ref).toList());
+    assertEquals(2, second.observe(BUDGET, Cancellation.none()).generation());
+    second.close();
+  }
+
+  @Test
+  void aCompletedActionIsCheckpointedWithinTwoSecondsWhileTheLeaseIsHeld() throws Exception {
+    BrowserLease lease = resume(SESSION);
+    lease.navigate("https://example.test/logged-in", BUDGET, Cancellation.none());
+    long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+    while (index.find(SESSION).isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertTrue(index.find(SESSION).isPresent(), "no checkpoint within 2 s of the action");
+    lease.close();
+  }
+
+  @Test
+  void aMetadataWriteFailureDeletesTheNewPayloadAndFailsCheckpointMetadataFailed() throws Exception {
+    storage.sql(RuntimeDatabase.DOMAIN, "CREATE TRIGGER refuse BEFORE INSERT ON checkpoints"
+        + " BEGIN SELECT RAISE(ABORT, 'the disk refuses'); END");
+    BrowserLease lease = resume(SESSION);
+    lease.observe(BUDGET, Cancellation.none());
+    var failure = assertThrows(BrowserException.class, lease::close);
+    assertEquals(ErrorCode.BROWSER_CHECKPOINT_METADATA_FAILED, failure.code());
+    assertTrue(failure.getMessage().contains("the disk refuses"), failure.getMessage());
+    assertEquals(List.of("checkpoint-0"), provider.destroyed, "the unrecorded payload was left behind");
+    assertTrue(index.find(SESSION).isEmpty());
+  }
+
+  @Test
+  void aMissingPayloadDropsTheEntryAndOpensAFreshEnvironment() {
+    resume(SESSION).close();
+    assertTrue(index.find(SESSION).isPresent());
+    provider.payloadMissing = true;
+    BrowserLease fresh = resume(SESSION);
+    assertEquals(List.of(), provider.restoredFrom);
+    assertEquals(2, provider.opens.get());
+    fresh.close();
+    assertEquals("checkpoint-1", index.find(SESSION).orElseThrow().checkpoint().ref());
+  }
+
+  @Test
+  void aPayloadOfAnotherBuildIsRefused() {
+    index.put(new CheckpointIndex.Entry(SESSION, new CheckpointRef("fake", "fake-0", "checkpoint-old"), 3,
+        Instant.now()));
+    var failure = assertThrows(BrowserException.class, () -> resume(SESSION));
+    assertEquals(ErrorCode.BROWSER_CHECKPOINT_VERSION_MISMATCH, failure.code());
+    assertTrue(failure.getMessage().contains("fake-0") && failure.getMessage().contains("fake-1"));
+    assertEquals(0, provider.opens.get());
+  }
+
+  @Test
+  void replacingAnotherProvidersCheckpointIsRefusedBeforeAPayloadIsWritten() {
+    BrowserLease lease = resume(SESSION);
+    index.put(new CheckpointIndex.Entry(SESSION, new CheckpointRef("other", "other-1", "theirs"), 1, Instant.now()));
+    var failure = assertThrows(BrowserException.class, lease::close);
+    assertEquals(ErrorCode.BROWSER_CHECKPOINT_PROVIDER_MISMATCH, failure.code());
+    assertEquals(0, provider.checkpointsWritten.get());
+    assertEquals("theirs", index.find(SESSION).orElseThrow().checkpoint().ref());
+  }
+
+  @Test
+  void retentionDropsExpiredAndOldestRecordsButNeverALiveSessions() {
+    runtime.close();
+    database.close();
+    open(new RuntimeSettings(Optional.empty(), 10_000, 100, Duration.ofHours(1), 2, 250));
+    BrowserSessionId live = new BrowserSessionId("session-live");
+    BrowserLease held = resume(live);
+    index.put(new CheckpointIndex.Entry(live, new CheckpointRef("fake", "fake-1", "live-old"), 1,
+        Instant.now().minus(Duration.ofDays(3))));
+    for (int i = 0; i < 3; i++) {
+      index.put(new CheckpointIndex.Entry(new BrowserSessionId("session-" + i),
+          new CheckpointRef("fake", "fake-1", "kept-" + i), 1, Instant.now().minusSeconds(100 - i)));
+    }
+    resume(new BrowserSessionId("session-new")).close();
+    // Two allowed: the live session (expired, but live) and the newest; the others went, payloads first noted.
+    List<String> left = index.entries().stream().map(e -> e.sessionId().value()).sorted().toList();
+    assertEquals(List.of("session-live", "session-new"), left);
+    assertTrue(provider.destroyed.containsAll(List.of("kept-0", "kept-1", "kept-2")), provider.destroyed.toString());
+    held.close();
+  }
+
+  @Test
+  void theTransitionsIndexKeepsCompactRecordsAndAWriteFailureOnlyWarns() throws Exception {
+    BrowserLease lease = resume(SESSION);
+    lease.navigate("https://example.test/one", BUDGET, Cancellation.none());
+    storage.sql(RuntimeDatabase.DOMAIN, "CREATE TRIGGER refuse BEFORE INSERT ON transitions"
+        + " BEGIN SELECT RAISE(ABORT, 'index full'); END");
+    var second = lease.navigate("https://example.test/two", BUDGET, Cancellation.none());
+    assertEquals(dev.periscope.api.browser.Transition.Outcome.SUCCEEDED, second.outcome());
+    List<TransitionRecord> trail = runtime.transitions(SESSION);
+    assertEquals(2, trail.size(), "the in-memory record of the unindexed transition is merged in");
+    assertEquals("navigate", trail.get(0).actionKind());
+    assertEquals("https://example.test/one", trail.get(0).after().url());
+    assertEquals("https://example.test/one", trail.get(1).before().url());
+    lease.close();
+    restart();
+    List<TransitionRecord> durable = runtime.transitions(SESSION);
+    assertEquals(1, durable.size(), "only the indexed record survives the restart");
+    assertFalse(durable.get(0).toString().contains("Fake page text"));
+  }
+
+  @Test
+  void aDatabaseOfANewerSchemaFailsClosedAndIsLeftUnchanged() throws Exception {
+    runtime.close();
+    database.close();
+    storage.sql(RuntimeDatabase.DOMAIN, "PRAGMA user_version = 99");
+    byte[] before = java.nio.file.Files.readAllBytes(storage.file(RuntimeDatabase.DOMAIN));
+    var failure = assertThrows(IllegalStateException.class, () -> new RuntimeDatabase(storage));
+    assertTrue(failure.getMessage().contains("schema version 99, newer than this browser plugin understands"),
+        failure.getMessage());
+    assertTrue(java.util.Arrays.equals(before, java.nio.file.Files.readAllBytes(storage.file(RuntimeDatabase.DOMAIN))));
+  }
+}
