@@ -24,26 +24,6 @@ import java.util.Map;
  * storage state (cookies and local storage), written through {@link CheckpointFiles}.
  */
 final class PlaywrightEnvironment implements CheckpointingEnvironment {
-  /**
-   * Where this environment's checkpoints go, and which payload it last wrote or was restored from, with the
-   * digest of that state, so an unchanged state is not written again.
-   */
-  static final class Saving {
-    private final CheckpointFiles files;
-    private final String providerId;
-    private final String version;
-    private String lastRef;
-    private String lastDigest;
-
-    Saving(CheckpointFiles files, String providerId, String version, String restoredFrom, String restoredState) {
-      this.files = files;
-      this.providerId = providerId;
-      this.version = version;
-      this.lastRef = restoredFrom;
-      this.lastDigest = restoredState == null ? null : digest(restoredState);
-    }
-  }
-
   private final PlaywrightDriver driver;
   private final BrowserContext context;
   /** The primary page; replaced only when a navigation got no response headers in time. */
@@ -59,10 +39,10 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
   private final String registryKey;
   private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
-  private final java.util.Optional<Saving> saving;
+  private final java.util.Optional<StateCheckpoints> saving;
 
   PlaywrightEnvironment(PlaywrightDriver driver, BrowserContext context, Page page, String registryKey,
-      BrowserSettings budgets, Runnable onClosed, java.util.Optional<Saving> saving) {
+      BrowserSettings budgets, Runnable onClosed, java.util.Optional<StateCheckpoints> saving) {
     this.saving = saving;
     this.registryKey = registryKey;
     this.guards = guard(context, page, registryKey, budgets.navigationTimeoutMs(), extraPages);
@@ -390,49 +370,22 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
 
   @Override
   public CheckpointRef checkpoint() {
-    Saving s = savingOrFail();
-    String state = storageState();
-    return write(s, state, digest(state));
+    return checkpoints().write(storageState());
   }
 
   @Override
   public java.util.Optional<CheckpointRef> checkpointIfChanged(java.util.Optional<CheckpointRef> current) {
-    Saving s = savingOrFail();
-    String state = storageState();
-    String digest = digest(state);
-    synchronized (s) {
-      if (current.isPresent() && current.get().ref().equals(s.lastRef) && digest.equals(s.lastDigest)) {
-        return java.util.Optional.empty();
-      }
-    }
-    return java.util.Optional.of(write(s, state, digest));
+    return checkpoints().writeIfChanged(storageState(), current);
   }
 
-  private CheckpointRef write(Saving s, String state, String digest) {
-    String name = s.files.write(state.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-    synchronized (s) {
-      s.lastRef = name;
-      s.lastDigest = digest;
-    }
-    return new CheckpointRef(s.providerId, s.version, name);
-  }
-
-  private Saving savingOrFail() {
+  private StateCheckpoints checkpoints() {
     return saving.orElseThrow(() -> new BrowserException(ErrorCode.BROWSER_CHECKPOINT_UNAVAILABLE,
         "this browser environment keeps no checkpoints"));
   }
 
+  /** Cookies and local storage, as Playwright's storage-state JSON. */
   private String storageState() {
     return call("saving the browser state", () -> context.storageState());
-  }
-
-  static String digest(String state) {
-    try {
-      return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
-          .digest(state.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
   }
 
   /** Kills this environment's driver: a running operation fails at once. Waits for nothing but the kill. */

@@ -147,7 +147,7 @@ public final class PlaywrightProvider implements CheckpointingProvider {
         context.addInitScript(PageScripts.guards(registryKey));
         Page page = context.newPage();
         return new PlaywrightEnvironment(driver, context, page, registryKey, settings, () -> deleteTree(directory),
-            checkpoints.map(files -> new PlaywrightEnvironment.Saving(files, ID, version().orElseThrow(), restoredFrom,
+            checkpoints.map(files -> new StateCheckpoints(files, ID, version().orElseThrow(), restoredFrom,
                 storageState)));
       });
       cancellation.throwIfCancelled();

@@ -14,11 +14,8 @@ import dev.periscope.api.browser.Requirements;
 import dev.periscope.api.browser.Observation;
 import dev.periscope.api.browser.Transition;
 import dev.periscope.api.browser.TransitionRecord;
-import java.util.LinkedHashMap;
-import java.util.concurrent.ScheduledExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -53,27 +50,20 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
   private final SessionClosings closings = new SessionClosings();
   private final EnvironmentOpener opener;
   private static final Logger LOG = LoggerFactory.getLogger(DefaultBrowserRuntime.class);
-  /** Compact records and full transitions, both bounded; guarded by {@code transitions}. */
-  private final ArrayDeque<TransitionRecord> transitions = new ArrayDeque<>();
-  private final ArrayDeque<Transition> fullTransitions = new ArrayDeque<>();
+  private final TransitionRecords transitions;
   private final ExecutorService openers = Executors.newCachedThreadPool(r -> {
     Thread t = new Thread(r, "periscope-open-" + OPENER_THREADS.incrementAndGet());
     t.setDaemon(true);
     return t;
   });
-  /** Writes the checkpoints that follow completed actions, off the actions' own path. */
-  private final ScheduledExecutorService checkpointer = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread t = new Thread(r, "periscope-checkpoint");
-    t.setDaemon(true);
-    return t;
-  });
-  private final TransitionLog transitionLog;
+  private final ActionCheckpoints actionCheckpoints;
   private boolean closed;
 
   public DefaultBrowserRuntime(RuntimeSettings settings, CheckpointIndex checkpoints, TransitionLog transitionLog) {
     this.settings = settings;
-    this.transitionLog = transitionLog;
+    this.transitions = new TransitionRecords(settings.maxTransitionsInMemory(), transitionLog);
     this.opener = new EnvironmentOpener(checkpoints, closings, settings);
+    this.actionCheckpoints = new ActionCheckpoints(opener, settings.checkpointDelayMs(), this::prune);
   }
 
   public DefaultBrowserRuntime(RuntimeSettings settings, CheckpointIndex checkpoints) {
@@ -332,57 +322,18 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     return failure;
   }
 
-  /**
-   * Keeps a transition in memory and appends its compact record to the durable index. An index failure only
-   * warns: the action's result stays what it was.
-   */
   void recordTransition(Transition t, Observation before) {
-    TransitionRecord record = record(t, before);
-    synchronized (transitions) {
-      transitions.addLast(record);
-      while (transitions.size() > settings.maxTransitionsInMemory()) {
-        transitions.removeFirst();
-      }
-      fullTransitions.addLast(t);
-      while (fullTransitions.size() > settings.maxTransitionsInMemory()) {
-        fullTransitions.removeFirst();
-      }
-    }
-    try {
-      transitionLog.append(record);
-    } catch (RuntimeException e) {
-      LOG.warn("transition {} of browser session {} was not written to the transitions index: {}", t.id(),
-          t.sessionId(), e.getMessage());
-    }
-  }
-
-  private static TransitionRecord record(Transition t, Observation before) {
-    return new TransitionRecord(t.id(), t.sessionId(), t.environmentId(), t.providerId(), t.generation(),
-        String.valueOf(t.action().get("kind")), t.outcome(), TransitionRecord.Evidence.of(before),
-        TransitionRecord.Evidence.of(t.after()), t.startedAt(), t.finishedAt(), t.metrics(), t.error());
+    transitions.add(t, before);
   }
 
   @Override
   public List<Transition> transitions() {
-    synchronized (transitions) {
-      return List.copyOf(fullTransitions);
-    }
+    return transitions.recent();
   }
 
   @Override
   public List<TransitionRecord> transitions(BrowserSessionId sessionId) {
-    Map<String, TransitionRecord> merged = new LinkedHashMap<>();
-    try {
-      transitionLog.list(sessionId, settings.maxTransitionsInMemory() * 10).forEach(r -> merged.put(r.id(), r));
-    } catch (RuntimeException e) {
-      LOG.warn("the transitions index could not be read: {}", e.getMessage());
-    }
-    synchronized (transitions) {
-      transitions.stream().filter(r -> r.sessionId().equals(sessionId.value())).forEach(r -> merged.put(r.id(), r));
-    }
-    List<TransitionRecord> all = new ArrayList<>(merged.values());
-    all.sort(java.util.Comparator.comparing(TransitionRecord::startedAt));
-    return all;
+    return transitions.of(sessionId);
   }
 
   @Override
@@ -390,34 +341,8 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     opener.discard(sessionId, registry::byId);
   }
 
-  /**
-   * After an action completed on a resuming session, checkpoints its state if it changed: shortly after (actions in
-   * quick succession share one checkpoint), through the environment's queue, so never inside an action.
-   */
   void actionCompleted(Slot slot, Environment env) {
-    if (slot.persistence != Persistence.RESUME || !env.markCheckpointDue()) {
-      return;
-    }
-    try {
-      checkpointer.schedule(() -> {
-        env.clearCheckpointDue();
-        try {
-          env.queued(Cancellation.none(), () -> {
-            opener.checkpointIfChanged(slot, env);
-            return null;
-          });
-          prune();
-        } catch (BrowserException e) {
-          if (e.code() != ErrorCode.BROWSER_ENVIRONMENT_CLOSED) {
-            LOG.warn("browser session {}: checkpoint after an action failed: {}", slot.sessionId, e.getMessage());
-          }
-        } catch (RuntimeException e) {
-          LOG.warn("browser session {}: checkpoint after an action failed: {}", slot.sessionId, e.toString());
-        }
-      }, settings.checkpointDelayMs(), TimeUnit.MILLISECONDS);
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      // the runtime is closing; the last release checkpoints
-    }
+    actionCheckpoints.actionCompleted(slot, env);
   }
 
   /** Applies checkpoint retention, keeping every session that has an environment now. */
@@ -461,22 +386,10 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     all.forEach(slot -> slot.openCancellation.cancel());
     RuntimeException failure = shutdownAll(all);
     openers.shutdown();
-    checkpointer.shutdownNow();
     try {
-      if (!checkpointer.awaitTermination(settings.cleanupTimeoutMs(), TimeUnit.MILLISECONDS)) {
-        failure = addFailure(failure, new IllegalStateException(
-            "a checkpoint did not finish within " + settings.cleanupTimeoutMs() + " ms"));
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    try {
-      if (!openers.awaitTermination(settings.cleanupTimeoutMs(), TimeUnit.MILLISECONDS)) {
-        failure = addFailure(failure, new IllegalStateException(
-            "a browser open did not finish within " + settings.cleanupTimeoutMs() + " ms"));
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      actionCheckpoints.close(settings.cleanupTimeoutMs());
+    } catch (RuntimeException e) {
+      failure = addFailure(failure, e);
     }
     if (failure != null) {
       throw failure;
