@@ -82,6 +82,6 @@ public record BrowserSettings(
 
   public RuntimeSettings runtime() {
     return new RuntimeSettings(provider, cleanupTimeoutMs, maxTransitionsInMemory,
-        java.time.Duration.ofHours(checkpointTtlHours), maxCheckpoints, RuntimeSettings.defaults().checkpointDelayMs());
+        java.time.Duration.ofHours(checkpointTtlHours), maxCheckpoints);
   }
 }

@@ -63,7 +63,7 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     this.settings = settings;
     this.transitions = new TransitionRecords(settings.maxTransitionsInMemory(), transitionLog);
     this.opener = new EnvironmentOpener(checkpoints, closings, settings);
-    this.actionCheckpoints = new ActionCheckpoints(opener, settings.checkpointDelayMs(), this::prune);
+    this.actionCheckpoints = new ActionCheckpoints(opener, this::prune);
   }
 
   public DefaultBrowserRuntime(RuntimeSettings settings, CheckpointIndex checkpoints) {

@@ -43,7 +43,9 @@ final class Environment {
   private volatile Refs latest;
   private int revision;
   private volatile boolean closed;
-  private final java.util.concurrent.atomic.AtomicBoolean checkpointDue = new java.util.concurrent.atomic.AtomicBoolean();
+  /** Work the current operation asked to run after it, still holding the queue; set and read on its thread. */
+  private Runnable followUp;
+  private java.util.concurrent.Executor followUpExecutor;
 
   Environment(BrowserSessionId sessionId, BrowserProvider provider, BrowserEnvironment delegate, int generation) {
     this.sessionId = sessionId;
@@ -52,13 +54,36 @@ final class Environment {
     this.generation = generation;
   }
 
-  /** Marks a checkpoint as due after an action; false when one is already due (it will cover this action). */
-  boolean markCheckpointDue() {
-    return checkpointDue.compareAndSet(false, true);
+  /**
+   * From inside an operation: runs {@code work} on {@code executor} once the operation returned, before the next
+   * operation is admitted. The caller has its result at once; the queue passes on when {@code work} is done.
+   */
+  void afterThisOperation(java.util.concurrent.Executor executor, Runnable work) {
+    followUpExecutor = executor;
+    followUp = work;
   }
 
-  void clearCheckpointDue() {
-    checkpointDue.set(false);
+  /** Passes the queue on, after the current operation's follow-up if it asked for one. */
+  private void exitQueue() {
+    Runnable work = followUp;
+    java.util.concurrent.Executor executor = followUpExecutor;
+    followUp = null;
+    followUpExecutor = null;
+    if (work == null || closed || aborted) {
+      queue.exit();
+      return;
+    }
+    try {
+      executor.execute(() -> {
+        try {
+          work.run();
+        } finally {
+          queue.exit();
+        }
+      });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      queue.exit();
+    }
   }
 
   BrowserEnvironment delegate() {
@@ -99,7 +124,7 @@ final class Environment {
         return operation.get();
       }
     } finally {
-      queue.exit();
+      exitQueue();
     }
   }
 

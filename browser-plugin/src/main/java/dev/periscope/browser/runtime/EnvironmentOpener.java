@@ -89,9 +89,12 @@ final class EnvironmentOpener {
     }
   }
 
-  /** Saves a resuming session's state on its last release and replaces its previous checkpoint. */
+  /**
+   * Saves a resuming session's state on its last release, unless the checkpoint after its last action already
+   * holds it, and replaces its previous checkpoint.
+   */
   void checkpoint(DefaultBrowserRuntime.Slot slot, Environment env) {
-    save(slot, env, false);
+    save(slot, env, true);
   }
 
   /** Saves a resuming session's state if it changed since its indexed checkpoint (after an action). */

@@ -99,6 +99,28 @@ class DurableCheckpointsTest {
   }
 
   @Test
+  void theCheckpointAfterAnActionGoesBeforeANextActionThatHangs() throws Exception {
+    BrowserLease lease = resume(SESSION);
+    var o = lease.observe(BUDGET, Cancellation.none());
+    provider.clickGate = new java.util.concurrent.CountDownLatch(1);
+    // The login completes, and the very next action (already waiting) hangs: the checkpoint must not wait for it.
+    Thread next = new Thread(() -> {
+      try {
+        lease.click(o.id(), "e1", BUDGET, Cancellation.none());
+      } catch (RuntimeException ignored) {
+        // released below
+      }
+    });
+    lease.navigate("https://example.test/logged-in", BUDGET, Cancellation.none());
+    next.start();
+    provider.environments.get(0).clickStarted.await(10, java.util.concurrent.TimeUnit.SECONDS);
+    assertTrue(index.find(SESSION).isPresent(), "the checkpoint waited behind the hanging action");
+    provider.clickGate.countDown();
+    next.join(10_000);
+    lease.close();
+  }
+
+  @Test
   void aMetadataWriteFailureDeletesTheNewPayloadAndFailsCheckpointMetadataFailed() throws Exception {
     storage.sql(RuntimeDatabase.DOMAIN, "CREATE TRIGGER refuse BEFORE INSERT ON checkpoints"
         + " BEGIN SELECT RAISE(ABORT, 'the disk refuses'); END");
@@ -147,7 +169,7 @@ class DurableCheckpointsTest {
   void retentionDropsExpiredAndOldestRecordsButNeverALiveSessions() {
     runtime.close();
     database.close();
-    open(new RuntimeSettings(Optional.empty(), 10_000, 100, Duration.ofHours(1), 2, 250));
+    open(new RuntimeSettings(Optional.empty(), 10_000, 100, Duration.ofHours(1), 2));
     BrowserSessionId live = new BrowserSessionId("session-live");
     BrowserLease held = resume(live);
     index.put(new CheckpointIndex.Entry(live, new CheckpointRef("fake", "fake-1", "live-old"), 1,

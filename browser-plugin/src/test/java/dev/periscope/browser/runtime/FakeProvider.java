@@ -125,6 +125,8 @@ public class FakeProvider implements CheckpointingProvider {
     public final CountDownLatch clickStarted = new CountDownLatch(1);
     volatile String url = "about:blank";
     private int written;
+    private volatile String lastWritten;
+    private volatile boolean dirty;
     public volatile boolean closed;
     volatile RuntimeException observeFailure;
     volatile RuntimeException clickFailure;
@@ -147,6 +149,7 @@ public class FakeProvider implements CheckpointingProvider {
     public void navigate(String url) {
       actions.add("navigate " + url);
       this.url = url;
+      this.dirty = true;
     }
 
     @Override
@@ -208,6 +211,18 @@ public class FakeProvider implements CheckpointingProvider {
     @Override
     public Screenshot screenshot(boolean fullPage) {
       return new Screenshot(new byte[0], 1, 1, null, url, "Fake");
+    }
+
+    /** Writes only when a navigation changed the state since this environment last wrote. */
+    @Override
+    public java.util.Optional<CheckpointRef> checkpointIfChanged(java.util.Optional<CheckpointRef> current) {
+      if (current.isPresent() && current.get().ref().equals(lastWritten) && !dirty) {
+        return java.util.Optional.empty();
+      }
+      CheckpointRef ref = checkpoint();
+      lastWritten = ref.ref();
+      dirty = false;
+      return java.util.Optional.of(ref);
     }
 
     @Override

@@ -19,7 +19,8 @@ import dev.periscope.api.tool.ToolCall;
 import dev.periscope.api.tool.ToolDescriptor;
 import dev.periscope.api.tool.ToolResult;
 import dev.periscope.attachments.FileAttachmentService;
-import dev.periscope.credentials.EnvironmentCredentialService;
+import dev.periscope.credentials.CredentialStore;
+import dev.periscope.credentials.ProjectCredentialService;
 import dev.periscope.verify.PluginManifest;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -99,7 +100,8 @@ public final class Host implements AutoCloseable {
       services.put("attachments", attachments);
     }
     if (provided.contains("credentials")) {
-      services.put("credentials", new EnvironmentCredentialService(project.credentialVariables()));
+      services.put("credentials", new ProjectCredentialService(project.credentials(),
+          Optional.of(new CredentialStore(profile.dir()))));
     }
     if (provided.contains("approval")) {
       services.put("approval", new RuleApprovalService(project.approvalRules(), Optional.ofNullable(System.console())));

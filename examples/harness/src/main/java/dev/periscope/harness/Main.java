@@ -13,7 +13,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "harness", mixinStandardHelpOptions = true, version = "periscope harness 0.1.0",
     description = "The reference host for Periscope plugins.",
     subcommands = {Main.PluginCommand.class, Main.SkillCommand.class, Main.RunCommand.class,
-        Main.SessionsCommand.class, Main.TransitionsCommand.class, Main.CheckpointsCommand.class, Doctor.class,
+        Main.SessionsCommand.class, Main.TransitionsCommand.class, Main.CheckpointsCommand.class,
+        CredentialsCommand.class, Doctor.class,
         Demo.class, VerifyCommand.class})
 public final class Main implements Runnable {
   @Override

@@ -3,6 +3,8 @@ package dev.periscope.harness;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.Schema;
+import dev.periscope.api.host.OriginPattern;
+import dev.periscope.credentials.ProjectCredentialService;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +20,7 @@ import java.util.Map;
  */
 record ProjectConfig(
     Path projectDir,
-    Map<String, String> credentialVariables,
+    Map<String, ProjectCredentialService.Source> credentials,
     List<ApprovalRule> approvalRules,
     Map<String, JsonNode> pluginSections) {
 
@@ -28,8 +30,10 @@ record ProjectConfig(
   private static final Schema HOST_SCHEMA = Schemas.compile("""
       {"type": "object", "additionalProperties": false, "properties": {
         "credentials": {"type": "object", "additionalProperties": {
-          "type": "object", "additionalProperties": false, "required": ["env"],
+          "type": "object", "additionalProperties": false,
+          "oneOf": [{"required": ["env"]}, {"required": ["store"]}],
           "properties": {"env": {"type": "string", "minLength": 1},
+                         "store": {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"},
                          "origins": {"type": "array", "items": {"type": "string", "minLength": 1}}}}},
         "approval": {"type": "object", "additionalProperties": false, "properties": {
           "rules": {"type": "array", "items": {"type": "object", "additionalProperties": false,
@@ -66,8 +70,24 @@ record ProjectConfig(
     if (!problems.isEmpty()) {
       throw new HarnessException(file + " is invalid:\n - " + String.join("\n - ", problems));
     }
-    Map<String, String> credentials = new LinkedHashMap<>();
-    root.path("credentials").fields().forEachRemaining(e -> credentials.put(e.getKey(), e.getValue().path("env").asText()));
+    Map<String, ProjectCredentialService.Source> credentials = new LinkedHashMap<>();
+    root.path("credentials").fields().forEachRemaining(e -> {
+      List<OriginPattern> origins = new ArrayList<>();
+      JsonNode listed = e.getValue().path("origins");
+      for (int i = 0; i < listed.size(); i++) {
+        try {
+          origins.add(OriginPattern.parse(listed.get(i).asText()));
+        } catch (IllegalArgumentException bad) {
+          problems.add("/credentials/" + e.getKey() + "/origins/" + i + ": " + bad.getMessage());
+        }
+      }
+      JsonNode env = e.getValue().path("env");
+      credentials.put(e.getKey(), env.isTextual() ? ProjectCredentialService.Source.environment(env.asText(), origins)
+          : ProjectCredentialService.Source.store(e.getValue().path("store").asText(), origins));
+    });
+    if (!problems.isEmpty()) {
+      throw new HarnessException(file + " is invalid:\n - " + String.join("\n - ", problems));
+    }
     List<ApprovalRule> rules = new ArrayList<>();
     for (JsonNode r : root.path("approval").path("rules")) {
       rules.add(new ApprovalRule(text(r, "tool"), text(r, "credential"), text(r, "origin"),

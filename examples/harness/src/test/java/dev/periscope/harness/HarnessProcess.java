@@ -23,6 +23,11 @@ final class HarnessProcess {
   private HarnessProcess() {}
 
   static Result run(Path home, Path tmp, String... args) throws IOException, InterruptedException {
+    return run(home, tmp, null, args);
+  }
+
+  /** Runs with {@code input} as standard input (none: /dev/null). */
+  static Result run(Path home, Path tmp, byte[] input, String... args) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Djava.io.tmpdir=" + tmp,
@@ -33,7 +38,13 @@ final class HarnessProcess {
     Map<String, String> env = pb.environment();
     env.put("HARNESS_HOME", home.toString());
     env.put("TMPDIR", tmp.toString());
-    pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+    Path in = null;
+    if (input == null) {
+      pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+    } else {
+      in = java.nio.file.Files.write(java.nio.file.Files.createTempFile("harness-in-", ".txt"), input);
+      pb.redirectInput(in.toFile());
+    }
     Path out = java.nio.file.Files.createTempFile("harness-out-", ".txt");
     Path err = java.nio.file.Files.createTempFile("harness-err-", ".txt");
     pb.redirectOutput(out.toFile());
@@ -50,6 +61,9 @@ final class HarnessProcess {
     } finally {
       java.nio.file.Files.deleteIfExists(out);
       java.nio.file.Files.deleteIfExists(err);
+      if (in != null) {
+        java.nio.file.Files.deleteIfExists(in);
+      }
     }
   }
 }

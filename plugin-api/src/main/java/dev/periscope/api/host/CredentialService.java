@@ -13,4 +13,12 @@ public interface CredentialService {
 
   /** The secret for a reference, or empty when the reference is unknown or its source holds no value. */
   Optional<Secret> resolve(String reference);
+
+  /**
+   * The origins a reference may be filled into; empty when the project bound it to none (any origin, after
+   * approval). A caller refuses every other origin before it asks for approval.
+   */
+  default java.util.List<OriginPattern> origins(String reference) {
+    return java.util.List.of();
+  }
 }
