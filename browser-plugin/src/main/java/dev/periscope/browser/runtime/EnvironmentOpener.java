@@ -90,19 +90,10 @@ final class EnvironmentOpener {
   }
 
   /**
-   * Saves a resuming session's state on its last release, unless the checkpoint after its last action already
-   * holds it, and replaces its previous checkpoint.
+   * Saves a resuming session's state, after an action or on its last release, unless its indexed checkpoint
+   * already holds it, and replaces that checkpoint.
    */
   void checkpoint(DefaultBrowserRuntime.Slot slot, Environment env) {
-    save(slot, env, true);
-  }
-
-  /** Saves a resuming session's state if it changed since its indexed checkpoint (after an action). */
-  void checkpointIfChanged(DefaultBrowserRuntime.Slot slot, Environment env) {
-    save(slot, env, true);
-  }
-
-  private void save(DefaultBrowserRuntime.Slot slot, Environment env, boolean onlyIfChanged) {
     if (slot.persistence != Persistence.RESUME || !(env.delegate() instanceof CheckpointingEnvironment c)) {
       return;
     }
@@ -114,8 +105,7 @@ final class EnvironmentOpener {
             + slot.sessionId + " is checkpointed by provider \"" + current.get().checkpoint().providerId()
             + "\"; provider \"" + provider.id() + "\" may not replace it");
       }
-      Optional<CheckpointRef> written = onlyIfChanged
-          ? c.checkpointIfChanged(current.map(CheckpointIndex.Entry::checkpoint)) : Optional.of(c.checkpoint());
+      Optional<CheckpointRef> written = c.checkpointIfChanged(current.map(CheckpointIndex.Entry::checkpoint));
       if (written.isEmpty()) {
         return null;
       }

@@ -305,7 +305,6 @@ final class Lease implements BrowserLease {
     try {
       act.run();
     } catch (RuntimeException e) {
-      runtime.actionCompleted(slot, environment);
       BrowserException failure = asFailure(e, action);
       runtime.recordTransition(new Transition(id, environment.sessionId.value(), environment.id,
           environment.provider.id(), environment.generation, action,
@@ -313,9 +312,11 @@ final class Lease implements BrowserLease {
           Instant.now(), metrics(start, System.nanoTime(), System.nanoTime(), null),
           environment.aborted() && cancellation.isCancelled() ? ErrorCode.BROWSER_ACTION_CANCELLED : failure.code()), beforeObservation);
       throw e;
+    } finally {
+      // Done or failed, the action may have changed cookies or local storage.
+      runtime.actionCompleted(slot, environment);
     }
     long acted = System.nanoTime();
-    runtime.actionCompleted(slot, environment);
     Observation after;
     try {
       after = environment.record(environment.delegate().observe(budget));
