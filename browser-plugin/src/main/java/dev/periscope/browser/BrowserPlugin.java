@@ -2,10 +2,13 @@ package dev.periscope.browser;
 
 import dev.periscope.api.EffectScope;
 import dev.periscope.api.ProjectContext;
+import dev.periscope.api.host.ApprovalService;
 import dev.periscope.api.host.AttachmentService;
+import dev.periscope.api.host.CredentialService;
 import dev.periscope.api.host.StorageDomainService;
 import dev.periscope.api.tool.Tool;
 import dev.periscope.api.tool.ToolRegistry;
+import dev.periscope.browser.runtime.CredentialChannel;
 import dev.periscope.browser.runtime.DefaultBrowserRuntime;
 import dev.periscope.browser.store.AgentSessionStore;
 import dev.periscope.browser.store.RuntimeDatabase;
@@ -30,12 +33,17 @@ public final class BrowserPlugin extends Plugin {
   private final ProjectContext project;
   private final BrowserSettings settings;
   private final Optional<AttachmentService> attachments;
+  private final Optional<CredentialService> credentials;
+  private final Optional<ApprovalService> approval;
   private EffectScope effects;
 
   @Inject
   public BrowserPlugin(PluginWrapper wrapper, ToolRegistry toolRegistry, StorageDomainService storage,
-      ProjectContext project, BrowserSettings settings, Optional<AttachmentService> attachments) {
+      ProjectContext project, BrowserSettings settings, Optional<AttachmentService> attachments,
+      Optional<CredentialService> credentials, Optional<ApprovalService> approval) {
     super(wrapper);
+    this.credentials = credentials;
+    this.approval = approval;
     this.toolRegistry = toolRegistry;
     this.storage = storage;
     this.project = project;
@@ -50,7 +58,9 @@ public final class BrowserPlugin extends Plugin {
       RuntimeDatabase database = effects.add(new RuntimeDatabase(storage));
       AgentSessionStore sessions = new AgentSessionStore(database, project);
       DefaultBrowserRuntime runtime = effects.add(new DefaultBrowserRuntime(settings.runtime(),
-          new SqliteCheckpointIndex(database), new SqliteTransitionLog(database)));
+          new SqliteCheckpointIndex(database), new SqliteTransitionLog(database),
+          new CredentialChannel(credentials, settings.credentialRefs(), System::getenv, settings.requireApproval(),
+              approval)));
       effects.add(new ProviderContributions(getWrapper().getPluginManager(), getWrapper().getPluginId(), runtime)).start();
       BrowserTools tools = effects.add(new BrowserTools(runtime, sessions, settings, attachments));
       for (Tool tool : tools.tools()) {

@@ -31,7 +31,13 @@ public record BrowserSettings(
     int viewportHeight,
     int checkpointTtlHours,
     int maxCheckpoints,
-    boolean persistenceConfigured) {
+    boolean persistenceConfigured,
+    boolean requireApproval,
+    java.util.Map<String, String> credentialRefs) {
+
+  public BrowserSettings {
+    credentialRefs = java.util.Map.copyOf(credentialRefs);
+  }
 
   /** A numeric setting: its name in {@code plugins.browser}, its default and its bounds. */
   public record Bound(String name, int defaultValue, int min, int max) {
@@ -77,7 +83,26 @@ public record BrowserSettings(
         720,
         CHECKPOINT_TTL_HOURS.read(config),
         MAX_CHECKPOINTS.read(config),
-        config.string("persistence").isPresent());
+        config.string("persistence").isPresent(),
+        config.at("credentials.requireApproval").map(v -> (Boolean) v).orElse(true),
+        credentialRefs(config));
+  }
+
+  private static java.util.Map<String, String> credentialRefs(PluginConfiguration config) {
+    Object raw = config.at("credentials.refs").orElse(java.util.Map.of());
+    if (!(raw instanceof java.util.Map<?, ?> map)) {
+      throw new BrowserException(ErrorCode.BROWSER_INVALID_ARGUMENT,
+          "plugins.browser.credentials.refs must map references to environment variable names");
+    }
+    java.util.Map<String, String> refs = new java.util.TreeMap<>();
+    map.forEach((ref, variable) -> {
+      if (!(variable instanceof String name) || !name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+        throw new BrowserException(ErrorCode.BROWSER_INVALID_ARGUMENT, "plugins.browser.credentials.refs." + ref
+            + " must name an environment variable (found " + variable + ")");
+      }
+      refs.put(String.valueOf(ref), name);
+    });
+    return refs;
   }
 
   public RuntimeSettings runtime() {

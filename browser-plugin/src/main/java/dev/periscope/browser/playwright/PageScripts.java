@@ -1,6 +1,8 @@
 package dev.periscope.browser.playwright;
 
 import com.microsoft.playwright.ElementHandle;
+import com.microsoft.playwright.Frame;
+import com.microsoft.playwright.PlaywrightException;
 import com.microsoft.playwright.JSHandle;
 import com.microsoft.playwright.Page;
 import dev.periscope.api.browser.BrowserEnvironment.ObservationBudget;
@@ -44,45 +46,117 @@ final class PageScripts {
     return GUARDS.replace("__KEY__", registryKey);
   }
 
-  static ProviderObservation observe(Page page, String registryKey, ObservationBudget budget) {
-    @SuppressWarnings("unchecked")
-    Map<String, Object> raw = (Map<String, Object>) page.evaluate(OBSERVE,
-        Map.of("maxTextChars", budget.maxTextChars(), "maxElements", budget.maxElements(),
-            "tiers", List.copyOf(budget.tiers()), "key", registryKey, "selector", CANDIDATES));
-    List<ProviderElement> elements = new ArrayList<>();
-    @SuppressWarnings("unchecked")
-    List<Map<String, Object>> list = (List<Map<String, Object>>) raw.get("elements");
-    for (Map<String, Object> e : list) {
-      elements.add(element(e));
+  /**
+   * Observes the page and the frames inside it (up to {@value #MAX_FRAMES}; their elements only, in section
+   * {@code frame}), ranked by tier with the page's elements first within a tier. The frames observed are added to
+   * {@code frames}: a frame element's target names its frame by its index there.
+   */
+  static ProviderObservation observe(Page page, String registryKey, ObservationBudget budget, List<Frame> frames) {
+    Map<String, Object> raw = observeIn(page.mainFrame(), registryKey, budget);
+    List<ProviderElement> elements = new ArrayList<>(elements(raw, null));
+    int total = ((Number) raw.get("totalElements")).intValue();
+    boolean truncated = Boolean.TRUE.equals(raw.get("elementsTruncated"));
+    for (Frame frame : page.frames()) {
+      if (frame == page.mainFrame() || frame.isDetached() || frames.size() >= MAX_FRAMES) {
+        continue;
+      }
+      Map<String, Object> inFrame;
+      try {
+        inFrame = observeIn(frame, registryKey, new ObservationBudget(0, budget.maxElements(), budget.tiers()));
+      } catch (PlaywrightException gone) {
+        continue; // navigated or detached while observed: it is not on the page as it stands
+      }
+      frames.add(frame);
+      elements.addAll(elements(inFrame, "f" + (frames.size() - 1) + FRAME_SEPARATOR));
+      total += ((Number) inFrame.get("totalElements")).intValue();
+      truncated |= Boolean.TRUE.equals(inFrame.get("elementsTruncated"));
+    }
+    elements.sort(java.util.Comparator.comparingInt(ProviderElement::tier));
+    if (elements.size() > budget.maxElements()) {
+      elements = new ArrayList<>(elements.subList(0, budget.maxElements()));
+      truncated = true;
     }
     return new ProviderObservation(str(raw.get("url")), str(raw.get("title")), str(raw.get("text")),
-        ((Number) raw.get("totalTextChars")).intValue(), elements, ((Number) raw.get("totalElements")).intValue(),
-        Boolean.TRUE.equals(raw.get("elementsTruncated")));
+        ((Number) raw.get("totalTextChars")).intValue(), elements, total, truncated);
+  }
+
+  static final int MAX_FRAMES = 8;
+  private static final String FRAME_SEPARATOR = "|";
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> observeIn(Frame frame, String registryKey, ObservationBudget budget) {
+    return (Map<String, Object>) frame.evaluate(OBSERVE, Map.of("maxTextChars", budget.maxTextChars(),
+        "maxElements", budget.maxElements(), "tiers", List.copyOf(budget.tiers()), "key", registryKey,
+        "selector", CANDIDATES));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<ProviderElement> elements(Map<String, Object> raw, String framePrefix) {
+    List<ProviderElement> list = new ArrayList<>();
+    for (Map<String, Object> e : (List<Map<String, Object>>) raw.get("elements")) {
+      ProviderElement el = element(e);
+      list.add(framePrefix == null ? el : new ProviderElement(framePrefix + el.target(), el.fingerprint(), el.kind(),
+          el.role(), el.name(), el.disabled(), el.inputType(), el.tier(), el.pagination(), "frame", el.groupKey(),
+          el.groupLabel()));
+    }
+    return list;
+  }
+
+  /** The frame a target lives in (the page's main frame, or one of the observed frames) and its in-frame target. */
+  record Located(Frame frame, String target) {}
+
+  static Located locate(Page page, List<Frame> frames, String target, ProviderElement element) {
+    int separator = target.indexOf(FRAME_SEPARATOR);
+    if (separator < 0) {
+      return new Located(page.mainFrame(), target);
+    }
+    int index = Integer.parseInt(target.substring(1, separator));
+    Frame frame = index < frames.size() ? frames.get(index) : null;
+    if (frame == null || frame.isDetached()) {
+      throw stale(page, element);
+    }
+    return new Located(frame, target.substring(separator + 1));
+  }
+
+  private static BrowserException stale(Page page, ProviderElement element) {
+    return new BrowserException(ErrorCode.BROWSER_STALE_REFERENCE,
+        "the element \"" + element.name() + "\" changed or is gone since it was observed; observe the page again",
+        page.url(), false, null);
   }
 
   /** The very node the element's target names, still with its fingerprint, or {@code BROWSER_STALE_REFERENCE}. */
-  static ElementHandle resolve(Page page, String registryKey, ProviderElement element) {
-    JSHandle handle = page.evaluateHandle(OBSERVE, Map.of("resolve", element.target(), "fingerprint",
-        element.fingerprint(), "key", registryKey, "selector", CANDIDATES));
+  static ElementHandle resolve(Page page, List<Frame> frames, String registryKey, ProviderElement element) {
+    Located at = locate(page, frames, element.target(), element);
+    JSHandle handle;
+    try {
+      handle = at.frame().evaluateHandle(OBSERVE, Map.of("resolve", at.target(), "fingerprint",
+          element.fingerprint(), "key", registryKey, "selector", CANDIDATES));
+    } catch (PlaywrightException gone) {
+      if (at.frame() == page.mainFrame()) {
+        throw gone;
+      }
+      throw stale(page, element);
+    }
     ElementHandle target = handle.asElement();
     if (target == null) {
       handle.dispose();
-      throw new BrowserException(ErrorCode.BROWSER_STALE_REFERENCE,
-          "the element \"" + element.name() + "\" changed or is gone since it was observed; observe the page again",
-          page.url(), false, null);
+      throw stale(page, element);
     }
     return target;
   }
 
-  static Extraction extract(Page page, String registryKey, String kind, ProviderElement region, int limit,
-      int maxFieldChars) {
+  static Extraction extract(Page page, List<Frame> frames, String registryKey, String kind, ProviderElement region,
+      int limit, int maxFieldChars) {
     Map<String, Object> arg = new HashMap<>(Map.of("kind", kind, "limit", limit, "maxChars", maxFieldChars,
         "key", registryKey, "selector", CANDIDATES));
+    Frame frame = page.mainFrame();
     if (region != null) {
-      arg.put("region", region.target());
+      Located at = locate(page, frames, region.target(), region);
+      frame = at.frame();
+      arg.put("region", at.target());
     }
     @SuppressWarnings("unchecked")
-    Map<String, Object> raw = (Map<String, Object>) page.evaluate(EXTRACT, arg);
+    Map<String, Object> raw = (Map<String, Object>) frame.evaluate(EXTRACT, arg);
     if (Boolean.TRUE.equals(raw.get("stale"))) {
       throw new BrowserException(ErrorCode.BROWSER_STALE_REFERENCE, "the region \"" + region.name()
           + "\" changed or is gone since it was observed; observe the page again", page.url(), false, null);

@@ -109,7 +109,11 @@ final class PlaywrightDriver implements AutoCloseable {
         "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1",
         "PLAYWRIGHT_NODEJS_PATH", node.toString(),
         // Node and the Chromium it starts make their temporary profiles under TMPDIR: ours, removed on close.
-        "TMPDIR", tempRoot.toString());
+        "TMPDIR", tempRoot.toString(),
+        // Playwright's debug log (DEBUG=pw:protocol, pw:api) would quote a credential fill's value: it stays off
+        // in the driver whatever the host's environment says.
+        "DEBUG", "",
+        "DEBUG_FILE", "");
     synchronized (CREATE_LOCK) {
       Set<Long> before = childPids();
       // Playwright extracts its JavaScript driver under this directory instead of the system temp directory.

@@ -40,6 +40,9 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
   private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
   private final java.util.Optional<StateCheckpoints> saving;
+  /** The frames the latest observation looked into: a frame element's target names one by its index. */
+  private List<com.microsoft.playwright.Frame> observedFrames = List.of();
+  private final CredentialFields credentialFields = new CredentialFields();
 
   PlaywrightEnvironment(PlaywrightDriver driver, BrowserContext context, Page page, String registryKey,
       BrowserSettings budgets, Runnable onClosed, java.util.Optional<StateCheckpoints> saving) {
@@ -108,7 +111,9 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
   @Override
   public ProviderObservation observe(ObservationBudget budget) {
     return call("observing the page", () -> {
-      ProviderObservation o = PageScripts.observe(page, registryKey, budget);
+      List<com.microsoft.playwright.Frame> frames = new java.util.ArrayList<>();
+      ProviderObservation o = PageScripts.observe(page, registryKey, budget, frames);
+      observedFrames = frames;
       return new ProviderObservation(o.url(), o.title(), o.text(), o.totalTextChars(), o.elements(), o.totalElements(),
           o.elementsTruncated(), guards.takePageEvents());
     });
@@ -172,6 +177,27 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
       } finally {
         target.dispose();
       }
+      return null;
+    });
+  }
+
+  @Override
+  public String originOf(ProviderElement element) {
+    return call("reading the field's origin", () -> {
+      ElementHandle target = resolve(element);
+      try {
+        return CredentialFields.originOf(target);
+      } finally {
+        target.dispose();
+      }
+    });
+  }
+
+  /** The handle stays with {@link CredentialFields}, which masks the field in every later screenshot. */
+  @Override
+  public void fillCredential(ProviderElement element, dev.periscope.api.host.Secret secret, String expectedOrigin) {
+    guarded("filling the credential", () -> {
+      credentialFields.fill(resolve(element), element, secret, expectedOrigin, budgets.actionTimeoutMs());
       return null;
     });
   }
@@ -330,7 +356,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
 
   /** Finds the element again and checks it is still the very node observed. On the driver's thread. */
   private ElementHandle resolve(ProviderElement element) {
-    return PageScripts.resolve(page, registryKey, element);
+    return PageScripts.resolve(page, observedFrames, registryKey, element);
   }
 
   /**
@@ -353,7 +379,12 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
             + " device pixels, over the budget of " + budgets.maxScreenshotPixels()
             + "; take the viewport instead of the full page", page.url(), false, null);
       }
+      // Filled fields are masked where they were before and after the capture, so one moved meanwhile is covered.
+      List<com.microsoft.playwright.options.BoundingBox> masks = new java.util.ArrayList<>(
+          credentialFields.masks(page, fullPage));
       byte[] png = page.screenshot(new Page.ScreenshotOptions().setFullPage(fullPage));
+      masks.addAll(credentialFields.masks(page, fullPage));
+      png = CredentialFields.paint(png, masks, ratio);
       if (png.length > budgets.maxScreenshotBytes()) {
         throw new BrowserException(ErrorCode.BROWSER_POLICY_DENIED, "the screenshot is " + png.length
             + " bytes as PNG, over the budget of " + budgets.maxScreenshotBytes(), page.url(), false, null);
@@ -365,7 +396,8 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
 
   @Override
   public Extraction extract(String kind, ProviderElement region, int limit, int maxFieldChars) {
-    return call("extracting " + kind, () -> PageScripts.extract(page, registryKey, kind, region, limit, maxFieldChars));
+    return call("extracting " + kind, () -> PageScripts.extract(page, observedFrames, registryKey, kind, region, limit,
+        maxFieldChars));
   }
 
   @Override

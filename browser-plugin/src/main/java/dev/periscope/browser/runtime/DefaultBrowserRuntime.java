@@ -57,17 +57,34 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     return t;
   });
   private final ActionCheckpoints actionCheckpoints;
+  private final CredentialChannel credentials;
+  private final Redactions redactions = new Redactions();
   private boolean closed;
 
-  public DefaultBrowserRuntime(RuntimeSettings settings, CheckpointIndex checkpoints, TransitionLog transitionLog) {
+  public DefaultBrowserRuntime(RuntimeSettings settings, CheckpointIndex checkpoints, TransitionLog transitionLog,
+      CredentialChannel credentials) {
     this.settings = settings;
+    this.credentials = credentials;
     this.transitions = new TransitionRecords(settings.maxTransitionsInMemory(), transitionLog);
     this.opener = new EnvironmentOpener(checkpoints, closings, settings);
     this.actionCheckpoints = new ActionCheckpoints(opener, this::prune);
   }
 
+  public DefaultBrowserRuntime(RuntimeSettings settings, CheckpointIndex checkpoints, TransitionLog transitionLog) {
+    this(settings, checkpoints, transitionLog, CredentialChannel.none());
+  }
+
   public DefaultBrowserRuntime(RuntimeSettings settings, CheckpointIndex checkpoints) {
     this(settings, checkpoints, TransitionLog.none());
+  }
+
+  /** Where credential fills get their secrets and approval. */
+  public CredentialChannel credentials() {
+    return credentials;
+  }
+
+  Redactions redactions() {
+    return redactions;
   }
 
   public DefaultBrowserRuntime(Optional<String> configuredProvider) {
@@ -339,6 +356,7 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
   @Override
   public void discard(BrowserSessionId sessionId) {
     opener.discard(sessionId, registry::byId);
+    redactions.forget(sessionId);
   }
 
   void actionCompleted(Slot slot, Environment env) {

@@ -56,7 +56,13 @@ final class Lease implements BrowserLease {
 
   @Override
   public Observation observe(ObservationBudget budget, Cancellation cancellation) {
-    return run(cancellation, () -> environment.record(environment.delegate().observe(budget)));
+    return run(cancellation, () -> observeNow(budget));
+  }
+
+  /** Observes on the queue, with every secret filled in this session redacted. Caller holds the queue. */
+  private Observation observeNow(ObservationBudget budget) {
+    return environment.record(runtime.redactions().observation(environment.sessionId,
+        environment.delegate().observe(budget)));
   }
 
   @Override
@@ -64,7 +70,7 @@ final class Lease implements BrowserLease {
     validate(action);
     return run(cancellation, () -> {
       Map<String, Object> record = describe(action);
-      Runnable step = step(action);
+      Runnable step = step(action, cancellation);
       return transition(record, budget, cancellation, step);
     });
   }
@@ -77,6 +83,11 @@ final class Lease implements BrowserLease {
       requireObservation(c.observationId(), c.elementRef());
     } else if (action instanceof BrowserAction.Fill f) {
       requireObservation(f.observationId(), f.elementRef());
+    } else if (action instanceof BrowserAction.FillCredential f) {
+      requireObservation(f.observationId(), f.elementRef());
+      if (f.credentialRef() == null || f.credentialRef().isBlank()) {
+        throw invalid("/credential_ref: a credential reference is required");
+      }
     } else if (action instanceof BrowserAction.Select s) {
       requireObservation(s.observationId(), s.elementRef());
       if (s.values().isEmpty()) {
@@ -119,7 +130,7 @@ final class Lease implements BrowserLease {
   }
 
   /** The provider step of an action, its targets resolved against the newest observation. Caller holds the queue. */
-  private Runnable step(BrowserAction action) {
+  private Runnable step(BrowserAction action, Cancellation cancellation) {
     var env = environment.delegate();
     if (action instanceof BrowserAction.Navigate n) {
       return () -> env.navigate(n.url());
@@ -135,6 +146,10 @@ final class Lease implements BrowserLease {
             + "\" is a password field; fill it with browser_fill_credential, which never shows the value to the model");
       }
       return () -> env.fill(target, f.value());
+    }
+    if (action instanceof BrowserAction.FillCredential f) {
+      ProviderElement target = environment.resolve(f.observationId(), f.elementRef());
+      return () -> fillCredential(target, f.credentialRef(), cancellation);
     }
     if (action instanceof BrowserAction.Press p) {
       ProviderElement target = resolveOptional(p.observationId(), p.elementRef());
@@ -160,6 +175,22 @@ final class Lease implements BrowserLease {
     return () -> env.history(h.move());
   }
 
+  /**
+   * A credential fill: the secret is resolved, the field's frame origin checked against the credential's origins
+   * (before anyone is asked), approval obtained, and only then the secret handed to the provider, which checks
+   * the origin once more as it types. From then on the session's observations redact the secret.
+   */
+  private void fillCredential(ProviderElement target, String ref, Cancellation cancellation) {
+    CredentialChannel channel = runtime.credentials();
+    CredentialChannel.Credential credential = channel.resolve(ref);
+    var env = environment.delegate();
+    String origin = env.originOf(target);
+    channel.checkOrigin(credential, origin, target.name());
+    channel.approve(credential, origin, target.name(), cancellation);
+    runtime.redactions().remember(environment.sessionId, ref, credential.secret());
+    env.fillCredential(target, credential.secret(), origin);
+  }
+
   /** How a transition records the action: never a fill's value, only its length. */
   private static Map<String, Object> describe(BrowserAction action) {
     Map<String, Object> m = new LinkedHashMap<>();
@@ -172,6 +203,10 @@ final class Lease implements BrowserLease {
       m.put("element_ref", f.elementRef());
       m.put("value", "[REDACTED]");
       m.put("value_length", f.value().length());
+    } else if (action instanceof BrowserAction.FillCredential f) {
+      m.put("element_ref", f.elementRef());
+      m.put("credential_ref", f.credentialRef());
+      m.put("value", "[REDACTED]");
     } else if (action instanceof BrowserAction.Press p) {
       putIfPresent(m, "element_ref", p.elementRef());
       m.put("key", p.key());
@@ -218,7 +253,7 @@ final class Lease implements BrowserLease {
     return run(cancellation, () -> {
       Refs refs = environment.latest();
       Observation o = refs != null ? refs.observation()
-          : environment.record(environment.delegate().observe(new ObservationBudget(0, 0)));
+          : observeNow(new ObservationBudget(0, 0));
       var shot = environment.delegate().screenshot(fullPage);
       return new Screenshot(shot.png(), shot.width(), shot.height(), o.id(), o.url(), o.title());
     });
@@ -230,7 +265,8 @@ final class Lease implements BrowserLease {
     optionalElement(observationId, regionRef);
     return run(cancellation, () -> {
       ProviderElement region = resolveOptional(observationId, regionRef);
-      Extraction e = environment.delegate().extract(kind, region, limit, maxFieldChars);
+      Extraction e = runtime.redactions().extraction(environment.sessionId,
+          environment.delegate().extract(kind, region, limit, maxFieldChars));
       return new Extraction(kind, environment.lastUrl(), regionRef == null ? null : observationId, e.columns(),
           e.rows(), e.total());
     });
@@ -263,20 +299,26 @@ final class Lease implements BrowserLease {
     }
     try {
       return environment.queued(cancellation, operation);
-    } catch (BrowserException e) {
-      if (environment.aborted() && !e.leaseRebuilt()) {
-        throw aborted(cancellation, e);
-      }
-      throw e.url() == null && environment.lastUrl() != null ? e.withUrl(environment.lastUrl()) : e;
     } catch (RuntimeException e) {
-      if (environment.aborted()) {
-        throw aborted(cancellation, e);
-      }
-      // A provider that broke its contract by throwing something else: still a failure the model can route.
-      String reason = String.valueOf(e.getMessage()).lines().findFirst().orElse(e.getClass().getSimpleName());
-      throw new BrowserException(ErrorCode.BROWSER_ACTION_FAILED, "the browser failed: " + reason,
-          environment.lastUrl(), false, e);
+      throw runtime.redactions().failure(environment.sessionId, failure(cancellation, e));
     }
+  }
+
+  /** Any failure as a browser failure that knows the last URL; one during an abort says the browser was discarded. */
+  private BrowserException failure(Cancellation cancellation, RuntimeException thrown) {
+    if (thrown instanceof BrowserException e) {
+      if (environment.aborted() && !e.leaseRebuilt()) {
+        return aborted(cancellation, e);
+      }
+      return e.url() == null && environment.lastUrl() != null ? e.withUrl(environment.lastUrl()) : e;
+    }
+    if (environment.aborted()) {
+      return aborted(cancellation, thrown);
+    }
+    // A provider that broke its contract by throwing something else: still a failure the model can route.
+    String reason = String.valueOf(thrown.getMessage()).lines().findFirst().orElse(thrown.getClass().getSimpleName());
+    return new BrowserException(ErrorCode.BROWSER_ACTION_FAILED, "the browser failed: " + reason,
+        environment.lastUrl(), false, thrown);
   }
 
   private BrowserException aborted(Cancellation cancellation, RuntimeException cause) {
@@ -319,7 +361,7 @@ final class Lease implements BrowserLease {
     long acted = System.nanoTime();
     Observation after;
     try {
-      after = environment.record(environment.delegate().observe(budget));
+      after = observeNow(budget);
     } catch (RuntimeException e) {
       runtime.recordTransition(new Transition(id, environment.sessionId.value(), environment.id,
           environment.provider.id(), environment.generation, action, Transition.Outcome.UNKNOWN, beforeId, null,

@@ -19,6 +19,7 @@ import dev.periscope.api.tool.ToolDescriptor;
 import dev.periscope.api.tool.ToolHints;
 import dev.periscope.api.tool.ToolResult;
 import dev.periscope.browser.BrowserSettings;
+import dev.periscope.browser.runtime.CredentialChannel;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,12 +44,15 @@ public final class BrowserTools implements AutoCloseable {
 
   private final BrowserRuntime runtime;
   private final SessionDirectory sessions;
+  private final CredentialChannel credentials;
 
   /** Tools whose agent sessions map to browser sessions through {@code sessions}. */
   public BrowserTools(BrowserRuntime runtime, SessionDirectory sessions, BrowserSettings settings,
       Optional<AttachmentService> attachments) {
     this.runtime = runtime;
     this.sessions = sessions;
+    this.credentials = runtime instanceof dev.periscope.browser.runtime.DefaultBrowserRuntime r ? r.credentials()
+        : CredentialChannel.none();
     this.bindings = new AgentBindings(runtime, sessions::sessionFor, settings);
     this.settings = settings;
     this.attachments = attachments;
@@ -57,7 +61,35 @@ public final class BrowserTools implements AutoCloseable {
   public List<Tool> tools() {
     List<Tool> all = new java.util.ArrayList<>(pageTools());
     all.addAll(new ExtractionTools(bindings, this::failed).tools());
+    if (credentials.available()) {
+      all.add(fillCredentialTool());
+    }
     return all;
+  }
+
+  /** Offered only when the project has a credential source; the model names a reference, never a value. */
+  private Tool fillCredentialTool() {
+    List<String> refs = credentials.references();
+    String known = refs.isEmpty() ? "" : " Configured references: " + String.join(", ", refs) + ".";
+    return new BrowserTool(new ToolDescriptor(CredentialChannel.TOOL,
+        "Fill a password or other secret into a field named by its ref, by the credential's reference: the value"
+            + " is never shown to you. The user may be asked to approve; a credential bound to origins is refused"
+            + " on any other." + known,
+        schema(TARGET + ", \"credential_ref\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 200,"
+            + " \"description\": \"The credential's reference, such as github or shop.password.\"}",
+            "\"observation_id\", \"element_ref\", \"credential_ref\""),
+        new ToolHints(false, true, true, true)), this::fillCredential, this::failed);
+  }
+
+  private ToolResult fillCredential(ToolCall call) {
+    String ref = BrowserTool.requiredString(call.arguments(), "credential_ref");
+    View view = defaultView();
+    Transition t = bindings.run(call.agentSessionId(), call.cancellation(),
+        lease -> lease.act(new BrowserAction.FillCredential(BrowserTool.requiredString(call.arguments(), "observation_id"),
+            BrowserTool.requiredString(call.arguments(), "element_ref"), ref), view.retained(), call.cancellation()));
+    ToolResult r = transition(call, view, t);
+    return new ToolResult(List.of(new Content.Text("Filled " + credentials.filledLength(ref) + " characters of"
+        + " credential \"" + ref + "\"\n" + r.text())), false, r.structured());
   }
 
   private List<Tool> pageTools() {

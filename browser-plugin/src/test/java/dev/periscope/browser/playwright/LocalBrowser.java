@@ -10,6 +10,7 @@ import dev.periscope.api.tool.ToolCall;
 import dev.periscope.api.tool.ToolResult;
 import dev.periscope.browser.BrowserSettings;
 import dev.periscope.browser.runtime.CheckpointIndex;
+import dev.periscope.browser.runtime.CredentialChannel;
 import dev.periscope.browser.runtime.DefaultBrowserRuntime;
 import dev.periscope.browser.runtime.RuntimeSettings;
 import dev.periscope.browser.tools.ToolsForTests;
@@ -36,14 +37,21 @@ final class LocalBrowser implements AutoCloseable {
   private final Path checkpoints;
 
   LocalBrowser(Map<String, String> pages, Map<String, HttpHandler> handlers) throws IOException {
+    this(pages, handlers, CredentialChannel.none(), PluginConfiguration.empty());
+  }
+
+  /** With a credential channel and plugin settings of the test's choosing. */
+  LocalBrowser(Map<String, String> pages, Map<String, HttpHandler> handlers, CredentialChannel credentials,
+      PluginConfiguration config) throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.createContext("/", exchange -> respond(exchange,
         pages.getOrDefault(exchange.getRequestURI().getPath(), "<html><body>other</body></html>")));
     handlers.forEach(server::createContext);
     server.setExecutor(Executors.newCachedThreadPool());
     server.start();
-    BrowserSettings settings = BrowserSettings.from(PluginConfiguration.empty());
-    runtime = new DefaultBrowserRuntime(RuntimeSettings.defaults(), CheckpointIndex.inMemory());
+    BrowserSettings settings = BrowserSettings.from(config);
+    runtime = new DefaultBrowserRuntime(RuntimeSettings.defaults(), CheckpointIndex.inMemory(),
+        dev.periscope.browser.runtime.TransitionLog.none(), credentials);
     // Sessions resume, as they do by default: every action is followed by a real checkpoint.
     checkpoints = Files.createTempDirectory("local-browser-checkpoints-");
     provider = new PlaywrightProvider(settings, java.util.Optional.of(checkpoints.resolve("checkpoints")));
@@ -62,6 +70,14 @@ final class LocalBrowser implements AutoCloseable {
     try (OutputStream out = exchange.getResponseBody()) {
       out.write(body);
     }
+  }
+
+  DefaultBrowserRuntime runtime() {
+    return runtime;
+  }
+
+  int port() {
+    return server.getAddress().getPort();
   }
 
   String url(String path) {

@@ -37,6 +37,17 @@ public sealed interface BrowserAction {
     }
   }
 
+  /**
+   * Fills the secret a credential reference stands for into a field. The action holds only the reference: the
+   * runtime resolves the secret, checks the field's origin, asks for approval, and hands the secret to the
+   * provider's {@link BrowserEnvironment#fillCredential}.
+   */
+  record FillCredential(String observationId, String elementRef, String credentialRef) implements BrowserAction {
+    public String kind() {
+      return "fill_credential";
+    }
+  }
+
   record Press(String observationId, String elementRef, String key) implements BrowserAction {
     public String kind() {
       return "press";

@@ -20,6 +20,24 @@ public interface BrowserEnvironment extends AutoCloseable {
   /** Types a value into a field, replacing what it held. */
   void fill(ProviderElement element, String value);
 
+  /**
+   * The origin ({@code scheme://host:port}) of the document that holds the element: its frame's, not the top
+   * page's. An opaque origin (a sandboxed frame, {@code data:}) is {@code "null"}.
+   */
+  default String originOf(ProviderElement element) {
+    throw new BrowserException(ErrorCode.BROWSER_CAPABILITY_UNSUPPORTED, "this browser provider cannot fill credentials");
+  }
+
+  /**
+   * Types a secret into a field, replacing what it held, if the element's document still has
+   * {@code expectedOrigin} at the moment of the fill ({@code BROWSER_CREDENTIAL_DENIED} otherwise). The provider
+   * reveals the secret only to type it, keeps it out of every log, error and file, and from then on masks the
+   * field in its screenshots.
+   */
+  default void fillCredential(ProviderElement element, dev.periscope.api.host.Secret secret, String expectedOrigin) {
+    throw new BrowserException(ErrorCode.BROWSER_CAPABILITY_UNSUPPORTED, "this browser provider cannot fill credentials");
+  }
+
   /** Presses one key on the element, or on whatever has focus when {@code element} is null. */
   void press(ProviderElement element, String key);
 

@@ -1,0 +1,135 @@
+package dev.periscope.browser.runtime;
+
+import dev.periscope.api.Cancellation;
+import dev.periscope.api.browser.BrowserException;
+import dev.periscope.api.browser.ErrorCode;
+import dev.periscope.api.host.ApprovalDecision;
+import dev.periscope.api.host.ApprovalRequest;
+import dev.periscope.api.host.ApprovalService;
+import dev.periscope.api.host.CredentialService;
+import dev.periscope.api.host.OriginPattern;
+import dev.periscope.api.host.Secret;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * Where a credential fill gets its secret and its permission. The host's credential service answers first for
+ * the references it lists; the plugin's {@code credentials.refs} map other references to environment variables.
+ * A credential bound to origins is refused on any other origin before approval is asked; approval, when required,
+ * fails closed: no approval service, a refusal or a failing service all deny.
+ */
+public final class CredentialChannel {
+  public static final String TOOL = "browser_fill_credential";
+
+  private final Optional<CredentialService> service;
+  private final Map<String, String> environmentRefs;
+  private final Function<String, String> environment;
+  private final boolean requireApproval;
+  private final Optional<ApprovalService> approval;
+
+  public CredentialChannel(Optional<CredentialService> service, Map<String, String> environmentRefs,
+      Function<String, String> environment, boolean requireApproval, Optional<ApprovalService> approval) {
+    this.service = service;
+    this.environmentRefs = Map.copyOf(environmentRefs);
+    this.environment = environment;
+    this.requireApproval = requireApproval;
+    this.approval = approval;
+  }
+
+  /** No credential source: fills fail {@code BROWSER_CREDENTIAL_UNAVAILABLE}. */
+  public static CredentialChannel none() {
+    return new CredentialChannel(Optional.empty(), Map.of(), name -> null, true, Optional.empty());
+  }
+
+  /** Whether there is a credential source at all: the tool is offered only then. */
+  public boolean available() {
+    return service.isPresent() || !environmentRefs.isEmpty();
+  }
+
+  /** Every configured reference, sorted. */
+  public List<String> references() {
+    TreeSet<String> all = new TreeSet<>(environmentRefs.keySet());
+    service.ifPresent(s -> all.addAll(s.references()));
+    return List.copyOf(all);
+  }
+
+  /** A resolved credential: its reference, its secret, and the origins it may go to (none listed: any). */
+  record Credential(String ref, Secret secret, List<OriginPattern> origins) {
+    boolean allows(String origin) {
+      return origins.isEmpty() || origins.stream().anyMatch(p -> p.matches(origin));
+    }
+
+    String originList() {
+      return origins.stream().map(OriginPattern::toString).collect(Collectors.joining(", "));
+    }
+  }
+
+  /** The credential a reference names, or {@code BROWSER_CREDENTIAL_UNAVAILABLE} naming the configured ones. */
+  Credential resolve(String ref) {
+    if (service.isPresent() && service.get().references().contains(ref)) {
+      Optional<Secret> secret = service.get().resolve(ref);
+      if (secret.isEmpty() || secret.get().isEmpty()) {
+        throw unavailable("credential \"" + ref + "\" has no value: its source is unset or empty");
+      }
+      return new Credential(ref, secret.get(), List.copyOf(service.get().origins(ref)));
+    }
+    String variable = environmentRefs.get(ref);
+    if (variable == null) {
+      List<String> configured = references();
+      throw unavailable("unknown credential reference \"" + ref + "\"; "
+          + (configured.isEmpty() ? "none are configured" : "configured: " + String.join(", ", configured)));
+    }
+    String value = environment.apply(variable);
+    if (value == null || value.isEmpty()) {
+      throw unavailable("credential \"" + ref + "\" has no value: environment variable " + variable
+          + " is unset or empty");
+    }
+    return new Credential(ref, Secret.of(value), List.of());
+  }
+
+  /** How many characters a fill of this reference types: what a fill's result reports instead of the value. */
+  public int filledLength(String ref) {
+    return resolve(ref).secret().length();
+  }
+
+  /** Refuses an origin the credential is not bound to; the page never gets as far as an approval prompt. */
+  void checkOrigin(Credential credential, String origin, String fieldName) {
+    if (!credential.allows(origin)) {
+      throw new BrowserException(ErrorCode.BROWSER_CREDENTIAL_DENIED, "credential \"" + credential.ref()
+          + "\" may be filled only on " + credential.originList() + "; the field \"" + fieldName + "\" is on " + origin);
+    }
+  }
+
+  /** Asks for approval when it is required; anything but an allow-once answer is {@code BROWSER_CREDENTIAL_DENIED}. */
+  void approve(Credential credential, String origin, String fieldName, Cancellation cancellation) {
+    if (!requireApproval) {
+      return;
+    }
+    if (approval.isEmpty()) {
+      throw denied("credential fills need approval and this host has no approval service");
+    }
+    ApprovalDecision decision;
+    try {
+      decision = approval.get().decide(new ApprovalRequest(TOOL, credential.ref(), origin, fieldName,
+          "inject the stored credential \"" + credential.ref() + "\" into a browser form field"), cancellation);
+    } catch (RuntimeException e) {
+      throw denied("the approval service failed (" + e.getClass().getSimpleName() + "), so the fill was denied");
+    }
+    if (decision != ApprovalDecision.ALLOW_ONCE) {
+      throw denied("filling credential \"" + credential.ref() + "\" into \"" + fieldName + "\" on " + origin
+          + " was not approved");
+    }
+  }
+
+  private static BrowserException unavailable(String message) {
+    return new BrowserException(ErrorCode.BROWSER_CREDENTIAL_UNAVAILABLE, message);
+  }
+
+  private static BrowserException denied(String message) {
+    return new BrowserException(ErrorCode.BROWSER_CREDENTIAL_DENIED, message);
+  }
+}

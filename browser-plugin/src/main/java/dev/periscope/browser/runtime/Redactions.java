@@ -1,0 +1,86 @@
+package dev.periscope.browser.runtime;
+
+import dev.periscope.api.browser.BrowserException;
+import dev.periscope.api.browser.BrowserSessionId;
+import dev.periscope.api.browser.Extraction;
+import dev.periscope.api.browser.ProviderElement;
+import dev.periscope.api.browser.ProviderObservation;
+import dev.periscope.api.host.Secret;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The secrets filled into each browser session, held in memory only, so that whatever the page echoes of them
+ * (into its text, a title, a URL, an attribute that becomes a name) reaches the caller as {@code [REDACTED:ref]}:
+ * in observations, extraction results and failures. Redaction runs on what the provider returned, before paging or
+ * rendering can cut a copy in two.
+ */
+final class Redactions {
+  private final Map<BrowserSessionId, Map<String, Secret>> filled = new ConcurrentHashMap<>();
+
+  void remember(BrowserSessionId session, String ref, Secret secret) {
+    filled.computeIfAbsent(session, s -> new ConcurrentHashMap<>()).put(ref, secret);
+  }
+
+  void forget(BrowserSessionId session) {
+    filled.remove(session);
+  }
+
+  String text(BrowserSessionId session, String text) {
+    Map<String, Secret> secrets = filled.get(session);
+    if (secrets == null || text == null) {
+      return text;
+    }
+    String result = text;
+    for (Map.Entry<String, Secret> e : secrets.entrySet()) {
+      result = e.getValue().redactFrom(result, "[REDACTED:" + e.getKey() + "]");
+    }
+    return result;
+  }
+
+  ProviderObservation observation(BrowserSessionId session, ProviderObservation o) {
+    if (!filled.containsKey(session)) {
+      return o;
+    }
+    List<ProviderElement> elements = o.elements().stream().map(e -> new ProviderElement(e.target(), e.fingerprint(),
+        e.kind(), e.role(), text(session, e.name()), e.disabled(), e.inputType(), e.tier(), e.pagination(),
+        text(session, e.section()), text(session, e.groupKey()), text(session, e.groupLabel()))).toList();
+    return new ProviderObservation(text(session, o.url()), text(session, o.title()), text(session, o.text()),
+        o.totalTextChars(), elements, o.totalElements(), o.elementsTruncated(),
+        o.pageEvents().stream().map(line -> text(session, line)).toList());
+  }
+
+  Extraction extraction(BrowserSessionId session, Extraction e) {
+    if (!filled.containsKey(session)) {
+      return e;
+    }
+    List<Map<String, String>> rows = e.rows().stream().map(row -> {
+      Map<String, String> copy = new LinkedHashMap<>();
+      row.forEach((column, value) -> copy.put(column, text(session, value)));
+      return copy;
+    }).toList();
+    return new Extraction(e.kind(), text(session, e.url()), e.observationId(), e.columns(), rows, e.total());
+  }
+
+  /**
+   * The failure with its message and URL redacted. Its cause keeps only its type, its redacted message and its
+   * stack: a provider's raw message may quote what it was given.
+   */
+  BrowserException failure(BrowserSessionId session, BrowserException e) {
+    if (!filled.containsKey(session)) {
+      return e;
+    }
+    Throwable cause = e.getCause();
+    RuntimeException redactedCause = null;
+    if (cause != null) {
+      redactedCause = new RuntimeException(cause.getClass().getName() + ": " + text(session, cause.getMessage()));
+      redactedCause.setStackTrace(cause.getStackTrace());
+    }
+    BrowserException copy = new BrowserException(e.code(), text(session, e.getMessage()), text(session, e.url()),
+        e.leaseRebuilt(), redactedCause);
+    copy.setStackTrace(e.getStackTrace());
+    return copy;
+  }
+}
