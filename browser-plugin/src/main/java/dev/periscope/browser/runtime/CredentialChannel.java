@@ -45,9 +45,9 @@ public final class CredentialChannel {
     return new CredentialChannel(Optional.empty(), Map.of(), name -> null, true, Optional.empty());
   }
 
-  /** Whether there is a credential source at all: the tool is offered only then. */
+  /** Whether any credential is configured: the tool is offered only then. */
   public boolean available() {
-    return service.isPresent() || !environmentRefs.isEmpty();
+    return !references().isEmpty();
   }
 
   /** Every configured reference, sorted. */

@@ -36,6 +36,8 @@ final class TransitionRecords {
     TransitionRecord record = new TransitionRecord(t.id(), t.sessionId(), t.environmentId(), t.providerId(),
         t.generation(), String.valueOf(t.action().get("kind")), t.outcome(), TransitionRecord.Evidence.of(before),
         TransitionRecord.Evidence.of(t.after()), t.startedAt(), t.finishedAt(), t.metrics(), t.error());
+    LOG.debug("browser session {} gen {}: {} {} {}{}", t.sessionId(), t.generation(), t.action(), t.outcome(),
+        t.after() == null ? "" : t.after().url(), t.error() == null ? "" : " " + t.error());
     synchronized (recent) {
       recent.addLast(new Kept(t, record));
       while (recent.size() > limit) {

@@ -200,7 +200,11 @@ public final class Host implements AutoCloseable {
       return tool.rejectArguments(violations);
     }
     try {
-      return tool.call(new ToolCall(arguments, agentSessionId, cancellation));
+      LOG.debug("tool {} called by agent session {} with {}", toolName, agentSessionId, arguments);
+      ToolResult result = tool.call(new ToolCall(arguments, agentSessionId, cancellation));
+      LOG.debug("tool {} for agent session {} returned{}: {}", toolName, agentSessionId,
+          result.isError() ? " an error" : "", result.text().lines().reduce((first, last) -> last).orElse(""));
+      return result;
     } catch (RuntimeException e) {
       // A tool's own bug must not take the host down. The model sees that the call failed; the operator's log
       // gets the details, which may hold host paths.

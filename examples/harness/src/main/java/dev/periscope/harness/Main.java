@@ -23,7 +23,10 @@ public final class Main implements Runnable {
   }
 
   public static void main(String[] args) {
-    System.getProperties().putIfAbsent("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+    // HARNESS_LOG=debug (or trace, info, warn, error) sets how much the harness and its plugins log, to stderr.
+    String level = System.getenv("HARNESS_LOG");
+    System.getProperties().putIfAbsent("org.slf4j.simpleLogger.defaultLogLevel",
+        level != null && level.matches("trace|debug|info|warn|error|off") ? level : "warn");
     System.getProperties().putIfAbsent("org.slf4j.simpleLogger.log.org.pf4j", "off");
     System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
     // SQLite's native library is unpacked here rather than in the temp directory, where a killed harness would

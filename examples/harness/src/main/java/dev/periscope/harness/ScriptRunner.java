@@ -15,7 +15,8 @@ import java.util.Map;
  * Runs a scripted agent session: {@code steps:} a list of {@code {tool, args}}. An argument
  * {@code target: {name: N[, role: R]}} becomes the {@code observation_id} and {@code element_ref} of the first
  * element of the latest observation whose name is N (whitespace collapsed) and whose role or kind is R.
- * Stops at the first failing step.
+ * Stops at the first failing step, unless the step says {@code expect: error}: then it must fail, and the script
+ * goes on.
  */
 final class ScriptRunner {
   /** One step's outcome, as printed. */
@@ -41,6 +42,9 @@ final class ScriptRunner {
       if (!s.path("tool").isTextual() || (s.has("args") && !s.get("args").isObject())) {
         throw new HarnessException(script + ": steps[" + i + "]: expected {tool: NAME, args: {...}}");
       }
+      if (s.has("expect") && !"error".equals(s.get("expect").asText())) {
+        throw new HarnessException(script + ": steps[" + i + "]: expect may only be 'error'");
+      }
       @SuppressWarnings("unchecked")
       Map<String, Object> step = Yaml.JSON.convertValue(s, Map.class);
       out.add(step);
@@ -53,7 +57,11 @@ final class ScriptRunner {
     for (int i = 0; i < steps.size(); i++) {
       StepResult r = step(i + 1, steps.get(i));
       print(r, json, out);
-      if (r.result().isError()) {
+      boolean expectsError = "error".equals(steps.get(i).get("expect"));
+      if (r.result().isError() != expectsError) {
+        if (expectsError) {
+          out.println("step " + r.step() + " (" + r.tool() + ") was expected to fail and did not");
+        }
         return false;
       }
     }

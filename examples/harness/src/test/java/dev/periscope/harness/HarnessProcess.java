@@ -28,6 +28,12 @@ final class HarnessProcess {
 
   /** Runs with {@code input} as standard input (none: /dev/null). */
   static Result run(Path home, Path tmp, byte[] input, String... args) throws IOException, InterruptedException {
+    return run(home, tmp, input, Map.of(), args);
+  }
+
+  /** Runs with {@code input} as standard input (none: /dev/null) and {@code environment} added to its own. */
+  static Result run(Path home, Path tmp, byte[] input, Map<String, String> environment, String... args)
+      throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Djava.io.tmpdir=" + tmp,
@@ -38,6 +44,7 @@ final class HarnessProcess {
     Map<String, String> env = pb.environment();
     env.put("HARNESS_HOME", home.toString());
     env.put("TMPDIR", tmp.toString());
+    env.putAll(environment);
     Path in = null;
     if (input == null) {
       pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
