@@ -89,9 +89,22 @@ record ProjectConfig(
       throw new HarnessException(file + " is invalid:\n - " + String.join("\n - ", problems));
     }
     List<ApprovalRule> rules = new ArrayList<>();
-    for (JsonNode r : root.path("approval").path("rules")) {
-      rules.add(new ApprovalRule(text(r, "tool"), text(r, "credential"), text(r, "origin"),
+    JsonNode listedRules = root.path("approval").path("rules");
+    for (int i = 0; i < listedRules.size(); i++) {
+      JsonNode r = listedRules.get(i);
+      String origin = text(r, "origin");
+      if (origin != null) {
+        try {
+          OriginPattern.parse(origin);
+        } catch (IllegalArgumentException bad) {
+          problems.add("/approval/rules/" + i + "/origin: " + bad.getMessage());
+        }
+      }
+      rules.add(new ApprovalRule(text(r, "tool"), text(r, "credential"), origin,
           "allow".equals(r.path("decision").asText())));
+    }
+    if (!problems.isEmpty()) {
+      throw new HarnessException(file + " is invalid:\n - " + String.join("\n - ", problems));
     }
     return new ProjectConfig(projectDir, credentials, rules, sections);
   }

@@ -4,12 +4,14 @@ import dev.periscope.api.Cancellation;
 import dev.periscope.api.host.ApprovalDecision;
 import dev.periscope.api.host.ApprovalRequest;
 import dev.periscope.api.host.ApprovalService;
+import dev.periscope.api.host.OriginPattern;
 import java.io.Console;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * Decides approvals by the project's {@code approval.rules} (first match wins); with no matching rule it asks on
+ * Decides approvals by the project's {@code approval.rules} (first match wins; a rule's origin is an origin
+ * pattern, as in {@code credentials.*.origins}); with no matching rule it asks on
  * the terminal when there is one, and denies otherwise. It never allows silently.
  */
 final class RuleApprovalService implements ApprovalService {
@@ -26,7 +28,7 @@ final class RuleApprovalService implements ApprovalService {
     for (ProjectConfig.ApprovalRule rule : rules) {
       if (rule.tool().equals(request.toolName())
           && (rule.credential() == null || rule.credential().equals(request.credentialRef()))
-          && (rule.origin() == null || rule.origin().equals(request.origin()))) {
+          && (rule.origin() == null || OriginPattern.parse(rule.origin()).matches(request.origin()))) {
         return rule.allow() ? ApprovalDecision.ALLOW_ONCE : ApprovalDecision.DENY;
       }
     }

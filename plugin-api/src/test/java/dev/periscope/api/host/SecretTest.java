@@ -17,6 +17,11 @@ class SecretTest {
   }
 
   @Test
+  void cannotBeSerialized() {
+    assertFalse(secret instanceof java.io.Serializable);
+  }
+
+  @Test
   void replacesEveryPlainCopy() {
     assertEquals("a " + M + " b " + M, secret.redactFrom("a p@ss w/rd+7é b p@ss w/rd+7é", M));
   }
