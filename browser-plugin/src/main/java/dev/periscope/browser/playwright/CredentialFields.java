@@ -6,6 +6,7 @@ import com.microsoft.playwright.Page;
 import com.microsoft.playwright.PlaywrightException;
 import com.microsoft.playwright.TimeoutError;
 import com.microsoft.playwright.options.BoundingBox;
+import com.microsoft.playwright.options.ElementState;
 import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.ProviderElement;
@@ -29,7 +30,7 @@ import javax.imageio.ImageIO;
  * The fields of one environment that received a credential: how their origin is read, how a secret is typed into
  * one, and how every one of them is masked in screenshots. Call on the driver's thread.
  *
- * <p>The origin comes from the URL the browser committed for the element's frame, never from the page's scripts,
+ * <p>An origin comes from the URL the browser committed for a frame, never from the page's scripts,
  * which can redefine {@code window.origin}. A frame without an http(s) URL of its own ({@code about:srcdoc},
  * {@code data:}) has the opaque origin {@code "null"}, which no credential admits.
  */
@@ -39,9 +40,13 @@ final class CredentialFields {
 
   private final List<ElementHandle> filled = new ArrayList<>();
 
-  static String originOf(ElementHandle element) {
-    Frame frame = element.ownerFrame();
-    return frame == null ? "null" : originOfUrl(frame.url());
+  /** The origins from the element's frame up to the top page, the field's own first. */
+  static List<String> originChain(ElementHandle element) {
+    List<String> chain = new ArrayList<>();
+    for (Frame frame = element.ownerFrame(); frame != null; frame = frame.parentFrame()) {
+      chain.add(originOfUrl(frame.url()));
+    }
+    return chain.isEmpty() ? List.of("null") : chain;
   }
 
   static String originOfUrl(String url) {
@@ -60,31 +65,66 @@ final class CredentialFields {
   }
 
   /**
-   * Types the secret into the field if its frame still has {@code expectedOrigin}. The field gets
+   * Puts the secret into the field if its origin chain is still {@code expectedChain}, once the field is editable
+   * (within {@code timeoutMs}), and returns how many characters it then holds. The value is set in the field's own
+   * document with the native setter, followed by the input and change events a typing user causes: typed keys would
+   * go to whatever has focus, and a page or another frame can take focus between keys. The field gets
    * {@code autocomplete=off} first, so Chromium neither keeps its value for form restore nor offers it to autofill.
-   * A failure says what failed in our words only: Playwright's message quotes what it was asked to type.
+   * A failure says what failed in our words only.
    */
-  void fill(ElementHandle target, ProviderElement element, Secret secret, String expectedOrigin, long timeoutMs) {
-    if (channelLogged(System.getenv("DEBUG"))) {
-      target.dispose();
-      throw new BrowserException(ErrorCode.BROWSER_CREDENTIAL_DENIED, "Playwright's channel log is on in this"
-          + " process (DEBUG contains pw:channel) and would write the secret to standard error; credentials are"
-          + " not filled until it is off");
-    }
+  int fill(ElementHandle target, ProviderElement element, Secret secret, List<String> expectedChain, long timeoutMs) {
+    int length;
     try {
-      String origin = originOf(target);
-      if (!origin.equals(expectedOrigin)) {
-        throw new BrowserException(ErrorCode.BROWSER_CREDENTIAL_DENIED, "the field \"" + element.name()
-            + "\" moved from " + expectedOrigin + " to " + origin + " before the fill; nothing was filled");
+      if (channelLogged(System.getenv("DEBUG"))) {
+        throw new BrowserException(ErrorCode.BROWSER_CREDENTIAL_DENIED, "Playwright's channel log is on in this"
+            + " process (DEBUG contains pw:channel) and would write the secret to standard error; credentials are"
+            + " not filled until it is off");
       }
-      target.evaluate("el => el.setAttribute('autocomplete', 'off')");
-      target.fill(secret.reveal(), new ElementHandle.FillOptions().setTimeout(timeoutMs));
+      target.waitForElementState(ElementState.EDITABLE,
+          new ElementHandle.WaitForElementStateOptions().setTimeout(timeoutMs));
+      List<String> chain = originChain(target);
+      if (!chain.equals(expectedChain)) {
+        throw new BrowserException(ErrorCode.BROWSER_CREDENTIAL_DENIED, "the field \"" + element.name()
+            + "\" is now on " + String.join(" inside ", chain) + ", no longer on "
+            + String.join(" inside ", expectedChain) + "; nothing was filled");
+      }
+      Object filledLength = target.evaluate(SET_VALUE, secret.reveal());
+      if (!(filledLength instanceof Number n)) {
+        throw new BrowserException(ErrorCode.BROWSER_INVALID_ARGUMENT, "the element \"" + element.name()
+            + "\" is not a text field (" + filledLength + "); credentials go into input and textarea fields");
+      }
+      length = n.intValue();
     } catch (RuntimeException e) {
-      target.dispose();
+      try {
+        target.dispose();
+      } catch (RuntimeException gone) {
+        e.addSuppressed(gone);
+      }
       throw failure(e, element, secret, timeoutMs);
     }
     filled.add(target);
+    return length;
   }
+
+  /**
+   * Runs in the field's document: sets the value through the prototype's own setter (so a framework that tracks
+   * the value sees the change) and fires input and change. Answers the length it then holds, or what the element is
+   * when it takes no text.
+   */
+  private static final String SET_VALUE = """
+      (el, value) => {
+        const types = ['text', 'password', 'email', 'tel', 'url', 'search', ''];
+        const isInput = el instanceof HTMLInputElement && types.includes((el.getAttribute('type') || '').toLowerCase());
+        if (!isInput && !(el instanceof HTMLTextAreaElement)) {
+          return el.tagName.toLowerCase() + (el.type ? ' type=' + el.type : '');
+        }
+        el.setAttribute('autocomplete', 'off');
+        const proto = isInput ? HTMLInputElement.prototype : HTMLTextAreaElement.prototype;
+        Object.getOwnPropertyDescriptor(proto, 'value').set.call(el, value);
+        el.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertReplacementText' }));
+        el.dispatchEvent(new Event('change', { bubbles: true }));
+        return el.value.length;
+      }""";
 
   /** Playwright for Java logs every message it sends, parameters included, when DEBUG names pw:channel. */
   static boolean channelLogged(String debug) {

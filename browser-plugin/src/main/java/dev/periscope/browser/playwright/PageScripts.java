@@ -48,12 +48,12 @@ final class PageScripts {
 
   /**
    * Observes the page and the frames inside it (up to {@value #MAX_FRAMES}; their elements only, in section
-   * {@code frame}), ranked by tier with the page's elements first within a tier. The frames observed are added to
+   * {@code frame <origin>}), ranked by tier with the page's elements first within a tier. The frames observed are added to
    * {@code frames}: a frame element's target names its frame by its index there.
    */
   static ProviderObservation observe(Page page, String registryKey, ObservationBudget budget, List<Frame> frames) {
     Map<String, Object> raw = observeIn(page.mainFrame(), registryKey, budget);
-    List<ProviderElement> elements = new ArrayList<>(elements(raw, null));
+    List<ProviderElement> elements = new ArrayList<>(elements(raw, null, null));
     int total = ((Number) raw.get("totalElements")).intValue();
     boolean truncated = Boolean.TRUE.equals(raw.get("elementsTruncated"));
     for (Frame frame : page.frames()) {
@@ -62,12 +62,14 @@ final class PageScripts {
       }
       Map<String, Object> inFrame;
       try {
-        inFrame = observeIn(frame, registryKey, new ObservationBudget(0, budget.maxElements(), budget.tiers()));
+        inFrame = observeIn(frame, registryKey,
+            new ObservationBudget(0, Math.min(budget.maxElements(), MAX_FRAME_ELEMENTS), budget.tiers()));
       } catch (PlaywrightException gone) {
         continue; // navigated or detached while observed: it is not on the page as it stands
       }
       frames.add(frame);
-      elements.addAll(elements(inFrame, "f" + (frames.size() - 1) + FRAME_SEPARATOR));
+      elements.addAll(elements(inFrame, "f" + (frames.size() - 1) + FRAME_SEPARATOR,
+          "frame " + CredentialFields.originOfUrl(frame.url())));
       total += ((Number) inFrame.get("totalElements")).intValue();
       truncated |= Boolean.TRUE.equals(inFrame.get("elementsTruncated"));
     }
@@ -81,6 +83,8 @@ final class PageScripts {
   }
 
   static final int MAX_FRAMES = 8;
+  /** So that frames (advertising, widgets) cannot crowd the page's own elements out of an observation. */
+  static final int MAX_FRAME_ELEMENTS = 40;
   private static final String FRAME_SEPARATOR = "|";
 
   @SuppressWarnings("unchecked")
@@ -91,12 +95,12 @@ final class PageScripts {
   }
 
   @SuppressWarnings("unchecked")
-  private static List<ProviderElement> elements(Map<String, Object> raw, String framePrefix) {
+  private static List<ProviderElement> elements(Map<String, Object> raw, String framePrefix, String frameSection) {
     List<ProviderElement> list = new ArrayList<>();
     for (Map<String, Object> e : (List<Map<String, Object>>) raw.get("elements")) {
       ProviderElement el = element(e);
       list.add(framePrefix == null ? el : new ProviderElement(framePrefix + el.target(), el.fingerprint(), el.kind(),
-          el.role(), el.name(), el.disabled(), el.inputType(), el.tier(), el.pagination(), "frame", el.groupKey(),
+          el.role(), el.name(), el.disabled(), el.inputType(), el.tier(), el.pagination(), frameSection, el.groupKey(),
           el.groupLabel()));
     }
     return list;

@@ -181,11 +181,11 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
   }
 
   @Override
-  public String originOf(ProviderElement element) {
+  public List<String> originChain(ProviderElement element) {
     return call("reading the field's origin", () -> {
       ElementHandle target = resolve(element);
       try {
-        return CredentialFields.originOf(target);
+        return CredentialFields.originChain(target);
       } finally {
         target.dispose();
       }
@@ -194,11 +194,9 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
 
   /** The handle stays with {@link CredentialFields}, which masks the field in every later screenshot. */
   @Override
-  public void fillCredential(ProviderElement element, dev.periscope.api.host.Secret secret, String expectedOrigin) {
-    guarded("filling the credential", () -> {
-      credentialFields.fill(resolve(element), element, secret, expectedOrigin, budgets.actionTimeoutMs());
-      return null;
-    });
+  public int fillCredential(ProviderElement element, dev.periscope.api.host.Secret secret, List<String> expectedChain) {
+    return guarded("filling the credential",
+        () -> credentialFields.fill(resolve(element), element, secret, expectedChain, budgets.actionTimeoutMs()));
   }
 
   @Override

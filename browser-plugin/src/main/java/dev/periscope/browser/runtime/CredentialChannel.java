@@ -91,38 +91,64 @@ public final class CredentialChannel {
     return new Credential(ref, Secret.of(value), List.of());
   }
 
-  /** How many characters a fill of this reference types: what a fill's result reports instead of the value. */
-  public int filledLength(String ref) {
-    return resolve(ref).secret().length();
-  }
-
-  /** Refuses an origin the credential is not bound to; the page never gets as far as an approval prompt. */
-  void checkOrigin(Credential credential, String origin, String fieldName) {
-    if (!credential.allows(origin)) {
-      throw new BrowserException(ErrorCode.BROWSER_CREDENTIAL_DENIED, "credential \"" + credential.ref()
-          + "\" may be filled only on " + credential.originList() + "; the field \"" + fieldName + "\" is on " + origin);
+  /**
+   * Refuses a fill the credential's origins do not admit, before anyone is asked: the field's own frame and every
+   * frame around it up to the top page must be on one of them, so neither a look-alike page nor an allowed page
+   * framed by a stranger gets it. A credential bound to no origins may go anywhere only with approval.
+   */
+  void checkOrigins(Credential credential, List<String> chain, String fieldName) {
+    if (credential.origins().isEmpty()) {
+      if (!requireApproval) {
+        throw denied("credential \"" + credential.ref() + "\" is bound to no origins and approval is off, so it"
+            + " goes nowhere; list its origins or turn approval on");
+      }
+      return;
+    }
+    String field = "the field \"" + printable(fieldName) + "\"";
+    if (!credential.allows(chain.get(0))) {
+      throw denied("credential \"" + credential.ref() + "\" may be filled only on " + credential.originList() + "; "
+          + field + " is on " + chain.get(0));
+    }
+    for (String around : chain.subList(1, chain.size())) {
+      if (!credential.allows(around)) {
+        throw denied("credential \"" + credential.ref() + "\" may be filled only on " + credential.originList() + "; "
+            + field + " is on " + chain.get(0) + " but framed by " + around);
+      }
     }
   }
 
   /** Asks for approval when it is required; anything but an allow-once answer is {@code BROWSER_CREDENTIAL_DENIED}. */
-  void approve(Credential credential, String origin, String fieldName, Cancellation cancellation) {
+  void approve(Credential credential, List<String> chain, String fieldName, Cancellation cancellation) {
     if (!requireApproval) {
       return;
     }
     if (approval.isEmpty()) {
       throw denied("credential fills need approval and this host has no approval service");
     }
+    String origin = chain.get(0);
+    String top = chain.get(chain.size() - 1);
+    String reason = "inject the stored credential \"" + credential.ref() + "\" into a browser form field"
+        + (top.equals(origin) ? "" : " (in a frame of " + origin + " inside a page of " + top + ")");
     ApprovalDecision decision;
     try {
-      decision = approval.get().decide(new ApprovalRequest(TOOL, credential.ref(), origin, fieldName,
-          "inject the stored credential \"" + credential.ref() + "\" into a browser form field"), cancellation);
+      decision = approval.get().decide(new ApprovalRequest(TOOL, credential.ref(), origin, printable(fieldName), reason),
+          cancellation);
     } catch (RuntimeException e) {
       throw denied("the approval service failed (" + e.getClass().getSimpleName() + "), so the fill was denied");
     }
     if (decision != ApprovalDecision.ALLOW_ONCE) {
-      throw denied("filling credential \"" + credential.ref() + "\" into \"" + fieldName + "\" on " + origin
+      throw denied("filling credential \"" + credential.ref() + "\" into \"" + printable(fieldName) + "\" on " + origin
           + " was not approved");
     }
+  }
+
+  /**
+   * A page-chosen name as it may be shown to a person: without control and format characters (which could move a
+   * terminal's cursor or reorder the line around it) and at most 120 characters.
+   */
+  static String printable(String name) {
+    String clean = String.valueOf(name).replaceAll("[\\p{Cc}\\p{Cf}\\p{Co}\\p{Cn}]", "").strip();
+    return clean.length() > 120 ? clean.substring(0, 120) + "…" : clean;
   }
 
   private static BrowserException unavailable(String message) {

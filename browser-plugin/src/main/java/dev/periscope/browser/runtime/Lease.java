@@ -70,7 +70,7 @@ final class Lease implements BrowserLease {
     validate(action);
     return run(cancellation, () -> {
       Map<String, Object> record = describe(action);
-      Runnable step = step(action, cancellation);
+      Runnable step = step(action, cancellation, record);
       return transition(record, budget, cancellation, step);
     });
   }
@@ -130,7 +130,7 @@ final class Lease implements BrowserLease {
   }
 
   /** The provider step of an action, its targets resolved against the newest observation. Caller holds the queue. */
-  private Runnable step(BrowserAction action, Cancellation cancellation) {
+  private Runnable step(BrowserAction action, Cancellation cancellation, Map<String, Object> record) {
     var env = environment.delegate();
     if (action instanceof BrowserAction.Navigate n) {
       return () -> env.navigate(n.url());
@@ -149,7 +149,7 @@ final class Lease implements BrowserLease {
     }
     if (action instanceof BrowserAction.FillCredential f) {
       ProviderElement target = environment.resolve(f.observationId(), f.elementRef());
-      return () -> fillCredential(target, f.credentialRef(), cancellation);
+      return () -> fillCredential(target, f.credentialRef(), cancellation, record);
     }
     if (action instanceof BrowserAction.Press p) {
       ProviderElement target = resolveOptional(p.observationId(), p.elementRef());
@@ -176,19 +176,20 @@ final class Lease implements BrowserLease {
   }
 
   /**
-   * A credential fill: the secret is resolved, the field's frame origin checked against the credential's origins
-   * (before anyone is asked), approval obtained, and only then the secret handed to the provider, which checks
-   * the origin once more as it types. From then on the session's observations redact the secret.
+   * A credential fill: the secret is resolved, the origins of the field's frame and of every frame around it
+   * checked against the credential's origins (before anyone is asked), approval obtained, and only then the secret
+   * handed to the provider, which checks the origins once more as it fills. The transition gets the number of
+   * characters filled; from then on the session's observations redact the secret.
    */
-  private void fillCredential(ProviderElement target, String ref, Cancellation cancellation) {
+  private void fillCredential(ProviderElement target, String ref, Cancellation cancellation, Map<String, Object> record) {
     CredentialChannel channel = runtime.credentials();
     CredentialChannel.Credential credential = channel.resolve(ref);
     var env = environment.delegate();
-    String origin = env.originOf(target);
-    channel.checkOrigin(credential, origin, target.name());
-    channel.approve(credential, origin, target.name(), cancellation);
+    List<String> chain = env.originChain(target);
+    channel.checkOrigins(credential, chain, target.name());
+    channel.approve(credential, chain, target.name(), cancellation);
     runtime.redactions().remember(environment.sessionId, ref, credential.secret());
-    env.fillCredential(target, credential.secret(), origin);
+    record.put("filled_chars", env.fillCredential(target, credential.secret(), chain));
   }
 
   /** How a transition records the action: never a fill's value, only its length. */
@@ -265,8 +266,10 @@ final class Lease implements BrowserLease {
     optionalElement(observationId, regionRef);
     return run(cancellation, () -> {
       ProviderElement region = resolveOptional(observationId, regionRef);
-      Extraction e = runtime.redactions().extraction(environment.sessionId,
-          environment.delegate().extract(kind, region, limit, maxFieldChars));
+      // The provider cuts each value a little past the limit and the cut to the limit follows redaction, so the
+      // caller's choice of limit cannot end a value inside a secret and show its first characters.
+      Extraction e = Redactions.cut(runtime.redactions().extraction(environment.sessionId,
+          environment.delegate().extract(kind, region, limit, maxFieldChars + Redactions.CUT_SLACK)), maxFieldChars);
       return new Extraction(kind, environment.lastUrl(), regionRef == null ? null : observationId, e.columns(),
           e.rows(), e.total());
     });

@@ -45,7 +45,8 @@ final class Redactions {
       return o;
     }
     List<ProviderElement> elements = o.elements().stream().map(e -> new ProviderElement(e.target(), e.fingerprint(),
-        e.kind(), e.role(), text(session, e.name()), e.disabled(), e.inputType(), e.tier(), e.pagination(),
+        text(session, e.kind()), text(session, e.role()), text(session, e.name()), e.disabled(),
+        text(session, e.inputType()), e.tier(), e.pagination(),
         text(session, e.section()), text(session, e.groupKey()), text(session, e.groupLabel()))).toList();
     return new ProviderObservation(text(session, o.url()), text(session, o.title()), text(session, o.text()),
         o.totalTextChars(), elements, o.totalElements(), o.elementsTruncated(),
@@ -58,10 +59,25 @@ final class Redactions {
     }
     List<Map<String, String>> rows = e.rows().stream().map(row -> {
       Map<String, String> copy = new LinkedHashMap<>();
-      row.forEach((column, value) -> copy.put(column, text(session, value)));
+      row.forEach((column, value) -> copy.put(text(session, column), text(session, value)));
       return copy;
     }).toList();
-    return new Extraction(e.kind(), text(session, e.url()), e.observationId(), e.columns(), rows, e.total());
+    return new Extraction(e.kind(), text(session, e.url()), e.observationId(),
+        e.columns().stream().map(c -> text(session, c)).toList(), rows, e.total());
+  }
+
+  /** How far past a caller's limit a provider reads values, so that redaction sees whole copies before the cut. */
+  static final int CUT_SLACK = 256;
+
+  /** Each value cut to {@code maxChars}, after redaction. */
+  static Extraction cut(Extraction e, int maxChars) {
+    List<Map<String, String>> rows = e.rows().stream().map(row -> {
+      Map<String, String> copy = new LinkedHashMap<>();
+      row.forEach((column, value) -> copy.put(column, value != null && value.length() > maxChars
+          ? value.substring(0, maxChars) : value));
+      return copy;
+    }).toList();
+    return new Extraction(e.kind(), e.url(), e.observationId(), e.columns(), rows, e.total());
   }
 
   /**

@@ -88,7 +88,7 @@ public final class BrowserTools implements AutoCloseable {
         lease -> lease.act(new BrowserAction.FillCredential(BrowserTool.requiredString(call.arguments(), "observation_id"),
             BrowserTool.requiredString(call.arguments(), "element_ref"), ref), view.retained(), call.cancellation()));
     ToolResult r = transition(call, view, t);
-    return new ToolResult(List.of(new Content.Text("Filled " + credentials.filledLength(ref) + " characters of"
+    return new ToolResult(List.of(new Content.Text("Filled " + t.action().get("filled_chars") + " characters of"
         + " credential \"" + ref + "\"\n" + r.text())), false, r.structured());
   }
 

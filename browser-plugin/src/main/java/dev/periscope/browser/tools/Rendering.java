@@ -80,6 +80,9 @@ final class Rendering {
     if (e.disabled()) {
       b.append(" disabled");
     }
+    if (e.section().startsWith("frame ")) {
+      b.append(" in ").append(e.section());
+    }
     b.append(" — ").append(e.name().isEmpty() ? "(unnamed)" : e.name()).append('\n');
   }
 

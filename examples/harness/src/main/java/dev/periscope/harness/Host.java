@@ -200,7 +200,8 @@ public final class Host implements AutoCloseable {
       return tool.rejectArguments(violations);
     }
     try {
-      LOG.debug("tool {} called by agent session {} with {}", toolName, agentSessionId, arguments);
+      // Argument names only: a browser_fill value is the user's data and stays out of the log.
+      LOG.debug("tool {} called by agent session {} with arguments {}", toolName, agentSessionId, arguments.keySet());
       ToolResult result = tool.call(new ToolCall(arguments, agentSessionId, cancellation));
       LOG.debug("tool {} for agent session {} returned{}: {}", toolName, agentSessionId,
           result.isError() ? " an error" : "", result.text().lines().reduce((first, last) -> last).orElse(""));

@@ -36,7 +36,13 @@ final class RuleApprovalService implements ApprovalService {
       return ApprovalDecision.DENY;
     }
     String answer = terminal.get().readLine("%s%nAllow %s to use credential '%s' on %s (field '%s')? [y/N] ",
-        request.reason(), request.toolName(), request.credentialRef(), request.origin(), request.fieldName());
+        shown(request.reason()), shown(request.toolName()), shown(request.credentialRef()), shown(request.origin()),
+        shown(request.fieldName()));
     return answer != null && answer.trim().equalsIgnoreCase("y") ? ApprovalDecision.ALLOW_ONCE : ApprovalDecision.DENY;
+  }
+
+  /** A value as the terminal shows it: a page's control or format characters could rewrite the prompt's line. */
+  static String shown(String value) {
+    return String.valueOf(value).replaceAll("[\\p{Cc}\\p{Cf}\\p{Co}\\p{Cn}]", "?");
   }
 }

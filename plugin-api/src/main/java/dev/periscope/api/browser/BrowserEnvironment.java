@@ -21,20 +21,23 @@ public interface BrowserEnvironment extends AutoCloseable {
   void fill(ProviderElement element, String value);
 
   /**
-   * The origin ({@code scheme://host:port}) of the document that holds the element: its frame's, not the top
-   * page's. An opaque origin (a sandboxed frame, {@code data:}) is {@code "null"}.
+   * The origins ({@code scheme://host[:port]}) of the documents from the one that holds the element up to the top
+   * page: the first is the field's own frame, the last the top page's. An opaque origin (a sandboxed frame,
+   * {@code about:srcdoc}, {@code data:}) is {@code "null"}.
    */
-  default String originOf(ProviderElement element) {
+  default java.util.List<String> originChain(ProviderElement element) {
     throw new BrowserException(ErrorCode.BROWSER_CAPABILITY_UNSUPPORTED, "this browser provider cannot fill credentials");
   }
 
   /**
-   * Types a secret into a field, replacing what it held, if the element's document still has
-   * {@code expectedOrigin} at the moment of the fill ({@code BROWSER_CREDENTIAL_DENIED} otherwise). The provider
-   * reveals the secret only to type it, keeps it out of every log, error and file, and from then on masks the
-   * field in its screenshots.
+   * Puts a secret into a field, replacing what it held, if the element's {@link #originChain} is still
+   * {@code expectedChain} at that moment ({@code BROWSER_CREDENTIAL_DENIED} otherwise), and returns how many
+   * characters the field then holds. The provider sets the value in the field's own document rather than typing
+   * it (keystrokes go wherever focus is, and another frame can take focus), reveals the secret only for that, keeps
+   * it out of every log, error and file, and from then on masks the field in its screenshots.
    */
-  default void fillCredential(ProviderElement element, dev.periscope.api.host.Secret secret, String expectedOrigin) {
+  default int fillCredential(ProviderElement element, dev.periscope.api.host.Secret secret,
+      java.util.List<String> expectedChain) {
     throw new BrowserException(ErrorCode.BROWSER_CAPABILITY_UNSUPPORTED, "this browser provider cannot fill credentials");
   }
 
