@@ -33,7 +33,8 @@ public record BrowserSettings(
     int maxCheckpoints,
     boolean persistenceConfigured,
     boolean requireApproval,
-    java.util.Map<String, String> credentialRefs) {
+    java.util.Map<String, String> credentialRefs,
+    dev.periscope.browser.policy.NetworkPolicy network) {
 
   public BrowserSettings {
     credentialRefs = java.util.Map.copyOf(credentialRefs);
@@ -85,7 +86,8 @@ public record BrowserSettings(
         MAX_CHECKPOINTS.read(config),
         config.string("persistence").isPresent(),
         config.at("credentials.requireApproval").map(v -> (Boolean) v).orElse(true),
-        credentialRefs(config));
+        credentialRefs(config),
+        dev.periscope.browser.policy.NetworkPolicy.from(config));
   }
 
   private static java.util.Map<String, String> credentialRefs(PluginConfiguration config) {

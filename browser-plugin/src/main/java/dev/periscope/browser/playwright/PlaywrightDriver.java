@@ -38,7 +38,11 @@ final class PlaywrightDriver implements AutoCloseable {
   private volatile Optional<ProcessHandle> driverProcess = Optional.empty();
   private volatile boolean killed;
 
-  PlaywrightDriver(Path chromium, Path node, Path tempRoot, boolean headless, int number) {
+  private final com.microsoft.playwright.options.Proxy proxy;
+
+  PlaywrightDriver(Path chromium, Path node, Path tempRoot, boolean headless, int number,
+      com.microsoft.playwright.options.Proxy proxy) {
+    this.proxy = proxy;
     this.chromium = chromium;
     this.node = node;
     this.tempRoot = tempRoot;
@@ -113,7 +117,9 @@ final class PlaywrightDriver implements AutoCloseable {
         // Playwright's debug log (DEBUG=pw:protocol, pw:api) would quote a credential fill's value: it stays off
         // in the driver whatever the host's environment says.
         "DEBUG", "",
-        "DEBUG_FILE", "");
+        "DEBUG_FILE", "",
+        // Loopback goes through the policy proxy too; this switch would let Chromium bypass it.
+        "PLAYWRIGHT_DISABLE_FORCED_CHROMIUM_PROXIED_LOOPBACK", "");
     synchronized (CREATE_LOCK) {
       Set<Long> before = childPids();
       // Playwright extracts its JavaScript driver under this directory instead of the system temp directory.
@@ -132,12 +138,16 @@ final class PlaywrightDriver implements AutoCloseable {
     }
     List<String> args = new ArrayList<>(List.of(
         "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-        "--disable-default-apps", "--disable-quic", "--deny-permission-prompts"));
+        // QUIC and WebRTC's direct UDP would not go through the policy proxy.
+        "--disable-quic", "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+        "--disable-default-apps", "--deny-permission-prompts"));
     if ("root".equals(System.getProperty("user.name"))) {
       args.add("--no-sandbox");
     }
     try {
-      browser = playwright.chromium().launch(new BrowserType.LaunchOptions()
+      // The proxy is the browser's own as well as its context's: WebRTC honours only a browser-wide proxy when it
+      // decides which UDP is "non-proxied".
+      browser = playwright.chromium().launch(new BrowserType.LaunchOptions().setProxy(proxy)
           .setExecutablePath(chromium).setHeadless(headless).setArgs(args));
     } catch (RuntimeException e) {
       try {

@@ -15,6 +15,7 @@ import dev.periscope.api.browser.ProviderElement;
 import dev.periscope.api.browser.ProviderObservation;
 import dev.periscope.api.browser.Screenshot;
 import dev.periscope.browser.BrowserSettings;
+import dev.periscope.browser.policy.PolicyProxy;
 import java.util.List;
 import java.util.Map;
 
@@ -39,13 +40,18 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
   private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
   private final java.util.Optional<StateCheckpoints> saving;
+  /** Every connection of this environment's browser goes through it; it closes before the context does. */
+  private final PolicyProxy proxy;
+  private NavigationDenials denials;
   /** The frames the latest observation looked into: a frame element's target names one by its index. */
   private List<com.microsoft.playwright.Frame> observedFrames = List.of();
   private final CredentialFields credentialFields = new CredentialFields();
 
   PlaywrightEnvironment(PlaywrightDriver driver, BrowserContext context, Page page, String registryKey,
-      BrowserSettings budgets, Runnable onClosed, java.util.Optional<StateCheckpoints> saving) {
+      BrowserSettings budgets, Runnable onClosed, java.util.Optional<StateCheckpoints> saving, PolicyProxy proxy) {
     this.saving = saving;
+    this.proxy = proxy;
+    this.denials = new NavigationDenials(page, proxy);
     this.registryKey = registryKey;
     this.guards = guard(context, page, registryKey, budgets.navigationTimeoutMs(), extraPages);
     // One primary page: any other page the context gets is closed (at the next call, when events arrive).
@@ -84,7 +90,21 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
    * guards blocked while it ran.
    */
   private <T> T guarded(String what, java.util.concurrent.Callable<T> work) {
-    return call(what, () -> guards.around(what, work));
+    return call(what, () -> guards.around(what, () -> {
+      denials.start();
+      T result;
+      try {
+        result = work.call();
+      } catch (PlaywrightException | BrowserException e) {
+        // A navigation the proxy refused fails as a policy denial, not as the transport error it caused.
+        throw denials.denial().map(d -> (Exception) d).orElse(e);
+      }
+      java.util.Optional<BrowserException> denied = denials.denial();
+      if (denied.isPresent()) {
+        throw denied.get();
+      }
+      return result;
+    }));
   }
 
   private static void refuseBeforeDispatch(ProviderElement element) {
@@ -122,8 +142,26 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
   public void navigate(String url) {
     guarded("opening " + url, () -> {
       try {
-        page.navigate(url, new Page.NavigateOptions().setWaitUntil(com.microsoft.playwright.options.WaitUntilState.COMMIT)
-            .setTimeout(navigationTimeoutMs));
+        try {
+          page.navigate(url, new Page.NavigateOptions().setWaitUntil(com.microsoft.playwright.options.WaitUntilState.COMMIT)
+              .setTimeout(navigationTimeoutMs));
+        } catch (PlaywrightException e) {
+          if (String.valueOf(e.getMessage()).contains("Cannot navigate to invalid URL")) {
+            throw new BrowserException(ErrorCode.BROWSER_INVALID_URL, "Chromium cannot navigate to " + url
+                + ": it is not a valid URL", null, false, null);
+          }
+          if (String.valueOf(e.getMessage()).contains("net::ERR_")) {
+            // Chromium commits its error page a moment after the navigation failed; wait for it, so that it
+            // cannot cut the next navigation short.
+            try {
+              page.waitForURL(u -> u.startsWith("chrome-error:"), new Page.WaitForURLOptions().setTimeout(2000)
+                  .setWaitUntil(com.microsoft.playwright.options.WaitUntilState.COMMIT));
+            } catch (PlaywrightException settled) {
+              e.addSuppressed(settled);
+            }
+          }
+          throw e;
+        }
       } catch (com.microsoft.playwright.TimeoutError e) {
         // No response headers in time: this page is given up, and a fresh one takes its place.
         Page stuck = page;
@@ -134,6 +172,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
           replacingPage = false;
         }
         guards = guard(context, page, registryKey, navigationTimeoutMs, extraPages);
+        denials = new NavigationDenials(page, proxy);
         stuck.close();
         throw new BrowserException(ErrorCode.BROWSER_ACTION_FAILED, url + " sent no response headers within "
             + navigationTimeoutMs + " ms; that page was closed and a fresh one opened", null, false, e);
@@ -405,6 +444,12 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
     }
     RuntimeException failure = null;
     try {
+      // The proxy stops admitting and drops its sockets first: nothing the page still does gets out meanwhile.
+      proxy.close();
+    } catch (RuntimeException e) {
+      failure = e;
+    }
+    try {
       if (!driver.killed()) {
         driver.call(() -> {
           context.close();
@@ -412,7 +457,11 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
         }, closeTimeoutMs);
       }
     } catch (RuntimeException e) {
-      failure = e;
+      if (failure == null) {
+        failure = e;
+      } else {
+        failure.addSuppressed(e);
+      }
     }
     try {
       driver.close();

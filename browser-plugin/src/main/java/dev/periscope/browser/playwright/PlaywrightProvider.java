@@ -23,6 +23,10 @@ import java.util.HexFormat;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import com.microsoft.playwright.options.Proxy;
+import dev.periscope.browser.policy.PolicyProxy;
+import dev.periscope.browser.policy.Resolver;
+import dev.periscope.browser.policy.Upstream;
 import java.util.stream.Stream;
 
 /**
@@ -39,6 +43,8 @@ public final class PlaywrightProvider implements CheckpointingProvider {
   private final Executables.Lookup chromium;
   private final Executables.Lookup node;
   private final Optional<CheckpointFiles> checkpoints;
+  private final Resolver resolver;
+  private final Upstream upstream;
   private Path tempRoot;
   private int environments;
 
@@ -52,7 +58,18 @@ public final class PlaywrightProvider implements CheckpointingProvider {
    * directories that a killed host left behind.
    */
   public PlaywrightProvider(BrowserSettings settings, Optional<Path> checkpointDirectory) {
+    this(settings, checkpointDirectory, Resolver.system(), Upstream.direct());
+  }
+
+  /**
+   * A provider whose policy proxies resolve names with {@code resolver} and dial through {@code upstream}: tests
+   * answer as public DNS would and map public test addresses to loopback servers.
+   */
+  public PlaywrightProvider(BrowserSettings settings, Optional<Path> checkpointDirectory, Resolver resolver,
+      Upstream upstream) {
     this.settings = settings;
+    this.resolver = resolver;
+    this.upstream = upstream;
     this.chromium = Executables.chromium(settings.chromiumExecutable());
     this.node = Executables.node(settings.nodeExecutable());
     this.checkpoints = checkpointDirectory.map(CheckpointFiles::new);
@@ -128,15 +145,19 @@ public final class PlaywrightProvider implements CheckpointingProvider {
   private BrowserEnvironment open(Cancellation cancellation, String storageState, String restoredFrom) {
     cancellation.throwIfCancelled();
     Path directory = environmentDirectory();
+    PolicyProxy proxy = new PolicyProxy(settings.network(), resolver, upstream);
+    Proxy viaProxy = new Proxy(proxy.server()).setUsername(proxy.username()).setPassword(proxy.password());
     PlaywrightDriver driver = new PlaywrightDriver(chromium.path().get(), node.path().get(), directory,
-        settings.headless(), DRIVERS.incrementAndGet());
+        settings.headless(), DRIVERS.incrementAndGet(), viaProxy);
     PlaywrightEnvironment environment = null;
     try (Cancellation.Registration killing = cancellation.onCancel(driver::kill)) {
       environment = driver.call(() -> {
         // Downloads are cancelled as they start (the environment counts and cancels them); permissions start
         // empty and prompts are denied at launch.
+        // Every connection, loopback included, goes through this environment's policy proxy.
         var options = new com.microsoft.playwright.Browser.NewContextOptions()
-            .setViewportSize(settings.viewportWidth(), settings.viewportHeight());
+            .setViewportSize(settings.viewportWidth(), settings.viewportHeight())
+            .setProxy(viaProxy);
         if (storageState != null) {
           options.setStorageState(storageState);
         }
@@ -144,11 +165,15 @@ public final class PlaywrightProvider implements CheckpointingProvider {
         context.setDefaultTimeout(settings.actionTimeoutMs());
         context.setDefaultNavigationTimeout(settings.navigationTimeoutMs());
         String registryKey = "__periscope_" + java.util.UUID.randomUUID().toString().replace("-", "");
+        // The browser learns the proxy's credentials from the proxy itself, before any page of the agent loads.
+        Page bootstrap = context.newPage();
+        bootstrap.navigate("http://" + PolicyProxy.BOOTSTRAP_HOST + "/");
+        bootstrap.close();
         context.addInitScript(PageScripts.guards(registryKey));
         Page page = context.newPage();
         return new PlaywrightEnvironment(driver, context, page, registryKey, settings, () -> deleteTree(directory),
             checkpoints.map(files -> new StateCheckpoints(files, ID, version().orElseThrow(), restoredFrom,
-                storageState)));
+                storageState)), proxy);
       });
       cancellation.throwIfCancelled();
       return environment;
@@ -157,6 +182,7 @@ public final class PlaywrightProvider implements CheckpointingProvider {
         environment.close();
       } else {
         try {
+          proxy.close();
           driver.close();
         } catch (RuntimeException closing) {
           e.addSuppressed(closing);

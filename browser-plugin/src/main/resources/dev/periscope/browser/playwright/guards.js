@@ -21,6 +21,14 @@
 
   window.open = function () { block('the page tried to open a new window'); return null; };
 
+  // WebRTC would send UDP (STUN, TURN, peers) around the policy proxy, and this Chromium sends it despite
+  // --force-webrtc-ip-handling-policy=disable_non_proxied_udp: peer connections are not offered at all.
+  for (const name of ['RTCPeerConnection', 'webkitRTCPeerConnection', 'RTCIceCandidate', 'RTCSessionDescription',
+    'RTCDataChannel', 'RTCRtpSender', 'RTCRtpReceiver', 'RTCRtpTransceiver', 'RTCIceTransport', 'RTCDtlsTransport',
+    'RTCSctpTransport', 'RTCCertificate']) {
+    try { Object.defineProperty(window, name, { value: undefined, writable: false, configurable: false }); } catch (e) {}
+  }
+
   document.addEventListener('click', (event) => {
     const anchor = event.target instanceof Element ? event.target.closest('a[href]') : null;
     if (anchor) {

@@ -121,7 +121,7 @@ class CredentialFillTest {
     browser = new LocalBrowser(pages, Map.of("/session", exchange -> {
       posted.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
       LocalBrowser.respond(exchange, "<html><head><title>Welcome</title></head><body>Signed in</body></html>");
-    }), channel, new PluginConfiguration(Map.of("actionTimeoutMs", 1500)));
+    }), channel, LocalBrowser.withLoopback(Map.of("actionTimeoutMs", 1500)));
     lookAlike = server("127.0.0.2", 0, LOGIN.replace(">Password<", ">Evil password<"));
     lookAlike.createContext("/stealer", exchange -> LocalBrowser.respond(exchange, STEALER));
     lookAlike.createContext("/typed", exchange -> {

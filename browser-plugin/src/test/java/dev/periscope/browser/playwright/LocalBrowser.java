@@ -36,8 +36,17 @@ final class LocalBrowser implements AutoCloseable {
   private final List<Tool> tools;
   private final Path checkpoints;
 
+  /** The policy the local test pages need: 127.0.0.1 (and 127.0.0.2, a second host) admitted. */
+  static final PluginConfiguration LOOPBACK = withLoopback(Map.of());
+
+  static PluginConfiguration withLoopback(Map<String, Object> settings) {
+    Map<String, Object> all = new java.util.HashMap<>(settings);
+    all.put("network", Map.of("mode", "allowlist", "allowCidrs", List.of("127.0.0.1/32", "127.0.0.2/32")));
+    return new PluginConfiguration(all);
+  }
+
   LocalBrowser(Map<String, String> pages, Map<String, HttpHandler> handlers) throws IOException {
-    this(pages, handlers, CredentialChannel.none(), PluginConfiguration.empty());
+    this(pages, handlers, CredentialChannel.none(), LOOPBACK);
   }
 
   /** With a credential channel and plugin settings of the test's choosing. */

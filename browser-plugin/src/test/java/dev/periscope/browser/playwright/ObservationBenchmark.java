@@ -56,7 +56,7 @@ public final class ObservationBenchmark {
     server.start();
     String base = "http://127.0.0.1:" + server.getAddress().getPort();
 
-    BrowserSettings settings = BrowserSettings.from(new PluginConfiguration(Map.of("persistence", "ephemeral")));
+    BrowserSettings settings = BrowserSettings.from(LocalBrowser.withLoopback(Map.of("persistence", "ephemeral")));
     DefaultBrowserRuntime runtime = new DefaultBrowserRuntime(RuntimeSettings.defaults(), CheckpointIndex.inMemory());
     PlaywrightProvider provider = new PlaywrightProvider(settings);
     runtime.registerProvider(provider);

@@ -67,7 +67,7 @@ class PlaywrightCheckpointTest {
 
   @Test
   void aRestoredEnvironmentHasTheCookiesAndLocalStorageOfItsCheckpoint() throws Exception {
-    PlaywrightProvider provider = new PlaywrightProvider(BrowserSettings.from(PluginConfiguration.empty()),
+    PlaywrightProvider provider = new PlaywrightProvider(BrowserSettings.from(LocalBrowser.LOOPBACK),
         Optional.of(data.resolve("checkpoints")));
     var request = new BrowserProvider.OpenRequest(new BrowserSessionId("session-cp"), Persistence.RESUME);
     try {

@@ -92,7 +92,7 @@ class PlaywrightProviderTest {
     });
     server.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
     server.start();
-    provider = new PlaywrightProvider(BrowserSettings.from(PluginConfiguration.empty()));
+    provider = new PlaywrightProvider(BrowserSettings.from(LocalBrowser.LOOPBACK));
   }
 
   @AfterAll
@@ -220,9 +220,9 @@ class PlaywrightProviderTest {
 
   @Test
   void refusesScreenshotsOverThePixelBudgetBeforeCaptureAndOverTheByteBudgetAfterEncoding() {
-    var small = new PlaywrightProvider(BrowserSettings.from(new PluginConfiguration(
+    var small = new PlaywrightProvider(BrowserSettings.from(LocalBrowser.withLoopback(
         Map.of("maxScreenshotPixels", 1280 * 720 + 1, "maxScreenshotBytes", 20_000_000))));
-    var tiny = new PlaywrightProvider(BrowserSettings.from(new PluginConfiguration(Map.of("maxScreenshotBytes", 100))));
+    var tiny = new PlaywrightProvider(BrowserSettings.from(LocalBrowser.withLoopback(Map.of("maxScreenshotBytes", 100))));
     try {
       try (BrowserEnvironment env = small.open(new BrowserProvider.OpenRequest(BrowserSessionId.random(),
           Persistence.EPHEMERAL), Cancellation.none())) {
@@ -247,7 +247,7 @@ class PlaywrightProviderTest {
 
   @Test
   void givesUpAPageWhoseNavigationGetsNoResponseHeadersInTimeAndOpensAFreshOne() {
-    var impatient = new PlaywrightProvider(BrowserSettings.from(new PluginConfiguration(
+    var impatient = new PlaywrightProvider(BrowserSettings.from(LocalBrowser.withLoopback(
         Map.of("navigationTimeoutMs", 500))));
     try (BrowserEnvironment env = impatient.open(new BrowserProvider.OpenRequest(BrowserSessionId.random(),
         Persistence.EPHEMERAL), Cancellation.none())) {
@@ -266,7 +266,7 @@ class PlaywrightProviderTest {
 
   @Test
   void isUnavailableWithTheInstallCommandWhenChromiumIsMissing() {
-    var missing = new PlaywrightProvider(BrowserSettings.from(new PluginConfiguration(
+    var missing = new PlaywrightProvider(BrowserSettings.from(LocalBrowser.withLoopback(
         Map.of("chromium", Map.of("executable", "/nonexistent/chromium")))));
     assertFalse(missing.available());
     String reason = missing.unavailableReason().orElseThrow();
@@ -279,7 +279,7 @@ class PlaywrightProviderTest {
     Set<java.nio.file.Path> dirsBefore = tempRoots();
     long threadsBefore = playwrightThreads();
     Set<Long> before = ProcessHandle.current().descendants().map(ProcessHandle::pid).collect(Collectors.toSet());
-    var own = new PlaywrightProvider(BrowserSettings.from(PluginConfiguration.empty()));
+    var own = new PlaywrightProvider(BrowserSettings.from(LocalBrowser.LOOPBACK));
     BrowserEnvironment env = own.open(new BrowserProvider.OpenRequest(BrowserSessionId.random(), Persistence.EPHEMERAL),
         Cancellation.none());
     env.navigate(url("/form"));

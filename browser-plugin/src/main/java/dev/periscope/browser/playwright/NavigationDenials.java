@@ -1,0 +1,89 @@
+package dev.periscope.browser.playwright;
+
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.Request;
+import dev.periscope.api.browser.BrowserException;
+import dev.periscope.api.browser.ErrorCode;
+import dev.periscope.browser.policy.PolicyProxy;
+import java.net.URI;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Tells whether an action's main-document navigation was denied by the environment's policy proxy: an http
+ * navigation gets the proxy's 403 (marked with {@link PolicyProxy#DENIAL_HEADER}), an https or WebSocket one a
+ * refused tunnel, which counts as a denial only when the proxy recorded one for that host during the action (else
+ * it is a transport failure, as is the proxy's 502 for a name that does not resolve). Subresources the proxy denied
+ * are only blocked. Events arrive on the driver's thread.
+ */
+final class NavigationDenials {
+  private final Page page;
+  private final PolicyProxy proxy;
+  private long mark;
+  private String deniedHost;
+  private String transportFailure;
+
+  NavigationDenials(Page page, PolicyProxy proxy) {
+    this.page = page;
+    this.proxy = proxy;
+    page.onResponse(response -> {
+      if (!mainNavigation(response.request())) {
+        return;
+      }
+      var headers = response.headers();
+      if (headers.containsKey(PolicyProxy.DENIAL_HEADER.toLowerCase(Locale.ROOT))) {
+        deniedHost = host(response.url());
+      } else if (headers.containsKey(PolicyProxy.TRANSPORT_HEADER.toLowerCase(Locale.ROOT))) {
+        transportFailure = host(response.url());
+      }
+    });
+    page.onRequestFailed(request -> {
+      if (mainNavigation(request)) {
+        String host = host(request.url());
+        if (proxy.deniedSince(mark).stream().anyMatch(d -> d.host().equals(host))) {
+          deniedHost = host;
+        }
+      }
+    });
+  }
+
+  private boolean mainNavigation(Request request) {
+    try {
+      return request.isNavigationRequest() && request.frame() == page.mainFrame();
+    } catch (RuntimeException detached) {
+      return false;
+    }
+  }
+
+  /** Starts watching one action. */
+  void start() {
+    mark = proxy.denialMark();
+    deniedHost = null;
+    transportFailure = null;
+  }
+
+  /** The denial of this action's main document, naming the host and the reason. */
+  Optional<BrowserException> denial() {
+    if (deniedHost == null && transportFailure != null) {
+      return Optional.of(new BrowserException(ErrorCode.BROWSER_ACTION_FAILED, transportFailure
+          + " could not be reached (it does not resolve, or the connection was refused)", null, false, null));
+    }
+    if (deniedHost == null) {
+      return Optional.empty();
+    }
+    String host = deniedHost;
+    String reason = proxy.deniedSince(mark).stream().filter(d -> d.host().equals(host)).map(PolicyProxy.Denial::reason)
+        .findFirst().orElse("denied");
+    return Optional.of(new BrowserException(ErrorCode.BROWSER_POLICY_DENIED, "the project's network policy denies "
+        + host + ": " + reason, null, false, null));
+  }
+
+  static String host(String url) {
+    try {
+      String h = URI.create(url).getHost();
+      return h == null ? "" : h.toLowerCase(Locale.ROOT);
+    } catch (IllegalArgumentException e) {
+      return "";
+    }
+  }
+}

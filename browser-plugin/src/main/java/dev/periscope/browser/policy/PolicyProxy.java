@@ -1,0 +1,342 @@
+package dev.periscope.browser.policy;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.ArrayDeque;
+import java.util.Base64;
+import java.util.Deque;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.http.HttpURI;
+import org.eclipse.jetty.proxy.ProxyHandler;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.ConnectHandler;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Promise;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * One environment's proxy on an ephemeral 127.0.0.1 port: every connection its browser makes comes here. It
+ * checks its credentials (else 407), judges the destination by the {@link NetworkPolicy} (resolving the host
+ * once), answers 403 to a denied one before any upstream connection, and connects only to an address it checked:
+ * CONNECT tunnels (HTTPS, WebSockets) dial the checked address; forwarded HTTP is sent to the checked address as an
+ * IP literal with the original Host header, so no later DNS answer can redirect it. Jetty does the HTTP and
+ * tunnelling; the policy decides and dials.
+ *
+ * <p>{@link #close()} stops admission first, so a connection still resolving is never opened, then stops the
+ * server, which closes every socket, tunnels included.
+ */
+public final class PolicyProxy implements AutoCloseable {
+  /** The host the proxy answers itself, so a browser learns its credentials before any page loads. */
+  public static final String BOOTSTRAP_HOST = "periscope-proxy.invalid";
+  /** The header a denial carries, so the browser side can tell a policy denial from a site's own 403. */
+  public static final String DENIAL_HEADER = "X-Periscope-Policy";
+  /** The header the proxy's own transport failures carry (a name that does not resolve, a refused dial). */
+  public static final String TRANSPORT_HEADER = "X-Periscope-Transport";
+  private static final AtomicInteger PROXIES = new AtomicInteger();
+
+  /** A denied destination, in order. */
+  public record Denial(long sequence, String host, int port, String reason) {}
+
+  private final NetworkPolicy policy;
+  private final Resolver resolver;
+  private final Upstream upstream;
+  private final Server server;
+  private final ServerConnector connector;
+  private final String username = "periscope";
+  private final String password = HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
+  private final String expectedAuthorization;
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private final Deque<Denial> denials = new ArrayDeque<>();
+  private long denialCount;
+
+  public PolicyProxy(NetworkPolicy policy, Resolver resolver, Upstream upstream) {
+    this.policy = policy;
+    this.resolver = resolver;
+    this.upstream = upstream;
+    this.expectedAuthorization = "Basic " + Base64.getEncoder()
+        .encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8));
+    QueuedThreadPool threads = new QueuedThreadPool(32, 2);
+    threads.setName("periscope-proxy-" + PROXIES.incrementAndGet());
+    threads.setDaemon(true);
+    server = new Server(threads);
+    // The proxy forwards paths as the browser wrote them: an encoded % or / in a path is the site's business.
+    org.eclipse.jetty.server.HttpConfiguration http = new org.eclipse.jetty.server.HttpConfiguration();
+    http.setUriCompliance(org.eclipse.jetty.http.UriCompliance.UNSAFE);
+    http.setSendServerVersion(false);
+    connector = new ServerConnector(server, 1, 1, new org.eclipse.jetty.server.HttpConnectionFactory(http));
+    connector.setHost("127.0.0.1");
+    connector.setPort(0);
+    server.addConnector(connector);
+    server.setHandler(new AuthGate(new Tunnels(new Forward())));
+    server.setStopTimeout(0);
+    try {
+      server.start();
+    } catch (Exception e) {
+      try {
+        server.stop();
+      } catch (Exception stopping) {
+        e.addSuppressed(stopping);
+      }
+      throw new IllegalStateException("the policy proxy did not start: " + e.getMessage(), e);
+    }
+  }
+
+  public int port() {
+    return connector.getLocalPort();
+  }
+
+  public String server() {
+    return "http://127.0.0.1:" + port();
+  }
+
+  public String username() {
+    return username;
+  }
+
+  public String password() {
+    return password;
+  }
+
+  /** How many destinations were denied so far: a mark for {@link #deniedSince}. */
+  public synchronized long denialMark() {
+    return denialCount;
+  }
+
+  /** The denials after a mark, oldest first (the last 200 are kept). */
+  public synchronized List<Denial> deniedSince(long mark) {
+    return denials.stream().filter(d -> d.sequence() > mark).toList();
+  }
+
+  private synchronized void denied(String host, int port, String reason) {
+    denials.addLast(new Denial(++denialCount, host, port, reason));
+    while (denials.size() > 200) {
+      denials.removeFirst();
+    }
+  }
+
+  /** Judges a destination unless the proxy is closing; records a denial. */
+  private NetworkPolicy.Verdict judge(String host, int port) {
+    NetworkPolicy.Verdict v = policy.judge(host, resolver);
+    if (v.outcome() == NetworkPolicy.Verdict.Outcome.DENIED) {
+      denied(v.host(), port, v.reason());
+    }
+    return v;
+  }
+
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      server.stop();
+    } catch (Exception e) {
+      throw new IllegalStateException("the policy proxy did not stop cleanly: " + e.getMessage(), e);
+    }
+  }
+
+  public boolean closed() {
+    return closed.get();
+  }
+
+  private static void refuse(Request request, Response response, Callback callback, int status, String text) {
+    response.setStatus(status);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
+    if (status == 403) {
+      response.getHeaders().put(DENIAL_HEADER, "denied");
+    } else if (status == 502) {
+      response.getHeaders().put(TRANSPORT_HEADER, "failed");
+    }
+    response.getHeaders().put(HttpHeader.CONNECTION, "close");
+    response.write(true, ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)), callback);
+  }
+
+  /** Every request needs this proxy's credentials; the bootstrap host is answered here, never forwarded. */
+  private final class AuthGate extends Handler.Wrapper {
+    AuthGate(Handler next) {
+      super(next);
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) throws Exception {
+      if (closed.get()) {
+        refuse(request, response, callback, 503, "the proxy is closing");
+        return true;
+      }
+      if (!expectedAuthorization.equals(request.getHeaders().get(HttpHeader.PROXY_AUTHORIZATION))) {
+        response.setStatus(407);
+        response.getHeaders().put(HttpHeader.PROXY_AUTHENTICATE, "Basic realm=\"periscope\"");
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
+        response.write(true, ByteBuffer.wrap("proxy credentials required".getBytes(StandardCharsets.UTF_8)), callback);
+        return true;
+      }
+      if (!HttpMethod.CONNECT.is(request.getMethod()) && BOOTSTRAP_HOST.equals(request.getHttpURI().getHost())) {
+        response.setStatus(200);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html; charset=utf-8");
+        response.write(true, ByteBuffer.wrap("<!doctype html><title>ready</title>".getBytes(StandardCharsets.UTF_8)),
+            callback);
+        return true;
+      }
+      return super.handle(request, response, callback);
+    }
+  }
+
+  /** The verdict's reason, carried from the dial to the CONNECT response. */
+  private static final class Denied extends IOException {
+    final int status;
+
+    Denied(int status, String message) {
+      super(message);
+      this.status = status;
+    }
+  }
+
+  /** CONNECT: judged, then dialled to the checked address only. */
+  private final class Tunnels extends ConnectHandler {
+    Tunnels(Handler next) {
+      super(next);
+      setConnectTimeout(15_000);
+    }
+
+    @Override
+    protected void connectToServer(Request request, String host, int port, Promise<SocketChannel> promise) {
+      NetworkPolicy.Verdict v = judge(host, port);
+      if (!v.admitted()) {
+        promise.failed(new Denied(v.outcome() == NetworkPolicy.Verdict.Outcome.DENIED ? 403 : 502,
+            v.host() + ": " + v.reason()));
+        return;
+      }
+      // Close wins over a resolution that was still running, and a client that left is not dialled for.
+      if (closed.get() || clientLeft(request)) {
+        promise.failed(new Denied(503, "the proxy is closing or the client left"));
+        return;
+      }
+      SocketChannel channel = null;
+      try {
+        InetSocketAddress target = upstream.dial(new InetSocketAddress(v.addresses().get(0), port));
+        channel = SocketChannel.open();
+        channel.socket().setTcpNoDelay(true);
+        channel.configureBlocking(false);
+        channel.connect(target);
+        promise.succeeded(channel);
+      } catch (IOException | RuntimeException e) {
+        if (channel != null) {
+          try {
+            channel.close();
+          } catch (IOException ignored) {
+            // failing anyway
+          }
+        }
+        promise.failed(e);
+      }
+    }
+
+    /**
+     * Whether the client closed its connection while its CONNECT was judged. A client sends nothing before the
+     * tunnel is granted, so one read that finds the end of the stream means it left; bytes sent early are a
+     * protocol error and refused too.
+     */
+    private boolean clientLeft(Request request) {
+      org.eclipse.jetty.io.EndPoint client = request.getConnectionMetaData().getConnection().getEndPoint();
+      if (!client.isOpen()) {
+        return true;
+      }
+      try {
+        return client.fill(ByteBuffer.allocate(1).flip()) != 0;
+      } catch (IOException e) {
+        return true;
+      }
+    }
+
+    @Override
+    protected void onConnectFailure(Request request, Response response, Callback callback, Throwable failure) {
+      if (failure instanceof Denied d) {
+        refuse(request, response, callback, d.status, d.getMessage());
+      } else {
+        refuse(request, response, callback, 502, "could not connect: " + failure.getMessage());
+      }
+    }
+  }
+
+  /** Forwarded HTTP: judged before anything is sent, then sent to the checked address with the original Host. */
+  private final class Forward extends ProxyHandler.Forward {
+    private static final String CHECKED = "periscope.checked";
+    private static final String AUTHORITY = "periscope.authority";
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+      HttpURI uri = request.getHttpURI();
+      if (uri.getHost() == null || uri.getScheme() == null || !(uri.getScheme().equals("http"))) {
+        refuse(request, response, callback, 400, "this proxy forwards absolute http URLs and tunnels with CONNECT");
+        return true;
+      }
+      int port = uri.getPort() > 0 ? uri.getPort() : 80;
+      NetworkPolicy.Verdict v = judge(uri.getHost(), port);
+      if (!v.admitted()) {
+        refuse(request, response, callback, v.outcome() == NetworkPolicy.Verdict.Outcome.DENIED ? 403 : 502,
+            "Blocked by the project's network policy: " + v.host() + ": " + v.reason());
+        return true;
+      }
+      if (closed.get()) {
+        refuse(request, response, callback, 503, "the proxy is closing");
+        return true;
+      }
+      InetSocketAddress target;
+      try {
+        target = upstream.dial(new InetSocketAddress(v.addresses().get(0), port));
+      } catch (IOException e) {
+        refuse(request, response, callback, 502, "could not connect: " + e.getMessage());
+        return true;
+      }
+      request.setAttribute(CHECKED, target);
+      request.setAttribute(AUTHORITY, uri.getAuthority());
+      return super.handle(request, response, callback);
+    }
+
+    @Override
+    protected HttpURI rewriteHttpURI(Request request) {
+      InetSocketAddress target = (InetSocketAddress) request.getAttribute(CHECKED);
+      InetAddress address = target.getAddress();
+      String literal = address.getAddress().length == 16 ? "[" + address.getHostAddress() + "]" : address.getHostAddress();
+      return HttpURI.build(request.getHttpURI()).host(literal).port(target.getPort()).asImmutable();
+    }
+
+    @Override
+    protected org.eclipse.jetty.client.Request newProxyToServerRequest(Request request, HttpURI target) {
+      org.eclipse.jetty.client.Request toServer = super.newProxyToServerRequest(request, target);
+      String authority = (String) request.getAttribute(AUTHORITY);
+      return toServer.headers(h -> h.put(HttpHeader.HOST, authority));
+    }
+
+    @Override
+    protected HttpClient newHttpClient() {
+      HttpClient client = super.newHttpClient();
+      // Only the checked IP literal ever reaches the client: any name is refused rather than resolved.
+      client.setSocketAddressResolver((host, port, context, promise) -> {
+        var literal = IpLiteral.parse(host);
+        if (literal.isEmpty()) {
+          promise.failed(new IOException("refusing to resolve " + host + ": only checked addresses are dialled"));
+        } else {
+          promise.succeeded(List.of(new InetSocketAddress(literal.get(), port)));
+        }
+      });
+      client.setFollowRedirects(false);
+      return client;
+    }
+  }
+}

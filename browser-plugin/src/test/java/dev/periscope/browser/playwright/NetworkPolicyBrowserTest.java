@@ -1,0 +1,352 @@
+package dev.periscope.browser.playwright;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.periscope.api.Cancellation;
+import dev.periscope.api.PluginConfiguration;
+import dev.periscope.api.tool.Tool;
+import dev.periscope.api.tool.ToolCall;
+import dev.periscope.api.tool.ToolResult;
+import dev.periscope.browser.BrowserSettings;
+import dev.periscope.browser.policy.Resolver;
+import dev.periscope.browser.policy.Upstream;
+import dev.periscope.browser.runtime.CheckpointIndex;
+import dev.periscope.browser.runtime.DefaultBrowserRuntime;
+import dev.periscope.browser.runtime.RuntimeSettings;
+import dev.periscope.browser.tools.ToolsForTests;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The network policy through real Chromium. The admitted site is reached in strict mode as {@code site.test}: the
+ * injected resolver answers a public test address and the upstream maps that address to a loopback server, while
+ * refusing and recording any other non-loopback destination. Decoy servers listen where the SSRF corpus points.
+ */
+class NetworkPolicyBrowserTest {
+  static final InetAddress PUBLIC = address("93.184.216.34");
+  static final Path CORPUS = Path.of("src/test/resources/corpora/ssrf_payloads.txt");
+
+  HttpServer site;
+  final List<InetSocketAddress> refused = new CopyOnWriteArrayList<>();
+  final List<InetSocketAddress> dialled = new CopyOnWriteArrayList<>();
+  final Map<String, AtomicInteger> resolutions = new ConcurrentHashMap<>();
+  final List<ServerSocket> decoys = new ArrayList<>();
+  final AtomicInteger decoyHits = new AtomicInteger();
+  DefaultBrowserRuntime runtime;
+  PlaywrightProvider provider;
+  List<Tool> tools;
+
+  static InetAddress address(String literal) {
+    try {
+      return InetAddress.getByName(literal);
+    } catch (UnknownHostException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** As public DNS (or, for metadata names, a cloud's DNS) would answer; anything else does not resolve. */
+  Resolver publicDns() {
+    Pattern nip = Pattern.compile("(?:.*\\.)?(\\d+\\.\\d+\\.\\d+\\.\\d+)\\.nip\\.io");
+    return host -> {
+      int n = resolutions.computeIfAbsent(host, h -> new AtomicInteger()).getAndIncrement();
+      Matcher m = nip.matcher(host);
+      if (m.matches()) {
+        return List.of(address(m.group(1)));
+      }
+      return switch (host) {
+        case "site.test", "example.com", "307.r3dir.me", "62epax5fhvj3zzmzigyoe5ipkbn7fysllvges3a.302.r3dir.me" ->
+            List.of(PUBLIC);
+        case "rebind.test" -> List.of(n == 0 ? PUBLIC : address("127.0.0.1"));
+        case "make-1.2.3.4-rebind-169.254-169.254-rr.1u.ms" ->
+            List.of(n % 2 == 0 ? address("1.2.3.4") : address("169.254.169.254"));
+        case "localtest.me", "localh.st", "spoofed.burpcollaborator.net", "spoofed.redacted.oastify.com" ->
+            List.of(address("127.0.0.1"));
+        case "bugbounty.dod.network" -> List.of(address("127.0.0.2"));
+        case "mail.ebc.apple.com" -> List.of(address("127.0.0.6"));
+        case "ip6-localhost", "ip6-loopback" -> List.of(address("::1"));
+        case "metadata.google.internal", "metadata", "instance-data", "rancher-metadata", "metadata.packet.net" ->
+            List.of(address("169.254.169.254"));
+        default -> throw new UnknownHostException(host);
+      };
+    };
+  }
+
+  /** Dials the public test address as the loopback site; refuses and records everything else off loopback. */
+  Upstream upstream() {
+    return checked -> {
+      dialled.add(checked);
+      if (checked.getAddress().equals(PUBLIC) && checked.getPort() == 80) {
+        return new InetSocketAddress(InetAddress.getLoopbackAddress(), site.getAddress().getPort());
+      }
+      if (checked.getAddress().equals(PUBLIC)) {
+        throw new ConnectException("the test site speaks plain HTTP on port 80 only");
+      }
+      if (!checked.getAddress().isLoopbackAddress()) {
+        refused.add(checked);
+        throw new ConnectException("the test upstream refuses " + checked);
+      }
+      return checked;
+    };
+  }
+
+  @BeforeEach
+  void start() throws IOException {
+    site = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    site.createContext("/", exchange -> {
+      String host = String.valueOf(exchange.getRequestHeaders().getFirst("Host"));
+      if (host.endsWith("r3dir.me")) {
+        // What the redirect service does: send the browser on to an internal address.
+        exchange.getResponseHeaders().set("Location", "http://localhost/");
+        exchange.sendResponseHeaders(307, -1);
+        exchange.close();
+        return;
+      }
+      LocalBrowser.respond(exchange, pages.getOrDefault(exchange.getRequestURI().getPath(),
+          "<!doctype html><html><head><title>Site</title></head><body>site page</body></html>"));
+    });
+    site.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
+    site.start();
+  }
+
+  final Map<String, String> pages = new ConcurrentHashMap<>();
+
+  void browser(Map<String, Object> network) throws IOException {
+    BrowserSettings settings = BrowserSettings.from(new PluginConfiguration(Map.of("persistence", "ephemeral",
+        "network", network)));
+    runtime = new DefaultBrowserRuntime(RuntimeSettings.defaults(), CheckpointIndex.inMemory());
+    provider = new PlaywrightProvider(settings, Optional.empty(), publicDns(), upstream());
+    runtime.registerProvider(provider);
+    tools = ToolsForTests.tools(runtime, settings);
+  }
+
+  @AfterEach
+  void stop() throws IOException {
+    ToolsForTests.close();
+    if (runtime != null) {
+      runtime.close();
+      provider.dispose();
+    }
+    site.stop(0);
+    for (ServerSocket decoy : decoys) {
+      decoy.close();
+    }
+  }
+
+  ToolResult call(String tool, Map<String, Object> args) {
+    return tools.stream().filter(t -> t.descriptor().name().equals(tool)).findFirst().orElseThrow()
+        .call(new ToolCall(args, "agent", Cancellation.none()));
+  }
+
+  static String code(ToolResult r) {
+    Matcher m = Pattern.compile("code=([A-Z_]+)").matcher(r.text());
+    return r.isError() && m.find() ? m.group(1) : "ADMITTED";
+  }
+
+  /** Listens where the corpus points on loopback; a port something else holds is left out and said so. */
+  void decoys() {
+    String[][] places = {{"127.0.0.1", "80"}, {"127.0.0.1", "22"}, {"127.0.0.1", "443"}, {"127.0.0.1", "2379"},
+        {"127.0.0.1", "2375"}, {"127.0.0.1", "9001"}, {"127.0.0.1", "11211"}, {"127.0.0.1", "25"},
+        {"127.127.127.127", "80"}, {"127.0.1.3", "80"}, {"127.0.0.2", "80"}, {"127.0.0.6", "80"},
+        {"127.1.1.1", "80"}, {"127.2.2.2", "80"}, {"127.0.0.1", "12346"}};
+    for (String[] p : places) {
+      try {
+        ServerSocket s = new ServerSocket(Integer.parseInt(p[1]), 50, InetAddress.getByName(p[0]));
+        decoys.add(s);
+        Thread t = new Thread(() -> {
+          try {
+            while (true) {
+              s.accept().close();
+              decoyHits.incrementAndGet();
+            }
+          } catch (IOException closed) {
+            // the test is over
+          }
+        });
+        t.setDaemon(true);
+        t.start();
+      } catch (IOException e) {
+        System.out.println("decoy " + p[0] + ":" + p[1] + " not bound: " + e.getMessage());
+      }
+    }
+  }
+
+  @Test
+  void everyEntryOfTheSsrfCorpusIsRefusedOrBlocked() throws Exception {
+    decoys();
+    browser(Map.of("mode", "strict"));
+    assertFalse(call("browser_open", Map.of("url", "http://site.test/")).isError(), "the admitted site loads");
+    List<String> corpus = Files.readAllLines(CORPUS, StandardCharsets.UTF_8).stream().filter(l -> !l.isBlank()).toList();
+    Map<String, Integer> codes = new TreeMap<>();
+    List<String> admitted = new ArrayList<>();
+    for (String entry : corpus) {
+      ToolResult r = call("browser_open", Map.of("url", entry));
+      String code = code(r);
+      codes.merge(code, 1, Integer::sum);
+      if (code.equals("ADMITTED")) {
+        admitted.add(entry + " -> " + r.text().lines().filter(l -> l.startsWith("URL")).findFirst().orElse(""));
+      }
+      if (code.equals("BROWSER_ACTION_FAILED")) {
+        assertTrue(r.text().contains("could not be reached") || r.text().contains("ERR_"), entry + ": " + r.text());
+      }
+    }
+    assertEquals(List.of(), admitted, "every entry is refused");
+
+    // The same entries as iframe, image, fetch and WebSocket targets of an admitted page.
+    StringBuilder page = new StringBuilder("<!doctype html><html><head><title>Hostile</title></head><body><script>"
+        + "const targets = " + json(corpus) + ";\n"
+        + "for (const t of targets) {\n"
+        + "  try { const f = document.createElement('iframe'); f.src = t; document.body.appendChild(f); } catch (e) {}\n"
+        + "  try { const i = new Image(); i.src = t; } catch (e) {}\n"
+        + "  try { fetch(t).catch(() => {}); } catch (e) {}\n"
+        + "  try { new WebSocket(t.replace(/^http/, 'ws')); } catch (e) {}\n"
+        + "}\n</script></body></html>");
+    pages.put("/hostile", page.toString());
+    ToolResult hostile = call("browser_open", Map.of("url", "http://site.test/hostile"));
+    // The page's frames for mailto-like schemes (dict:, gopher:, ...) are stopped by the page guards, which fails
+    // the open itself; everything else is only blocked.
+    assertTrue(!hostile.isError() || (code(hostile).equals("BROWSER_POLICY_DENIED")
+        && hostile.text().contains("to another program")), hostile.text());
+    call("browser_wait", Map.of("until", "network-idle", "timeout_ms", 5000));
+    Thread.sleep(1000);
+
+    assertEquals(0, decoyHits.get(), "a decoy on loopback received a connection");
+    assertEquals(List.of(), refused, "the upstream was asked for a non-loopback destination");
+    assertTrue(dialled.stream().allMatch(a -> a.getAddress().equals(PUBLIC)), dialled.toString());
+    System.out.printf("SSRF corpus, %d entries, browser_open: %s; as iframe, image, fetch and WebSocket targets: "
+        + "%d dials, all to the admitted test address; %d decoys on loopback, 0 connections; 0 non-loopback dials%n",
+        corpus.size(), codes, dialled.size(), decoys.size());
+  }
+
+  static String json(List<String> values) {
+    StringBuilder b = new StringBuilder("[");
+    for (String v : values) {
+      if (b.length() > 1) {
+        b.append(',');
+      }
+      b.append('"');
+      for (char c : v.toCharArray()) {
+        if (c == '"' || c == '\\') {
+          b.append('\\').append(c);
+        } else if (c < 0x20 || c > 0x7e) {
+          b.append(String.format("\\u%04x", (int) c));
+        } else {
+          b.append(c);
+        }
+      }
+      b.append('"');
+    }
+    return b.append(']').toString();
+  }
+
+  @Test
+  void aDeniedNavigationNamesTheHostAndATransportFailureIsNotADenial() throws Exception {
+    decoys();
+    browser(Map.of("mode", "strict"));
+    int port = site.getAddress().getPort();
+    ToolResult plain = call("browser_open", Map.of("url", "http://127.0.0.1:" + port + "/"));
+    assertEquals("BROWSER_POLICY_DENIED", code(plain), plain.text());
+    assertTrue(plain.text().contains("network policy denies 127.0.0.1"), plain.text());
+    ToolResult tls = call("browser_open", Map.of("url", "https://127.0.0.1:" + port + "/"));
+    assertEquals("BROWSER_POLICY_DENIED", code(tls), tls.text());
+    ToolResult nowhere = call("browser_open", Map.of("url", "http://nowhere.test/"));
+    assertEquals("BROWSER_ACTION_FAILED", code(nowhere), nowhere.text());
+    ToolResult nowhereTls = call("browser_open", Map.of("url", "https://nowhere.test/"));
+    assertEquals("BROWSER_ACTION_FAILED", code(nowhereTls), nowhereTls.text());
+    // A click that navigates to a denied address fails the same way; a denied image only goes missing.
+    pages.put("/links", "<!doctype html><html><body><img src=\"http://127.0.0.1:" + port + "/x.png\">"
+        + "<a href=\"http://127.0.0.1:" + port + "/\">Inside</a></body></html>");
+    ToolResult links = call("browser_open", Map.of("url", "http://site.test/links", "mode", "interactive"));
+    assertFalse(links.isError(), links.text());
+    ToolResult click = call("browser_click", LocalBrowser.target(links, "Inside"));
+    assertEquals("BROWSER_POLICY_DENIED", code(click), click.text());
+    assertEquals(0, decoyHits.get());
+  }
+
+  @Test
+  void aRebindingNameNeverReachesLoopbackThroughTheBrowser() throws Exception {
+    decoys();
+    browser(Map.of("mode", "strict"));
+    pages.put("/rebind", "<!doctype html><html><head><title>Rebind</title></head><body><p id=\"r\">waiting</p><script>"
+        + "fetch('/second').then(r => r.text()).then(t => r.textContent = 'second: ' + t,"
+        + " () => r.textContent = 'second: blocked');</script></body></html>");
+    ToolResult first = call("browser_open", Map.of("url", "http://rebind.test/rebind"));
+    assertFalse(first.isError(), first.text());
+    call("browser_wait", Map.of("until", "network-idle", "timeout_ms", 5000));
+    ToolResult after = call("browser_observe", Map.of("mode", "document"));
+    assertTrue(after.text().contains("second: blocked") || after.text().contains("second: Blocked"), after.text());
+    assertEquals(0, decoyHits.get(), "127.0.0.1:80 was reached");
+    assertTrue(resolutions.get("rebind.test").get() >= 2, "the name was resolved again and judged again");
+  }
+
+  @Test
+  void denyCidrsWinsEvenWhenUnrestricted() throws Exception {
+    HttpServer second = HttpServer.create(new InetSocketAddress(address("127.0.0.2"), 0), 0);
+    second.createContext("/", exchange -> LocalBrowser.respond(exchange, "<html><body>second host</body></html>"));
+    second.start();
+    try {
+      browser(Map.of("mode", "unrestricted", "denyCidrs", List.of("127.0.0.1/32")));
+      ToolResult denied = call("browser_open", Map.of("url", "http://127.0.0.1:" + site.getAddress().getPort() + "/"));
+      assertEquals("BROWSER_POLICY_DENIED", code(denied), denied.text());
+      assertTrue(denied.text().contains("denyCidrs 127.0.0.1/32"), denied.text());
+      ToolResult open = call("browser_open", Map.of("url", "http://127.0.0.2:" + second.getAddress().getPort() + "/"));
+      assertFalse(open.isError(), open.text());
+      assertTrue(open.text().contains("second host"), open.text());
+      ToolResult metadata = call("browser_open", Map.of("url", "http://169.254.169.254/latest/meta-data/"));
+      assertEquals("BROWSER_POLICY_DENIED", code(metadata), metadata.text());
+      assertEquals(List.of(), refused);
+    } finally {
+      second.stop(0);
+    }
+  }
+
+  @Test
+  void webRtcSendsNoUdpToAStunServerOnLoopback() throws Exception {
+    browser(Map.of("mode", "allowlist", "allowCidrs", List.of("127.0.0.1/32")));
+    try (DatagramSocket stun = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+      stun.setSoTimeout(4000);
+      pages.put("/rtc", "<!doctype html><html><body><p id=\"s\">starting</p><script>"
+          + "const pc = new RTCPeerConnection({iceServers: [{urls: 'stun:127.0.0.1:" + stun.getLocalPort() + "'},"
+          + " {urls: 'turn:127.0.0.1:" + stun.getLocalPort() + "?transport=udp', username: 'u', credential: 'c'}]});"
+          + "pc.createDataChannel('x');"
+          + "pc.onicegatheringstatechange = () => s.textContent = 'gathering ' + pc.iceGatheringState;"
+          + "pc.createOffer().then(o => pc.setLocalDescription(o));</script></body></html>");
+      ToolResult page = call("browser_open", Map.of("url", "http://127.0.0.1:" + site.getAddress().getPort() + "/rtc"));
+      assertFalse(page.isError(), page.text());
+      byte[] buffer = new byte[1500];
+      boolean received;
+      try {
+        stun.receive(new DatagramPacket(buffer, buffer.length));
+        received = true;
+      } catch (SocketTimeoutException quiet) {
+        received = false;
+      }
+      assertFalse(received, "the STUN/TURN listener on loopback received a UDP packet");
+    }
+  }
+}

@@ -1,0 +1,271 @@
+package dev.periscope.browser.policy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The proxy's own cases, over raw sockets on loopback: credentials, denials, tunnels, close and rebinding. */
+class PolicyProxyTest {
+  /** Stands for a public server; the upstream maps it to the loopback test server. */
+  static final InetAddress PUBLIC = NetworkPolicyTest.address("93.184.216.34");
+
+  HttpServer site;
+  final List<InetSocketAddress> dialled = new CopyOnWriteArrayList<>();
+  final List<String> hostHeaders = new CopyOnWriteArrayList<>();
+  PolicyProxy proxy;
+
+  @BeforeEach
+  void startSite() throws IOException {
+    site = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    site.createContext("/", exchange -> {
+      hostHeaders.add(exchange.getRequestHeaders().getFirst("Host"));
+      byte[] body = "hello from the site".getBytes(StandardCharsets.UTF_8);
+      exchange.sendResponseHeaders(200, body.length);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(body);
+      }
+    });
+    site.start();
+  }
+
+  @AfterEach
+  void stop() {
+    if (proxy != null) {
+      proxy.close();
+    }
+    site.stop(0);
+  }
+
+  /** Maps the public test address to the site; records every dial; refuses any other non-loopback destination. */
+  Upstream upstream() {
+    return checked -> {
+      dialled.add(checked);
+      if (checked.getAddress().equals(PUBLIC)) {
+        return new InetSocketAddress(InetAddress.getLoopbackAddress(), site.getAddress().getPort());
+      }
+      if (!checked.getAddress().isLoopbackAddress()) {
+        throw new ConnectException("test upstream refuses " + checked);
+      }
+      return checked;
+    };
+  }
+
+  PolicyProxy start(NetworkPolicy policy, Resolver resolver) {
+    proxy = new PolicyProxy(policy, resolver, upstream());
+    return proxy;
+  }
+
+  String auth() {
+    return "Basic " + Base64.getEncoder().encodeToString((proxy.username() + ":" + proxy.password())
+        .getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Sends a raw request to the proxy and returns the whole response (or the head, for a tunnel). */
+  String send(String request) throws IOException {
+    try (Socket s = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
+      s.setSoTimeout(10_000);
+      s.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+      s.getOutputStream().flush();
+      return readHead(s.getInputStream());
+    }
+  }
+
+  static String readHead(InputStream in) throws IOException {
+    ByteArrayOutputStream b = new ByteArrayOutputStream();
+    int c;
+    while ((c = in.read()) != -1) {
+      b.write(c);
+      if (b.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
+        break;
+      }
+    }
+    return b.toString(StandardCharsets.ISO_8859_1);
+  }
+
+  String get(String url, String ignored) throws IOException {
+    String host = java.net.URI.create(url).getRawAuthority();
+    return send("GET " + url + " HTTP/1.1\r\nHost: " + host + "\r\nProxy-Authorization: " + auth()
+        + "\r\nConnection: close\r\n\r\n");
+  }
+
+  String connect(String authority) throws IOException {
+    return send("CONNECT " + authority + " HTTP/1.1\r\nHost: " + authority + "\r\nProxy-Authorization: " + auth()
+        + "\r\n\r\n");
+  }
+
+  static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  static Resolver answering(String name, InetAddress address) {
+    return host -> {
+      if (host.equals(name)) {
+        return List.of(address);
+      }
+      throw new java.net.UnknownHostException(host);
+    };
+  }
+
+  @Test
+  void withoutCredentialsTheAnswerIs407() throws IOException {
+    start(NetworkPolicy.strict(), answering("site.test", PUBLIC));
+    String r = send("GET http://site.test/ HTTP/1.1\r\nHost: site.test\r\nConnection: close\r\n\r\n");
+    assertTrue(r.startsWith("HTTP/1.1 407"), r);
+    assertTrue(r.contains("Proxy-Authenticate: Basic"), r);
+    String wrong = send("CONNECT site.test:443 HTTP/1.1\r\nHost: site.test:443\r\nProxy-Authorization: Basic "
+        + Base64.getEncoder().encodeToString("periscope:guess".getBytes(StandardCharsets.UTF_8)) + "\r\n\r\n");
+    assertTrue(wrong.startsWith("HTTP/1.1 407"), wrong);
+    assertEquals(List.of(), dialled);
+  }
+
+  @Test
+  void anAdmittedRequestGoesToTheCheckedAddressWithItsOwnHost() throws IOException {
+    start(NetworkPolicy.strict(), answering("site.test", PUBLIC));
+    String r = get("http://site.test/page", "site.test");
+    assertTrue(r.startsWith("HTTP/1.1 200"), r);
+    assertEquals(List.of(new InetSocketAddress(PUBLIC, 80)), dialled);
+    assertEquals(List.of("site.test"), hostHeaders);
+  }
+
+  @Test
+  void aRefusedTargetIs403BeforeAnyUpstreamConnection() throws IOException {
+    start(NetworkPolicy.strict(), answering("inside.test", NetworkPolicyTest.address("127.0.0.1")));
+    long mark = proxy.denialMark();
+    for (String target : List.of("http://inside.test/", "http://127.0.0.1:" + site.getAddress().getPort() + "/",
+        "http://169.254.169.254/latest/meta-data/")) {
+      String r = get(target, "x");
+      assertTrue(r.startsWith("HTTP/1.1 403"), target + ": " + r);
+      assertTrue(r.contains(PolicyProxy.DENIAL_HEADER + ": denied"), r);
+    }
+    String tunnel = connect("inside.test:443");
+    assertTrue(tunnel.startsWith("HTTP/1.1 403"), tunnel);
+    assertEquals(List.of(), dialled, "nothing was dialled");
+    assertEquals(List.of(), hostHeaders, "the site saw nothing");
+    assertEquals(4, proxy.deniedSince(mark).size());
+    assertEquals("inside.test", proxy.deniedSince(mark).get(0).host());
+  }
+
+  @Test
+  void connectIsAdmittedOnlyForAdmittedTargetsAndTunnels() throws IOException {
+    start(NetworkPolicy.strict(), answering("site.test", PUBLIC));
+    try (Socket s = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
+      s.setSoTimeout(10_000);
+      s.getOutputStream().write(("CONNECT site.test:8443 HTTP/1.1\r\nHost: site.test:8443\r\nProxy-Authorization: "
+          + auth() + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+      String head = readHead(s.getInputStream());
+      assertTrue(head.startsWith("HTTP/1.1 200"), head);
+      // Through the tunnel: plain HTTP to the site behind the checked address.
+      s.getOutputStream().write("GET / HTTP/1.1\r\nHost: site.test\r\nConnection: close\r\n\r\n"
+          .getBytes(StandardCharsets.ISO_8859_1));
+      String inner = new String(s.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+      assertTrue(inner.contains("hello from the site"), inner);
+    }
+    assertEquals(List.of(new InetSocketAddress(PUBLIC, 8443)), dialled);
+    assertTrue(connect("elsewhere.test:443").startsWith("HTTP/1.1 502"), "unresolved is a transport failure");
+  }
+
+  @Test
+  void closeWinsOverAPendingResolution() throws Exception {
+    CountDownLatch resolving = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    start(NetworkPolicy.strict(), host -> {
+      resolving.countDown();
+      awaitQuietly(release);
+      return List.of(PUBLIC);
+    });
+    Socket client = new Socket(InetAddress.getLoopbackAddress(), proxy.port());
+    client.getOutputStream().write(("CONNECT site.test:443 HTTP/1.1\r\nHost: site.test:443\r\nProxy-Authorization: "
+        + auth() + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+    assertTrue(resolving.await(10, TimeUnit.SECONDS));
+    Thread closer = new Thread(proxy::close);
+    closer.start();
+    Thread.sleep(200);
+    release.countDown();
+    closer.join(10_000);
+    client.close();
+    assertEquals(List.of(), dialled, "a connection still resolving when the proxy closed was never opened");
+  }
+
+  @Test
+  void aClientThatLeavesDuringResolutionCausesNoUpstreamConnection() throws Exception {
+    CountDownLatch resolving = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicInteger resolutions = new AtomicInteger();
+    start(NetworkPolicy.strict(), host -> {
+      resolutions.incrementAndGet();
+      resolving.countDown();
+      awaitQuietly(release);
+      return List.of(PUBLIC);
+    });
+    try (Socket client = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
+      client.getOutputStream().write(("CONNECT site.test:443 HTTP/1.1\r\nHost: site.test:443\r\nProxy-Authorization: "
+          + auth() + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+      assertTrue(resolving.await(10, TimeUnit.SECONDS));
+    }
+    Thread.sleep(300);
+    release.countDown();
+    Thread.sleep(500);
+    assertEquals(1, resolutions.get());
+    assertEquals(List.of(), dialled, "nobody was left to tunnel for");
+  }
+
+  @Test
+  void aRebindingResolverNeverReachesLoopback() throws Exception {
+    AtomicInteger answers = new AtomicInteger();
+    // First an admitted public address, then 127.0.0.1, where a decoy listens.
+    try (ServerSocket decoy = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      AtomicInteger decoyHits = new AtomicInteger();
+      Thread t = new Thread(() -> {
+        try {
+          while (true) {
+            decoy.accept().close();
+            decoyHits.incrementAndGet();
+          }
+        } catch (IOException closed) {
+          // done
+        }
+      });
+      t.setDaemon(true);
+      t.start();
+      start(NetworkPolicy.strict(), host -> answers.getAndIncrement() == 0 ? List.of(PUBLIC)
+          : List.of(NetworkPolicyTest.address("127.0.0.1")));
+      assertTrue(get("http://rebind.test:" + decoy.getLocalPort() + "/", "rebind.test").startsWith("HTTP/1.1 200"));
+      assertTrue(get("http://rebind.test:" + decoy.getLocalPort() + "/", "rebind.test").startsWith("HTTP/1.1 403"));
+      assertTrue(connect("rebind.test:" + decoy.getLocalPort()).startsWith("HTTP/1.1 403"));
+      assertEquals(0, decoyHits.get());
+      assertFalse(dialled.stream().anyMatch(a -> a.getAddress().isLoopbackAddress()), dialled.toString());
+    }
+  }
+
+  @Test
+  void theBootstrapHostIsAnsweredByTheProxyItself() throws IOException {
+    start(NetworkPolicy.strict(), answering("site.test", PUBLIC));
+    assertTrue(get("http://" + PolicyProxy.BOOTSTRAP_HOST + "/", PolicyProxy.BOOTSTRAP_HOST).startsWith("HTTP/1.1 200"));
+    assertEquals(List.of(), dialled);
+  }
+}
