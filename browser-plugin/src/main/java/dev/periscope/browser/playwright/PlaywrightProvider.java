@@ -38,6 +38,7 @@ import java.util.stream.Stream;
 public final class PlaywrightProvider implements CheckpointingProvider {
   public static final String ID = "playwright";
   private static final AtomicInteger DRIVERS = new AtomicInteger();
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PlaywrightProvider.class);
 
   private final BrowserSettings settings;
   private final Executables.Lookup chromium;
@@ -73,6 +74,9 @@ public final class PlaywrightProvider implements CheckpointingProvider {
     this.chromium = Executables.chromium(settings.chromiumExecutable());
     this.node = Executables.node(settings.nodeExecutable());
     this.checkpoints = checkpointDirectory.map(CheckpointFiles::new);
+    LOG.info("browser provider {}: Chromium {} ({}), Node.js {}, {}", ID,
+        chromium.path().map(Path::toString).orElse("not found"), settings.headless() ? "headless" : "headed",
+        node.path().map(Path::toString).orElse("not found"), settings.network().describe());
     this.checkpoints.ifPresent(CheckpointFiles::sweepPartial);
     TempRoots.removeAbandoned(Path.of(System.getProperty("java.io.tmpdir")));
   }

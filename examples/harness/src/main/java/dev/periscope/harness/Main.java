@@ -28,6 +28,11 @@ public final class Main implements Runnable {
     System.getProperties().putIfAbsent("org.slf4j.simpleLogger.defaultLogLevel",
         level != null && level.matches("trace|debug|info|warn|error|off") ? level : "warn");
     System.getProperties().putIfAbsent("org.slf4j.simpleLogger.log.org.pf4j", "off");
+    // The proxy's internals stay at warn whatever HARNESS_LOG says: its debug output would carry request bodies.
+    System.getProperties().putIfAbsent("org.slf4j.simpleLogger.log.org.eclipse.jetty", "warn");
+    // At startup the browser provider says what it runs: Chromium, headless or not, the network policy.
+    System.getProperties().putIfAbsent("org.slf4j.simpleLogger.log.dev.periscope.browser.playwright.PlaywrightProvider",
+        level != null && level.matches("trace|debug") ? level : "info");
     System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
     // SQLite's native library is unpacked here rather than in the temp directory, where a killed harness would
     // leave a copy behind each time.

@@ -52,6 +52,10 @@ class HarnessEndToEndTest {
       var run = HarnessProcess.run(home, tmp, "run", "--profile", "e2e", "--project", project.toString(),
           "--session", "agent-1", "--json", script.toString());
       assertEquals(0, run.exitCode(), run.out() + run.err());
+      // At startup the harness says what the browser runs with: Chromium, headless, the network policy.
+      assertTrue(run.err().lines().anyMatch(l -> l.contains("browser provider playwright: Chromium /")
+          && l.contains("(headless)") && l.contains("network allowlist, allowHosts [], allowCidrs [127.0.0.1/32],"
+          + " denyCidrs []")), run.err());
 
       List<JsonNode> steps = new ArrayList<>();
       for (String line : run.out().split("\n")) {
