@@ -55,15 +55,34 @@ final class NavigationDenials {
     }
   }
 
+  /**
+   * Runs one action and fails it with the denial of its main document, if the policy denied it: a navigation the
+   * proxy refused fails as a policy denial, not as the transport error it caused.
+   */
+  <T> T watch(java.util.concurrent.Callable<T> action) throws Exception {
+    start();
+    T result;
+    try {
+      result = action.call();
+    } catch (com.microsoft.playwright.PlaywrightException | BrowserException e) {
+      throw denial().map(d -> (Exception) d).orElse(e);
+    }
+    Optional<BrowserException> denied = denial();
+    if (denied.isPresent()) {
+      throw denied.get();
+    }
+    return result;
+  }
+
   /** Starts watching one action. */
-  void start() {
+  private void start() {
     mark = proxy.denialMark();
     deniedHost = null;
     transportFailure = null;
   }
 
   /** The denial of this action's main document, naming the host and the reason. */
-  Optional<BrowserException> denial() {
+  private Optional<BrowserException> denial() {
     if (deniedHost == null && transportFailure != null) {
       return Optional.of(new BrowserException(ErrorCode.BROWSER_ACTION_FAILED, transportFailure
           + " could not be reached (it does not resolve, or the connection was refused)", null, false, null));

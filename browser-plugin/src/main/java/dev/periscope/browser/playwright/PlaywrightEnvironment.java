@@ -87,24 +87,10 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
 
   /**
    * Runs an action on the driver's thread and then reports, as {@code BROWSER_POLICY_DENIED}, whatever the page
-   * guards blocked while it ran.
+   * guards blocked while it ran and a main document the network policy denied.
    */
   private <T> T guarded(String what, java.util.concurrent.Callable<T> work) {
-    return call(what, () -> guards.around(what, () -> {
-      denials.start();
-      T result;
-      try {
-        result = work.call();
-      } catch (PlaywrightException | BrowserException e) {
-        // A navigation the proxy refused fails as a policy denial, not as the transport error it caused.
-        throw denials.denial().map(d -> (Exception) d).orElse(e);
-      }
-      java.util.Optional<BrowserException> denied = denials.denial();
-      if (denied.isPresent()) {
-        throw denied.get();
-      }
-      return result;
-    }));
+    return call(what, () -> guards.around(what, () -> denials.watch(work)));
   }
 
   private static void refuseBeforeDispatch(ProviderElement element) {
@@ -265,27 +251,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
     guarded("choosing an option", () -> {
       ElementHandle target = resolve(element);
       try {
-        @SuppressWarnings("unchecked")
-        Map<String, Object> fit = (Map<String, Object>) target.evaluate("""
-            (el, values) => ({
-              isSelect: el.tagName === 'SELECT', multiple: !!el.multiple,
-              unmatched: values.filter(v => !Array.from(el.options || []).some(
-                  o => o.value === v || o.label === v || o.text.trim() === v))
-            })""", values);
-        if (!Boolean.TRUE.equals(fit.get("isSelect"))) {
-          throw new BrowserException(ErrorCode.BROWSER_INVALID_ARGUMENT, "element \"" + element.name()
-              + "\" is not a select");
-        }
-        if (values.size() > 1 && !Boolean.TRUE.equals(fit.get("multiple"))) {
-          throw new BrowserException(ErrorCode.BROWSER_INVALID_ARGUMENT,
-              "/values: \"" + element.name() + "\" takes one option; more than one needs a multi-select");
-        }
-        List<?> unmatched = (List<?>) fit.get("unmatched");
-        if (!unmatched.isEmpty()) {
-          throw new BrowserException(ErrorCode.BROWSER_INVALID_ARGUMENT,
-              "/values: no option of \"" + element.name() + "\" has the value or label " + unmatched);
-        }
-        target.selectOption(values.toArray(String[]::new));
+        Choices.select(target, element, values);
       } finally {
         target.dispose();
       }

@@ -1,7 +1,9 @@
 package dev.periscope.browser.runtime;
 
 import dev.periscope.api.Cancellation;
+import dev.periscope.api.browser.BrowserEnvironment;
 import dev.periscope.api.browser.BrowserException;
+import dev.periscope.api.browser.ProviderElement;
 import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.host.ApprovalDecision;
 import dev.periscope.api.host.ApprovalRequest;
@@ -89,6 +91,22 @@ public final class CredentialChannel {
           + " is unset or empty");
     }
     return new Credential(ref, Secret.of(value), List.of());
+  }
+
+  /**
+   * A credential fill, on the environment's queue: the secret is resolved, the origins of the field's frame and of
+   * every frame around it checked against the credential's origins (before anyone is asked), approval obtained,
+   * the secret handed to {@code filled} (so the session redacts it from then on) and only then to the provider,
+   * which checks the origins once more as it fills. Returns the number of characters filled.
+   */
+  int fill(BrowserEnvironment env, ProviderElement target, String ref, Cancellation cancellation,
+      java.util.function.Consumer<Secret> filled) {
+    Credential credential = resolve(ref);
+    List<String> chain = env.originChain(target);
+    checkOrigins(credential, chain, target.name());
+    approve(credential, chain, target.name(), cancellation);
+    filled.accept(credential.secret());
+    return env.fillCredential(target, credential.secret(), chain);
   }
 
   /**

@@ -149,7 +149,10 @@ final class Lease implements BrowserLease {
     }
     if (action instanceof BrowserAction.FillCredential f) {
       ProviderElement target = environment.resolve(f.observationId(), f.elementRef());
-      return () -> fillCredential(target, f.credentialRef(), cancellation, record);
+      // The channel resolves, checks the origins, asks, and fills; the session redacts the secret from then on.
+      return () -> record.put("filled_chars", runtime.credentials().fill(environment.delegate(), target,
+          f.credentialRef(), cancellation, secret -> runtime.redactions().remember(environment.sessionId,
+              f.credentialRef(), secret)));
     }
     if (action instanceof BrowserAction.Press p) {
       ProviderElement target = resolveOptional(p.observationId(), p.elementRef());
@@ -173,23 +176,6 @@ final class Lease implements BrowserLease {
     }
     BrowserAction.History h = (BrowserAction.History) action;
     return () -> env.history(h.move());
-  }
-
-  /**
-   * A credential fill: the secret is resolved, the origins of the field's frame and of every frame around it
-   * checked against the credential's origins (before anyone is asked), approval obtained, and only then the secret
-   * handed to the provider, which checks the origins once more as it fills. The transition gets the number of
-   * characters filled; from then on the session's observations redact the secret.
-   */
-  private void fillCredential(ProviderElement target, String ref, Cancellation cancellation, Map<String, Object> record) {
-    CredentialChannel channel = runtime.credentials();
-    CredentialChannel.Credential credential = channel.resolve(ref);
-    var env = environment.delegate();
-    List<String> chain = env.originChain(target);
-    channel.checkOrigins(credential, chain, target.name());
-    channel.approve(credential, chain, target.name(), cancellation);
-    runtime.redactions().remember(environment.sessionId, ref, credential.secret());
-    record.put("filled_chars", env.fillCredential(target, credential.secret(), chain));
   }
 
   /** How a transition records the action: never a fill's value, only its length. */
