@@ -150,7 +150,9 @@ public final class PlaywrightProvider implements CheckpointingProvider {
     cancellation.throwIfCancelled();
     Path directory = environmentDirectory();
     PolicyProxy proxy = new PolicyProxy(settings.network(), resolver, upstream);
-    Proxy viaProxy = new Proxy(proxy.server()).setUsername(proxy.username()).setPassword(proxy.password());
+    // No credentials here: Playwright would pause every request to answer proxy challenges. ProxyBootstrap
+    // teaches the context the credentials once instead.
+    Proxy viaProxy = new Proxy(proxy.server());
     PlaywrightDriver driver = new PlaywrightDriver(chromium.path().get(), node.path().get(), directory,
         settings.headless(), DRIVERS.incrementAndGet(), viaProxy);
     PlaywrightEnvironment environment = null;
@@ -170,9 +172,7 @@ public final class PlaywrightProvider implements CheckpointingProvider {
         context.setDefaultNavigationTimeout(settings.navigationTimeoutMs());
         String registryKey = "__periscope_" + java.util.UUID.randomUUID().toString().replace("-", "");
         // The browser learns the proxy's credentials from the proxy itself, before any page of the agent loads.
-        Page bootstrap = context.newPage();
-        bootstrap.navigate("http://" + PolicyProxy.BOOTSTRAP_HOST + "/");
-        bootstrap.close();
+        ProxyBootstrap.prime(context, proxy);
         context.addInitScript(PageScripts.guards(registryKey));
         Page page = context.newPage();
         return new PlaywrightEnvironment(driver, context, page, registryKey, settings, () -> deleteTree(directory),

@@ -154,11 +154,12 @@ class GuardsTest {
   }
 
   /** Whether the counter stands still for a second within the given seconds. */
-  static boolean stopsTicking(java.util.concurrent.atomic.AtomicInteger counter, int seconds) throws Exception {
+  /** Whether the counter stops changing (at any value, zero included) within the time given. */
+  static boolean settles(java.util.concurrent.atomic.AtomicInteger counter, int seconds) throws Exception {
     for (int i = 0; i < seconds; i++) {
       int then = counter.get();
       Thread.sleep(1000);
-      if (counter.get() == then && then > 0) {
+      if (counter.get() == then) {
         return true;
       }
     }
@@ -241,7 +242,10 @@ class GuardsTest {
     assertFalse(opened.isError(), opened.text());
     // No tool call runs now. The download must be cancelled, and the popup closed, without waiting for one.
     assertTrue(downloadStopped.await(15, TimeUnit.SECONDS), "the background download kept running");
-    assertTrue(stopsTicking(popupTicks, 15), "the popup kept running while no call was in flight");
+    // The popup may be closed before its first fetch gets through (then it never ticks); either way it must not
+    // keep ticking. That it was opened at all is the page event checked below.
+    assertTrue(settles(popupTicks, 15), "the popup kept running while no call was in flight (ticks: "
+        + popupTicks.get() + ")");
     ToolResult later = call("background", "browser_observe", Map.of());
     assertFalse(later.isError(), later.text());
     assertTrue(later.text().contains("the page opened another page, which was closed while no action ran"),

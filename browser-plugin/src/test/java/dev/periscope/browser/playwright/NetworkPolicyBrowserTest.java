@@ -204,6 +204,7 @@ class NetworkPolicyBrowserTest {
     List<String> corpus = Files.readAllLines(CORPUS, StandardCharsets.UTF_8).stream().filter(l -> !l.isBlank()).toList();
     Map<String, Integer> codes = new TreeMap<>();
     List<String> admitted = new ArrayList<>();
+    List<String> transport = new ArrayList<>();
     for (String entry : corpus) {
       ToolResult r = call("browser_open", Map.of("url", entry));
       String code = code(r);
@@ -212,6 +213,7 @@ class NetworkPolicyBrowserTest {
         admitted.add(entry + " -> " + r.text().lines().filter(l -> l.startsWith("URL")).findFirst().orElse(""));
       }
       if (code.equals("BROWSER_ACTION_FAILED")) {
+        transport.add(entry);
         assertTrue(r.text().contains("could not be reached") || r.text().contains("ERR_"), entry + ": " + r.text());
       }
     }
@@ -241,6 +243,7 @@ class NetworkPolicyBrowserTest {
     System.out.printf("SSRF corpus, %d entries, browser_open: %s; as iframe, image, fetch and WebSocket targets: "
         + "%d dials, all to the admitted test address; %d decoys on loopback, 0 connections; 0 non-loopback dials%n",
         corpus.size(), codes, dialled.size(), decoys.size());
+    System.out.println("transport failures (names that do not resolve, a TLS site the test does not serve): " + transport);
   }
 
   static String json(List<String> values) {

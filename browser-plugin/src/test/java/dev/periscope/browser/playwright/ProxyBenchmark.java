@@ -75,11 +75,9 @@ public final class ProxyBenchmark {
       Browser browser = playwright.chromium().launch(new BrowserType.LaunchOptions()
           .setExecutablePath(Executables.chromium(Optional.empty()).path().orElseThrow()).setArgs(launchArgs));
       BrowserContext direct = browser.newContext();
-      BrowserContext proxied = browser.newContext(new Browser.NewContextOptions().setProxy(
-          new Proxy(proxy.server()).setUsername(proxy.username()).setPassword(proxy.password())));
-      Page bootstrap = proxied.newPage();
-      bootstrap.navigate("http://" + PolicyProxy.BOOTSTRAP_HOST + "/");
-      bootstrap.close();
+      // As the provider does it: the proxy without Playwright credentials, taught to the context by the bootstrap.
+      BrowserContext proxied = browser.newContext(new Browser.NewContextOptions().setProxy(new Proxy(proxy.server())));
+      ProxyBootstrap.prime(proxied, proxy);
       Page withoutProxy = direct.newPage();
       Page withProxy = proxied.newPage();
       List<Long> plain = new ArrayList<>();

@@ -1,0 +1,71 @@
+package dev.periscope.browser.playwright;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.CDPSession;
+import com.microsoft.playwright.Page;
+import dev.periscope.browser.policy.PolicyProxy;
+
+/**
+ * Teaches a browser context its proxy's credentials once, before any page of the agent loads: a page opens the
+ * bootstrap address, which the proxy answers itself, and the proxy's 407 is answered over a Chromium control
+ * session of that page alone. Chromium keeps the credentials for the proxy and sends them with every later
+ * request, so nothing intercepts the agent's traffic afterwards (Playwright's own proxy credentials would pause
+ * every request and switch the HTTP cache off). Call on the driver's thread.
+ */
+final class ProxyBootstrap {
+  private ProxyBootstrap() {}
+
+  static void prime(BrowserContext context, PolicyProxy proxy) {
+    Page page = context.newPage();
+    CDPSession control = context.newCDPSession(page);
+    try {
+      control.on("Fetch.requestPaused", event -> answer(control, "Fetch.continueRequest", request(event)));
+      control.on("Fetch.authRequired", event -> {
+        JsonObject answer = new JsonObject();
+        boolean fromProxy = "Proxy".equals(event.getAsJsonObject("authChallenge").get("source").getAsString());
+        answer.addProperty("response", fromProxy ? "ProvideCredentials" : "CancelAuth");
+        if (fromProxy) {
+          answer.addProperty("username", proxy.username());
+          answer.addProperty("password", proxy.password());
+        }
+        JsonObject params = request(event);
+        params.add("authChallengeResponse", answer);
+        answer(control, "Fetch.continueWithAuth", params);
+      });
+      JsonObject pattern = new JsonObject();
+      pattern.addProperty("urlPattern", "http://" + PolicyProxy.BOOTSTRAP_HOST + "/*");
+      JsonArray patterns = new JsonArray();
+      patterns.add(pattern);
+      JsonObject enable = new JsonObject();
+      enable.addProperty("handleAuthRequests", true);
+      enable.add("patterns", patterns);
+      control.send("Fetch.enable", enable);
+      // Its own timeout: a project's short navigation timeout is for the agent's pages, not for this.
+      page.navigate("http://" + PolicyProxy.BOOTSTRAP_HOST + "/", new Page.NavigateOptions().setTimeout(30_000));
+      control.send("Fetch.disable");
+    } finally {
+      control.detach();
+      page.close();
+    }
+  }
+
+  /**
+   * Answers a paused request. One that arrives after the bootstrap (its favicon, say) finds the domain disabled
+   * and the request already released by that: nothing to answer.
+   */
+  private static void answer(CDPSession control, String method, JsonObject params) {
+    try {
+      control.send(method, params);
+    } catch (com.microsoft.playwright.PlaywrightException released) {
+      // Fetch was disabled meanwhile, which lets every paused request go on.
+    }
+  }
+
+  private static JsonObject request(JsonObject event) {
+    JsonObject params = new JsonObject();
+    params.addProperty("requestId", event.get("requestId").getAsString());
+    return params;
+  }
+}
