@@ -329,8 +329,19 @@ class NetworkPolicyBrowserTest {
   }
 
   @Test
-  void webRtcSendsNoUdpToAStunServerOnLoopback() throws Exception {
+  void webRtcSendsNoUdpToAStunServerOnLoopbackInAllowlistMode() throws Exception {
     browser(Map.of("mode", "allowlist", "allowCidrs", List.of("127.0.0.1/32")));
+    assertNoUdp("http://127.0.0.1:" + site.getAddress().getPort() + "/rtc");
+  }
+
+  @Test
+  void webRtcSendsNoUdpToAStunServerOnLoopbackInStrictMode() throws Exception {
+    browser(Map.of("mode", "strict"));
+    assertNoUdp("http://site.test/rtc");
+  }
+
+  /** A page that gathers ICE candidates with a STUN and a TURN server on a loopback UDP port: nothing arrives. */
+  void assertNoUdp(String pageUrl) throws Exception {
     try (DatagramSocket stun = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
       stun.setSoTimeout(4000);
       pages.put("/rtc", "<!doctype html><html><body><p id=\"s\">starting</p><script>"
@@ -339,7 +350,7 @@ class NetworkPolicyBrowserTest {
           + "pc.createDataChannel('x');"
           + "pc.onicegatheringstatechange = () => s.textContent = 'gathering ' + pc.iceGatheringState;"
           + "pc.createOffer().then(o => pc.setLocalDescription(o));</script></body></html>");
-      ToolResult page = call("browser_open", Map.of("url", "http://127.0.0.1:" + site.getAddress().getPort() + "/rtc"));
+      ToolResult page = call("browser_open", Map.of("url", pageUrl));
       assertFalse(page.isError(), page.text());
       byte[] buffer = new byte[1500];
       boolean received;
@@ -350,6 +361,103 @@ class NetworkPolicyBrowserTest {
         received = false;
       }
       assertFalse(received, "the STUN/TURN listener on loopback received a UDP packet");
+    }
+  }
+
+  @Test
+  void anAdmittedWebSocketWorksThroughTheProxyAndADeniedOneNeverConnects() throws Exception {
+    try (MiniWebSocketServer ws = new MiniWebSocketServer()) {
+      pages.put("/ws", "<!doctype html><html><head><title>waiting</title></head><body><script>"
+          + "const ws = new WebSocket('ws://127.0.0.1:" + ws.port() + "/chat');"
+          + "ws.onmessage = e => document.title = 'ws:' + e.data;"
+          + "ws.onerror = () => document.title = 'ws:error';</script></body></html>");
+      browser(Map.of("mode", "allowlist", "allowCidrs", List.of("127.0.0.1/32")));
+      call("browser_open", Map.of("url", "http://127.0.0.1:" + site.getAddress().getPort() + "/ws"));
+      ToolResult admitted = call("browser_wait", Map.of("until", "network-idle", "timeout_ms", 5000));
+      String title = waitForTitle();
+      assertEquals("ws:hello through the tunnel", title, admitted.text());
+      assertEquals(1, ws.connections());
+
+      ToolsForTests.close();
+      runtime.close();
+      provider.dispose();
+      browser(Map.of("mode", "strict"));
+      call("browser_open", Map.of("url", "http://site.test/ws"));
+      assertEquals("ws:error", waitForTitle());
+      assertEquals(1, ws.connections(), "the denied WebSocket reached its server");
+    }
+  }
+
+  /** The page title once it says how the WebSocket went. */
+  String waitForTitle() throws InterruptedException {
+    for (int i = 0; i < 50; i++) {
+      ToolResult o = call("browser_observe", Map.of());
+      String title = String.valueOf(LocalBrowser.observation(o).get("title"));
+      if (title.startsWith("ws:")) {
+        return title;
+      }
+      Thread.sleep(100);
+    }
+    return "(no answer)";
+  }
+
+  /** Just enough of RFC 6455 on loopback: the handshake and one text frame, counting connections. */
+  static final class MiniWebSocketServer implements AutoCloseable {
+    private final ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+    private final AtomicInteger connections = new AtomicInteger();
+
+    MiniWebSocketServer() throws IOException {
+      Thread t = new Thread(() -> {
+        try {
+          while (true) {
+            java.net.Socket c = socket.accept();
+            connections.incrementAndGet();
+            serve(c);
+          }
+        } catch (IOException closed) {
+          // done
+        }
+      });
+      t.setDaemon(true);
+      t.start();
+    }
+
+    int port() {
+      return socket.getLocalPort();
+    }
+
+    int connections() {
+      return connections.get();
+    }
+
+    private static void serve(java.net.Socket c) throws IOException {
+      java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(c.getInputStream(),
+          StandardCharsets.ISO_8859_1));
+      String key = null;
+      for (String line = in.readLine(); line != null && !line.isEmpty(); line = in.readLine()) {
+        if (line.toLowerCase(java.util.Locale.ROOT).startsWith("sec-websocket-key:")) {
+          key = line.substring(line.indexOf(':') + 1).trim();
+        }
+      }
+      String accept;
+      try {
+        accept = java.util.Base64.getEncoder().encodeToString(java.security.MessageDigest.getInstance("SHA-1")
+            .digest((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").getBytes(StandardCharsets.ISO_8859_1)));
+      } catch (java.security.NoSuchAlgorithmException e) {
+        throw new IllegalStateException(e);
+      }
+      java.io.OutputStream out = c.getOutputStream();
+      out.write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+          + "Sec-WebSocket-Accept: " + accept + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+      byte[] message = "hello through the tunnel".getBytes(StandardCharsets.UTF_8);
+      out.write(new byte[] {(byte) 0x81, (byte) message.length});
+      out.write(message);
+      out.flush();
+    }
+
+    @Override
+    public void close() throws IOException {
+      socket.close();
     }
   }
 }
