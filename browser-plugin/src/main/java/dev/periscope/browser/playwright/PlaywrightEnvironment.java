@@ -128,26 +128,8 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
   public void navigate(String url) {
     guarded("opening " + url, () -> {
       try {
-        try {
-          page.navigate(url, new Page.NavigateOptions().setWaitUntil(com.microsoft.playwright.options.WaitUntilState.COMMIT)
-              .setTimeout(navigationTimeoutMs));
-        } catch (PlaywrightException e) {
-          if (String.valueOf(e.getMessage()).contains("Cannot navigate to invalid URL")) {
-            throw new BrowserException(ErrorCode.BROWSER_INVALID_URL, "Chromium cannot navigate to " + url
-                + ": it is not a valid URL", null, false, null);
-          }
-          if (String.valueOf(e.getMessage()).contains("net::ERR_")) {
-            // Chromium commits its error page a moment after the navigation failed; wait for it, so that it
-            // cannot cut the next navigation short.
-            try {
-              page.waitForURL(u -> u.startsWith("chrome-error:"), new Page.WaitForURLOptions().setTimeout(2000)
-                  .setWaitUntil(com.microsoft.playwright.options.WaitUntilState.COMMIT));
-            } catch (PlaywrightException settled) {
-              e.addSuppressed(settled);
-            }
-          }
-          throw e;
-        }
+        page.navigate(url, new Page.NavigateOptions().setWaitUntil(com.microsoft.playwright.options.WaitUntilState.COMMIT)
+            .setTimeout(navigationTimeoutMs));
       } catch (com.microsoft.playwright.TimeoutError e) {
         // No response headers in time: this page is given up, and a fresh one takes its place.
         Page stuck = page;
@@ -162,6 +144,22 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
         stuck.close();
         throw new BrowserException(ErrorCode.BROWSER_ACTION_FAILED, url + " sent no response headers within "
             + navigationTimeoutMs + " ms; that page was closed and a fresh one opened", null, false, e);
+      } catch (PlaywrightException e) {
+        if (String.valueOf(e.getMessage()).contains("Cannot navigate to invalid URL")) {
+          throw new BrowserException(ErrorCode.BROWSER_INVALID_URL, "Chromium cannot navigate to " + url
+              + ": it is not a valid URL", null, false, null);
+        }
+        if (String.valueOf(e.getMessage()).contains("net::ERR_")) {
+          // Chromium commits its error page a moment after the navigation failed; wait for it, so that it
+          // cannot cut the next navigation short.
+          try {
+            page.waitForURL(u -> u.startsWith("chrome-error:"), new Page.WaitForURLOptions().setTimeout(2000)
+                .setWaitUntil(com.microsoft.playwright.options.WaitUntilState.COMMIT));
+          } catch (PlaywrightException settled) {
+            e.addSuppressed(settled);
+          }
+        }
+        throw e;
       }
       try {
         page.waitForLoadState(LoadState.LOAD);

@@ -138,6 +138,11 @@ public final class PolicyProxy implements AutoCloseable {
     return v;
   }
 
+  /** A denial is 403; a destination that did not resolve is the proxy's transport failure, 502. */
+  private static int status(NetworkPolicy.Verdict refused) {
+    return refused.outcome() == NetworkPolicy.Verdict.Outcome.DENIED ? 403 : 502;
+  }
+
   @Override
   public void close() {
     if (!closed.compareAndSet(false, true)) {
@@ -217,7 +222,7 @@ public final class PolicyProxy implements AutoCloseable {
     protected void connectToServer(Request request, String host, int port, Promise<SocketChannel> promise) {
       NetworkPolicy.Verdict v = judge(host, port);
       if (!v.admitted()) {
-        promise.failed(new Denied(v.outcome() == NetworkPolicy.Verdict.Outcome.DENIED ? 403 : 502,
+        promise.failed(new Denied(status(v),
             v.host() + ": " + v.reason()));
         return;
       }
@@ -288,7 +293,7 @@ public final class PolicyProxy implements AutoCloseable {
       int port = uri.getPort() > 0 ? uri.getPort() : 80;
       NetworkPolicy.Verdict v = judge(uri.getHost(), port);
       if (!v.admitted()) {
-        refuse(request, response, callback, v.outcome() == NetworkPolicy.Verdict.Outcome.DENIED ? 403 : 502,
+        refuse(request, response, callback, status(v),
             "Blocked by the project's network policy: " + v.host() + ": " + v.reason());
         return true;
       }

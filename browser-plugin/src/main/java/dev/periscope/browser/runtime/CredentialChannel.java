@@ -145,17 +145,18 @@ public final class CredentialChannel {
     }
     String origin = chain.get(0);
     String top = chain.get(chain.size() - 1);
+    String field = printable(fieldName);
     String reason = "inject the stored credential \"" + credential.ref() + "\" into a browser form field"
         + (top.equals(origin) ? "" : " (in a frame of " + origin + " inside a page of " + top + ")");
     ApprovalDecision decision;
     try {
-      decision = approval.get().decide(new ApprovalRequest(TOOL, credential.ref(), origin, printable(fieldName), reason),
+      decision = approval.get().decide(new ApprovalRequest(TOOL, credential.ref(), origin, field, reason),
           cancellation);
     } catch (RuntimeException e) {
       throw denied("the approval service failed (" + e.getClass().getSimpleName() + "), so the fill was denied");
     }
     if (decision != ApprovalDecision.ALLOW_ONCE) {
-      throw denied("filling credential \"" + credential.ref() + "\" into \"" + printable(fieldName) + "\" on " + origin
+      throw denied("filling credential \"" + credential.ref() + "\" into \"" + field + "\" on " + origin
           + " was not approved");
     }
   }
