@@ -41,10 +41,22 @@ import org.pf4j.PluginWrapper;
  */
 public final class Host implements AutoCloseable {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Host.class);
-  /** What a host provides; tests and embedders can withhold services to model a smaller host. */
-  public record Options(Set<String> withheldServices, long attachmentMaxBytes) {
+  /**
+   * What a host provides; tests and embedders can withhold services to model a smaller host. Approval prompts go to
+   * {@code terminal}; without one, approvals follow the project's rules alone.
+   */
+  public record Options(Set<String> withheldServices, long attachmentMaxBytes, Optional<Terminal> terminal) {
+    public Options(Set<String> withheldServices, long attachmentMaxBytes) {
+      this(withheldServices, attachmentMaxBytes, Optional.empty());
+    }
+
     public static Options defaults() {
       return new Options(Set.of(), FileAttachmentService.DEFAULT_MAX_BYTES);
+    }
+
+    /** These options with approval prompts on the user's terminal ({@link Terminal#fromEnvironment()}). */
+    public Options askingOnTheTerminal() {
+      return new Options(withheldServices, attachmentMaxBytes, Terminal.fromEnvironment());
     }
   }
 
@@ -79,7 +91,7 @@ public final class Host implements AutoCloseable {
         : null;
     Host host = new Host(profile, project, storage, attachments);
     try {
-      host.startPlugins(installed, provided);
+      host.startPlugins(installed, provided, options.terminal());
     } catch (RuntimeException e) {
       try {
         host.close();
@@ -91,7 +103,7 @@ public final class Host implements AutoCloseable {
     return host;
   }
 
-  private void startPlugins(Map<String, PluginManifest> installed, Set<String> provided) {
+  private void startPlugins(Map<String, PluginManifest> installed, Set<String> provided, Optional<Terminal> terminal) {
     Map<String, Object> services = new LinkedHashMap<>();
     if (provided.contains("storageDomain")) {
       services.put("storageDomain", storage);
@@ -104,7 +116,7 @@ public final class Host implements AutoCloseable {
           Optional.of(new CredentialStore(profile.dir()))));
     }
     if (provided.contains("approval")) {
-      services.put("approval", new RuleApprovalService(project.approvalRules(), Optional.ofNullable(System.console())));
+      services.put("approval", new RuleApprovalService(project.approvalRules(), terminal));
     }
     Injector injector = Guice.createInjector(new AbstractModule() {
       @Override

@@ -9,12 +9,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** The reference harness's command line: {@code harness plugin|skill|run|doctor|demo|verify}. */
+/** The reference harness's command line: {@code harness plugin|skill|run|mcp|doctor|demo|verify}. */
 @Command(name = "harness", mixinStandardHelpOptions = true, version = "periscope harness 0.1.0",
     description = "The reference host for Periscope plugins.",
     subcommands = {Main.PluginCommand.class, Main.SkillCommand.class, Main.RunCommand.class,
         Main.SessionsCommand.class, Main.TransitionsCommand.class, Main.CheckpointsCommand.class,
-        CredentialsCommand.class, Doctor.class,
+        CredentialsCommand.class, McpCommand.class, Doctor.class,
         Demo.class, VerifyCommand.class})
 public final class Main implements Runnable {
   @Override
@@ -180,7 +180,7 @@ public final class Main implements Runnable {
     @Override
     public Integer call() {
       var steps = ScriptRunner.readSteps(script);
-      try (Host host = Host.start(home(), profile, project, Host.Options.defaults())) {
+      try (Host host = Host.start(home(), profile, project, Host.Options.defaults().askingOnTheTerminal())) {
         try {
           return new ScriptRunner(host, session).run(steps, json, System.out) ? 0 : 1;
         } finally {

@@ -5,20 +5,20 @@ import dev.periscope.api.host.ApprovalDecision;
 import dev.periscope.api.host.ApprovalRequest;
 import dev.periscope.api.host.ApprovalService;
 import dev.periscope.api.host.OriginPattern;
-import java.io.Console;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * Decides approvals by the project's {@code approval.rules} (first match wins; a rule's origin is an origin
- * pattern, as in {@code credentials.*.origins}); with no matching rule it asks on
- * the terminal when there is one, and denies otherwise. It never allows silently.
+ * pattern, as in {@code credentials.*.origins}); with no matching rule it asks on the user's terminal when there is
+ * one, and denies otherwise: no terminal, a device that cannot be opened, no answer or anything but "y". It never
+ * allows silently.
  */
 final class RuleApprovalService implements ApprovalService {
   private final List<ProjectConfig.ApprovalRule> rules;
-  private final Optional<Console> terminal;
+  private final Optional<Terminal> terminal;
 
-  RuleApprovalService(List<ProjectConfig.ApprovalRule> rules, Optional<Console> terminal) {
+  RuleApprovalService(List<ProjectConfig.ApprovalRule> rules, Optional<Terminal> terminal) {
     this.rules = rules;
     this.terminal = terminal;
   }
@@ -35,10 +35,11 @@ final class RuleApprovalService implements ApprovalService {
     if (terminal.isEmpty() || cancellation.isCancelled()) {
       return ApprovalDecision.DENY;
     }
-    String answer = terminal.get().readLine("%s%nAllow %s to use credential '%s' on %s (field '%s')? [y/N] ",
+    Optional<String> answer = terminal.get().ask(String.format("%s%nAllow %s to use credential '%s' on %s (field '%s')? [y/N] ",
         shown(request.reason()), shown(request.toolName()), shown(request.credentialRef()), shown(request.origin()),
-        shown(request.fieldName()));
-    return answer != null && answer.trim().equalsIgnoreCase("y") ? ApprovalDecision.ALLOW_ONCE : ApprovalDecision.DENY;
+        shown(request.fieldName())));
+    return answer.filter(a -> a.trim().equalsIgnoreCase("y")).isPresent()
+        ? ApprovalDecision.ALLOW_ONCE : ApprovalDecision.DENY;
   }
 
   /** A value as the terminal shows it: a page's control or format characters could rewrite the prompt's line. */

@@ -12,7 +12,8 @@ import java.util.concurrent.Executors;
 /**
  * A site on 127.0.0.1 with a login: {@code /login} stores a theme in localStorage and goes to {@code /do-login},
  * which sets an HttpOnly session cookie; {@code /home} says whether the cookie came back and shows the theme;
- * {@code /slow} answers after a minute, for a step to hang on.
+ * {@code /later} changes the theme 1.5 s after it loaded, when no action is running; {@code /slow} answers after a
+ * minute, for a step to hang on.
  */
 final class LoginSite implements AutoCloseable {
   static final String SESSION_COOKIE = "keeper-session";
@@ -34,6 +35,8 @@ final class LoginSite implements AutoCloseable {
           + "<p id=\"t\"></p><script>document.getElementById('t').textContent = 'Theme: '"
           + " + (localStorage.getItem('theme') || 'none');</script>");
     });
+    server.createContext("/later", e -> html(e, "", "<h1>Later</h1>"
+        + "<script>setTimeout(() => localStorage.setItem('theme', 'late'), 1500);</script>"));
     server.createContext("/slow", e -> {
       try {
         Thread.sleep(60_000);

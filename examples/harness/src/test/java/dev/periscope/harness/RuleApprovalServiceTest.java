@@ -1,13 +1,17 @@
 package dev.periscope.harness;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.periscope.api.Cancellation;
 import dev.periscope.api.host.ApprovalDecision;
 import dev.periscope.api.host.ApprovalRequest;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class RuleApprovalServiceTest {
   private static ApprovalRequest request(String credential, String origin) {
@@ -41,6 +45,28 @@ class RuleApprovalServiceTest {
   void deniesWhenNoRuleMatchesAndNoTerminalCanAsk() {
     var service = new RuleApprovalService(List.of(
         new ProjectConfig.ApprovalRule("other_tool", null, null, true)), Optional.empty());
+    assertEquals(ApprovalDecision.DENY, service.decide(request("github", "https://github.test"), Cancellation.none()));
+  }
+
+  @Test
+  void withNoMatchingRuleItAsksOnTheTerminalAndOnlyYesAllows(@TempDir Path dir) throws Exception {
+    for (var answer : java.util.Map.of("y\n", ApprovalDecision.ALLOW_ONCE, " Y \n", ApprovalDecision.ALLOW_ONCE,
+        "n\n", ApprovalDecision.DENY, "yes\n", ApprovalDecision.DENY, "", ApprovalDecision.DENY).entrySet()) {
+      // A file stands in for the terminal device: the answer is read from its start, the prompt appended.
+      Path device = Files.writeString(dir.resolve("tty-" + answer.getValue() + answer.getKey().strip()), answer.getKey());
+      var service = new RuleApprovalService(List.of(), Optional.of(new Terminal(device)));
+      ApprovalRequest hostile = new ApprovalRequest("browser_fill_credential", "github", "https://github.test",
+          "Pass\u001b[2Kword\u202e", "fill a password");
+      assertEquals(answer.getValue(), service.decide(hostile, Cancellation.none()), answer.getKey());
+      String prompt = Files.readString(device);
+      assertTrue(prompt.contains("Allow browser_fill_credential to use credential 'github' on https://github.test"
+          + " (field 'Pass?[2Kword?')? [y/N] "), prompt);
+    }
+  }
+
+  @Test
+  void aTerminalThatCannotBeOpenedDenies(@TempDir Path dir) {
+    var service = new RuleApprovalService(List.of(), Optional.of(new Terminal(dir.resolve("no-such-device"))));
     assertEquals(ApprovalDecision.DENY, service.decide(request("github", "https://github.test"), Cancellation.none()));
   }
 }

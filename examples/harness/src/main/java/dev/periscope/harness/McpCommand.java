@@ -1,0 +1,87 @@
+package dev.periscope.harness;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.periscope.harness.mcp.LineTransport;
+import dev.periscope.harness.mcp.ToolServer;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.server.McpSyncServer;
+import java.io.BufferedOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code harness mcp}: serves a profile's enabled tools to one MCP client over standard input and output, for one
+ * agent session. Standard output carries protocol messages only; everything else goes to standard error. The
+ * connection ends when standard input ends or the process is asked to stop (SIGTERM, as MCP clients do): the agent
+ * session is ended (its lease released with a checkpoint), the host is stopped and no browser is left running.
+ */
+@Command(name = "mcp", description = "Serve the enabled tools to an MCP client over standard input and output.")
+final class McpCommand implements Callable<Integer> {
+  private static final Logger LOG = LoggerFactory.getLogger(McpCommand.class);
+
+  @Option(names = "--profile", required = true) String profile;
+  @Option(names = "--project", required = true) Path project;
+  @Option(names = "--session", description = "the agent session id: name one to continue its browser session in a"
+      + " later connection (default: a new one, printed to standard error)") String session;
+
+  private Host host;
+  private McpSyncServer server;
+  private ToolServer tools;
+  private String agentSession;
+  private boolean stopped;
+
+  @Override
+  public Integer call() {
+    // The protocol owns file descriptor 1; anything that prints to System.out from now on lands on standard error.
+    OutputStream protocol = new BufferedOutputStream(new FileOutputStream(FileDescriptor.out));
+    System.setOut(System.err);
+    agentSession = session != null ? session : "mcp-" + UUID.randomUUID();
+    host = Host.start(Main.home(), profile, project, Host.Options.defaults().askingOnTheTerminal());
+    McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
+    LineTransport transport = new LineTransport(json, new FileInputStream(FileDescriptor.in), protocol);
+    tools = new ToolServer(host, agentSession, json);
+    server = tools.start(transport, Main.class.getAnnotation(Command.class).version()[0]);
+    Thread hook = new Thread(this::stop, "mcp-stop");
+    Runtime.getRuntime().addShutdownHook(hook);
+    System.err.println("harness mcp: serving " + host.tools().size() + " tools of profile " + profile
+        + " as agent session " + agentSession + (session == null ? " (continue it with --session " + agentSession + ")" : ""));
+    transport.ended().join();
+    stop();
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException shuttingDown) {
+      // the hook is running or has run stop(), which is done
+    }
+    return 0;
+  }
+
+  /** Ends the session and stops the host, once, whether standard input ended or a signal came first. */
+  private synchronized void stop() {
+    if (stopped) {
+      return;
+    }
+    stopped = true;
+    tools.cancelCalls();
+    try {
+      server.close();
+    } catch (RuntimeException e) {
+      LOG.debug("closing the MCP session", e);
+    }
+    try {
+      host.endSession(agentSession);
+    } finally {
+      host.close();
+    }
+    LOG.info("agent session {} ended; host stopped", agentSession);
+  }
+}

@@ -1,0 +1,117 @@
+package dev.periscope.harness.mcp;
+
+import dev.periscope.api.Cancellation;
+import dev.periscope.api.tool.Content;
+import dev.periscope.api.tool.ToolDescriptor;
+import dev.periscope.api.tool.ToolResult;
+import dev.periscope.harness.Host;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A host's tools served over MCP for one agent session: each enabled tool with its JSON Schema and hints, the
+ * enabled skills' guidance as the server's instructions, and every call made for {@code agentSession}. Arguments
+ * are checked by the host against the tool's schema, so a bad one is an error result naming the field and ending
+ * in the failure line, like every other failure; protocol errors are left for requests that are not tool calls
+ * (the SDK answers an unknown tool with -32602).
+ */
+public final class ToolServer {
+  private static final TypeRef<Map<String, Object>> OBJECT = new TypeRef<>() {};
+
+  private final Host host;
+  private final String agentSession;
+  private final McpJsonMapper json;
+  private final Set<Cancellation> inFlight = ConcurrentHashMap.newKeySet();
+
+  public ToolServer(Host host, String agentSession, McpJsonMapper json) {
+    this.host = host;
+    this.agentSession = agentSession;
+    this.json = json;
+  }
+
+  /** Starts serving on {@code transport}. */
+  public McpSyncServer start(LineTransport transport, String version) {
+    List<SyncToolSpecification> tools = new ArrayList<>();
+    for (ToolDescriptor d : host.tools()) {
+      tools.add(SyncToolSpecification.builder()
+          .tool(describe(d))
+          .callHandler((exchange, request) -> call(request))
+          .build());
+    }
+    return McpServer.sync(transport)
+        .serverInfo("periscope-harness", version)
+        .jsonMapper(json)
+        .instructions(host.guidance())
+        .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+        // The host validates arguments against the same schema, and words the failure as every tool failure is.
+        .validateToolInputs(false)
+        .tools(tools)
+        .build();
+  }
+
+  /** Cancels the calls still running: the client has gone. */
+  public void cancelCalls() {
+    inFlight.forEach(Cancellation::cancel);
+  }
+
+  McpSchema.Tool describe(ToolDescriptor d) {
+    Map<String, Object> schema;
+    try {
+      schema = json.readValue(d.inputSchema(), OBJECT);
+    } catch (IOException e) {
+      throw new UncheckedIOException("the schema of tool " + d.name() + " is not JSON", e);
+    }
+    return McpSchema.Tool.builder()
+        .name(d.name())
+        .description(d.description())
+        .inputSchema(schema)
+        .annotations(new McpSchema.ToolAnnotations(null, d.hints().readOnly(), d.hints().destructive(),
+            d.hints().idempotent(), d.hints().openWorld(), null))
+        .build();
+  }
+
+  CallToolResult call(McpSchema.CallToolRequest request) {
+    Cancellation cancellation = Cancellation.none();
+    inFlight.add(cancellation);
+    try {
+      Map<String, Object> arguments = request.arguments() == null ? Map.of() : request.arguments();
+      return result(host.call(agentSession, request.name(), arguments, cancellation));
+    } finally {
+      inFlight.remove(cancellation);
+    }
+  }
+
+  /**
+   * Text as text, images inline (base64) as image content; an attachment's ref is already in the text, and the
+   * structured JSON (observation, transition, attachment) is the structured content.
+   */
+  static CallToolResult result(ToolResult r) {
+    List<McpSchema.Content> content = new ArrayList<>();
+    for (Content c : r.content()) {
+      if (c instanceof Content.Text t) {
+        content.add(new McpSchema.TextContent(t.text()));
+      } else if (c instanceof Content.Image image) {
+        content.add(new McpSchema.ImageContent(null, Base64.getEncoder().encodeToString(image.data()),
+            image.mimeType()));
+      }
+    }
+    CallToolResult.Builder b = CallToolResult.builder().content(content).isError(r.isError());
+    if (r.structured() != null) {
+      b.structuredContent(r.structured());
+    }
+    return b.build();
+  }
+}
