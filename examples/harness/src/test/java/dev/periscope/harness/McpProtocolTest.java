@@ -132,6 +132,9 @@ class McpProtocolTest {
         assertEquals(5, error.path("id").asInt(), error.toString());
         assertEquals(-32602, error.path("error").path("code").asInt(), badParams + " -> " + error);
       }
+      JsonNode huge = wire.ask("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/list\",\"params\":{\"x\":\""
+          + "a".repeat(4 << 20) + "\"}}");
+      assertEquals(-32600, huge.path("error").path("code").asInt(), huge.toString());
       JsonNode unknown = wire.ask("{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/call\",\"params\":{\"name\":\"rm_rf\"}}");
       assertEquals(-32602, unknown.path("error").path("code").asInt(), unknown.toString());
       JsonNode noMethod = wire.ask("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"resources/teleport\"}");
@@ -206,6 +209,28 @@ class McpProtocolTest {
         again.in.close();
         assertEquals(0, again.exit(60));
       }
+    }
+  }
+
+  @Test
+  void aCancelledCallStopsAndItsAnswerIsNeverSent() throws Exception {
+    try (LoginSite site = new LoginSite(); Wire wire = new Wire(Map.of())) {
+      wire.ask(INITIALIZE);
+      wire.send(INITIALIZED);
+      wire.send(open(5, site.url("/slow"))); // answers after a minute
+      Thread.sleep(2000);
+      wire.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":5,"
+          + "\"reason\":\"the user pressed escape\"}}");
+      long sent = System.nanoTime();
+      JsonNode next = wire.ask(open(6, site.url("/home")));
+      // The next message is the answer to the next call: the cancelled one stopped, and its answer was dropped.
+      assertEquals(6, next.path("id").asInt(), next.toString());
+      assertTrue(System.nanoTime() - sent < TimeUnit.SECONDS.toNanos(45), "well before /slow would have answered");
+      String text = next.path("result").path("content").get(0).path("text").asText();
+      assertTrue(text.contains("Not logged in"), text);
+      wire.in.close();
+      assertEquals(0, wire.exit(60));
+      assertTrue(wire.out.stream().noneMatch(l -> l.contains("\"id\":5")), wire.out.toString());
     }
   }
 

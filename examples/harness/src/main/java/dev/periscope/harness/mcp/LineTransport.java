@@ -1,5 +1,6 @@
 package dev.periscope.harness.mcp;
 
+import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpError;
@@ -18,22 +19,33 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
+import reactor.util.context.Context;
 
 /**
  * MCP over standard input and output, one JSON-RPC message a line, for the single client at the other end of the
  * pipes. It is ours rather than the SDK's stdio transport because that one ends the session on the first line it
  * cannot read; here a line that is not JSON gets a parse error (-32700), JSON that is not a JSON-RPC message an
  * invalid request (-32600), and a {@code tools/call} whose params are not a tool call invalid params (-32602), each
- * answered at once, and the server keeps serving. The session itself is the SDK's.
+ * answered at once, and the server keeps serving; so does a line over {@link #MAX_LINE} characters (-32600). It also
+ * carries the client's {@code notifications/cancelled}, which the SDK 2.1.0 ignores, to the call it names. The
+ * session itself is the SDK's.
  */
 public final class LineTransport implements McpServerTransportProvider {
   private static final Logger LOG = LoggerFactory.getLogger(LineTransport.class);
   /** The versions whose features the tools use (annotations, structured content) or that older clients ask for. */
+  /** The key, in a request's transport context, of its JSON-RPC id (as {@link #key}). */
+  public static final String REQUEST_ID = "jsonrpc-request-id";
+  static final String CANCELLED = "notifications/cancelled";
+  /** A longer line is refused unread: no tool call needs it, and a client cannot make the server hold more. */
+  static final int MAX_LINE = 4 << 20;
+  private static final String TOO_LONG = new String("(too long)");
   static final List<String> VERSIONS = List.of(ProtocolVersions.MCP_2024_11_05, ProtocolVersions.MCP_2025_03_26,
       ProtocolVersions.MCP_2025_06_18);
 
@@ -42,6 +54,8 @@ public final class LineTransport implements McpServerTransportProvider {
   private final OutputStream out;
   private final CompletableFuture<Void> ended = new CompletableFuture<>();
   private final AtomicBoolean closing = new AtomicBoolean();
+  private final Set<String> cancelledRequests = ConcurrentHashMap.newKeySet();
+  private volatile java.util.function.Predicate<String> onCancelled = id -> false;
   private volatile McpServerSession session;
 
   public LineTransport(McpJsonMapper json, InputStream in, OutputStream out) {
@@ -70,23 +84,33 @@ public final class LineTransport implements McpServerTransportProvider {
 
   private void read() {
     try (BufferedReader lines = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
-      for (String line = lines.readLine(); line != null && !closing.get(); line = lines.readLine()) {
+      for (String line = nextLine(lines); line != null && !closing.get(); line = nextLine(lines)) {
         if (line.isBlank()) {
           continue;
         }
         JSONRPCMessage message;
         try {
-          message = parse(line);
+          message = line == TOO_LONG
+              ? refuse(McpSchema.ErrorCodes.INVALID_REQUEST, "Invalid request: a message is at most " + MAX_LINE
+                  + " characters")
+              : parse(line);
         } catch (McpError refused) {
-          write(errorResponse(idOf(line), refused.getJsonRpcError()));
+          write(errorResponse(line == TOO_LONG ? null : idOf(line), refused.getJsonRpcError()));
           continue;
         }
-        session.handle(message)
-            .onErrorResume(e -> {
-              LOG.warn("MCP message not handled: {}", e.toString());
-              return Mono.empty();
-            })
-            .subscribe();
+        if (message instanceof McpSchema.JSONRPCNotification n && CANCELLED.equals(n.method())) {
+          cancelled(n.params());
+          continue;
+        }
+        Mono<Void> handled = session.handle(message);
+        if (message instanceof McpSchema.JSONRPCRequest request) {
+          handled = handled.contextWrite(Context.of(McpTransportContext.KEY,
+              McpTransportContext.create(Map.of(REQUEST_ID, key(request.id())))));
+        }
+        handled.onErrorResume(e -> {
+          LOG.warn("MCP message not handled: {}", e.toString());
+          return Mono.empty();
+        }).subscribe();
       }
     } catch (IOException e) {
       if (!closing.get()) {
@@ -95,6 +119,59 @@ public final class LineTransport implements McpServerTransportProvider {
     } finally {
       ended.complete(null);
     }
+  }
+
+  /**
+   * The next line, without its end; {@link #TOO_LONG} for one over {@link #MAX_LINE} characters, which is read to
+   * its end and dropped; null at the end of input.
+   */
+  private static String nextLine(BufferedReader lines) throws IOException {
+    StringBuilder b = new StringBuilder();
+    boolean tooLong = false;
+    for (int c = lines.read(); c != '\n'; c = lines.read()) {
+      if (c < 0) {
+        return b.length() == 0 && !tooLong ? null : tooLong ? TOO_LONG : b.toString();
+      }
+      if (b.length() < MAX_LINE) {
+        b.append((char) c);
+      } else {
+        tooLong = true;
+      }
+    }
+    if (tooLong) {
+      return TOO_LONG;
+    }
+    int end = b.length();
+    return end > 0 && b.charAt(end - 1) == '\r' ? b.substring(0, end - 1) : b.toString();
+  }
+
+  /** A client's {@code notifications/cancelled}: the call it names is cancelled, and its answer not sent. */
+  private void cancelled(Object params) {
+    if (params instanceof Map<?, ?> p && p.get("requestId") != null) {
+      String id = key(p.get("requestId"));
+      cancelledRequests.add(id);
+      if (!onCancelled.test(id)) {
+        cancelledRequests.remove(id); // nothing was running: a late cancellation, whose answer has gone
+      }
+    }
+  }
+
+  /**
+   * Sets what hears of a client's cancellation, by the request id the handler found in its transport context; it
+   * answers whether a call was running.
+   */
+  public void onCancelled(java.util.function.Predicate<String> listener) {
+    onCancelled = listener;
+  }
+
+  /** A request id as a key: numbers and strings alike. */
+  static String key(Object id) {
+    return id instanceof Number n && n.doubleValue() == Math.rint(n.doubleValue())
+        ? Long.toString(n.longValue()) : String.valueOf(id);
+  }
+
+  private static JSONRPCMessage refuse(int code, String message) {
+    throw refusal(code, message);
   }
 
   /** One line as a JSON-RPC message, or the error that answers it. */
@@ -153,8 +230,14 @@ public final class LineTransport implements McpServerTransportProvider {
     return null;
   }
 
-  /** Writes one message and its newline; JSON text has no raw newline, so the line is the message. */
+  /**
+   * Writes one message and its newline; JSON text has no raw newline, so the line is the message. The answer to a
+   * request the client cancelled is not sent, as the protocol asks.
+   */
   private void write(Object message) {
+    if (message instanceof JSONRPCResponse r && r.id() != null && cancelledRequests.remove(key(r.id()))) {
+      return;
+    }
     try {
       byte[] bytes = json.writeValueAsBytes(message);
       synchronized (out) {

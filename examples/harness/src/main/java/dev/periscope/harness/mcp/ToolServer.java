@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -34,7 +33,8 @@ public final class ToolServer {
   private final Host host;
   private final String agentSession;
   private final McpJsonMapper json;
-  private final Set<Cancellation> inFlight = ConcurrentHashMap.newKeySet();
+  /** The calls running, by the JSON-RPC id of their request. */
+  private final Map<String, Cancellation> inFlight = new ConcurrentHashMap<>();
 
   public ToolServer(Host host, String agentSession, McpJsonMapper json) {
     this.host = host;
@@ -48,9 +48,11 @@ public final class ToolServer {
     for (ToolDescriptor d : host.tools()) {
       tools.add(SyncToolSpecification.builder()
           .tool(describe(d))
-          .callHandler((exchange, request) -> call(request))
+          .callHandler((exchange, request) -> call(request,
+              String.valueOf(exchange.transportContext().get(LineTransport.REQUEST_ID))))
           .build());
     }
+    transport.onCancelled(this::cancel);
     return McpServer.sync(transport)
         .serverInfo("periscope-harness", version)
         .jsonMapper(json)
@@ -64,7 +66,17 @@ public final class ToolServer {
 
   /** Cancels the calls still running: the client has gone. */
   public void cancelCalls() {
-    inFlight.forEach(Cancellation::cancel);
+    inFlight.values().forEach(Cancellation::cancel);
+  }
+
+  /** Cancels the call of one request, if it still runs: the client sent {@code notifications/cancelled}. */
+  boolean cancel(String requestId) {
+    Cancellation c = inFlight.get(requestId);
+    if (c == null) {
+      return false;
+    }
+    c.cancel();
+    return true;
   }
 
   McpSchema.Tool describe(ToolDescriptor d) {
@@ -83,14 +95,14 @@ public final class ToolServer {
         .build();
   }
 
-  CallToolResult call(McpSchema.CallToolRequest request) {
+  CallToolResult call(McpSchema.CallToolRequest request, String requestId) {
     Cancellation cancellation = Cancellation.none();
-    inFlight.add(cancellation);
+    inFlight.put(requestId, cancellation);
     try {
       Map<String, Object> arguments = request.arguments() == null ? Map.of() : request.arguments();
       return result(host.call(agentSession, request.name(), arguments, cancellation));
     } finally {
-      inFlight.remove(cancellation);
+      inFlight.remove(requestId, cancellation);
     }
   }
 
