@@ -30,6 +30,8 @@ public final class Main implements Runnable {
     System.getProperties().putIfAbsent("org.slf4j.simpleLogger.log.org.pf4j", "off");
     // The proxy's internals stay at warn whatever HARNESS_LOG says: its debug output would carry request bodies.
     System.getProperties().putIfAbsent("org.slf4j.simpleLogger.log.org.eclipse.jetty", "warn");
+    // The MCP SDK logs whole messages at debug, a browser_fill value among them: it stays at info.
+    System.getProperties().putIfAbsent("org.slf4j.simpleLogger.log.io.modelcontextprotocol", "info");
     // At startup the browser provider says what it runs: Chromium, headless or not, the network policy.
     System.getProperties().putIfAbsent("org.slf4j.simpleLogger.log.dev.periscope.browser.playwright.PlaywrightProvider",
         level != null && level.matches("trace|debug") ? level : "info");

@@ -35,6 +35,7 @@ final class McpCommand implements Callable<Integer> {
       + " later connection (default: a new one, printed to standard error)") String session;
 
   private Host host;
+  private LineTransport transport;
   private McpSyncServer server;
   private ToolServer tools;
   private String agentSession;
@@ -43,39 +44,60 @@ final class McpCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     // The protocol owns file descriptor 1; anything that prints to System.out from now on lands on standard error.
+    // (The JVM's own output is sent to standard error by ./harness: -XX:+DisplayVMOutputToStderr, -Xlog.)
     OutputStream protocol = new BufferedOutputStream(new FileOutputStream(FileDescriptor.out));
     System.setOut(System.err);
+    if (!java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()
+        .contains("-XX:+DisplayVMOutputToStderr")) {
+      System.err.println("harness mcp: warning: this JVM may print its own messages (a thread dump on SIGQUIT) to"
+          + " standard output, into the protocol; ./harness starts it with -XX:+DisplayVMOutputToStderr");
+    }
     agentSession = session != null ? session : "mcp-" + UUID.randomUUID();
     host = Host.start(Main.home(), profile, project, Host.Options.defaults().askingOnTheTerminal());
-    McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
-    LineTransport transport = new LineTransport(json, new FileInputStream(FileDescriptor.in), protocol);
-    tools = new ToolServer(host, agentSession, json);
-    server = tools.start(transport, Main.class.getAnnotation(Command.class).version()[0]);
     Thread hook = new Thread(this::stop, "mcp-stop");
     Runtime.getRuntime().addShutdownHook(hook);
-    System.err.println("harness mcp: serving " + host.tools().size() + " tools of profile " + profile
-        + " as agent session " + agentSession + (session == null ? " (continue it with --session " + agentSession + ")" : ""));
-    transport.ended().join();
-    stop();
     try {
-      Runtime.getRuntime().removeShutdownHook(hook);
-    } catch (IllegalStateException shuttingDown) {
-      // the hook is running or has run stop(), which is done
+      McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
+      transport = new LineTransport(json, new FileInputStream(FileDescriptor.in), protocol);
+      tools = new ToolServer(host, agentSession, json);
+      server = tools.start(transport, Main.class.getAnnotation(Command.class).version()[0]);
+      System.err.println("harness mcp: serving " + host.tools().size() + " tools of profile " + profile
+          + " as agent session " + agentSession
+          + (session == null ? " (continue it with --session " + agentSession + ")" : ""));
+      transport.ended().join();
+    } finally {
+      stop();
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // the hook is running or has run stop(), which is done
+      }
     }
     return 0;
   }
 
-  /** Ends the session and stops the host, once, whether standard input ended or a signal came first. */
+  /**
+   * Ends the session and stops the host, once, whether standard input ended or a signal came first: no new call
+   * is taken, the running ones are cancelled (a pending approval prompt gives up), then the agent session ends with
+   * its checkpoint and the host stops.
+   */
   private synchronized void stop() {
     if (stopped) {
       return;
     }
     stopped = true;
-    tools.cancelCalls();
-    try {
-      server.close();
-    } catch (RuntimeException e) {
-      LOG.debug("closing the MCP session", e);
+    if (transport != null) {
+      transport.close();
+    }
+    if (tools != null) {
+      tools.close();
+    }
+    if (server != null) {
+      try {
+        server.close();
+      } catch (RuntimeException e) {
+        LOG.debug("closing the MCP session", e);
+      }
     }
     try {
       host.endSession(agentSession);

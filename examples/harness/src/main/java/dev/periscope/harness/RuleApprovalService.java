@@ -37,7 +37,7 @@ final class RuleApprovalService implements ApprovalService {
     }
     Optional<String> answer = terminal.get().ask(String.format("%s%nAllow %s to use credential '%s' on %s (field '%s')? [y/N] ",
         shown(request.reason()), shown(request.toolName()), shown(request.credentialRef()), shown(request.origin()),
-        shown(request.fieldName())));
+        shown(request.fieldName())), cancellation);
     return answer.filter(a -> a.trim().equalsIgnoreCase("y")).isPresent()
         ? ApprovalDecision.ALLOW_ONCE : ApprovalDecision.DENY;
   }

@@ -22,6 +22,18 @@ final class HarnessProcess {
 
   private HarnessProcess() {}
 
+  /**
+   * The command line {@code ./harness} runs, from this module's classes and libraries: the same JVM options (its
+   * own output to standard error) and the temp directory given.
+   */
+  static List<String> java(Path tmp) {
+    return new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-XX:+DisplayVMOutputToStderr", "-Xlog:disable", "-Xlog:all=warning:stderr",
+        "-Djava.io.tmpdir=" + tmp,
+        "-cp", "target/classes" + java.io.File.pathSeparator + "target/lib/*",
+        "dev.periscope.harness.Main"));
+  }
+
   static Result run(Path home, Path tmp, String... args) throws IOException, InterruptedException {
     return run(home, tmp, null, args);
   }
@@ -34,11 +46,7 @@ final class HarnessProcess {
   /** Runs with {@code input} as standard input (none: /dev/null) and {@code environment} added to its own. */
   static Result run(Path home, Path tmp, byte[] input, Map<String, String> environment, String... args)
       throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Djava.io.tmpdir=" + tmp,
-        "-cp", "target/classes" + java.io.File.pathSeparator + "target/lib/*",
-        "dev.periscope.harness.Main"));
+    List<String> command = java(tmp);
     command.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command);
     Map<String, String> env = pb.environment();

@@ -19,6 +19,8 @@ final class LoginSite implements AutoCloseable {
   static final String SESSION_COOKIE = "keeper-session";
 
   private final HttpServer server;
+  private final java.util.concurrent.CountDownLatch later = new java.util.concurrent.CountDownLatch(1);
+  private final java.util.concurrent.CountDownLatch slow = new java.util.concurrent.CountDownLatch(1);
 
   LoginSite() throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -35,9 +37,14 @@ final class LoginSite implements AutoCloseable {
           + "<p id=\"t\"></p><script>document.getElementById('t').textContent = 'Theme: '"
           + " + (localStorage.getItem('theme') || 'none');</script>");
     });
-    server.createContext("/later", e -> html(e, "", "<h1>Later</h1>"
-        + "<script>setTimeout(() => localStorage.setItem('theme', 'late'), 1500);</script>"));
+    server.createContext("/later", e -> html(e, "", "<h1>Later</h1><script>setTimeout(() => {"
+        + " localStorage.setItem('theme', 'late'); fetch('/later-done'); }, 1500);</script>"));
+    server.createContext("/later-done", e -> {
+      later.countDown();
+      html(e, "", "done");
+    });
     server.createContext("/slow", e -> {
+      slow.countDown();
       try {
         Thread.sleep(60_000);
       } catch (InterruptedException interrupted) {
@@ -46,6 +53,16 @@ final class LoginSite implements AutoCloseable {
       html(e, "", "<h1>Late</h1>");
     });
     server.start();
+  }
+
+  /** Waits until a {@code /later} page has changed its theme. */
+  boolean awaitLater() throws InterruptedException {
+    return later.await(60, java.util.concurrent.TimeUnit.SECONDS);
+  }
+
+  /** Waits until {@code /slow} was asked for. */
+  boolean awaitSlow() throws InterruptedException {
+    return slow.await(60, java.util.concurrent.TimeUnit.SECONDS);
   }
 
   String url(String path) {

@@ -45,20 +45,25 @@ final class McpConnection implements AutoCloseable {
 
   /** Connects and initializes; {@code args} follow {@code harness mcp}. */
   McpConnection(Path home, Path tmp, Map<String, String> environment, Path project, String... args) {
-    List<String> command = new ArrayList<>(List.of("-Djava.io.tmpdir=" + tmp,
-        "-cp", "target/classes" + java.io.File.pathSeparator + "target/lib/*", "dev.periscope.harness.Main",
-        "mcp", "--profile", "p", "--project", project.toString()));
+    List<String> java = HarnessProcess.java(tmp);
+    List<String> command = new ArrayList<>(java.subList(1, java.size()));
+    command.addAll(List.of("mcp", "--profile", "p", "--project", project.toString()));
     command.addAll(List.of(args));
     Map<String, String> env = new java.util.HashMap<>(Map.of("HARNESS_HOME", home.toString(), "TMPDIR", tmp.toString(),
         "HARNESS_TTY", "none"));
     env.putAll(environment);
-    StdioClientTransport stdio = new StdioClientTransport(ServerParameters.builder(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString()).args(command).env(env).build(), JSON);
+    StdioClientTransport stdio = new StdioClientTransport(ServerParameters.builder(java.get(0))
+        .args(command).env(env).build(), JSON);
     stdio.setStdErrorHandler(stderr::add);
     client = McpClient.sync(new Recording(stdio)).requestTimeout(Duration.ofSeconds(120))
         .initializationTimeout(Duration.ofSeconds(120)).build();
     Set<Long> before = ProcessHandle.current().children().map(ProcessHandle::pid).collect(Collectors.toSet());
-    client.initialize();
+    try {
+      client.initialize();
+    } catch (RuntimeException e) {
+      client.closeGracefully(); // stops the server that failed to initialize
+      throw e;
+    }
     // The server is the child that initializing started.
     server = ProcessHandle.current().children().filter(p -> !before.contains(p.pid()))
         .filter(p -> p.info().arguments().map(a -> List.of(a).contains("dev.periscope.harness.Main")).orElse(false))

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import java.net.InetAddress;
@@ -24,8 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The credential canary through MCP: the secret is filled over the protocol, echoed by the page, observed,
- * extracted and photographed, and it appears in no MCP message either way, in no line of the server's standard
- * error and in no file under HARNESS_HOME. Approval prompts reach the terminal device, never the protocol.
+ * extracted and photographed, and it appears nowhere in the server's standard output (every MCP message, byte for
+ * byte), in its standard error and in no file under HARNESS_HOME. Approval prompts reach the terminal device, never the protocol.
  */
 class McpCredentialCanaryTest {
   static final String SECRET = CredentialCanaryTest.SECRET;
@@ -85,36 +86,38 @@ class McpCredentialCanaryTest {
   @Test
   void theSecretAppearsInNoMcpMessage() throws Exception {
     Path tmp = install("{tool: browser_fill_credential, credential: canary, decision: allow}");
-    List<String> leaks = new ArrayList<>();
-    McpConnection mcp = new McpConnection(home, tmp,
-        Map.of("HARNESS_LOG", "debug", "DEBUG", "pw:api,pw:protocol,pw:browser"), project);
-    try {
-      CallToolResult login = mcp.call("browser_open", Map.of("url", url("/login")));
-      assertFalse(fill(mcp, login, "Username").isError());
-      CallToolResult password = fill(mcp, mcp.call("browser_observe", Map.of()), "Password");
-      assertTrue(McpConnection.text(password).contains("Filled " + SECRET.length() + " characters"),
-          McpConnection.text(password));
-      mcp.call("browser_screenshot", Map.of());
-      mcp.call("browser_screenshot", Map.of("full_page", true));
-      CallToolResult signedIn = mcp.call("browser_click",
-          McpConnection.target(mcp.call("browser_observe", Map.of()), "Sign in"));
-      assertTrue(McpConnection.text(signedIn).contains("Welcome back, [REDACTED:canary]"), McpConnection.text(signedIn));
-      mcp.call("browser_observe", Map.of("mode", "document"));
-      mcp.call("browser_extract_article", Map.of());
-      mcp.call("browser_screenshot", Map.of());
-    } finally {
-      mcp.close();
+    List<String> sent = new ArrayList<>();
+    McpWire wire = new McpWire(home, tmp, project, Map.of("HARNESS_LOG", "debug", "DEBUG", "pw:api,pw:protocol,pw:browser"));
+    try (wire) {
+      wire.initialized();
+      JsonNode login = wire.call(2, "browser_open", Map.of("url", url("/login")));
+      Map<String, Object> user = McpWire.target(login, "Username");
+      user.put("credential_ref", "canary");
+      assertFalse(wire.call(3, "browser_fill_credential", user).path("isError").asBoolean());
+      Map<String, Object> pw = McpWire.target(wire.call(4, "browser_observe", Map.of()), "Password");
+      pw.put("credential_ref", "canary");
+      JsonNode password = wire.call(5, "browser_fill_credential", pw);
+      assertTrue(McpWire.text(password).contains("Filled " + SECRET.length() + " characters"), McpWire.text(password));
+      wire.call(6, "browser_screenshot", Map.of());
+      wire.call(7, "browser_screenshot", Map.of("full_page", true));
+      JsonNode signedIn = wire.call(9, "browser_click", McpWire.target(wire.call(8, "browser_observe", Map.of()), "Sign in"));
+      assertTrue(McpWire.text(signedIn).contains("Welcome back, [REDACTED:canary]"), McpWire.text(signedIn));
+      wire.call(10, "browser_observe", Map.of("mode", "document"));
+      wire.call(11, "browser_extract_article", Map.of());
+      wire.call(12, "browser_screenshot", Map.of());
+      wire.in.close();
+      assertEquals(0, wire.exit(60), Files.readString(wire.err));
+      wire.rest();
     }
     assertEquals(1, posted.size());
     assertEquals("user=" + SECRET + "&pw=" + SECRET, URLDecoder.decode(posted.get(0), StandardCharsets.UTF_8),
         "the site received what was filled");
 
-    long bytes = 0;
-    for (String message : mcp.messages) {
-      leaks.addAll(CredentialCanaryTest.search("an MCP message", message.getBytes(StandardCharsets.UTF_8)));
-      bytes += message.length();
-    }
-    String err = String.join("\n", mcp.stderr);
+    // Every byte the server wrote to standard output, as it came, and everything else it wrote.
+    List<String> leaks = new ArrayList<>();
+    String out = String.join("\n", wire.raw);
+    leaks.addAll(CredentialCanaryTest.search("standard output (the MCP messages)", out.getBytes(StandardCharsets.UTF_8)));
+    String err = Files.readString(wire.err);
     assertTrue(err.contains("DEBUG"), "debug logging was on");
     leaks.addAll(CredentialCanaryTest.search("standard error", err.getBytes(StandardCharsets.UTF_8)));
     List<Path> files = CredentialCanaryTest.everyFile(home);
@@ -122,11 +125,10 @@ class McpCredentialCanaryTest {
       leaks.addAll(CredentialCanaryTest.search(f.toString(), Files.readAllBytes(f)));
     }
     assertEquals(List.of(), leaks, "the secret leaked");
-    assertTrue(mcp.messages.size() >= 24, "every call and result was recorded: " + mcp.messages.size());
-    assertTrue(mcp.messages.stream().anyMatch(m -> m.contains("Welcome back, [REDACTED:canary]")),
-        "the results' text is among the messages searched");
-    System.out.printf("MCP credential canary: %d MCP messages (%d chars), %d lines of standard error, %d files:"
-        + " no copy%n", mcp.messages.size(), bytes, mcp.stderr.size(), files.size());
+    assertEquals(12, wire.raw.size(), "one answer for each request: " + wire.raw.size());
+    assertTrue(out.contains("Welcome back, [REDACTED:canary]"), "the results' text is in what was searched");
+    System.out.printf("MCP credential canary: %d MCP messages (%d bytes), %d bytes of standard error, %d files:"
+        + " no copy%n", wire.raw.size(), out.length(), err.length(), files.size());
   }
 
   @Test

@@ -5,19 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,10 +20,6 @@ import org.junit.jupiter.api.io.TempDir;
  * every line of its standard output read back as JSON-RPC.
  */
 class McpProtocolTest {
-  static final ObjectMapper JSON = new ObjectMapper();
-  static final String INITIALIZE = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
-      + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}";
-  static final String INITIALIZED = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}";
 
   @TempDir Path home;
   @TempDir Path project;
@@ -44,76 +32,16 @@ class McpProtocolTest {
     TestProjects.project(project, TestProjects.LOOPBACK_ONLY);
   }
 
-  /** A server process and its pipes; standard error goes to a file. */
-  final class Wire implements AutoCloseable {
-    final Process process;
-    final Path err;
-    final List<String> out = new ArrayList<>();
-    private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-    private final OutputStream in;
-
-    Wire(Map<String, String> environment, String... args) throws IOException {
-      List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-Djava.io.tmpdir=" + tmp, "-cp", "target/classes" + java.io.File.pathSeparator + "target/lib/*",
-          "dev.periscope.harness.Main", "mcp", "--profile", "p", "--project", project.toString()));
-      command.addAll(List.of(args));
-      ProcessBuilder pb = new ProcessBuilder(command);
-      pb.environment().putAll(Map.of("HARNESS_HOME", home.toString(), "TMPDIR", tmp.toString(), "HARNESS_TTY", "none"));
-      pb.environment().putAll(environment);
-      err = Files.createTempFile(tmp, "mcp-err-", ".txt");
-      pb.redirectError(err.toFile());
-      process = pb.start();
-      in = process.getOutputStream();
-      Thread reader = new Thread(() -> {
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-          for (String line = r.readLine(); line != null; line = r.readLine()) {
-            lines.add(line);
-          }
-        } catch (IOException e) {
-          // the process ended
-        }
-      });
-      reader.setDaemon(true);
-      reader.start();
-    }
-
-    void send(String line) throws IOException {
-      in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
-      in.flush();
-    }
-
-    /** The next line of standard output, which must be one JSON-RPC message. */
-    JsonNode next() throws Exception {
-      String line = lines.poll(120, TimeUnit.SECONDS);
-      assertTrue(line != null, "a message within 120 s; standard error: " + Files.readString(err));
-      out.add(line);
-      JsonNode message = JSON.readTree(line);
-      assertEquals("2.0", message.path("jsonrpc").asText(), line);
-      return message;
-    }
-
-    JsonNode ask(String line) throws Exception {
-      send(line);
-      return next();
-    }
-
-    int exit(long seconds) throws InterruptedException {
-      assertTrue(process.waitFor(seconds, TimeUnit.SECONDS), "the server exits");
-      return process.exitValue();
-    }
-
-    @Override
-    public void close() {
-      process.destroyForcibly();
-    }
+  private McpWire wire(Map<String, String> environment, String... args) throws IOException {
+    return new McpWire(home, tmp, project, environment, args);
   }
 
   @Test
   void badLinesGetErrorsAndTheServerKeepsServing() throws Exception {
-    try (Wire wire = new Wire(Map.of())) {
-      JsonNode init = wire.ask(INITIALIZE);
+    try (McpWire wire = wire(Map.of("HARNESS_LOG", "debug"))) {
+      JsonNode init = wire.ask(McpWire.INITIALIZE);
       assertEquals("2025-06-18", init.path("result").path("protocolVersion").asText(), init.toString());
-      wire.send(INITIALIZED);
+      wire.send(McpWire.INITIALIZED);
 
       for (String garbage : List.of("{not json", "\u0000\u0001", "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":")) {
         JsonNode error = wire.ask(garbage);
@@ -139,6 +67,16 @@ class McpProtocolTest {
       assertEquals(-32602, unknown.path("error").path("code").asInt(), unknown.toString());
       JsonNode noMethod = wire.ask("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"resources/teleport\"}");
       assertEquals(-32601, noMethod.path("error").path("code").asInt(), noMethod.toString());
+      for (String lenient : List.of("{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"tools/list\"} trailing",
+          "{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"ping\"}{\"jsonrpc\":\"2.0\",\"id\":12,\"method\":\"ping\"}",
+          "{\"jsonrpc\":\"2.0\",\"id\":13,\"id\":14,\"method\":\"ping\"}")) {
+        JsonNode error = wire.ask(lenient);
+        assertEquals(-32700, error.path("error").path("code").asInt(), lenient + " -> " + error);
+      }
+      // A value typed into a page is the user's data: even at debug, the log names arguments, never their values.
+      wire.call(15, "browser_fill", Map.of("observation_id", "o-none", "element_ref", "e1", "value", "typed-4f1c9e"));
+      // The JVM's own output (a thread dump on SIGQUIT) goes to standard error, not into the protocol.
+      assertEquals(0, new ProcessBuilder("kill", "-QUIT", Long.toString(wire.process.pid())).start().waitFor());
 
       // Still serving: a tool call that breaks the schema is a result naming the field.
       JsonNode invalid = wire.ask("{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/call\","
@@ -150,9 +88,16 @@ class McpProtocolTest {
       JsonNode list = wire.ask("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/list\"}");
       assertEquals(19, list.path("result").path("tools").size(), list.toString());
 
-      // Standard input ends: the server stops by itself, cleanly.
+      // Standard input ends: the server stops by itself, cleanly, and has said nothing more: notifications and the
+      // cancellation of nothing get no answer, and the thread dump went to standard error.
+      wire.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":99}}");
+      wire.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/no_such_thing\"}");
       wire.in.close();
       assertEquals(0, wire.exit(60), Files.readString(wire.err));
+      assertEquals(List.of(), wire.rest());
+      String err = Files.readString(wire.err);
+      assertTrue(err.contains("Full thread dump"), "the dump went to standard error");
+      assertTrue(err.contains("DEBUG") && !err.contains("typed-4f1c9e"), "debug log without the typed value");
     }
   }
 
@@ -161,10 +106,10 @@ class McpProtocolTest {
     var disabled = HarnessProcess.run(home, tmp, "skill", "disable", "browser", "--profile", "p",
         "--project", project.toString());
     assertEquals(0, disabled.exitCode(), disabled.err());
-    try (Wire wire = new Wire(Map.of())) {
-      JsonNode init = wire.ask(INITIALIZE);
+    try (McpWire wire = wire(Map.of())) {
+      JsonNode init = wire.ask(McpWire.INITIALIZE);
       assertEquals("", init.path("result").path("instructions").asText(""), "no guidance for a disabled skill");
-      wire.send(INITIALIZED);
+      wire.send(McpWire.INITIALIZED);
       assertEquals(0, wire.ask("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}").path("result").path("tools").size());
       JsonNode call = wire.ask("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\","
           + "\"params\":{\"name\":\"browser_open\",\"arguments\":{\"url\":\"http://127.0.0.1/\"}}}");
@@ -177,15 +122,14 @@ class McpProtocolTest {
   @Test
   void aStopSignalEndsTheSessionWithACheckpointAndLeavesNoBrowser() throws Exception {
     try (LoginSite site = new LoginSite()) {
-      try (Wire wire = new Wire(Map.of("HARNESS_LOG", "info"), "--session", "signalled")) {
-        wire.ask(INITIALIZE);
-        wire.send(INITIALIZED);
+      try (McpWire wire = wire(Map.of("HARNESS_LOG", "info"), "--session", "signalled")) {
+        wire.initialized();
         assertFalse(wire.ask(open(2, site.url("/do-login"))).path("result").path("isError").asBoolean());
         assertFalse(wire.ask(open(3, site.url("/later"))).path("result").path("isError").asBoolean());
         List<ProcessHandle> started = wire.process.descendants().toList();
         assertTrue(started.stream().anyMatch(p -> p.info().command().orElse("").contains("chromium")), started.toString());
         // The page changes its state after the action's own checkpoint; only the checkpoint of the release keeps it.
-        Thread.sleep(3000);
+        assertTrue(site.awaitLater(), "the page changed its theme");
 
         wire.process.destroy(); // SIGTERM, as the SDK's client sends when it closes
         assertEquals(143, wire.exit(60));
@@ -194,16 +138,13 @@ class McpProtocolTest {
         for (ProcessHandle p : started) {
           p.onExit().get(20, TimeUnit.SECONDS);
         }
-        for (String line : wire.out) {
-          JSON.readTree(line); // standard output held protocol messages only
-        }
+        assertEquals(List.of(), wire.rest(), "standard output held the answers only");
       }
       try (var left = Files.list(tmp)) {
         assertEquals(List.of(), left.filter(p -> p.getFileName().toString().startsWith("periscope-")).toList());
       }
-      try (Wire again = new Wire(Map.of(), "--session", "signalled")) {
-        again.ask(INITIALIZE);
-        again.send(INITIALIZED);
+      try (McpWire again = wire(Map.of(), "--session", "signalled")) {
+        again.initialized();
         String home = again.ask(open(2, site.url("/home"))).path("result").path("content").get(0).path("text").asText();
         assertTrue(home.contains("Welcome back, keeper") && home.contains("Theme: late"), home);
         again.in.close();
@@ -214,23 +155,21 @@ class McpProtocolTest {
 
   @Test
   void aCancelledCallStopsAndItsAnswerIsNeverSent() throws Exception {
-    try (LoginSite site = new LoginSite(); Wire wire = new Wire(Map.of())) {
-      wire.ask(INITIALIZE);
-      wire.send(INITIALIZED);
+    try (LoginSite site = new LoginSite(); McpWire wire = wire(Map.of())) {
+      wire.initialized();
       wire.send(open(5, site.url("/slow"))); // answers after a minute
-      Thread.sleep(2000);
+      assertTrue(site.awaitSlow(), "the browser is waiting on /slow");
       wire.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":5,"
           + "\"reason\":\"the user pressed escape\"}}");
-      long sent = System.nanoTime();
       JsonNode next = wire.ask(open(6, site.url("/home")));
       // The next message is the answer to the next call: the cancelled one stopped, and its answer was dropped.
       assertEquals(6, next.path("id").asInt(), next.toString());
-      assertTrue(System.nanoTime() - sent < TimeUnit.SECONDS.toNanos(45), "well before /slow would have answered");
       String text = next.path("result").path("content").get(0).path("text").asText();
       assertTrue(text.contains("Not logged in"), text);
       wire.in.close();
       assertEquals(0, wire.exit(60));
-      assertTrue(wire.out.stream().noneMatch(l -> l.contains("\"id\":5")), wire.out.toString());
+      assertEquals(List.of(), wire.rest());
+      assertTrue(wire.raw.stream().noneMatch(l -> l.contains("\"id\":5")), wire.raw.toString());
     }
   }
 

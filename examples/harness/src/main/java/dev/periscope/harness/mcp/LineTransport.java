@@ -1,5 +1,8 @@
 package dev.periscope.harness.mcp;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
@@ -46,6 +49,13 @@ public final class LineTransport implements McpServerTransportProvider {
   /** A longer line is refused unread: no tool call needs it, and a client cannot make the server hold more. */
   static final int MAX_LINE = 4 << 20;
   private static final String TOO_LONG = new String("(too long)");
+  /**
+   * Reads a line as exactly one JSON value: text after it ({@code {...} {...}}, or trailing garbage) and a key given
+   * twice (two ids, say) are parse errors rather than something silently dropped or overwritten.
+   */
+  private static final ObjectMapper STRICT = new ObjectMapper()
+      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+      .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
   static final List<String> VERSIONS = List.of(ProtocolVersions.MCP_2024_11_05, ProtocolVersions.MCP_2025_03_26,
       ProtocolVersions.MCP_2025_06_18);
 
@@ -178,9 +188,9 @@ public final class LineTransport implements McpServerTransportProvider {
   private JSONRPCMessage parse(String line) {
     Object value;
     try {
-      value = json.readValue(line, Object.class);
+      value = STRICT.readValue(line, Object.class);
     } catch (IOException | RuntimeException e) {
-      throw refusal(McpSchema.ErrorCodes.PARSE_ERROR, "Parse error: the line is not JSON");
+      throw refusal(McpSchema.ErrorCodes.PARSE_ERROR, "Parse error: the line is not one JSON value");
     }
     if (!(value instanceof Map<?, ?> map)) {
       throw refusal(McpSchema.ErrorCodes.INVALID_REQUEST, "Invalid request: a message is one JSON object");
@@ -220,7 +230,7 @@ public final class LineTransport implements McpServerTransportProvider {
   /** The id of a request that was refused, when it has a usable one; else null, as JSON-RPC asks. */
   private Object idOf(String line) {
     try {
-      Object value = json.readValue(line, Object.class);
+      Object value = STRICT.readValue(line, Object.class);
       if (value instanceof Map<?, ?> map && (map.get("id") instanceof String || map.get("id") instanceof Number)) {
         return map.get("id");
       }
@@ -238,8 +248,24 @@ public final class LineTransport implements McpServerTransportProvider {
     if (message instanceof JSONRPCResponse r && r.id() != null && cancelledRequests.remove(key(r.id()))) {
       return;
     }
+    byte[] bytes;
     try {
-      byte[] bytes = json.writeValueAsBytes(message);
+      bytes = json.writeValueAsBytes(message);
+    } catch (IOException | RuntimeException e) {
+      // One answer that cannot be written must not end the connection: its request gets an internal error.
+      LOG.warn("an MCP message could not be serialized: {}", e.toString());
+      if (!(message instanceof JSONRPCResponse r) || r.id() == null) {
+        return;
+      }
+      message = errorResponse(r.id(), new JSONRPCResponse.JSONRPCError(McpSchema.ErrorCodes.INTERNAL_ERROR,
+          "Internal error: the answer could not be serialized", null));
+      try {
+        bytes = STRICT.writeValueAsBytes(message);
+      } catch (IOException impossible) {
+        return;
+      }
+    }
+    try {
       synchronized (out) {
         out.write(bytes);
         out.write('\n');

@@ -35,6 +35,7 @@ public final class ToolServer {
   private final McpJsonMapper json;
   /** The calls running, by the JSON-RPC id of their request. */
   private final Map<String, Cancellation> inFlight = new ConcurrentHashMap<>();
+  private boolean closed;
 
   public ToolServer(Host host, String agentSession, McpJsonMapper json) {
     this.host = host;
@@ -64,8 +65,11 @@ public final class ToolServer {
         .build();
   }
 
-  /** Cancels the calls still running: the client has gone. */
-  public void cancelCalls() {
+  /** Takes no more calls and cancels those still running: the client has gone. */
+  public void close() {
+    synchronized (inFlight) {
+      closed = true;
+    }
     inFlight.values().forEach(Cancellation::cancel);
   }
 
@@ -97,7 +101,13 @@ public final class ToolServer {
 
   CallToolResult call(McpSchema.CallToolRequest request, String requestId) {
     Cancellation cancellation = Cancellation.none();
-    inFlight.put(requestId, cancellation);
+    synchronized (inFlight) {
+      if (closed) {
+        return CallToolResult.builder().addTextContent("the server is stopping; the call was not made").isError(true)
+            .build();
+      }
+      inFlight.put(requestId, cancellation);
+    }
     try {
       Map<String, Object> arguments = request.arguments() == null ? Map.of() : request.arguments();
       return result(host.call(agentSession, request.name(), arguments, cancellation));
