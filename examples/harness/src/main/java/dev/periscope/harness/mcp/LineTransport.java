@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
-import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse;
@@ -98,14 +97,16 @@ public final class LineTransport implements McpServerTransportProvider {
         if (line.isBlank()) {
           continue;
         }
+        if (line == TOO_LONG) {
+          write(errorResponse(null, McpSchema.ErrorCodes.INVALID_REQUEST,
+              "Invalid request: a message is at most " + MAX_LINE + " characters"));
+          continue;
+        }
         JSONRPCMessage message;
         try {
-          message = line == TOO_LONG
-              ? refuse(McpSchema.ErrorCodes.INVALID_REQUEST, "Invalid request: a message is at most " + MAX_LINE
-                  + " characters")
-              : parse(line);
-        } catch (McpError refused) {
-          write(errorResponse(line == TOO_LONG ? null : idOf(line), refused.getJsonRpcError()));
+          message = parse(line);
+        } catch (Refused refused) {
+          write(refused.response);
           continue;
         }
         if (message instanceof McpSchema.JSONRPCNotification n && CANCELLED.equals(n.method())) {
@@ -180,64 +181,55 @@ public final class LineTransport implements McpServerTransportProvider {
         ? Long.toString(n.longValue()) : String.valueOf(id);
   }
 
-  private static JSONRPCMessage refuse(int code, String message) {
-    throw refusal(code, message);
-  }
-
-  /** One line as a JSON-RPC message, or the error that answers it. */
+  /** One line as a JSON-RPC message, or the error response that answers it. */
   private JSONRPCMessage parse(String line) {
     Object value;
     try {
       value = STRICT.readValue(line, Object.class);
     } catch (IOException | RuntimeException e) {
-      throw refusal(McpSchema.ErrorCodes.PARSE_ERROR, "Parse error: the line is not one JSON value");
+      throw new Refused(null, McpSchema.ErrorCodes.PARSE_ERROR, "Parse error: the line is not one JSON value");
     }
     if (!(value instanceof Map<?, ?> map)) {
-      throw refusal(McpSchema.ErrorCodes.INVALID_REQUEST, "Invalid request: a message is one JSON object");
+      throw new Refused(null, McpSchema.ErrorCodes.INVALID_REQUEST, "Invalid request: a message is one JSON object");
     }
-    if (!"2.0".equals(map.get("jsonrpc"))) {
-      throw refusal(McpSchema.ErrorCodes.INVALID_REQUEST, "Invalid request: jsonrpc must be \"2.0\"");
+    // The id answers to, when it is one a request may have; else null, as JSON-RPC asks.
+    Object id = map.get("id") instanceof String || map.get("id") instanceof Number ? map.get("id") : null;
+    if (!McpSchema.JSONRPC_VERSION.equals(map.get("jsonrpc"))) {
+      throw new Refused(id, McpSchema.ErrorCodes.INVALID_REQUEST, "Invalid request: jsonrpc must be \"2.0\"");
     }
     JSONRPCMessage message;
     try {
       message = McpSchema.deserializeJsonRpcMessage(json, line);
     } catch (IOException | RuntimeException e) {
-      throw refusal(McpSchema.ErrorCodes.INVALID_REQUEST, "Invalid request: not a JSON-RPC request, notification or response");
+      throw new Refused(id, McpSchema.ErrorCodes.INVALID_REQUEST,
+          "Invalid request: not a JSON-RPC request, notification or response");
     }
-    if (message instanceof McpSchema.JSONRPCRequest request && McpSchema.METHOD_TOOLS_CALL.equals(request.method())) {
-      if (!(request.params() instanceof Map<?, ?> params) || !(params.get("name") instanceof String)
-          || (params.get("arguments") != null && !(params.get("arguments") instanceof Map))) {
-        throw refusal(McpSchema.ErrorCodes.INVALID_PARAMS,
-            "Invalid params: tools/call takes {name: string, arguments?: object}");
-      }
+    if (message instanceof McpSchema.JSONRPCRequest request && McpSchema.METHOD_TOOLS_CALL.equals(request.method())
+        && (!(request.params() instanceof Map<?, ?> params) || !(params.get("name") instanceof String)
+            || (params.get("arguments") != null && !(params.get("arguments") instanceof Map)))) {
+      throw new Refused(id, McpSchema.ErrorCodes.INVALID_PARAMS,
+          "Invalid params: tools/call takes {name: string, arguments?: object}");
     }
     return message;
   }
 
+  /** A line refused before the session saw it, with its answer. */
+  private static final class Refused extends RuntimeException {
+    final Map<String, Object> response;
+
+    Refused(Object id, int code, String message) {
+      super(message, null, false, false);
+      response = errorResponse(id, code, message);
+    }
+  }
+
   /** Written as a map: JSON-RPC wants {@code "id": null} spelled out when the id could not be read. */
-  private static Map<String, Object> errorResponse(Object id, JSONRPCResponse.JSONRPCError error) {
+  private static Map<String, Object> errorResponse(Object id, int code, String message) {
     Map<String, Object> response = new java.util.LinkedHashMap<>();
     response.put("jsonrpc", McpSchema.JSONRPC_VERSION);
     response.put("id", id);
-    response.put("error", Map.of("code", error.code(), "message", error.message()));
+    response.put("error", Map.of("code", code, "message", message));
     return response;
-  }
-
-  private static McpError refusal(int code, String message) {
-    return new McpError(new JSONRPCResponse.JSONRPCError(code, message, null));
-  }
-
-  /** The id of a request that was refused, when it has a usable one; else null, as JSON-RPC asks. */
-  private Object idOf(String line) {
-    try {
-      Object value = STRICT.readValue(line, Object.class);
-      if (value instanceof Map<?, ?> map && (map.get("id") instanceof String || map.get("id") instanceof Number)) {
-        return map.get("id");
-      }
-    } catch (IOException | RuntimeException e) {
-      // not JSON: no id
-    }
-    return null;
   }
 
   /**
@@ -257,8 +249,8 @@ public final class LineTransport implements McpServerTransportProvider {
       if (!(message instanceof JSONRPCResponse r) || r.id() == null) {
         return;
       }
-      message = errorResponse(r.id(), new JSONRPCResponse.JSONRPCError(McpSchema.ErrorCodes.INTERNAL_ERROR,
-          "Internal error: the answer could not be serialized", null));
+      message = errorResponse(r.id(), McpSchema.ErrorCodes.INTERNAL_ERROR,
+          "Internal error: the answer could not be serialized");
       try {
         bytes = STRICT.writeValueAsBytes(message);
       } catch (IOException impossible) {
