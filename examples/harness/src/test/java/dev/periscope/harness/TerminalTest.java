@@ -24,16 +24,16 @@ class TerminalTest {
     PipedOutputStream keys = new PipedOutputStream();
     PipedInputStream device = new PipedInputStream(keys);
     keys.write("y\n".getBytes(StandardCharsets.UTF_8)); // typed ahead, before the question
+    ByteArrayOutputStream shown = new ByteArrayOutputStream();
     Thread typist = new Thread(() -> {
       try {
-        Thread.sleep(150);
+        awaitPrompt(shown);
         keys.write("n\r".getBytes(StandardCharsets.UTF_8)); // a terminal in raw mode sends \r for Enter
       } catch (Exception e) {
         throw new IllegalStateException(e);
       }
     });
     typist.start();
-    ByteArrayOutputStream shown = new ByteArrayOutputStream();
     Terminal patient = new Terminal(Path.of("/dev/tty"), Duration.ofSeconds(30));
     assertEquals(Optional.of("n"), patient.answer(device, shown, "Allow? ", Cancellation.none(), true));
     assertEquals("Allow? ", shown.toString(StandardCharsets.UTF_8));
@@ -53,16 +53,17 @@ class TerminalTest {
     PipedInputStream silent = new PipedInputStream(new PipedOutputStream());
     Cancellation cancellation = Cancellation.none();
     Terminal patient = new Terminal(Path.of("/dev/tty"), Duration.ofHours(1));
+    ByteArrayOutputStream shown = new ByteArrayOutputStream();
     new Thread(() -> {
       try {
-        Thread.sleep(200);
+        awaitPrompt(shown); // the question is out: the wait for its answer has begun
       } catch (InterruptedException e) {
         return;
       }
       cancellation.cancel();
     }).start();
     Optional<String> answer = assertTimeoutPreemptively(Duration.ofSeconds(30),
-        () -> patient.answer(silent, new ByteArrayOutputStream(), "Allow? ", cancellation, true));
+        () -> patient.answer(silent, shown, "Allow? ", cancellation, true));
     assertEquals(Optional.empty(), answer);
   }
 
@@ -71,5 +72,13 @@ class TerminalTest {
     byte[] endless = "y".repeat(10_000).getBytes(StandardCharsets.UTF_8);
     assertEquals(Optional.empty(), terminal.answer(new ByteArrayInputStream(endless), new ByteArrayOutputStream(),
         "Allow? ", Cancellation.none(), true));
+  }
+
+  /** Waits until the prompt was written, which happens after type-ahead was dropped. */
+  private static void awaitPrompt(ByteArrayOutputStream shown) throws InterruptedException {
+    while (shown.size() == 0) {
+      Thread.onSpinWait();
+      Thread.sleep(1);
+    }
   }
 }
