@@ -85,10 +85,10 @@ final class McpConnection implements AutoCloseable {
   private void watch() {
     descendants.add(server);
     while (!closed) {
+      // Read each time: a process can exec another program under the same pid (a shell script starts Node.js so).
       server.descendants().forEach(p -> {
-        if (descendants.add(p)) {
-          p.info().command().ifPresent(commands::add);
-        }
+        descendants.add(p);
+        p.info().command().ifPresent(commands::add);
       });
       try {
         Thread.sleep(20);
