@@ -24,6 +24,8 @@ public record BrowserSettings(
     int actionTimeoutMs,
     int navigationTimeoutMs,
     int cleanupTimeoutMs,
+    int timeoutMarginMs,
+    int livenessTimeoutMs,
     int maxTransitionsInMemory,
     long maxScreenshotPixels,
     long maxScreenshotBytes,
@@ -58,6 +60,10 @@ public record BrowserSettings(
   public static final Bound ACTION_TIMEOUT_MS = new Bound("actionTimeoutMs", 10_000, 100, 120_000);
   public static final Bound NAVIGATION_TIMEOUT_MS = new Bound("navigationTimeoutMs", 30_000, 100, 300_000);
   public static final Bound CLEANUP_TIMEOUT_MS = new Bound("cleanupTimeoutMs", 10_000, 100, 120_000);
+  /** How long past its own timeout a step of a call may run before the runtime stops it and discards the browser. */
+  public static final Bound TIMEOUT_MARGIN_MS = new Bound("timeoutMarginMs", 2_000, 100, 60_000);
+  /** How long the page has to answer a liveness check. */
+  public static final Bound LIVENESS_TIMEOUT_MS = new Bound("livenessTimeoutMs", 5_000, 200, 60_000);
   public static final Bound MAX_SCREENSHOT_PIXELS = new Bound("maxScreenshotPixels", 16_000_000, 1, 100_000_000);
   public static final Bound MAX_SCREENSHOT_BYTES = new Bound("maxScreenshotBytes", 16 * 1024 * 1024, 1, 64 * 1024 * 1024);
   public static final Bound MAX_TRANSITIONS_IN_MEMORY = new Bound("maxTransitionsInMemory", 500, 1, 100_000);
@@ -77,6 +83,8 @@ public record BrowserSettings(
         ACTION_TIMEOUT_MS.read(config),
         NAVIGATION_TIMEOUT_MS.read(config),
         CLEANUP_TIMEOUT_MS.read(config),
+        TIMEOUT_MARGIN_MS.read(config),
+        LIVENESS_TIMEOUT_MS.read(config),
         MAX_TRANSITIONS_IN_MEMORY.read(config),
         MAX_SCREENSHOT_PIXELS.read(config),
         MAX_SCREENSHOT_BYTES.read(config),
@@ -109,6 +117,7 @@ public record BrowserSettings(
 
   public RuntimeSettings runtime() {
     return new RuntimeSettings(provider, cleanupTimeoutMs, maxTransitionsInMemory,
-        java.time.Duration.ofHours(checkpointTtlHours), maxCheckpoints);
+        java.time.Duration.ofHours(checkpointTtlHours), maxCheckpoints, RuntimeSettings.Timeouts.of(actionTimeoutMs,
+            navigationTimeoutMs, timeoutMarginMs, livenessTimeoutMs));
   }
 }

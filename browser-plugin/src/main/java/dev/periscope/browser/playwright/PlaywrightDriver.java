@@ -36,7 +36,10 @@ final class PlaywrightDriver implements AutoCloseable {
   private Playwright playwright;
   private Browser browser;
   private volatile Optional<ProcessHandle> driverProcess = Optional.empty();
+  /** Chromium's browser process, once launched: a kill reaches it even after the driver is gone. */
+  private volatile Optional<ProcessHandle> browserProcess = Optional.empty();
   private volatile boolean killed;
+  private volatile boolean closing;
 
   private final com.microsoft.playwright.options.Proxy proxy;
 
@@ -149,6 +152,8 @@ final class PlaywrightDriver implements AutoCloseable {
       // decides which UDP is "non-proxied".
       browser = playwright.chromium().launch(new BrowserType.LaunchOptions().setProxy(proxy)
           .setExecutablePath(chromium).setHeadless(headless).setArgs(args));
+      // The driver's one child: Chromium's browser process (the launcher script execs it under the same pid).
+      browserProcess = driverProcess.flatMap(d -> d.children().findFirst());
     } catch (RuntimeException e) {
       try {
         playwright.close();
@@ -168,10 +173,26 @@ final class PlaywrightDriver implements AutoCloseable {
    */
   void kill() {
     killed = true;
-    driverProcess.ifPresent(p -> {
-      p.descendants().forEach(ProcessHandle::destroyForcibly);
-      p.destroyForcibly();
-    });
+    // Chromium first, with its own children: once the driver is gone they are no longer among its descendants.
+    browserProcess.ifPresent(PlaywrightDriver::destroyTree);
+    driverProcess.ifPresent(PlaywrightDriver::destroyTree);
+  }
+
+  private static void destroyTree(ProcessHandle p) {
+    p.descendants().forEach(ProcessHandle::destroyForcibly);
+    p.destroyForcibly();
+  }
+
+  /**
+   * Runs {@code exited} (on some other thread) when the Node.js driver process exits on its own: not after
+   * {@link #kill()} and not while closing.
+   */
+  void onDriverExit(Runnable exited) {
+    driverProcess.ifPresent(p -> p.onExit().thenRun(() -> {
+      if (!killed && !closing) {
+        exited.run();
+      }
+    }));
   }
 
   boolean killed() {
@@ -181,6 +202,7 @@ final class PlaywrightDriver implements AutoCloseable {
   /** Closes the browser and Playwright, and waits for the driver's thread and processes to end. */
   @Override
   public void close() {
+    closing = true;
     RuntimeException failure = null;
     try {
       call(() -> {
@@ -209,6 +231,7 @@ final class PlaywrightDriver implements AutoCloseable {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
+      browserProcess.filter(ProcessHandle::isAlive).ifPresent(PlaywrightDriver::destroyTree);
       driverProcess.ifPresent(p -> {
         p.descendants().forEach(ProcessHandle::destroyForcibly);
         try {

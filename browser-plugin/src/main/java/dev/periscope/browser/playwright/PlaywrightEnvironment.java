@@ -46,6 +46,11 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
   /** The frames the latest observation looked into: a frame element's target names one by its index. */
   private List<com.microsoft.playwright.Frame> observedFrames = List.of();
   private final CredentialFields credentialFields = new CredentialFields();
+  /** The first fault this environment noticed, and the runtime's listener for it. */
+  private final java.util.concurrent.atomic.AtomicReference<dev.periscope.api.browser.EnvironmentFault> fault =
+      new java.util.concurrent.atomic.AtomicReference<>();
+  private volatile java.util.function.Consumer<dev.periscope.api.browser.EnvironmentFault> faultListener;
+  private final java.util.concurrent.atomic.AtomicBoolean faultDelivered = new java.util.concurrent.atomic.AtomicBoolean();
 
   PlaywrightEnvironment(PlaywrightDriver driver, BrowserContext context, Page page, String registryKey,
       BrowserSettings budgets, Runnable onClosed, java.util.Optional<StateCheckpoints> saving, PolicyProxy proxy) {
@@ -68,6 +73,13 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
     this.context = context;
     this.page = page;
     this.onClosed = onClosed;
+    // Death, noticed as it happens: Playwright's events arrive while a call runs or the driver pumps them (below);
+    // the driver process is watched by the JVM.
+    watchRenderer(page);
+    context.browser().onDisconnected(b -> fault(dev.periscope.api.browser.EnvironmentFault.Cause.BROWSER_EXITED,
+        "Chromium exited"));
+    driver.onDriverExit(() -> fault(dev.periscope.api.browser.EnvironmentFault.Cause.DRIVER_EXITED,
+        "the browser's driver (Node.js) exited"));
     // Between tool calls the driver keeps delivering this page's events, so a popup is closed and a download
     // cancelled as they happen, not at the next call.
     driver.whileIdle(this::pumpEvents);
@@ -76,6 +88,40 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
   private static PageGuards guard(BrowserContext context, Page page, String registryKey, long navigationTimeoutMs,
       java.util.concurrent.atomic.AtomicInteger extraPages) {
     return new PageGuards(page, context.newCDPSession(page), registryKey, navigationTimeoutMs, extraPages);
+  }
+
+  private void watchRenderer(Page watched) {
+    watched.onCrash(p -> fault(dev.periscope.api.browser.EnvironmentFault.Cause.PAGE_CRASHED,
+        "the page's renderer crashed"));
+  }
+
+  /** A fault this environment noticed itself; nothing counts once it is closing or was aborted. */
+  private void fault(dev.periscope.api.browser.EnvironmentFault.Cause cause, String detail) {
+    if (closed.get() || driver.killed()) {
+      return;
+    }
+    fault.compareAndSet(null, new dev.periscope.api.browser.EnvironmentFault(cause, detail));
+    deliverFault();
+  }
+
+  private void deliverFault() {
+    var listener = faultListener;
+    var noticed = fault.get();
+    if (listener != null && noticed != null && faultDelivered.compareAndSet(false, true)) {
+      listener.accept(noticed);
+    }
+  }
+
+  @Override
+  public void onFault(java.util.function.Consumer<dev.periscope.api.browser.EnvironmentFault> listener) {
+    faultListener = listener;
+    deliverFault();
+  }
+
+  /** The page answers a trivial script, or fails at once: its own deadline is the runtime's. */
+  @Override
+  public void probe() {
+    call("checking the page", () -> page.evaluate("1"));
   }
 
   /** On the driver's thread while no call runs: lets Playwright dispatch the events that arrived. */
@@ -127,6 +173,8 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
   @Override
   public void navigate(String url) {
     guarded("opening " + url, () -> {
+      // The response headers and the load share one navigation timeout.
+      long deadline = System.nanoTime() + navigationTimeoutMs * 1_000_000L;
       try {
         page.navigate(url, new Page.NavigateOptions().setWaitUntil(com.microsoft.playwright.options.WaitUntilState.COMMIT)
             .setTimeout(navigationTimeoutMs));
@@ -141,6 +189,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
         }
         guards = guard(context, page, registryKey, navigationTimeoutMs, extraPages);
         denials = new NavigationDenials(page, proxy);
+        watchRenderer(page);
         stuck.close();
         throw new BrowserException(ErrorCode.BROWSER_ACTION_FAILED, url + " sent no response headers within "
             + navigationTimeoutMs + " ms; that page was closed and a fresh one opened", null, false, e);
@@ -162,7 +211,8 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
         throw e;
       }
       try {
-        page.waitForLoadState(LoadState.LOAD);
+        page.waitForLoadState(LoadState.LOAD, new Page.WaitForLoadStateOptions()
+            .setTimeout(Math.max(1, (deadline - System.nanoTime()) / 1_000_000)));
       } catch (PlaywrightException e) {
         // Headers came; a page still loading is for the after-observation to show.
       }

@@ -43,7 +43,7 @@ final class ActionCheckpoints implements AutoCloseable {
 
   private void run(DefaultBrowserRuntime.Slot slot, Environment env) {
     try {
-      opener.checkpoint(slot, env);
+      opener.checkpoint(slot, env, env.timeouts().actionMs());
       afterEach.run();
     } catch (BrowserException e) {
       if (e.code() != ErrorCode.BROWSER_ENVIRONMENT_CLOSED) {

@@ -99,14 +99,28 @@ public final class CredentialChannel {
    * the secret handed to {@code filled} (so the session redacts it from then on) and only then to the provider,
    * which checks the origins once more as it fills. Returns the number of characters filled.
    */
-  int fill(BrowserEnvironment env, ProviderElement target, String ref, Cancellation cancellation,
-      java.util.function.Consumer<Secret> filled) {
+  int fill(Field field, String ref, Cancellation cancellation, java.util.function.Consumer<Secret> filled) {
     Credential credential = resolve(ref);
-    List<String> chain = env.originChain(target);
-    checkOrigins(credential, chain, target.name());
-    approve(credential, chain, target.name(), cancellation);
+    List<String> chain = field.originChain();
+    checkOrigins(credential, chain, field.name());
+    approve(credential, chain, field.name(), cancellation);
     filled.accept(credential.secret());
-    return env.fillCredential(target, credential.secret(), chain);
+    return field.fill(credential.secret(), chain);
+  }
+
+  /**
+   * The field a credential goes into, as the runtime reaches it: each of its calls is one step of the browser, so
+   * the time a person takes to approve is not counted against the browser's deadlines.
+   */
+  interface Field {
+    /** The field's accessible name, for the approval request. */
+    String name();
+
+    /** {@link BrowserEnvironment#originChain}. */
+    List<String> originChain();
+
+    /** {@link BrowserEnvironment#fillCredential}. */
+    int fill(Secret secret, List<String> expectedChain);
   }
 
   /**

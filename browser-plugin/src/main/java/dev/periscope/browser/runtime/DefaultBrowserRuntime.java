@@ -59,6 +59,9 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
   private final ActionCheckpoints actionCheckpoints;
   private final CredentialChannel credentials;
   private final Redactions redactions = new Redactions();
+  private final Watchdog watchdog = new Watchdog();
+  /** Per browser session, the environment a fault ended last, until a new one of that session opens. */
+  private final Map<BrowserSessionId, LostEnvironment> lost = new java.util.concurrent.ConcurrentHashMap<>();
   private boolean closed;
 
   public DefaultBrowserRuntime(RuntimeSettings settings, CheckpointIndex checkpoints, TransitionLog transitionLog,
@@ -66,7 +69,7 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     this.settings = settings;
     this.credentials = credentials;
     this.transitions = new TransitionRecords(settings.maxTransitionsInMemory(), transitionLog);
-    this.opener = new EnvironmentOpener(checkpoints, closings, settings);
+    this.opener = new EnvironmentOpener(checkpoints, closings, settings, watchdog);
     this.actionCheckpoints = new ActionCheckpoints(opener, this::prune);
   }
 
@@ -220,27 +223,88 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
    * caller waits for it any more.
    */
   private void open(Slot slot) {
+    long openMs = settings.timeouts().openMs() + settings.timeouts().marginMs();
+    java.util.concurrent.atomic.AtomicBoolean late = new java.util.concurrent.atomic.AtomicBoolean();
+    Watchdog.Timer deadline = watchdog.after(openMs, () -> {
+      late.set(true);
+      slot.openCancellation.cancel();
+    });
+    java.time.Instant startedAt = java.time.Instant.now();
+    long start = System.nanoTime();
     try {
-      Environment environment = opener.open(slot);
+      Environment environment;
+      try {
+        environment = opener.open(slot);
+      } finally {
+        deadline.close();
+      }
       boolean keep;
       synchronized (this) {
         keep = slots.get(slot.owner) == slot && registry.contains(slot.provider);
       }
       if (!keep) {
-        environment.shutdown(settings.cleanupTimeoutMs(), () -> {});
+        environment.shutdown(settings.cleanupTimeoutMs(), timeLeft -> {});
         slot.opening.completeExceptionally(new BrowserException(ErrorCode.BROWSER_ENVIRONMENT_CLOSED,
             "nobody waits for this browser any more, or its provider was withdrawn while it opened"));
         return;
       }
-      environment.onAbort(() -> detach(slot));
+      LostEnvironment predecessor = lost.remove(slot.sessionId);
+      if (predecessor != null) {
+        if (!predecessor.reported()) {
+          environment.inherit(predecessor);
+        }
+        recordRecovery(environment, predecessor, startedAt, start);
+      }
+      environment.watch(() -> detach(slot), this::faulted);
       // If the last waiter leaves after the check above, shutdownAll() closes the environment once it completes.
       slot.opening.complete(environment);
     } catch (Throwable e) {
       synchronized (this) {
         slots.remove(slot.owner, slot);
       }
-      slot.opening.completeExceptionally(e);
+      slot.opening.completeExceptionally(late.get() ? new BrowserException(ErrorCode.BROWSER_UNRESPONSIVE,
+          "the browser did not start within " + openMs + " ms, and was stopped", null, true, e) : e);
     }
+  }
+
+  /**
+   * An environment ended by a fault: it was aborted and detached already. The model hears of it from the call it
+   * broke, or else from the session's next environment; the operator from the log; the audit trail gets a
+   * {@code fault} transition; its browser is shut down now, not when its last lease goes.
+   */
+  private void faulted(Environment environment, LostEnvironment fault) {
+    lost.put(environment.sessionId, fault);
+    LOG.warn("browser session {}: environment {} ended by a fault ({}): {}; the next call opens a fresh one from"
+        + " the last checkpoint", environment.sessionId, environment.id, fault.fault.cause().id(),
+        fault.fault.detail());
+    try {
+      openers.execute(() -> {
+        recordTransition(new Transition("transition-" + java.util.UUID.randomUUID(), environment.sessionId.value(),
+            environment.id, environment.provider.id(), environment.generation,
+            Map.of("kind", "fault", "cause", fault.fault.cause().id()), Transition.Outcome.FAILED,
+            fault.observationId, null, fault.at, fault.at, new Transition.Metrics(0, 0, 0, 0, 0, false, false),
+            fault.fault.cause().code()), environment.latest() == null ? null : environment.latest().observation());
+        try {
+          environment.shutdown(settings.cleanupTimeoutMs(), timeLeft -> {});
+        } catch (RuntimeException e) {
+          LOG.warn("browser session {}: closing the environment a fault ended failed: {}", environment.sessionId,
+              e.toString());
+        }
+      });
+    } catch (java.util.concurrent.RejectedExecutionException closing) {
+      // The runtime is closing, and closes this environment with the rest.
+    }
+  }
+
+  /** The audit trail's note that a session goes on in a fresh environment after a fault. */
+  private void recordRecovery(Environment environment, LostEnvironment predecessor, java.time.Instant startedAt,
+      long start) {
+    long ms = (System.nanoTime() - start) / 1_000_000;
+    recordTransition(new Transition("transition-" + java.util.UUID.randomUUID(), environment.sessionId.value(),
+        environment.id, environment.provider.id(), environment.generation,
+        Map.of("kind", "recover", "cause", predecessor.fault.cause().id(), "from_environment",
+            predecessor.environmentId), Transition.Outcome.SUCCEEDED, null, null, startedAt, java.time.Instant.now(),
+        new Transition.Metrics(ms, ms, 0, 0, 0, false, false), null), null);
   }
 
   /** Waits for the shared open; the caller's cancellation ends only this caller's wait. */
@@ -323,13 +387,13 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
       Environment env = slot.opening.getNow(null);
       if (env == null) {
         // Still opening, so nobody used it: nothing to checkpoint, and nothing a new open must wait for.
-        slot.opening.thenAccept(e -> e.shutdown(settings.cleanupTimeoutMs(), () -> {}));
+        slot.opening.thenAccept(e -> e.shutdown(settings.cleanupTimeoutMs(), timeLeft -> {}));
         continue;
       }
       CompletableFuture<Void> done = closings.begin(slot.sessionId);
       try {
         env.shutdown(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())),
-            () -> opener.checkpoint(slot, env));
+            timeLeft -> opener.checkpoint(slot, env, timeLeft));
       } catch (RuntimeException e) {
         failure = addFailure(failure, e);
       } finally {
@@ -355,6 +419,7 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
 
   @Override
   public void discard(BrowserSessionId sessionId) {
+    lost.remove(sessionId);
     opener.discard(sessionId, registry::byId);
     redactions.forget(sessionId);
   }
@@ -405,10 +470,19 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     RuntimeException failure = shutdownAll(all);
     openers.shutdown();
     try {
+      if (!openers.awaitTermination(settings.cleanupTimeoutMs(), TimeUnit.MILLISECONDS)) {
+        failure = addFailure(failure, new IllegalStateException("the runtime's threads did not finish within "
+            + settings.cleanupTimeoutMs() + " ms"));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    try {
       actionCheckpoints.close(settings.cleanupTimeoutMs());
     } catch (RuntimeException e) {
       failure = addFailure(failure, e);
     }
+    watchdog.close();
     if (failure != null) {
       throw failure;
     }

@@ -5,30 +5,33 @@ import dev.periscope.api.browser.BrowserEnvironment;
 import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.BrowserProvider;
 import dev.periscope.api.browser.BrowserSessionId;
+import dev.periscope.api.browser.EnvironmentFault;
 import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.Observation;
 import dev.periscope.api.browser.ProviderElement;
 import dev.periscope.api.browser.ProviderObservation;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
-import java.util.HexFormat;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
+import java.time.Instant;
 import java.util.UUID;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
 /**
  * One open provider environment as the runtime holds it: its identity, its queue (a fair lock: operations run one
- * at a time, in admission order), and the refs of its newest observation. Only the newest observation's provider
- * targets are kept, so an older observation can never be acted on.
+ * at a time, in admission order), its health, and the refs of its newest observation ({@link ObservationRefs}).
  *
  * <p>Its life: admitting, then (last release) no longer admitting while admitted work drains, then closed. An
- * abort, by a caller's cancellation or a shutdown that waited too long, stops the running operation and makes the
- * environment unusable at once.
+ * abort (a caller's cancellation, a shutdown that waited too long, or a fault) stops the running operation and
+ * makes the environment unusable at once.
+ *
+ * <p>Health: every provider call is a {@link #step} with a deadline of its timeout plus the margin; a step still
+ * running then is stopped and the environment faulted as unresponsive. The page gets a liveness check
+ * ({@link BrowserEnvironment#probe()}) with a short deadline of its own while the environment is idle, before a
+ * call that follows a pause, and after a step that failed. A fault the provider reports itself (its browser,
+ * renderer or driver died) aborts the environment the same way. Either way the runtime hears of it at once.
  */
 final class Environment {
   final String id = "browser-" + UUID.randomUUID();
@@ -37,28 +40,61 @@ final class Environment {
   final int generation;
   private final BrowserEnvironment delegate;
   private final FifoGate queue = new FifoGate();
+  private final ObservationRefs refs;
+  private final Watchdog watchdog;
+  private final RuntimeSettings.Timeouts timeouts;
   private volatile Runnable onAbort = () -> {};
+  private volatile BiConsumer<Environment, LostEnvironment> onFault = (env, lost) -> {};
   private volatile boolean admitting = true;
   private volatile boolean aborted;
-  private volatile Refs latest;
-  private int revision;
   private volatile boolean closed;
+  private volatile LostEnvironment lost;
+  private volatile long lastAnswer = System.nanoTime();
+  private volatile Watchdog.Timer liveness = () -> {};
   /** Work the current operation asked to run after it, still holding the queue; set and read on its thread. */
   private Runnable followUp;
-  private java.util.concurrent.Executor followUpExecutor;
+  private Executor followUpExecutor;
 
-  Environment(BrowserSessionId sessionId, BrowserProvider provider, BrowserEnvironment delegate, int generation) {
+  Environment(BrowserSessionId sessionId, BrowserProvider provider, BrowserEnvironment delegate, int generation,
+      Watchdog watchdog, RuntimeSettings.Timeouts timeouts) {
     this.sessionId = sessionId;
     this.provider = provider;
     this.delegate = delegate;
     this.generation = generation;
+    this.watchdog = watchdog;
+    this.timeouts = timeouts;
+    this.refs = new ObservationRefs(id, generation);
+  }
+
+  /**
+   * Starts watching the environment's health: {@code faulted} hears, once and without being waited for, of a fault
+   * that ended it (after it was aborted); {@code aborted} hears of every abort, so the owner stops handing it out.
+   */
+  void watch(Runnable aborted, BiConsumer<Environment, LostEnvironment> faulted) {
+    this.onAbort = aborted;
+    this.onFault = faulted;
+    // What the provider reports once the environment closed is the close's doing, not a fault.
+    delegate.onFault(fault -> {
+      if (!closed) {
+        fault(fault);
+      }
+    });
+    liveness = watchdog.every(timeouts.livenessIntervalMs(), this::checkWhileIdle);
+    if (this.aborted) {
+      liveness.close();
+    }
+  }
+
+  /** The environment a fault ended before this one, when the model has not heard of it yet. */
+  void inherit(LostEnvironment predecessor) {
+    refs.inherit(predecessor);
   }
 
   /**
    * From inside an operation: runs {@code work} on {@code executor} once the operation returned, before the next
    * operation is admitted. The caller has its result at once; the queue passes on when {@code work} is done.
    */
-  void afterThisOperation(java.util.concurrent.Executor executor, Runnable work) {
+  void afterThisOperation(Executor executor, Runnable work) {
     followUpExecutor = executor;
     followUp = work;
   }
@@ -66,7 +102,7 @@ final class Environment {
   /** Passes the queue on, after the current operation's follow-up if it asked for one. */
   private void exitQueue() {
     Runnable work = followUp;
-    java.util.concurrent.Executor executor = followUpExecutor;
+    Executor executor = followUpExecutor;
     followUp = null;
     followUpExecutor = null;
     if (work == null || closed || aborted) {
@@ -81,7 +117,7 @@ final class Environment {
           queue.exit();
         }
       });
-    } catch (java.util.concurrent.RejectedExecutionException e) {
+    } catch (RejectedExecutionException e) {
       queue.exit();
     }
   }
@@ -98,13 +134,24 @@ final class Environment {
     return aborted;
   }
 
+  /** The fault that ended this environment, if one did. */
+  LostEnvironment lost() {
+    return lost;
+  }
+
+  RuntimeSettings.Timeouts timeouts() {
+    return timeouts;
+  }
+
   /**
    * Runs one operation on this environment's queue. A caller cancelled while it waits in the queue leaves without
-   * running; cancelled while its operation runs, the environment is aborted.
+   * running; cancelled while its operation runs, the environment is aborted. An environment found discarded, or
+   * whose page no longer answers after a pause, fails the operation before it starts
+   * ({@link BrowserException#environmentGone}): nothing was done.
    */
   <T> T queued(Cancellation cancellation, Supplier<T> operation) {
     if (!usable()) {
-      throw closedError();
+      throw gone();
     }
     try {
       queue.enter(cancellation);
@@ -114,11 +161,17 @@ final class Environment {
     }
     try {
       if (closed || aborted) {
-        throw closedError();
+        throw gone();
       }
       if (cancellation.isCancelled()) {
         throw new BrowserException(ErrorCode.BROWSER_ACTION_CANCELLED,
             "the call was cancelled before the browser started on it; nothing was done", lastUrl(), false, null);
+      }
+      if (System.nanoTime() - lastAnswer > TimeUnit.MILLISECONDS.toNanos(timeouts.checkAfterPauseMs())) {
+        checkResponsive();
+        if (aborted) {
+          throw gone();
+        }
       }
       try (Cancellation.Registration aborting = cancellation.onCancel(this::abort)) {
         return operation.get();
@@ -128,53 +181,150 @@ final class Environment {
     }
   }
 
-  /** Called once when the environment is aborted, so its owner stops handing it out. */
-  void onAbort(Runnable callback) {
-    this.onAbort = callback;
+  private BrowserException gone() {
+    LostEnvironment l = lost;
+    String why = l != null ? l.fault.detail() : aborted ? "it was discarded" : "it is closed";
+    return BrowserException.environmentGone("this browser environment cannot be used: " + why
+        + "; the next call opens a fresh one", lastUrl());
   }
 
-  private BrowserException closedError() {
-    return new BrowserException(ErrorCode.BROWSER_ENVIRONMENT_CLOSED,
-        aborted ? "this browser environment was discarded; the next call opens a fresh one"
-            : "the browser environment is closed", lastUrl(), aborted, null);
+  /**
+   * Runs one provider call of the current operation under a deadline: still running {@code timeoutMs} plus the
+   * margin after it began, it is stopped by faulting the environment as unresponsive. A step that fails for a
+   * reason that may be the page's (not a refusal, not a stale ref) is followed by a liveness check. Caller holds
+   * the queue.
+   */
+  <T> T step(String what, long timeoutMs, Supplier<T> work) {
+    long limit = timeoutMs + timeouts.marginMs();
+    Watchdog.Timer deadline = watchdog.after(limit, () -> fault(new EnvironmentFault(
+        EnvironmentFault.Cause.DEADLINE_EXCEEDED, what + " was still running " + limit + " ms after it began (its"
+            + " timeout is " + timeoutMs + " ms)")));
+    T result;
+    try {
+      result = work.get();
+    } catch (RuntimeException e) {
+      deadline.close();
+      if (mayBeThePages(e)) {
+        checkResponsive();
+      }
+      throw e;
+    } finally {
+      deadline.close();
+    }
+    lastAnswer = System.nanoTime();
+    return result;
+  }
+
+  private boolean mayBeThePages(RuntimeException e) {
+    if (aborted) {
+      return false;
+    }
+    return !(e instanceof BrowserException b) || b.code() == ErrorCode.BROWSER_ACTION_FAILED
+        || b.code() == ErrorCode.BROWSER_ACTION_EVIDENCE_FAILED;
+  }
+
+  /**
+   * A liveness check: the page must answer within the liveness timeout, or the environment is faulted as
+   * unresponsive. Caller holds the queue.
+   */
+  private void checkResponsive() {
+    if (aborted) {
+      return;
+    }
+    Watchdog.Timer deadline = watchdog.after(timeouts.livenessMs(), () -> fault(new EnvironmentFault(
+        EnvironmentFault.Cause.UNRESPONSIVE, "the page did not answer a liveness check within "
+            + timeouts.livenessMs() + " ms")));
+    try {
+      delegate.probe();
+      lastAnswer = System.nanoTime();
+    } catch (RuntimeException quick) {
+      // Not a missed answer: a page that is navigating, or one that died, which its provider reports.
+    } finally {
+      deadline.close();
+    }
+  }
+
+  /** Between operations: checks the page still answers, unless an operation holds the queue or one just did. */
+  private void checkWhileIdle() {
+    if (!usable() || closed
+        || System.nanoTime() - lastAnswer < TimeUnit.MILLISECONDS.toNanos(timeouts.livenessIntervalMs())) {
+      return;
+    }
+    if (!queue.tryEnterNow()) {
+      return;
+    }
+    try {
+      if (usable() && !closed) {
+        checkResponsive();
+      }
+    } finally {
+      queue.exit();
+    }
+  }
+
+  /**
+   * Ends the environment for a fault, from any thread: the first fault wins, and none counts once the environment
+   * was aborted for another reason. (A checkpoint that hangs while the environment closes is a fault too.) The
+   * environment is aborted first, then the runtime hears of it.
+   */
+  void fault(EnvironmentFault fault) {
+    LostEnvironment l;
+    synchronized (this) {
+      if (aborted || lost != null) {
+        return;
+      }
+      Refs r = refs.latest();
+      l = new LostEnvironment(sessionId, id, fault, Instant.now(), lastUrl(),
+          r == null ? null : r.observation().id());
+      lost = l;
+    }
+    abort();
+    onFault.accept(this, l);
   }
 
   /** Stops the running operation and makes the environment unusable. Safe from any thread, more than once. */
   void abort() {
-    if (aborted) {
-      return;
+    synchronized (this) {
+      if (aborted) {
+        return;
+      }
+      aborted = true;
+      admitting = false;
     }
-    aborted = true;
-    admitting = false;
+    liveness.close();
     onAbort.run();
     delegate.abort();
   }
 
   /**
    * Stops admission, waits up to {@code timeoutMs} for admitted work to drain (aborting it after that), runs
-   * {@code beforeClose} (the checkpoint), then closes. Both a {@code beforeClose} failure and a close failure are
-   * reported, the second suppressed in the first.
+   * {@code beforeClose} with the time left (the checkpoint), then closes. Both a {@code beforeClose} failure and a
+   * close failure are reported, the second suppressed in the first.
    */
-  void shutdown(long timeoutMs, Runnable beforeClose) {
+  void shutdown(long timeoutMs, java.util.function.LongConsumer beforeClose) {
     admitting = false;
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
     boolean entered = queue.tryEnter(timeoutMs);
     RuntimeException failure = null;
     try {
       if (!entered) {
         abort();
       }
-      if (closed) {
-        return;
+      synchronized (this) {
+        if (closed) {
+          return;
+        }
+        closed = true;
       }
-      closed = true;
+      liveness.close();
       if (!aborted) {
         try {
-          beforeClose.run();
+          beforeClose.accept(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
         } catch (RuntimeException e) {
           failure = e;
         }
       }
-      latest = null;
+      refs.clear();
       try {
         delegate.close();
       } catch (RuntimeException e) {
@@ -195,74 +345,20 @@ final class Environment {
   }
 
   Refs latest() {
-    return latest;
+    return refs.latest();
   }
 
   String lastUrl() {
-    Refs r = latest;
-    return r == null ? null : r.observation().url();
+    return refs.lastUrl();
   }
 
   /** Turns a provider observation into the newest observation, minting refs. Caller holds the queue. */
   Observation record(ProviderObservation p) {
-    revision++;
-    Map<String, ProviderElement> byRef = new LinkedHashMap<>();
-    Map<String, String> groupRefs = new LinkedHashMap<>();
-    Map<String, String> groupLabels = new LinkedHashMap<>();
-    Map<String, List<String>> groupMembers = new LinkedHashMap<>();
-    List<Observation.ObservedElement> elements = new ArrayList<>();
-    int n = 0;
-    for (ProviderElement e : p.elements()) {
-      String ref = "e" + (++n);
-      byRef.put(ref, e);
-      String group = null;
-      if (e.groupKey() != null) {
-        group = groupRefs.computeIfAbsent(e.groupKey(), k -> "g" + (groupRefs.size() + 1));
-        groupLabels.putIfAbsent(group, e.groupLabel() == null ? "" : e.groupLabel());
-        groupMembers.computeIfAbsent(group, k -> new ArrayList<>()).add(ref);
-      }
-      elements.add(new Observation.ObservedElement(ref, e.kind(), e.role(), e.name(), e.disabled(), e.inputType(),
-          e.tier(), e.pagination(), e.section(), group));
-    }
-    List<Observation.Group> groups = new ArrayList<>();
-    groupMembers.forEach((ref, members) -> groups.add(new Observation.Group(ref, groupLabels.get(ref), members)));
-    Observation o = new Observation("observation-" + UUID.randomUUID(), id, generation, "page-1", revision, p.url(),
-        p.title(), p.text(), p.text().length() < p.totalTextChars(), p.totalTextChars(), elements, groups,
-        p.elementsTruncated(), p.totalElements(), digest(p), p.pageEvents());
-    latest = new Refs(o, Map.copyOf(byRef));
-    return o;
+    return refs.record(p);
   }
 
   /** The provider element behind a ref of the newest observation, or {@code BROWSER_STALE_REFERENCE}. */
   ProviderElement resolve(String observationId, String ref) {
-    Refs r = latest;
-    if (r == null || !r.observation().id().equals(observationId)) {
-      throw new BrowserException(ErrorCode.BROWSER_STALE_REFERENCE,
-          "observation \"" + observationId + "\" is stale; observe the page again", lastUrl(), false, null);
-    }
-    ProviderElement e = r.elementsByRef().get(ref);
-    if (e == null) {
-      throw new BrowserException(ErrorCode.BROWSER_STALE_REFERENCE,
-          "element \"" + ref + "\" is not in observation \"" + observationId + "\"; observe the page again",
-          lastUrl(), false, null);
-    }
-    return e;
-  }
-
-  private static String digest(ProviderObservation p) {
-    try {
-      MessageDigest d = MessageDigest.getInstance("SHA-256");
-      for (String part : new String[] {p.url(), p.title(), p.text()}) {
-        d.update(String.valueOf(part).getBytes(StandardCharsets.UTF_8));
-        d.update((byte) 0);
-      }
-      for (ProviderElement e : p.elements()) {
-        d.update(e.fingerprint().getBytes(StandardCharsets.UTF_8));
-        d.update((byte) 0);
-      }
-      return "sha256:" + HexFormat.of().formatHex(d.digest());
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    return refs.resolve(observationId, ref);
   }
 }

@@ -35,13 +35,16 @@ final class EnvironmentOpener {
   private final CheckpointIndex checkpoints;
   private final SessionClosings closings;
   private final RuntimeSettings settings;
+  private final Watchdog watchdog;
   /** One fair lock per session: a waiter keeps its place in line even when its caller was cancelled. */
   private final Map<BrowserSessionId, ReentrantLock> sessionLocks = new ConcurrentHashMap<>();
 
-  EnvironmentOpener(CheckpointIndex checkpoints, SessionClosings closings, RuntimeSettings settings) {
+  EnvironmentOpener(CheckpointIndex checkpoints, SessionClosings closings, RuntimeSettings settings,
+      Watchdog watchdog) {
     this.checkpoints = checkpoints;
     this.closings = closings;
     this.settings = settings;
+    this.watchdog = watchdog;
   }
 
   /** Opens the slot's environment, restoring a resuming session from its newest checkpoint. */
@@ -72,7 +75,7 @@ final class EnvironmentOpener {
       throw new BrowserException(ErrorCode.BROWSER_CHECKPOINT_UNAVAILABLE,
           "browser provider \"" + provider.id() + "\" opened an environment that cannot be checkpointed");
     }
-    return new Environment(slot.sessionId, provider, env, generation);
+    return new Environment(slot.sessionId, provider, env, generation, watchdog, settings.timeouts());
   }
 
   private static void refuseForeign(BrowserSessionId sessionId, CheckpointRef checkpoint, BrowserProvider provider) {
@@ -91,9 +94,10 @@ final class EnvironmentOpener {
 
   /**
    * Saves a resuming session's state, after an action or on its last release, unless its indexed checkpoint
-   * already holds it, and replaces that checkpoint.
+   * already holds it, and replaces that checkpoint. Reading the state from the browser is a step of at most
+   * {@code timeoutMs}. Caller holds the environment's queue.
    */
-  void checkpoint(DefaultBrowserRuntime.Slot slot, Environment env) {
+  void checkpoint(DefaultBrowserRuntime.Slot slot, Environment env, long timeoutMs) {
     if (slot.persistence != Persistence.RESUME || !(env.delegate() instanceof CheckpointingEnvironment c)) {
       return;
     }
@@ -105,7 +109,8 @@ final class EnvironmentOpener {
             + slot.sessionId + " is checkpointed by provider \"" + current.get().checkpoint().providerId()
             + "\"; provider \"" + provider.id() + "\" may not replace it");
       }
-      Optional<CheckpointRef> written = c.checkpointIfChanged(current.map(CheckpointIndex.Entry::checkpoint));
+      Optional<CheckpointRef> written = env.step("saving the browser state", timeoutMs,
+          () -> c.checkpointIfChanged(current.map(CheckpointIndex.Entry::checkpoint)));
       if (written.isEmpty()) {
         return null;
       }

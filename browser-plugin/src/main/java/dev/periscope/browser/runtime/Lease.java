@@ -10,6 +10,7 @@ import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.Extraction;
 import dev.periscope.api.browser.Observation;
 import dev.periscope.api.browser.ProviderElement;
+import dev.periscope.api.browser.ProviderObservation;
 import dev.periscope.api.browser.Screenshot;
 import dev.periscope.api.browser.Transition;
 import java.net.URI;
@@ -56,23 +57,75 @@ final class Lease implements BrowserLease {
 
   @Override
   public Observation observe(ObservationBudget budget, Cancellation cancellation) {
-    return run(cancellation, () -> observeNow(budget));
+    return run(cancellation, true, () -> observeNow(budget));
   }
 
   /** Observes on the queue, with every secret filled in this session redacted. Caller holds the queue. */
   private Observation observeNow(ObservationBudget budget) {
-    return environment.record(runtime.redactions().observation(environment.sessionId,
-        environment.delegate().observe(budget)));
+    ProviderObservation seen = environment.step("observing the page", timeouts().actionMs(),
+        () -> environment.delegate().observe(budget));
+    return environment.record(runtime.redactions().observation(environment.sessionId, seen));
+  }
+
+  private RuntimeSettings.Timeouts timeouts() {
+    return environment.timeouts();
   }
 
   @Override
   public Transition act(BrowserAction action, ObservationBudget budget, Cancellation cancellation) {
     validate(action);
-    return run(cancellation, () -> {
+    return run(cancellation, repeatableOnAFreshBrowser(action), () -> {
       Map<String, Object> record = describe(action);
       Runnable step = step(action, cancellation, record);
-      return transition(record, budget, cancellation, step);
+      return transition(record, budget, cancellation, () -> environment.step(describeStep(action),
+          stepTimeoutMs(action), () -> {
+            step.run();
+            return null;
+          }));
     });
+  }
+
+  /**
+   * Whether the same call can succeed on the fresh browser that replaces one lost to a fault: a call that names no
+   * ref of the lost page and does not move through its history.
+   */
+  private static boolean repeatableOnAFreshBrowser(BrowserAction action) {
+    if (action instanceof BrowserAction.Navigate) {
+      return true;
+    }
+    if (action instanceof BrowserAction.Press p) {
+      return p.elementRef() == null;
+    }
+    if (action instanceof BrowserAction.Scroll s) {
+      return s.elementRef() == null;
+    }
+    if (action instanceof BrowserAction.Wait w) {
+      return w.elementRef() == null;
+    }
+    return false;
+  }
+
+  /**
+   * How long the provider may take for an action, by its own timeouts: a navigation its navigation timeout, a wait
+   * its own, anything that may start a navigation (a click, a key, a choice) its action timeout and then the
+   * navigation timeout.
+   */
+  private long stepTimeoutMs(BrowserAction action) {
+    RuntimeSettings.Timeouts t = timeouts();
+    if (action instanceof BrowserAction.Navigate || action instanceof BrowserAction.History) {
+      return t.navigationMs();
+    }
+    if (action instanceof BrowserAction.Wait w) {
+      return Math.min(w.timeoutMs(), t.navigationMs());
+    }
+    if (action instanceof BrowserAction.Scroll) {
+      return t.actionMs();
+    }
+    return t.actionThenNavigationMs();
+  }
+
+  private static String describeStep(BrowserAction action) {
+    return action instanceof BrowserAction.Navigate ? "opening the page" : "the " + action.kind();
   }
 
   /** Checks what can be checked before the queue: URLs, keys, bounds, and that refs come with observations. */
@@ -150,7 +203,7 @@ final class Lease implements BrowserLease {
     if (action instanceof BrowserAction.FillCredential f) {
       ProviderElement target = environment.resolve(f.observationId(), f.elementRef());
       // The channel resolves, checks the origins, asks, and fills; the session redacts the secret from then on.
-      return () -> record.put("filled_chars", runtime.credentials().fill(environment.delegate(), target,
+      return () -> record.put("filled_chars", runtime.credentials().fill(credentialField(target),
           f.credentialRef(), cancellation, secret -> runtime.redactions().remember(environment.sessionId,
               f.credentialRef(), secret)));
     }
@@ -176,6 +229,28 @@ final class Lease implements BrowserLease {
     }
     BrowserAction.History h = (BrowserAction.History) action;
     return () -> env.history(h.move());
+  }
+
+  /** A field as the credential channel reaches it: reading its origins and filling it are steps of their own. */
+  private CredentialChannel.Field credentialField(ProviderElement target) {
+    var env = environment.delegate();
+    return new CredentialChannel.Field() {
+      @Override
+      public String name() {
+        return target.name();
+      }
+
+      @Override
+      public List<String> originChain() {
+        return environment.step("reading the field's origin", timeouts().actionMs(), () -> env.originChain(target));
+      }
+
+      @Override
+      public int fill(dev.periscope.api.host.Secret secret, List<String> expectedChain) {
+        return environment.step("filling the credential", timeouts().actionThenNavigationMs(),
+            () -> env.fillCredential(target, secret, expectedChain));
+      }
+    };
   }
 
   /** How a transition records the action: never a fill's value, only its length. */
@@ -237,11 +312,12 @@ final class Lease implements BrowserLease {
 
   @Override
   public Screenshot screenshot(boolean fullPage, Cancellation cancellation) {
-    return run(cancellation, () -> {
+    return run(cancellation, true, () -> {
       Refs refs = environment.latest();
       Observation o = refs != null ? refs.observation()
           : observeNow(new ObservationBudget(0, 0));
-      var shot = environment.delegate().screenshot(fullPage);
+      var shot = environment.step("the screenshot", timeouts().actionMs(),
+          () -> environment.delegate().screenshot(fullPage));
       return new Screenshot(shot.png(), shot.width(), shot.height(), o.id(), o.url(), o.title());
     });
   }
@@ -250,12 +326,13 @@ final class Lease implements BrowserLease {
   public Extraction extract(String kind, String observationId, String regionRef, int limit, int maxFieldChars,
       Cancellation cancellation) {
     optionalElement(observationId, regionRef);
-    return run(cancellation, () -> {
+    return run(cancellation, regionRef == null, () -> {
       ProviderElement region = resolveOptional(observationId, regionRef);
       // The provider cuts each value a little past the limit and the cut to the limit follows redaction, so the
       // caller's choice of limit cannot end a value inside a secret and show its first characters.
-      Extraction e = Redactions.cut(runtime.redactions().extraction(environment.sessionId,
-          environment.delegate().extract(kind, region, limit, maxFieldChars + Redactions.CUT_SLACK)), maxFieldChars);
+      Extraction raw = environment.step("extracting " + kind, timeouts().actionMs(),
+          () -> environment.delegate().extract(kind, region, limit, maxFieldChars + Redactions.CUT_SLACK));
+      Extraction e = Redactions.cut(runtime.redactions().extraction(environment.sessionId, raw), maxFieldChars);
       return new Extraction(kind, environment.lastUrl(), regionRef == null ? null : observationId, e.columns(),
           e.rows(), e.total());
     });
@@ -281,28 +358,31 @@ final class Lease implements BrowserLease {
     }
   }
 
-  /** Runs on the queue and turns every failure into a browser failure that knows the last URL. */
-  private <T> T run(Cancellation cancellation, Supplier<T> operation) {
+  /**
+   * Runs on the queue and turns every failure into a browser failure that knows the last URL. {@code repeatable}
+   * says whether the same call can succeed on the fresh browser that replaces one a fault ended.
+   */
+  private <T> T run(Cancellation cancellation, boolean repeatable, Supplier<T> operation) {
     if (released.get()) {
       throw new BrowserException(ErrorCode.BROWSER_ENVIRONMENT_CLOSED, "this browser lease was released");
     }
     try {
       return environment.queued(cancellation, operation);
     } catch (RuntimeException e) {
-      throw runtime.redactions().failure(environment.sessionId, failure(cancellation, e));
+      throw runtime.redactions().failure(environment.sessionId, failure(cancellation, repeatable, e));
     }
   }
 
-  /** Any failure as a browser failure that knows the last URL; one during an abort says the browser was discarded. */
-  private BrowserException failure(Cancellation cancellation, RuntimeException thrown) {
-    if (thrown instanceof BrowserException e) {
-      if (environment.aborted() && !e.leaseRebuilt()) {
-        return aborted(cancellation, e);
-      }
+  /**
+   * Any failure as a browser failure that knows the last URL. One that met an abort says why the browser was
+   * discarded: the caller's cancellation, a fault (named, with the way on), or the runtime closing it.
+   */
+  private BrowserException failure(Cancellation cancellation, boolean repeatable, RuntimeException thrown) {
+    if (thrown instanceof BrowserException e && (e.nothingDone() || !environment.aborted() || e.leaseRebuilt())) {
       return e.url() == null && environment.lastUrl() != null ? e.withUrl(environment.lastUrl()) : e;
     }
     if (environment.aborted()) {
-      return aborted(cancellation, thrown);
+      return aborted(cancellation, repeatable, thrown);
     }
     // A provider that broke its contract by throwing something else: still a failure the model can route.
     String reason = String.valueOf(thrown.getMessage()).lines().findFirst().orElse(thrown.getClass().getSimpleName());
@@ -310,14 +390,24 @@ final class Lease implements BrowserLease {
         environment.lastUrl(), false, thrown);
   }
 
-  private BrowserException aborted(Cancellation cancellation, RuntimeException cause) {
-    return cancellation.isCancelled()
-        ? new BrowserException(ErrorCode.BROWSER_ACTION_CANCELLED,
-            "the call was cancelled while the browser worked on it; that browser was discarded and the next call"
-                + " opens a fresh one", environment.lastUrl(), true, cause)
-        : new BrowserException(ErrorCode.BROWSER_ENVIRONMENT_CLOSED,
-            "the browser was discarded while it worked on this call; the next call opens a fresh one",
-            environment.lastUrl(), true, cause);
+  private BrowserException aborted(Cancellation cancellation, boolean repeatable, RuntimeException cause) {
+    if (cancellation.isCancelled()) {
+      return new BrowserException(ErrorCode.BROWSER_ACTION_CANCELLED,
+          "the call was cancelled while the browser worked on it; that browser was discarded and the next call"
+              + " opens a fresh one", environment.lastUrl(), true, cause);
+    }
+    LostEnvironment lost = environment.lost();
+    if (lost == null) {
+      return new BrowserException(ErrorCode.BROWSER_ENVIRONMENT_CLOSED,
+          "the browser was discarded while it worked on this call; the next call opens a fresh one",
+          environment.lastUrl(), true, cause);
+    }
+    lost.report();
+    String url = lost.url;
+    return new BrowserException(lost.fault.cause().code(), "the call did not complete: " + lost.fault.detail()
+        + ". This browser was discarded; the next call opens a fresh one for this session, restored from its last"
+        + " checkpoint (still logged in), with no page open" + (url == null ? "" : ": open " + url + " again"),
+        url, true, cause).withRecovery("browser_open", repeatable);
   }
 
   /**
@@ -336,12 +426,11 @@ final class Lease implements BrowserLease {
     try {
       act.run();
     } catch (RuntimeException e) {
-      BrowserException failure = asFailure(e, action);
       runtime.recordTransition(new Transition(id, environment.sessionId.value(), environment.id,
           environment.provider.id(), environment.generation, action,
           environment.aborted() ? Transition.Outcome.UNKNOWN : Transition.Outcome.FAILED, beforeId, null, startedAt,
-          Instant.now(), metrics(start, System.nanoTime(), System.nanoTime(), null),
-          environment.aborted() && cancellation.isCancelled() ? ErrorCode.BROWSER_ACTION_CANCELLED : failure.code()), beforeObservation);
+          Instant.now(), metrics(start, System.nanoTime(), System.nanoTime(), null), outcomeCode(e, action,
+              cancellation)), beforeObservation);
       throw e;
     } finally {
       // Done or failed, the action may have changed cookies or local storage.
@@ -370,9 +459,16 @@ final class Lease implements BrowserLease {
     return t;
   }
 
-  private static BrowserException asFailure(RuntimeException e, Map<String, Object> action) {
-    return e instanceof BrowserException b ? b
-        : new BrowserException(ErrorCode.BROWSER_ACTION_FAILED, action.get("kind") + " failed: " + e.getMessage(), e);
+  /** The failure code a transition records: the abort's reason when there was one, else the failure's own. */
+  private ErrorCode outcomeCode(RuntimeException e, Map<String, Object> action, Cancellation cancellation) {
+    if (environment.aborted()) {
+      if (cancellation.isCancelled()) {
+        return ErrorCode.BROWSER_ACTION_CANCELLED;
+      }
+      LostEnvironment lost = environment.lost();
+      return lost != null ? lost.fault.cause().code() : ErrorCode.BROWSER_ENVIRONMENT_CLOSED;
+    }
+    return e instanceof BrowserException b ? b.code() : ErrorCode.BROWSER_ACTION_FAILED;
   }
 
   private static Transition.Metrics metrics(long start, long acted, long done, Observation after) {

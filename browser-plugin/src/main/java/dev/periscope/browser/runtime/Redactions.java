@@ -94,9 +94,6 @@ final class Redactions {
       redactedCause = new RuntimeException(cause.getClass().getName() + ": " + text(session, cause.getMessage()));
       redactedCause.setStackTrace(cause.getStackTrace());
     }
-    BrowserException copy = new BrowserException(e.code(), text(session, e.getMessage()), text(session, e.url()),
-        e.leaseRebuilt(), redactedCause);
-    copy.setStackTrace(e.getStackTrace());
-    return copy;
+    return e.rewritten(text(session, e.getMessage()), text(session, e.url()), redactedCause);
   }
 }

@@ -35,7 +35,8 @@ final class TransitionRecords {
   void add(Transition t, Observation before) {
     TransitionRecord record = new TransitionRecord(t.id(), t.sessionId(), t.environmentId(), t.providerId(),
         t.generation(), String.valueOf(t.action().get("kind")), t.outcome(), TransitionRecord.Evidence.of(before),
-        TransitionRecord.Evidence.of(t.after()), t.startedAt(), t.finishedAt(), t.metrics(), t.error());
+        TransitionRecord.Evidence.of(t.after()), t.startedAt(), t.finishedAt(), t.metrics(), t.error(),
+        t.action().get("cause") instanceof String cause ? cause : null);
     LOG.debug("browser session {} gen {}: {} {} {}{}", t.sessionId(), t.generation(), t.action(), t.outcome(),
         t.after() == null ? "" : t.after().url(), t.error() == null ? "" : " " + t.error());
     synchronized (recent) {

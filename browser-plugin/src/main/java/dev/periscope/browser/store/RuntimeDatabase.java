@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * The {@code browser_runtime} storage domain and its schema: {@code agent_sessions}, {@code checkpoints} and
- * {@code transitions}. A database whose schema is newer than this plugin knows fails closed: it is closed again,
+ * {@code transitions} (with the {@code cause} of fault and recover records since version 3). A database whose schema is newer than this plugin knows fails closed: it is closed again,
  * untouched, with a message naming both versions.
  */
 public final class RuntimeDatabase implements AutoCloseable {
@@ -28,7 +28,9 @@ public final class RuntimeDatabase implements AutoCloseable {
             action_ms INTEGER NOT NULL, observation_ms INTEGER NOT NULL, text_chars INTEGER NOT NULL,
             element_count INTEGER NOT NULL, text_truncated INTEGER NOT NULL, elements_truncated INTEGER NOT NULL,
             error_code TEXT);
-          CREATE INDEX transitions_by_session ON transitions (browser_session, started_at)"""));
+          CREATE INDEX transitions_by_session ON transitions (browser_session, started_at)"""),
+      // The cause of a fault (page-crashed, unresponsive, ...) on fault and recover records.
+      new Migration(3, "ALTER TABLE transitions ADD COLUMN cause TEXT"));
 
   static final int VERSION = MIGRATIONS.get(MIGRATIONS.size() - 1).version();
 

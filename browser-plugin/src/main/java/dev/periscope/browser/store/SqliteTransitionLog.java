@@ -28,7 +28,7 @@ public final class SqliteTransitionLog implements TransitionLog {
     try {
       domain.transaction(c -> {
         try (PreparedStatement insert = c.prepareStatement("INSERT OR REPLACE INTO transitions VALUES"
-            + " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            + " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
           int i = 0;
           insert.setString(++i, t.id());
           insert.setString(++i, t.sessionId());
@@ -58,6 +58,7 @@ public final class SqliteTransitionLog implements TransitionLog {
           insert.setInt(++i, m.textTruncated() ? 1 : 0);
           insert.setInt(++i, m.elementsTruncated() ? 1 : 0);
           insert.setString(++i, t.error() == null ? null : t.error().name());
+          insert.setString(++i, t.cause());
           return insert.executeUpdate();
         }
       });
@@ -96,7 +97,8 @@ public final class SqliteTransitionLog implements TransitionLog {
         new Transition.Metrics(r.getLong("duration_ms"), r.getLong("action_ms"), r.getLong("observation_ms"),
             r.getInt("text_chars"), r.getInt("element_count"), r.getInt("text_truncated") == 1,
             r.getInt("elements_truncated") == 1),
-        r.getString("error_code") == null ? null : ErrorCode.valueOf(r.getString("error_code")));
+        r.getString("error_code") == null ? null : ErrorCode.valueOf(r.getString("error_code")),
+        r.getString("cause"));
   }
 
   private static TransitionRecord.Evidence evidence(ResultSet r, String side) throws SQLException {

@@ -39,8 +39,23 @@ final class AgentBindings implements AutoCloseable {
     this.settings = settings;
   }
 
-  /** Runs an operation on the agent session's lease, acquiring it first when needed. */
+  /**
+   * Runs an operation on the agent session's lease, acquiring it first when needed. An operation that never reached
+   * the browser because its environment was discarded first (a fault ended it, or it stopped answering a check
+   * before the operation began) runs once more on a fresh lease: nothing was done the first time.
+   */
   <T> T run(String agentSessionId, Cancellation cancellation, Function<BrowserLease, T> operation) {
+    try {
+      return runOnce(agentSessionId, cancellation, operation);
+    } catch (BrowserException e) {
+      if (!e.nothingDone() || e.code() != ErrorCode.BROWSER_ENVIRONMENT_CLOSED || cancellation.isCancelled()) {
+        throw e;
+      }
+      return runOnce(agentSessionId, cancellation, operation);
+    }
+  }
+
+  private <T> T runOnce(String agentSessionId, Cancellation cancellation, Function<BrowserLease, T> operation) {
     Binding binding;
     BrowserLease lease;
     while (true) {

@@ -59,7 +59,7 @@ final class LocalBrowser implements AutoCloseable {
     server.setExecutor(Executors.newCachedThreadPool());
     server.start();
     BrowserSettings settings = BrowserSettings.from(config);
-    runtime = new DefaultBrowserRuntime(RuntimeSettings.defaults(), CheckpointIndex.inMemory(),
+    runtime = new DefaultBrowserRuntime(settings.runtime(), CheckpointIndex.inMemory(),
         dev.periscope.browser.runtime.TransitionLog.none(), credentials);
     // Sessions resume, as they do by default: every action is followed by a real checkpoint.
     checkpoints = Files.createTempDirectory("local-browser-checkpoints-");

@@ -33,6 +33,13 @@ public class FakeProvider implements CheckpointingProvider {
   final List<CheckpointRef> restoredFrom = Collections.synchronizedList(new ArrayList<>());
   public volatile CountDownLatch openGate;
   public volatile CountDownLatch clickGate;
+  /** While set and closed, liveness checks of every environment wait for it (or for the abort). */
+  public volatile CountDownLatch probeGate;
+  /** While set and closed, navigations wait for it (or for the abort). */
+  public volatile CountDownLatch navigateGate;
+  /** The cancellation of the latest open, and whether an open cancelled while it waited fails as a real one does. */
+  public volatile Cancellation lastOpenCancellation;
+  public volatile boolean openFailsWhenCancelled;
   volatile RuntimeException checkpointFailure;
   /** Payloads written, and whether restore finds its payload gone. */
   public final AtomicInteger checkpointsWritten = new AtomicInteger();
@@ -80,8 +87,12 @@ public class FakeProvider implements CheckpointingProvider {
   @Override
   public BrowserEnvironment open(OpenRequest request, Cancellation cancellation) {
     opens.incrementAndGet();
+    lastOpenCancellation = cancellation;
     await(openGate);
     openCancelled = cancellation.isCancelled();
+    if (openCancelled && openFailsWhenCancelled) {
+      throw new java.util.concurrent.CancellationException("the open was cancelled");
+    }
     FakeEnvironment env = new FakeEnvironment();
     environments.add(env);
     return env;
@@ -123,6 +134,7 @@ public class FakeProvider implements CheckpointingProvider {
     public final List<String> actions = Collections.synchronizedList(new ArrayList<>());
     final CountDownLatch aborted = new CountDownLatch(1);
     public final CountDownLatch clickStarted = new CountDownLatch(1);
+    public final CountDownLatch navigateStarted = new CountDownLatch(1);
     volatile String url = "about:blank";
     private int written;
     private volatile String lastWritten;
@@ -130,6 +142,8 @@ public class FakeProvider implements CheckpointingProvider {
     public volatile boolean closed;
     volatile RuntimeException observeFailure;
     volatile RuntimeException clickFailure;
+    public final java.util.concurrent.atomic.AtomicInteger probes = new java.util.concurrent.atomic.AtomicInteger();
+    private volatile java.util.function.Consumer<dev.periscope.api.browser.EnvironmentFault> faultListener;
     volatile List<ProviderElement> elements = List.of(
         new ProviderElement("0", "fp-button", "button", "button", "Advance", false, null, 1),
         new ProviderElement("1", "fp-link", "a", "link", "Next", false, null, 4),
@@ -148,6 +162,8 @@ public class FakeProvider implements CheckpointingProvider {
     @Override
     public void navigate(String url) {
       actions.add("navigate " + url);
+      navigateStarted.countDown();
+      awaitOrAbort(navigateGate);
       this.url = url;
       this.dirty = true;
     }
@@ -156,18 +172,7 @@ public class FakeProvider implements CheckpointingProvider {
     public void click(ProviderElement element) {
       actions.add("click " + element.name());
       clickStarted.countDown();
-      CountDownLatch gate = clickGate;
-      if (gate != null) {
-        try {
-          while (!gate.await(5, TimeUnit.MILLISECONDS)) {
-            if (aborted.getCount() == 0) {
-              throw new IllegalStateException("aborted while clicking");
-            }
-          }
-        } catch (InterruptedException e) {
-          throw new IllegalStateException(e);
-        }
-      }
+      awaitOrAbort(clickGate);
       if (clickFailure != null) {
         throw clickFailure;
       }
@@ -238,6 +243,42 @@ public class FakeProvider implements CheckpointingProvider {
     @Override
     public void abort() {
       aborted.countDown();
+    }
+
+    public boolean aborted() {
+      return aborted.getCount() == 0;
+    }
+
+    @Override
+    public void onFault(java.util.function.Consumer<dev.periscope.api.browser.EnvironmentFault> listener) {
+      faultListener = listener;
+    }
+
+    /** Dies as a browser would, telling the runtime's listener. */
+    public void die(dev.periscope.api.browser.EnvironmentFault.Cause cause, String detail) {
+      faultListener.accept(new dev.periscope.api.browser.EnvironmentFault(cause, detail));
+    }
+
+    @Override
+    public void probe() {
+      probes.incrementAndGet();
+      awaitOrAbort(probeGate);
+    }
+
+    /** Waits for the gate, if there is one, as a browser call would: until it opens or the browser is aborted. */
+    private void awaitOrAbort(CountDownLatch gate) {
+      if (gate == null) {
+        return;
+      }
+      try {
+        while (!gate.await(5, TimeUnit.MILLISECONDS)) {
+          if (aborted()) {
+            throw new IllegalStateException("aborted while it waited");
+          }
+        }
+      } catch (InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
     }
 
     @Override

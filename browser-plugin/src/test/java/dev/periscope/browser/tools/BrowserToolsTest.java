@@ -201,4 +201,31 @@ class BrowserToolsTest {
       Thread.onSpinWait();
     }
   }
+
+  @Test
+  void aCallThatFindsItsBrowserWedgedBeforeItStartsRunsOnAFreshOneAndSaysWhy() throws Exception {
+    // Liveness checks only before a call that follows a pause of 100 ms, each with 200 ms to answer.
+    DefaultBrowserRuntime quick = new DefaultBrowserRuntime(RuntimeSettings.defaults().with(
+        new RuntimeSettings.Timeouts(1_000, 1_000, 100, 200, 600_000, 100, 5_000)), CheckpointIndex.inMemory());
+    FakeProvider fake = new FakeProvider("fake", true);
+    quick.registerProvider(fake);
+    BrowserTools mine = new BrowserTools(quick, SessionDirectory.inMemory(), settings, Optional.empty());
+    try {
+      Tool open = mine.tools().stream().filter(t -> t.descriptor().name().equals("browser_open")).findFirst()
+          .orElseThrow();
+      ToolResult first = open.call(new ToolCall(Map.of("url", "https://example.test/a"), "agent", Cancellation.none()));
+      Thread.sleep(150);
+      fake.probeGate = new CountDownLatch(1); // the page stops answering
+      ToolResult second = open.call(new ToolCall(Map.of("url", "https://example.test/b"), "agent", Cancellation.none()));
+      assertFalse(second.isError(), second.text());
+      assertNotEquals(environmentId(first), environmentId(second));
+      assertTrue(second.text().contains("the browser was replaced by a fresh one"), second.text());
+      assertTrue(second.text().contains("did not answer a liveness check within 200 ms"), second.text());
+      assertEquals(java.util.List.of("navigate https://example.test/a"), fake.environments.get(0).actions,
+          "the call reached the wedged browser");
+    } finally {
+      mine.close();
+      quick.close();
+    }
+  }
 }

@@ -9,6 +9,10 @@ package dev.periscope.api.browser;
  *
  * <p>{@link #abort()} may be called from any thread while an operation runs: it stops that operation, waits until
  * it has settled, and leaves the environment unusable. {@link #close()} is idempotent.
+ *
+ * <p>An environment also says when it dies on its own ({@link #onFault}) and answers a liveness check
+ * ({@link #probe()}), so the runtime notices a dead browser or a wedged page while no call runs, instead of on
+ * the next call.
  */
 public interface BrowserEnvironment extends AutoCloseable {
   ProviderObservation observe(ObservationBudget budget);
@@ -70,6 +74,22 @@ public interface BrowserEnvironment extends AutoCloseable {
 
   /** Stops the running operation, if any, waits for it to settle, and makes the environment unusable. */
   void abort();
+
+  /**
+   * Registers the runtime's listener for a fault this environment notices itself: its browser, its page's renderer
+   * or its driver died. The listener is called at most once, on any thread, and must not block; a fault noticed
+   * before registration is delivered at once. Nothing is reported for what {@link #abort()} or {@link #close()}
+   * caused. The default notices nothing.
+   */
+  default void onFault(java.util.function.Consumer<EnvironmentFault> listener) {}
+
+  /**
+   * Returns as soon as the page answers: a liveness check the runtime runs while no operation does, and after a
+   * failed step, under a short deadline of its own. A page that does not answer in time is aborted as
+   * unresponsive. A quick failure (the page is navigating, or already dead) is not a missed answer: dying is for
+   * {@link #onFault} to report. The default answers at once.
+   */
+  default void probe() {}
 
   @Override
   void close();

@@ -11,6 +11,9 @@ public class BrowserException extends RuntimeException {
   private final ErrorCode code;
   private final String url;
   private final boolean leaseRebuilt;
+  private final String recommendedAction;
+  private final boolean retryable;
+  private final boolean nothingDone;
 
   public BrowserException(ErrorCode code, String message) {
     this(code, message, null, false, null);
@@ -21,10 +24,27 @@ public class BrowserException extends RuntimeException {
   }
 
   public BrowserException(ErrorCode code, String message, String url, boolean leaseRebuilt, Throwable cause) {
+    this(code, message, url, leaseRebuilt, code.recommendedAction(), code.retryable(), false, cause);
+  }
+
+  private BrowserException(ErrorCode code, String message, String url, boolean leaseRebuilt,
+      String recommendedAction, boolean retryable, boolean nothingDone, Throwable cause) {
     super(message, cause);
     this.code = Objects.requireNonNull(code, "code");
     this.url = url;
     this.leaseRebuilt = leaseRebuilt;
+    this.recommendedAction = recommendedAction;
+    this.retryable = retryable;
+    this.nothingDone = nothingDone;
+  }
+
+  /**
+   * {@code BROWSER_ENVIRONMENT_CLOSED} for an operation that never reached the browser because its environment
+   * was discarded first: nothing was done, so a fresh lease can run the same operation.
+   */
+  public static BrowserException environmentGone(String message, String url) {
+    return new BrowserException(ErrorCode.BROWSER_ENVIRONMENT_CLOSED, message, url, true,
+        ErrorCode.BROWSER_ENVIRONMENT_CLOSED.recommendedAction(), true, true, null);
   }
 
   public ErrorCode code() {
@@ -45,9 +65,42 @@ public class BrowserException extends RuntimeException {
     return code.observationValid() && !leaseRebuilt;
   }
 
+  /** The tool that recovers from this failure, or null when none does; by default the code's. */
+  public String recommendedAction() {
+    return recommendedAction;
+  }
+
+  /** Whether repeating the identical call can succeed; by default the code's. */
+  public boolean retryable() {
+    return retryable;
+  }
+
+  /** True when the operation never reached the browser: nothing was done. */
+  public boolean nothingDone() {
+    return nothingDone;
+  }
+
   /** The same failure, now knowing the URL of the last observation. */
   public BrowserException withUrl(String lastUrl) {
-    BrowserException copy = new BrowserException(code, getMessage(), lastUrl, leaseRebuilt, getCause());
+    return copy(getMessage(), lastUrl, recommendedAction, retryable);
+  }
+
+  /** The same failure with what recovers from it in this very call: the tool, and whether a retry can succeed. */
+  public BrowserException withRecovery(String action, boolean canRetry) {
+    return copy(getMessage(), url, action, canRetry);
+  }
+
+  /** The same failure with its message, URL and cause replaced (a secret redacted from them, say). */
+  public BrowserException rewritten(String message, String lastUrl, Throwable cause) {
+    BrowserException copy = new BrowserException(code, message, lastUrl, leaseRebuilt, recommendedAction, retryable,
+        nothingDone, cause);
+    copy.setStackTrace(getStackTrace());
+    return copy;
+  }
+
+  private BrowserException copy(String message, String lastUrl, String action, boolean canRetry) {
+    BrowserException copy = new BrowserException(code, message, lastUrl, leaseRebuilt, action, canRetry, nothingDone,
+        getCause());
     copy.setStackTrace(getStackTrace());
     return copy;
   }
@@ -63,10 +116,10 @@ public class BrowserException extends RuntimeException {
     }
     b.append(" observation=").append(observationValid() ? "valid" : "invalid");
     b.append(" lease=").append(leaseRebuilt ? "rebuilt" : "intact");
-    if (code.recommendedAction() != null) {
-      b.append(" recommended_action=").append(code.recommendedAction());
+    if (recommendedAction != null) {
+      b.append(" recommended_action=").append(recommendedAction);
     }
-    b.append(" retryable=").append(code.retryable());
+    b.append(" retryable=").append(retryable);
     return b.toString();
   }
 }

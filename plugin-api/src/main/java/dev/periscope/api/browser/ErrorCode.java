@@ -34,7 +34,20 @@ public enum ErrorCode {
    * The caller cancelled the call. Before the operation ran nothing happened; while it ran, the environment was
    * discarded ({@code lease=rebuilt}) and the next call gets a fresh one.
    */
-  BROWSER_ACTION_CANCELLED(true, "browser_observe", false);
+  BROWSER_ACTION_CANCELLED(true, "browser_observe", false),
+  /**
+   * The browser died under the call: its process, its page's renderer or its driver ({@link EnvironmentFault}).
+   * The environment was discarded ({@code lease=rebuilt}); the next call gets a fresh one restored from the last
+   * checkpoint, still logged in, showing no page: {@code browser_open} the failure line's URL to go on. Retrying
+   * helps only a call that names no ref.
+   */
+  BROWSER_CRASHED(false, "browser_open", false),
+  /**
+   * The page or the browser stopped answering: a liveness check got no answer in time, or a step ran past its
+   * timeout and margin. As with {@link #BROWSER_CRASHED}, the environment was discarded and the next call gets a
+   * fresh one from the last checkpoint.
+   */
+  BROWSER_UNRESPONSIVE(false, "browser_open", false);
 
   private final boolean observationValid;
   private final String recommendedAction;

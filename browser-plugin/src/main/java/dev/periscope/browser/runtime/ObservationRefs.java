@@ -1,0 +1,129 @@
+package dev.periscope.browser.runtime;
+
+import dev.periscope.api.browser.BrowserException;
+import dev.periscope.api.browser.ErrorCode;
+import dev.periscope.api.browser.Observation;
+import dev.periscope.api.browser.ProviderElement;
+import dev.periscope.api.browser.ProviderObservation;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The refs of an environment's newest observation: minted when an observation is recorded, resolved when an
+ * action names them. Only the newest observation's provider targets are kept, so an older observation can never
+ * be acted on. An environment that replaced a lost one also answers for the lost page's observation, once.
+ */
+final class ObservationRefs {
+  private final String environmentId;
+  private final int generation;
+  private volatile Refs latest;
+  private int revision;
+  private volatile LostEnvironment predecessor;
+
+  ObservationRefs(String environmentId, int generation) {
+    this.environmentId = environmentId;
+    this.generation = generation;
+  }
+
+  /** The environment a fault ended before this one, which the model has not heard of yet. */
+  void inherit(LostEnvironment lost) {
+    predecessor = lost;
+  }
+
+  Refs latest() {
+    return latest;
+  }
+
+  String lastUrl() {
+    Refs r = latest;
+    return r == null ? null : r.observation().url();
+  }
+
+  void clear() {
+    latest = null;
+  }
+
+  /** Turns a provider observation into the newest observation, minting refs. Caller holds the queue. */
+  Observation record(ProviderObservation p) {
+    revision++;
+    Map<String, ProviderElement> byRef = new LinkedHashMap<>();
+    Map<String, String> groupRefs = new LinkedHashMap<>();
+    Map<String, String> groupLabels = new LinkedHashMap<>();
+    Map<String, List<String>> groupMembers = new LinkedHashMap<>();
+    List<Observation.ObservedElement> elements = new ArrayList<>();
+    int n = 0;
+    for (ProviderElement e : p.elements()) {
+      String ref = "e" + (++n);
+      byRef.put(ref, e);
+      String group = null;
+      if (e.groupKey() != null) {
+        group = groupRefs.computeIfAbsent(e.groupKey(), k -> "g" + (groupRefs.size() + 1));
+        groupLabels.putIfAbsent(group, e.groupLabel() == null ? "" : e.groupLabel());
+        groupMembers.computeIfAbsent(group, k -> new ArrayList<>()).add(ref);
+      }
+      elements.add(new Observation.ObservedElement(ref, e.kind(), e.role(), e.name(), e.disabled(), e.inputType(),
+          e.tier(), e.pagination(), e.section(), group));
+    }
+    List<Observation.Group> groups = new ArrayList<>();
+    groupMembers.forEach((ref, members) -> groups.add(new Observation.Group(ref, groupLabels.get(ref), members)));
+    List<String> events = p.pageEvents();
+    LostEnvironment lost = predecessor;
+    if (lost != null) {
+      predecessor = null;
+      if (lost.report()) {
+        events = new ArrayList<>(events);
+        events.add(0, lost.pageEvent());
+      }
+    }
+    Observation o = new Observation("observation-" + UUID.randomUUID(), environmentId, generation, "page-1", revision,
+        p.url(), p.title(), p.text(), p.text().length() < p.totalTextChars(), p.totalTextChars(), elements, groups,
+        p.elementsTruncated(), p.totalElements(), digest(p), events);
+    latest = new Refs(o, Map.copyOf(byRef));
+    return o;
+  }
+
+  /** The provider element behind a ref of the newest observation, or {@code BROWSER_STALE_REFERENCE}. */
+  ProviderElement resolve(String observationId, String ref) {
+    Refs r = latest;
+    if (r == null || !r.observation().id().equals(observationId)) {
+      LostEnvironment lost = predecessor;
+      if (lost != null && observationId.equals(lost.observationId) && lost.report()) {
+        predecessor = null;
+        throw lost.lostObservation(observationId);
+      }
+      throw new BrowserException(ErrorCode.BROWSER_STALE_REFERENCE,
+          "observation \"" + observationId + "\" is stale; observe the page again", lastUrl(), false, null);
+    }
+    ProviderElement e = r.elementsByRef().get(ref);
+    if (e == null) {
+      throw new BrowserException(ErrorCode.BROWSER_STALE_REFERENCE,
+          "element \"" + ref + "\" is not in observation \"" + observationId + "\"; observe the page again",
+          lastUrl(), false, null);
+    }
+    return e;
+  }
+
+  private static String digest(ProviderObservation p) {
+    try {
+      MessageDigest d = MessageDigest.getInstance("SHA-256");
+      for (String part : new String[] {p.url(), p.title(), p.text()}) {
+        d.update(String.valueOf(part).getBytes(StandardCharsets.UTF_8));
+        d.update((byte) 0);
+      }
+      for (ProviderElement e : p.elements()) {
+        d.update(e.fingerprint().getBytes(StandardCharsets.UTF_8));
+        d.update((byte) 0);
+      }
+      return "sha256:" + HexFormat.of().formatHex(d.digest());
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

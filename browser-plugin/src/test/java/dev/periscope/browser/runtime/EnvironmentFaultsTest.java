@@ -1,0 +1,325 @@
+package dev.periscope.browser.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.periscope.api.Cancellation;
+import dev.periscope.api.browser.BrowserEnvironment.ObservationBudget;
+import dev.periscope.api.browser.BrowserException;
+import dev.periscope.api.browser.BrowserLease;
+import dev.periscope.api.browser.BrowserSessionId;
+import dev.periscope.api.browser.Capability;
+import dev.periscope.api.browser.EnvironmentFault;
+import dev.periscope.api.browser.ErrorCode;
+import dev.periscope.api.browser.Observation;
+import dev.periscope.api.browser.Persistence;
+import dev.periscope.api.browser.Requirements;
+import dev.periscope.api.browser.Transition;
+import dev.periscope.api.browser.TransitionRecord;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the runtime does when a browser dies or stops answering, with an in-memory provider: every step has a
+ * deadline, death is noticed while no call runs, the fault is recorded and told once, and the session goes on in a
+ * fresh environment from its last checkpoint.
+ */
+@org.junit.jupiter.api.Timeout(60)
+class EnvironmentFaultsTest {
+  private static final ObservationBudget BUDGET = new ObservationBudget(1000, 10);
+  /** Short deadlines: action 200 ms, navigation 300 ms, margin 100 ms, liveness 200 ms. */
+  private static final RuntimeSettings.Timeouts SHORT = new RuntimeSettings.Timeouts(200, 300, 100, 200, 50, 100, 2_000);
+
+  private final BrowserSessionId session = new BrowserSessionId("session-1");
+  private DefaultBrowserRuntime runtime;
+  private FakeProvider provider;
+
+  private void start(RuntimeSettings.Timeouts timeouts) {
+    runtime = new DefaultBrowserRuntime(RuntimeSettings.defaults().with(timeouts), CheckpointIndex.inMemory());
+    provider = new FakeProvider("fake", true, Set.of(Capability.SCREENSHOT, Capability.CHECKPOINT));
+    runtime.registerProvider(provider);
+  }
+
+  @AfterEach
+  void close() {
+    runtime.close();
+  }
+
+  private BrowserLease acquire(Object owner) {
+    return runtime.acquire(owner, session, Persistence.RESUME, Requirements.any(), Cancellation.none());
+  }
+
+  private FakeProvider.FakeEnvironment environment(int n) {
+    return provider.environments.get(n);
+  }
+
+  private static void eventually(String what, BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("never happened: " + what);
+      }
+      Thread.sleep(5);
+    }
+  }
+
+  private List<TransitionRecord> recorded(String kind) {
+    return runtime.transitions(session).stream().filter(t -> t.actionKind().equals(kind)).toList();
+  }
+
+  @Test
+  void aStepStillRunningPastItsTimeoutAndMarginIsStoppedAndItsBrowserDiscarded() throws Exception {
+    start(SHORT);
+    BrowserLease lease = acquire(new Object());
+    lease.navigate("https://example.test/a", BUDGET, Cancellation.none());
+    Observation o = lease.observe(BUDGET, Cancellation.none());
+    provider.clickGate = new CountDownLatch(1); // the click never ends by itself
+    long start = System.nanoTime();
+    BrowserException e = assertThrows(BrowserException.class,
+        () -> lease.click(o.id(), "e1", BUDGET, Cancellation.none()));
+    long ms = (System.nanoTime() - start) / 1_000_000;
+    // A click may navigate: its step is the action timeout, then the navigation timeout, then the margin.
+    assertTrue(ms >= 600 && ms < 5_000, "stopped after " + ms + " ms");
+    assertEquals(ErrorCode.BROWSER_UNRESPONSIVE, e.code());
+    assertEquals("code=BROWSER_UNRESPONSIVE url=https://example.test/a observation=invalid lease=rebuilt"
+        + " recommended_action=browser_open retryable=false", e.failureLine());
+    assertTrue(e.getMessage().contains("the click was still running 600 ms after it began"), e.getMessage());
+    assertFalse(lease.usable());
+    eventually("the discarded browser is closed", () -> environment(0).closed);
+    Transition click = runtime.transitions().stream().filter(t -> "click".equals(t.action().get("kind"))).findFirst()
+        .orElseThrow();
+    assertEquals(Transition.Outcome.UNKNOWN, click.outcome());
+    assertEquals(ErrorCode.BROWSER_UNRESPONSIVE, click.error());
+    eventually("the fault is in the audit trail", () -> recorded("fault").size() == 1);
+    assertEquals("deadline-exceeded", recorded("fault").get(0).cause());
+  }
+
+  /** Runs {@code death} once {@code started} is reached, on another thread, as a crash would come. */
+  private static void whenStarted(CountDownLatch started, Runnable death) {
+    Thread t = new Thread(() -> {
+      try {
+        started.await();
+        death.run();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    t.setDaemon(true);
+    t.start();
+  }
+
+  @Test
+  void aClickTheBrowserDiesUnderNamesTheCauseAndCannotBeRepeated() throws Exception {
+    start(SHORT);
+    BrowserLease lease = acquire(new Object());
+    lease.navigate("https://example.test/a", BUDGET, Cancellation.none());
+    Observation o = lease.observe(BUDGET, Cancellation.none());
+    provider.clickGate = new CountDownLatch(1);
+    whenStarted(environment(0).clickStarted,
+        () -> environment(0).die(EnvironmentFault.Cause.BROWSER_EXITED, "Chromium exited"));
+    BrowserException e = assertThrows(BrowserException.class,
+        () -> lease.click(o.id(), "e1", BUDGET, Cancellation.none()));
+    assertEquals(ErrorCode.BROWSER_CRASHED, e.code());
+    assertTrue(e.getMessage().contains("Chromium exited"), e.getMessage());
+    assertTrue(e.getMessage().contains("open https://example.test/a again"), e.getMessage());
+    // A click names a ref of the lost page: repeating it cannot succeed.
+    assertEquals("code=BROWSER_CRASHED url=https://example.test/a observation=invalid lease=rebuilt"
+        + " recommended_action=browser_open retryable=false", e.failureLine());
+    lease.close();
+  }
+
+  @Test
+  void aNavigationTheBrowserDiesUnderCanBeRepeatedOnTheNextBrowser() throws Exception {
+    start(SHORT);
+    Object owner = new Object();
+    BrowserLease lease = acquire(owner);
+    provider.navigateGate = new CountDownLatch(1);
+    whenStarted(environment(0).navigateStarted,
+        () -> environment(0).die(EnvironmentFault.Cause.DRIVER_EXITED, "the driver exited"));
+    BrowserException e = assertThrows(BrowserException.class,
+        () -> lease.navigate("https://example.test/b", BUDGET, Cancellation.none()));
+    assertEquals(ErrorCode.BROWSER_CRASHED, e.code());
+    assertTrue(e.failureLine().endsWith("lease=rebuilt recommended_action=browser_open retryable=true"),
+        e.failureLine());
+    lease.close();
+    provider.navigateGate = null;
+    BrowserLease next = acquire(owner);
+    assertEquals("https://example.test/b",
+        next.navigate("https://example.test/b", BUDGET, Cancellation.none()).after().url());
+    // The call that failed told of the fault: the next browser does not tell it again.
+    assertTrue(next.observe(BUDGET, Cancellation.none()).pageEvents().isEmpty());
+    next.close();
+  }
+
+  @Test
+  void aFaultWhileNoCallRunsEndsTheEnvironmentAtOnceAndTheNextEnvironmentTellsOfItOnce() throws Exception {
+    start(SHORT);
+    Object owner = new Object();
+    BrowserLease lease = acquire(owner);
+    lease.navigate("https://example.test/account", BUDGET, Cancellation.none());
+    Observation lost = lease.observe(BUDGET, Cancellation.none());
+    eventually("the navigation is checkpointed", () -> provider.checkpointsWritten.get() >= 1);
+
+    environment(0).die(EnvironmentFault.Cause.PAGE_CRASHED, "the page's renderer crashed");
+    assertFalse(lease.usable());
+    eventually("the dead environment is closed without waiting for its lease", () -> environment(0).closed);
+    eventually("the fault is in the audit trail", () -> recorded("fault").size() == 1);
+    TransitionRecord fault = recorded("fault").get(0);
+    assertEquals("page-crashed", fault.cause());
+    assertEquals(ErrorCode.BROWSER_CRASHED, fault.error());
+    assertEquals(lost.id(), fault.before().observationId());
+
+    lease.close();
+    BrowserLease fresh = acquire(owner);
+    assertNotEquals(lease.environmentId(), fresh.environmentId());
+    assertEquals(1, provider.restoredFrom.size(), "the fresh environment was not restored from the checkpoint");
+    // The lost page's refs fail with the fault, once, naming where the page was.
+    BrowserException e = assertThrows(BrowserException.class,
+        () -> fresh.click(lost.id(), "e1", BUDGET, Cancellation.none()));
+    assertEquals(ErrorCode.BROWSER_CRASHED, e.code());
+    assertTrue(e.getMessage().contains("renderer crashed"), e.getMessage());
+    assertEquals("code=BROWSER_CRASHED url=https://example.test/account observation=invalid lease=rebuilt"
+        + " recommended_action=browser_open retryable=false", e.failureLine());
+    assertEquals(ErrorCode.BROWSER_STALE_REFERENCE, assertThrows(BrowserException.class,
+        () -> fresh.click(lost.id(), "e1", BUDGET, Cancellation.none())).code());
+    assertEquals(1, recorded("recover").size());
+    assertEquals("page-crashed", recorded("recover").get(0).cause());
+    fresh.close();
+  }
+
+  @Test
+  void theFirstObservationAfterAFaultWhileNoCallRanSaysTheBrowserWasReplaced() throws Exception {
+    start(SHORT);
+    Object owner = new Object();
+    BrowserLease lease = acquire(owner);
+    lease.navigate("https://example.test/account", BUDGET, Cancellation.none());
+    environment(0).die(EnvironmentFault.Cause.BROWSER_EXITED, "Chromium exited");
+    lease.close();
+    BrowserLease fresh = acquire(owner);
+    Observation first = fresh.observe(BUDGET, Cancellation.none());
+    assertEquals(1, first.pageEvents().size(), first.pageEvents().toString());
+    assertTrue(first.pageEvents().get(0).startsWith("the browser was replaced by a fresh one"), first.pageEvents().get(0));
+    assertTrue(first.pageEvents().get(0).contains("Chromium exited; the last page was https://example.test/account"));
+    assertTrue(fresh.observe(BUDGET, Cancellation.none()).pageEvents().isEmpty(), "told twice");
+    fresh.close();
+  }
+
+  @Test
+  void aPageThatStopsAnsweringWhileIdleIsFoundByTheLivenessCheck() throws Exception {
+    start(SHORT);
+    BrowserLease lease = acquire(new Object());
+    lease.navigate("https://example.test/a", BUDGET, Cancellation.none());
+    provider.probeGate = new CountDownLatch(1); // the page stops answering
+    eventually("the wedged page is found and its browser discarded", () -> !lease.usable());
+    eventually("the fault is in the audit trail", () -> recorded("fault").size() == 1);
+    assertEquals("unresponsive", recorded("fault").get(0).cause());
+    assertEquals(ErrorCode.BROWSER_UNRESPONSIVE, recorded("fault").get(0).error());
+    eventually("its browser is closed", () -> environment(0).closed);
+    lease.close();
+  }
+
+  @Test
+  void aCallAfterAPauseChecksThePageFirstAndDoesNothingOnAWedgedOne() throws Exception {
+    // No idle checks here: only the check before the call can find the wedge.
+    start(new RuntimeSettings.Timeouts(200, 300, 100, 200, 600_000, 100, 2_000));
+    BrowserLease lease = acquire(new Object());
+    lease.navigate("https://example.test/a", BUDGET, Cancellation.none());
+    Thread.sleep(150);
+    provider.probeGate = new CountDownLatch(1);
+    int actions = environment(0).actions.size();
+    BrowserException e = assertThrows(BrowserException.class,
+        () -> lease.navigate("https://example.test/b", BUDGET, Cancellation.none()));
+    assertEquals(ErrorCode.BROWSER_ENVIRONMENT_CLOSED, e.code());
+    assertTrue(e.nothingDone());
+    assertTrue(e.getMessage().contains("did not answer a liveness check within 200 ms"), e.getMessage());
+    assertEquals(actions, environment(0).actions.size(), "the navigation reached the wedged browser");
+    lease.close();
+  }
+
+  @Test
+  void aCallRightAfterAnotherDoesNotCheckThePageFirst() throws Exception {
+    start(new RuntimeSettings.Timeouts(200, 300, 100, 200, 600_000, 60_000, 2_000));
+    BrowserLease lease = acquire(new Object());
+    lease.navigate("https://example.test/a", BUDGET, Cancellation.none());
+    lease.observe(BUDGET, Cancellation.none());
+    lease.observe(BUDGET, Cancellation.none());
+    assertEquals(0, environment(0).probes.get());
+    lease.close();
+  }
+
+  @Test
+  void aFailedStepIsFollowedByALivenessCheck() throws Exception {
+    start(new RuntimeSettings.Timeouts(200, 300, 100, 200, 600_000, 60_000, 2_000));
+    BrowserLease lease = acquire(new Object());
+    lease.navigate("https://example.test/a", BUDGET, Cancellation.none());
+    Observation o = lease.observe(BUDGET, Cancellation.none());
+    environment(0).clickFailure = new BrowserException(ErrorCode.BROWSER_ACTION_FAILED, "Timeout 200ms exceeded");
+    provider.probeGate = new CountDownLatch(1);
+    BrowserException e = assertThrows(BrowserException.class, () -> lease.click(o.id(), "e1", BUDGET,
+        Cancellation.none()));
+    // The click's own failure, then the check that found the page wedged: the line says the browser is gone.
+    assertEquals(ErrorCode.BROWSER_UNRESPONSIVE, e.code());
+    assertTrue(e.leaseRebuilt());
+    assertEquals(1, environment(0).probes.get());
+    lease.close();
+  }
+
+  @Test
+  void aRefusalIsNotFollowedByALivenessCheck() throws Exception {
+    start(new RuntimeSettings.Timeouts(200, 300, 100, 200, 600_000, 60_000, 2_000));
+    BrowserLease lease = acquire(new Object());
+    lease.navigate("https://example.test/a", BUDGET, Cancellation.none());
+    Observation o = lease.observe(BUDGET, Cancellation.none());
+    environment(0).clickFailure = new BrowserException(ErrorCode.BROWSER_POLICY_DENIED, "it opens a new page");
+    assertEquals(ErrorCode.BROWSER_POLICY_DENIED, assertThrows(BrowserException.class,
+        () -> lease.click(o.id(), "e1", BUDGET, Cancellation.none())).code());
+    assertEquals(0, environment(0).probes.get());
+    assertTrue(lease.usable());
+    lease.close();
+  }
+
+  @Test
+  void anOpenThatDoesNotFinishInTimeIsStoppedAndSaysSo() throws Exception {
+    start(new RuntimeSettings.Timeouts(200, 300, 100, 200, 50, 100, 300));
+    provider.openGate = new CountDownLatch(1); // the browser never starts by itself
+    provider.openFailsWhenCancelled = true;
+    Thread stopper = new Thread(() -> {
+      try {
+        while (provider.lastOpenCancellation == null || !provider.lastOpenCancellation.isCancelled()) {
+          Thread.sleep(5);
+        }
+      } catch (InterruptedException ignored) {
+        Thread.currentThread().interrupt();
+      }
+      provider.openGate.countDown(); // a cancelled open ends, as a killed browser's would
+    });
+    stopper.setDaemon(true);
+    stopper.start();
+    BrowserException e = assertThrows(BrowserException.class, () -> acquire(new Object()));
+    assertEquals(ErrorCode.BROWSER_UNRESPONSIVE, e.code());
+    assertTrue(e.getMessage().contains("did not start within 400 ms"), e.getMessage());
+  }
+
+  @Test
+  void aFaultReportedAfterTheEnvironmentClosedIsIgnored() throws Exception {
+    start(SHORT);
+    BrowserLease lease = acquire(new Object());
+    lease.navigate("https://example.test/a", BUDGET, Cancellation.none());
+    lease.close();
+    assertTrue(environment(0).closed);
+    environment(0).die(EnvironmentFault.Cause.BROWSER_EXITED, "Chromium exited as it was closed");
+    assertTrue(recorded("fault").isEmpty());
+    BrowserLease next = acquire(new Object());
+    assertTrue(next.observe(BUDGET, Cancellation.none()).pageEvents().isEmpty());
+    next.close();
+  }
+}
