@@ -170,27 +170,72 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
     });
   }
 
+  /** The page kept navigating itself while it was asked to go elsewhere, once and again. */
+  private static final class SelfNavigating extends RuntimeException {
+    SelfNavigating(PlaywrightException cause) {
+      super(cause.getMessage(), cause);
+    }
+  }
+
   @Override
   public void navigate(String url) {
-    guarded("opening " + url, () -> {
-      // The response headers and the load share one navigation timeout.
-      long deadline = System.nanoTime() + navigationTimeoutMs * 1_000_000L;
+    // The response headers and the load share one navigation timeout.
+    long deadline = System.nanoTime() + navigationTimeoutMs * 1_000_000L;
+    try {
+      navigateOnce(url, deadline);
+    } catch (SelfNavigating e) {
+      // A page that keeps navigating itself (a script redirecting in a loop) cut the navigation short twice: it
+      // is given up for a fresh page, on which the navigation starts over within the same timeout.
+      call("leaving a page that keeps navigating", () -> {
+        replacePage();
+        return null;
+      });
       try {
-        page.navigate(url, new Page.NavigateOptions().setWaitUntil(com.microsoft.playwright.options.WaitUntilState.COMMIT)
-            .setTimeout(navigationTimeoutMs));
+        navigateOnce(url, deadline);
+      } catch (SelfNavigating again) {
+        throw new BrowserException(ErrorCode.BROWSER_ACTION_FAILED, "opening " + url + " failed: "
+            + ChromiumLog.summary(again.getMessage()), null, false, again.getCause());
+      }
+    }
+  }
+
+  /** A fresh primary page takes the place of the current one, which is closed. On the driver's thread. */
+  private void replacePage() {
+    Page old = page;
+    replacingPage = true;
+    try {
+      page = context.newPage();
+    } finally {
+      replacingPage = false;
+    }
+    guards = guard(context, page, registryKey, navigationTimeoutMs, extraPages);
+    denials = new NavigationDenials(page, proxy);
+    watchRenderer(page);
+    old.close();
+  }
+
+  private void navigateOnce(String url, long deadline) {
+    guarded("opening " + url, () -> {
+      try {
+        for (int attempt = 1; ; attempt++) {
+          try {
+            page.navigate(url, new Page.NavigateOptions()
+                .setWaitUntil(com.microsoft.playwright.options.WaitUntilState.COMMIT)
+                .setTimeout(Math.max(1, (deadline - System.nanoTime()) / 1_000_000)));
+            break;
+          } catch (PlaywrightException e) {
+            if (e instanceof com.microsoft.playwright.TimeoutError
+                || !String.valueOf(e.getMessage()).contains("is interrupted by another navigation")) {
+              throw e;
+            }
+            if (attempt == 2) {
+              throw new SelfNavigating(e);
+            }
+          }
+        }
       } catch (com.microsoft.playwright.TimeoutError e) {
         // No response headers in time: this page is given up, and a fresh one takes its place.
-        Page stuck = page;
-        replacingPage = true;
-        try {
-          page = context.newPage();
-        } finally {
-          replacingPage = false;
-        }
-        guards = guard(context, page, registryKey, navigationTimeoutMs, extraPages);
-        denials = new NavigationDenials(page, proxy);
-        watchRenderer(page);
-        stuck.close();
+        replacePage();
         throw new BrowserException(ErrorCode.BROWSER_ACTION_FAILED, url + " sent no response headers within "
             + navigationTimeoutMs + " ms; that page was closed and a fresh one opened", null, false, e);
       } catch (PlaywrightException e) {

@@ -76,6 +76,7 @@ final class RuntimeRecords {
       if (browserSessions.isEmpty()) {
         throw new HarnessException("no agent or browser session \"" + session + "\" in profile " + profile.name());
       }
+      boolean causes = hasColumn(c, "transitions", "cause");
       for (String browserSession : browserSessions) {
         out.println("Browser session " + browserSession);
         try (PreparedStatement q = c.prepareStatement(
@@ -83,11 +84,13 @@ final class RuntimeRecords {
           q.setString(1, browserSession);
           try (ResultSet r = q.executeQuery()) {
             while (r.next()) {
-              out.printf("  %s gen %d %-10s %-9s %5d ms  %s -> %s%s%n", r.getString("started_at"),
+              String cause = causes ? r.getString("cause") : null;
+              out.printf("  %s gen %d %-10s %-9s %5d ms  %s -> %s%s%s%n", r.getString("started_at"),
                   r.getInt("generation"), r.getString("action_kind"), r.getString("outcome"),
                   r.getLong("duration_ms"), Optional.ofNullable(r.getString("before_url")).orElse("-"),
                   Optional.ofNullable(r.getString("after_url")).orElse("-"),
-                  r.getString("error_code") == null ? "" : "  " + r.getString("error_code"));
+                  r.getString("error_code") == null ? "" : "  " + r.getString("error_code"),
+                  cause == null ? "" : "  cause=" + cause);
             }
           }
         }
@@ -144,6 +147,129 @@ final class RuntimeRecords {
         size = "unreadable";
       }
       out.printf("%-44s %-10s %-36s %-10s %-28s %s%n", row[0], row[1], row[2], row[3], row[4], size);
+    }
+  }
+
+  /**
+   * One browser session whose newest environment a fault ended, and nothing has opened since: when, the cause and
+   * the failure code, with the agent sessions it belongs to.
+   */
+  record Fault(String browserSession, List<String> agentSessions, String at, String cause, String code,
+      String url) {}
+
+  /**
+   * The browser sessions whose last environment ended by a fault ({@code fault} with no {@code recover} after it),
+   * newest first; none when the profile has no browser sessions yet.
+   */
+  List<Fault> faults() {
+    if (!Files.isRegularFile(database)) {
+      return List.of();
+    }
+    return query(true, c -> {
+      List<Fault> out = new ArrayList<>();
+      if (!hasColumn(c, "transitions", "cause")) {
+        return out;
+      }
+      try (PreparedStatement q = c.prepareStatement("""
+          SELECT t.browser_session, t.started_at, t.cause, t.error_code, t.before_url,
+            (SELECT group_concat(a.agent_session, ', ') FROM agent_sessions a
+              WHERE a.browser_session = t.browser_session) AS agents
+          FROM transitions t
+          WHERE t.action_kind = 'fault' AND NOT EXISTS (SELECT 1 FROM transitions n
+            WHERE n.browser_session = t.browser_session AND n.action_kind IN ('fault', 'recover')
+              AND n.started_at > t.started_at)
+          ORDER BY t.started_at DESC""");
+          ResultSet r = q.executeQuery()) {
+        while (r.next()) {
+          String agents = r.getString("agents");
+          out.add(new Fault(r.getString("browser_session"), agents == null ? List.of() : List.of(agents.split(", ")),
+              r.getString("started_at"), r.getString("cause"), r.getString("error_code"), r.getString("before_url")));
+        }
+      }
+      return out;
+    });
+  }
+
+  /** Whether the checkpoint store can be trusted: its database, its payload directory, each indexed payload. */
+  record StoreCheck(boolean ok, String detail, String remedy) {}
+
+  StoreCheck checkStore() {
+    if (!Files.isRegularFile(database)) {
+      return new StoreCheck(true, "no browser sessions yet", null);
+    }
+    Path payloads = profile.data().resolve("plugins").resolve("browser").resolve("checkpoints");
+    try {
+      return query(true, c -> {
+        try (PreparedStatement q = c.prepareStatement("PRAGMA integrity_check"); ResultSet r = q.executeQuery()) {
+          String result = r.next() ? r.getString(1) : "no answer";
+          if (!"ok".equals(result)) {
+            return new StoreCheck(false, database + " is damaged: " + result,
+                "move it aside (the browser sessions then start fresh): mv " + database + " " + database + ".damaged");
+          }
+        }
+        int version;
+        try (PreparedStatement q = c.prepareStatement("PRAGMA user_version"); ResultSet r = q.executeQuery()) {
+          version = r.next() ? r.getInt(1) : 0;
+        }
+        List<String> refs = new ArrayList<>();
+        try (PreparedStatement q = c.prepareStatement("SELECT ref FROM checkpoints"); ResultSet r = q.executeQuery()) {
+          while (r.next()) {
+            refs.add(r.getString(1));
+          }
+        }
+        if (!refs.isEmpty()) {
+          if (Files.isSymbolicLink(payloads) || !Files.isDirectory(payloads, LinkOption.NOFOLLOW_LINKS)) {
+            return new StoreCheck(false, payloads + " is missing or not a directory, so " + refs.size()
+                + " checkpoint(s) cannot be restored", "clear them: harness checkpoints --clear --profile "
+                + profile.name());
+          }
+          try {
+            if (!java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(payloads))
+                .endsWith("------")) {
+              return new StoreCheck(false, payloads + " can be read by others than its owner",
+                  "chmod 700 " + payloads);
+            }
+          } catch (IOException | UnsupportedOperationException e) {
+            // no POSIX permissions here to check
+          }
+        }
+        long missing = refs.stream().filter(ref -> !Files.isRegularFile(payloads.resolve(ref), LinkOption.NOFOLLOW_LINKS))
+            .count();
+        String detail = "schema " + version + ", " + refs.size() + " checkpoint(s)"
+            + (missing == 0 ? "" : ", " + missing + " with the payload gone (those sessions start fresh)");
+        return new StoreCheck(true, detail, null);
+      });
+    } catch (HarnessException e) {
+      return new StoreCheck(false, e.getMessage(), "check the file's owner and permissions, or move it aside");
+    }
+  }
+
+  /** Forgets every agent session of a project and its transitions (its checkpoints are reset first). */
+  void forgetProject(Path project) {
+    if (!Files.isRegularFile(database)) {
+      return;
+    }
+    String p = canonical(project);
+    query(false, c -> {
+      for (String sql : List.of(
+          "DELETE FROM transitions WHERE browser_session IN (SELECT browser_session FROM agent_sessions WHERE project = ?)",
+          "DELETE FROM agent_sessions WHERE project = ?")) {
+        try (PreparedStatement d = c.prepareStatement(sql)) {
+          d.setString(1, p);
+          d.executeUpdate();
+        }
+      }
+      return null;
+    });
+  }
+
+  private static boolean hasColumn(Connection c, String table, String column) throws SQLException {
+    try (PreparedStatement q = c.prepareStatement("SELECT 1 FROM pragma_table_info(?) WHERE name = ?")) {
+      q.setString(1, table);
+      q.setString(2, column);
+      try (ResultSet r = q.executeQuery()) {
+        return r.next();
+      }
     }
   }
 

@@ -55,6 +55,18 @@ final class LoginSite implements AutoCloseable {
     server.start();
   }
 
+  /** Serves another page at {@code path}: {@code body} inside this site's document. */
+  LoginSite page(String path, String body) {
+    server.createContext(path, e -> html(e, "", body));
+    return this;
+  }
+
+  /** Serves {@code path} with a handler of the test's own. */
+  LoginSite handler(String path, com.sun.net.httpserver.HttpHandler handler) {
+    server.createContext(path, handler);
+    return this;
+  }
+
   /** Waits until a {@code /later} page has changed its theme. */
   boolean awaitLater() throws InterruptedException {
     return later.await(60, java.util.concurrent.TimeUnit.SECONDS);

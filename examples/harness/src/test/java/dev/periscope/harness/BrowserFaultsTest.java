@@ -1,0 +1,392 @@
+package dev.periscope.harness;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.periscope.api.Cancellation;
+import dev.periscope.api.tool.ToolResult;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The chaos suite: faults of every kind under an agent logged in on real Chromium, through the in-process host.
+ * After each, the fault is noticed without waiting for a call (recorded with its cause, the browser's processes
+ * ended), the next call works on a fresh browser of the same session, restored from its last checkpoint (the
+ * cookie and the localStorage of the login are there), and nothing of the lost browser is left running.
+ */
+@Timeout(180)
+class BrowserFaultsTest {
+  /** Short timeouts, so a wedged page costs seconds: action 3 s, navigation 5 s, margin 1 s, liveness 1.5 s. */
+  private static final String PROJECT = TestProjects.LOOPBACK_ONLY + """
+          actionTimeoutMs: 3000
+          navigationTimeoutMs: 5000
+          timeoutMarginMs: 1000
+          livenessTimeoutMs: 1500
+      """;
+  /** The longest an action's call may take here: its step (action, then navigation), the margin, a check. */
+  private static final Duration ACTION_BOUND = Duration.ofMillis(3000 + 5000 + 1000 + 1500);
+
+  @TempDir Path homeDir;
+  @TempDir Path projectDir;
+  private LoginSite site;
+  private HarnessHome home;
+  private Host host;
+  private final CountDownLatch released = new CountDownLatch(1);
+
+  @BeforeEach
+  void start() throws Exception {
+    site = new LoginSite()
+        .page("/wedge", """
+            <button onclick="while (true) {}">Wedge now</button>
+            <button onclick="setTimeout(() => { while (true) {} }, 300)">Wedge later</button>""")
+        .page("/allocate", """
+            <button onclick="setTimeout(() => { const keep = []; while (true) keep.push(new Array(1e6).fill(1.5)); },
+              100)">Allocate</button>""")
+        .page("/alerts", "<button onclick=\"setTimeout(() => { while (true) alert('again'); }, 100)\">Alerts</button>")
+        .page("/loop", "<p>looping</p><script>location.replace('/loop?' + Date.now());</script>")
+        .page("/mutate", """
+            <button onclick="document.title = 'clicked ' + (++window.clicks || (window.clicks = 1))">Count</button>
+            <div id="churn"></div>
+            <script>
+              const churn = document.getElementById('churn');
+              setInterval(() => {
+                for (let i = 0; i < 100; i++) {
+                  const span = document.createElement('span');
+                  span.textContent = 'node ' + Math.random();
+                  churn.appendChild(span);
+                  if (churn.childElementCount > 500) churn.firstChild.remove();
+                }
+              }, 10);
+            </script>""")
+        .handler("/never", exchange -> {
+          // Accepts the connection and never answers, until the test ends.
+          try {
+            released.await(120, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          exchange.close();
+        });
+    home = new HarnessHome(homeDir);
+    PluginInstaller.add(home, "p", HarnessProcess.PACKAGE, false);
+    TestProjects.project(projectDir, PROJECT);
+    host = Host.start(home, "p", projectDir, Host.Options.defaults());
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    released.countDown();
+    try {
+      host.close();
+    } finally {
+      site.close();
+    }
+    assertTrue(browserProcesses().isEmpty(), "left running: " + describe(browserProcesses()));
+  }
+
+  // The faults
+
+  @Test
+  void killingChromiumsBrowserProcessIsNoticedAtOnceAndTheNextCallGoesOnLoggedIn() throws Exception {
+    logIn("agent");
+    Set<ProcessHandle> browser = browserProcesses();
+    browserProcess(browser).destroyForcibly();
+    assertNoticedWithoutACall("agent", Set.of("browser-exited"), browser);
+    assertNextCallGoesOnLoggedIn("agent", "Chromium exited");
+  }
+
+  @Test
+  void killingThePagesRendererIsNoticedAtOnceAndTheNextCallGoesOnLoggedIn() throws Exception {
+    logIn("agent");
+    Set<ProcessHandle> browser = browserProcesses();
+    pageRenderers(browser).forEach(ProcessHandle::destroyForcibly);
+    assertNoticedWithoutACall("agent", Set.of("page-crashed"), browser);
+    assertNextCallGoesOnLoggedIn("agent", "renderer crashed");
+  }
+
+  @Test
+  void killingTheDriverIsNoticedAtOnceAndTheNextCallGoesOnLoggedIn() throws Exception {
+    logIn("agent");
+    Set<ProcessHandle> browser = browserProcesses();
+    driverProcess(browser).destroyForcibly();
+    assertNoticedWithoutACall("agent", Set.of("driver-exited"), browser);
+    assertNextCallGoesOnLoggedIn("agent", "driver (Node.js) exited");
+  }
+
+  @Test
+  void aClickHandlerThatNeverReturnsFailsWithinItsBoundAndTheNextCallGoesOnLoggedIn() throws Exception {
+    logIn("agent");
+    ToolResult page = call("agent", "browser_open", Map.of("url", site.url("/wedge")));
+    Set<ProcessHandle> browser = browserProcesses();
+    long start = System.nanoTime();
+    ToolResult click = call("agent", "browser_click", target(page, "Wedge now"));
+    assertWithin(ACTION_BOUND, start, "the click on a wedging button");
+    assertTrue(click.isError(), click.text());
+    assertTrue(click.text().endsWith("code=BROWSER_UNRESPONSIVE url=" + site.url("/wedge")
+        + " observation=invalid lease=rebuilt recommended_action=browser_open retryable=false"), click.text());
+    assertGone(browser);
+    assertTrue(HUNG.contains(lastFault("agent").cause()), lastFault("agent").cause());
+    assertNextCallGoesOnLoggedIn("agent", null);
+  }
+
+  @Test
+  void aTimerThatWedgesThePageWhileNoCallRunsIsFoundByTheLivenessCheck() throws Exception {
+    logIn("agent");
+    ToolResult page = call("agent", "browser_open", Map.of("url", site.url("/wedge")));
+    assertFalse(call("agent", "browser_click", target(page, "Wedge later")).isError());
+    Set<ProcessHandle> browser = browserProcesses();
+    assertNoticedWithoutACall("agent", HUNG, browser);
+    assertNextCallGoesOnLoggedIn("agent", "the browser was replaced by a fresh one");
+  }
+
+  @Test
+  void aPageThatAllocatesUntilItsRendererDiesCostsNoMoreThanOneCall() throws Exception {
+    logIn("agent");
+    ToolResult page = call("agent", "browser_open", Map.of("url", site.url("/allocate")));
+    Set<ProcessHandle> browser = browserProcesses();
+    call("agent", "browser_click", target(page, "Allocate"));
+    // The renderer dies of its allocations, or stops answering while it tries: either is a fault.
+    assertNoticedWithoutACall("agent", ANY, browser);
+    assertNextCallGoesOnLoggedIn("agent", null);
+  }
+
+  @Test
+  void anEndlessAlertLoopIsFoundAndEnded() throws Exception {
+    logIn("agent");
+    ToolResult page = call("agent", "browser_open", Map.of("url", site.url("/alerts")));
+    Set<ProcessHandle> browser = browserProcesses();
+    call("agent", "browser_click", target(page, "Alerts"));
+    assertNoticedWithoutACall("agent", HUNG, browser);
+    assertNextCallGoesOnLoggedIn("agent", null);
+  }
+
+  @Test
+  void anEndlessRedirectLoopEndsWithinTheNavigationBoundAndTheNextCallWorks() throws Exception {
+    logIn("agent");
+    long start = System.nanoTime();
+    call("agent", "browser_open", Map.of("url", site.url("/loop")));
+    assertWithin(Duration.ofMillis(5000 + 1000 + 3000 + 1000 + 1500), start, "an open of a redirect loop");
+    ToolResult home = call("agent", "browser_open", Map.of("url", site.url("/home")));
+    assertLoggedIn(home);
+  }
+
+  @Test
+  void aServerThatNeverAnswersFailsTheOpenWithinTheNavigationTimeoutAndKeepsTheBrowser() throws Exception {
+    logIn("agent");
+    ToolResult before = call("agent", "browser_observe", Map.of());
+    long start = System.nanoTime();
+    ToolResult open = call("agent", "browser_open", Map.of("url", site.url("/never")));
+    assertWithin(Duration.ofMillis(5000 + 1000 + 1500), start, "an open of a server that never answers");
+    assertTrue(open.isError(), open.text());
+    assertTrue(open.text().contains("sent no response headers within 5000 ms"), open.text());
+    // The browser is fine: the line says so, and it is still the same browser.
+    assertTrue(open.text().contains("lease=intact"), open.text());
+    ToolResult home = call("agent", "browser_open", Map.of("url", site.url("/home")));
+    assertLoggedIn(home);
+    assertEquals(environmentId(before), environmentId(home));
+  }
+
+  @Test
+  void aPageMutatingTenThousandNodesASecondIsObservedAndActedOn() throws Exception {
+    logIn("agent");
+    ToolResult page = call("agent", "browser_open", Map.of("url", site.url("/mutate")));
+    assertFalse(page.isError(), page.text());
+    for (int i = 0; i < 5; i++) {
+      ToolResult observed = call("agent", "browser_observe", Map.of());
+      assertFalse(observed.isError(), observed.text());
+      ToolResult click = call("agent", "browser_click", target(observed, "Count"));
+      assertFalse(click.isError(), click.text());
+    }
+    assertEquals("clicked 5", observation(call("agent", "browser_observe", Map.of())).get("title"));
+    ToolResult home = call("agent", "browser_open", Map.of("url", site.url("/home")));
+    assertLoggedIn(home);
+  }
+
+  @Test
+  void killingOneAgentsBrowserLeavesTheOtherAgentsBrowserUntouched() throws Exception {
+    logIn("kept");
+    Set<ProcessHandle> keptBrowser = browserProcesses();
+    logIn("killed");
+    Set<ProcessHandle> killedBrowser = new HashSet<>(browserProcesses());
+    killedBrowser.removeAll(keptBrowser);
+    String keptEnvironment = environmentId(call("kept", "browser_observe", Map.of()));
+    browserProcess(killedBrowser).destroyForcibly();
+    assertNoticedWithoutACall("killed", Set.of("browser-exited"), killedBrowser);
+    assertTrue(keptBrowser.stream().allMatch(ProcessHandle::isAlive), "the other agent's browser was touched");
+    ToolResult kept = call("kept", "browser_open", Map.of("url", site.url("/home")));
+    assertLoggedIn(kept);
+    assertEquals(keptEnvironment, environmentId(kept));
+    assertTrue(faults().stream().noneMatch(f -> f.agentSessions().contains("kept")));
+    assertNextCallGoesOnLoggedIn("killed", "Chromium exited");
+  }
+
+  // Steps
+
+  private ToolResult call(String agent, String tool, Map<String, Object> args) {
+    return host.call(agent, tool, args, Cancellation.none());
+  }
+
+  /** Logs in (a cookie and a localStorage item), then makes sure the login's checkpoint is written. */
+  private void logIn(String agent) {
+    ToolResult login = call(agent, "browser_open", Map.of("url", site.url("/login")));
+    assertFalse(login.isError(), login.text());
+    ToolResult loggedIn = call(agent, "browser_click", target(login, "Log in"));
+    assertFalse(loggedIn.isError(), loggedIn.text());
+    assertLoggedIn(call(agent, "browser_open", Map.of("url", site.url("/home"))));
+    // The next call waits for the checkpoint that followed the last action.
+    assertFalse(call(agent, "browser_observe", Map.of()).isError());
+  }
+
+  private static void assertLoggedIn(ToolResult home) {
+    assertFalse(home.isError(), home.text());
+    assertTrue(home.text().contains("Welcome back, keeper"), home.text());
+    assertTrue(home.text().contains("Theme: dark"), home.text());
+  }
+
+  /** A page that stops answering is found by a liveness check, or by a step (a checkpoint) past its deadline. */
+  private static final Set<String> HUNG = Set.of("unresponsive", "deadline-exceeded");
+  /** A renderer that allocates without end dies of it, or stops answering first. */
+  private static final Set<String> ANY = Set.of("page-crashed", "unresponsive", "deadline-exceeded");
+
+  /**
+   * The fault was recorded with one of these causes and the browser's processes ended, before any call: death is
+   * detected, not discovered by the next call.
+   */
+  private void assertNoticedWithoutACall(String agent, Set<String> causes, Set<ProcessHandle> browser)
+      throws Exception {
+    eventually("a fault of agent session " + agent + " is recorded", Duration.ofSeconds(30),
+        () -> faults().stream().anyMatch(f -> f.agentSessions().contains(agent)));
+    String cause = lastFault(agent).cause();
+    assertTrue(causes.contains(cause), "the cause was " + cause + ", not one of " + causes);
+    assertGone(browser);
+  }
+
+  /** The next call works on a fresh browser of the session, which says what happened, and is still logged in. */
+  private void assertNextCallGoesOnLoggedIn(String agent, String told) {
+    ToolResult next = call(agent, "browser_observe", Map.of());
+    assertFalse(next.isError(), next.text());
+    if (told != null) {
+      assertTrue(next.text().contains(told), next.text());
+    }
+    assertLoggedIn(call(agent, "browser_open", Map.of("url", site.url("/home"))));
+    assertTrue(faults().stream().noneMatch(f -> f.agentSessions().contains(agent)),
+        "the session's fault is not followed by its recovery in the audit trail");
+  }
+
+  private RuntimeRecords.Fault lastFault(String agent) {
+    return faults().stream().filter(f -> f.agentSessions().contains(agent)).findFirst()
+        .orElseThrow(() -> new AssertionError("no fault recorded for " + agent));
+  }
+
+  private List<RuntimeRecords.Fault> faults() {
+    return new RuntimeRecords(home.profile("p")).faults();
+  }
+
+  private static void assertGone(Set<ProcessHandle> processes) throws InterruptedException {
+    eventually("the lost browser's processes end: " + describe(processes), Duration.ofSeconds(15),
+        () -> processes.stream().noneMatch(ProcessHandle::isAlive));
+  }
+
+  private static void assertWithin(Duration bound, long startNanos, String what) {
+    Duration took = Duration.ofNanos(System.nanoTime() - startNanos);
+    // The bound is the documented one; two seconds more for a machine busy with the browsers it runs.
+    assertTrue(took.compareTo(bound.plusSeconds(2)) <= 0, what + " took " + took.toMillis() + " ms, bound "
+        + bound.toMillis() + " ms");
+  }
+
+  private static void eventually(String what, Duration limit, BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + limit.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("within " + limit.toSeconds() + " s: " + what);
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  // Processes, found as this JVM's descendants
+
+  /** Every process this JVM started that still runs: the drivers and their browsers. */
+  static Set<ProcessHandle> browserProcesses() {
+    return ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).collect(Collectors.toSet());
+  }
+
+  /**
+   * The process's command line as /proc has it: Chromium rewrites its own (one string, spaces inside), which
+   * {@code ProcessHandle.Info.arguments()} then does not see.
+   */
+  private static String args(ProcessHandle p) {
+    try {
+      return new String(java.nio.file.Files.readAllBytes(Path.of("/proc", String.valueOf(p.pid()), "cmdline")),
+          java.nio.charset.StandardCharsets.UTF_8).replace('\0', ' ');
+    } catch (java.io.IOException e) {
+      return "";
+    }
+  }
+
+  private static boolean isChromium(ProcessHandle p) {
+    return p.info().command().map(c -> c.contains("chrom")).orElse(false);
+  }
+
+  /** Chromium's browser process: the one without a --type. */
+  static ProcessHandle browserProcess(Set<ProcessHandle> processes) {
+    return processes.stream().filter(p -> isChromium(p) && !args(p).contains("--type=")).findFirst()
+        .orElseThrow(() -> new AssertionError("no Chromium browser process among " + describe(processes)));
+  }
+
+  /** The Node.js driver. */
+  static ProcessHandle driverProcess(Set<ProcessHandle> processes) {
+    return processes.stream().filter(p -> p.info().command().map(c -> c.endsWith("/node")).orElse(false)).findFirst()
+        .orElseThrow(() -> new AssertionError("no Node.js driver among " + describe(processes)));
+  }
+
+  /** The renderers that may hold the agent's page (a renderer of Chromium's own pages excepted). */
+  static List<ProcessHandle> pageRenderers(Set<ProcessHandle> processes) {
+    List<ProcessHandle> renderers = processes.stream()
+        .filter(p -> isChromium(p) && args(p).contains("--type=renderer") && !args(p).contains("--top-chrome-webui"))
+        .toList();
+    assertFalse(renderers.isEmpty(), "no renderer among " + describe(processes));
+    return renderers;
+  }
+
+  static String describe(Set<ProcessHandle> processes) {
+    return processes.stream().map(p -> p.pid() + " " + p.info().command().orElse("?")
+        + (args(p).contains("--type=") ? " " + args(p).replaceAll(".*(--type=\\S+).*", "$1") : ""))
+        .collect(Collectors.joining(", ", "[", "]"));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> observation(ToolResult r) {
+    return (Map<String, Object>) r.structured().get("observation");
+  }
+
+  private static String environmentId(ToolResult r) {
+    return (String) observation(r).get("environment_id");
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> target(ToolResult r, String name) {
+    for (Object e : (List<Object>) observation(r).get("elements")) {
+      Map<String, Object> element = (Map<String, Object>) e;
+      if (name.equals(element.get("name"))) {
+        return Map.of("observation_id", observation(r).get("id"), "element_ref", element.get("ref"));
+      }
+    }
+    throw new AssertionError("no element named " + name + " in " + r.text());
+  }
+}
