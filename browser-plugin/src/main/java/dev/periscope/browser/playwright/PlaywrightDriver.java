@@ -122,7 +122,10 @@ final class PlaywrightDriver implements AutoCloseable {
         "DEBUG", "",
         "DEBUG_FILE", "",
         // Loopback goes through the policy proxy too; this switch would let Chromium bypass it.
-        "PLAYWRIGHT_DISABLE_FORCED_CHROMIUM_PROXIED_LOOPBACK", "");
+        "PLAYWRIGHT_DISABLE_FORCED_CHROMIUM_PROXIED_LOOPBACK", "",
+        // A crashed renderer's minidump holds its memory (a page's secrets among it). Chromium's crash handler
+        // writes it under $HOME whatever the switches say; here it goes under our temp root, removed on close.
+        "BREAKPAD_DUMP_LOCATION", tempRoot.resolve("crashes").toString());
     synchronized (CREATE_LOCK) {
       Set<Long> before = childPids();
       // Playwright extracts its JavaScript driver under this directory instead of the system temp directory.
@@ -207,7 +210,8 @@ final class PlaywrightDriver implements AutoCloseable {
     try {
       call(() -> {
         try {
-          if (browser != null) {
+          // A killed driver cannot answer; asking would only make Playwright print its broken pipe.
+          if (browser != null && !killed) {
             browser.close();
           }
         } finally {

@@ -57,7 +57,7 @@ final class Lease implements BrowserLease {
 
   @Override
   public Observation observe(ObservationBudget budget, Cancellation cancellation) {
-    return run(cancellation, true, () -> observeNow(budget));
+    return run(cancellation, Rerun.READ_OR_OPEN, () -> observeNow(budget));
   }
 
   /** Observes on the queue, with every secret filled in this session redacted. Caller holds the queue. */
@@ -74,7 +74,7 @@ final class Lease implements BrowserLease {
   @Override
   public Transition act(BrowserAction action, ObservationBudget budget, Cancellation cancellation) {
     validate(action);
-    return run(cancellation, repeatableOnAFreshBrowser(action), () -> {
+    return run(cancellation, rerun(action), () -> {
       Map<String, Object> record = describe(action);
       Runnable step = step(action, cancellation, record);
       return transition(record, budget, cancellation, () -> environment.step(describeStep(action),
@@ -85,24 +85,24 @@ final class Lease implements BrowserLease {
     });
   }
 
-  /**
-   * Whether the same call can succeed on the fresh browser that replaces one lost to a fault: a call that names no
-   * ref of the lost page and does not move through its history.
-   */
-  private static boolean repeatableOnAFreshBrowser(BrowserAction action) {
+  /** What a call can do on the fresh browser that replaces one a fault ended. */
+  private enum Rerun {
+    /** It only reads the page or opens a URL: found the browser dead, it runs again on a fresh one, as it is. */
+    READ_OR_OPEN,
+    /** It names no ref of the lost page, so repeating it can succeed; but it acts, so only the caller repeats it. */
+    REPEATABLE,
+    /** It names a ref of the lost page, or moves through its history: it cannot succeed on another browser. */
+    NEVER
+  }
+
+  private static Rerun rerun(BrowserAction action) {
     if (action instanceof BrowserAction.Navigate) {
-      return true;
+      return Rerun.READ_OR_OPEN;
     }
-    if (action instanceof BrowserAction.Press p) {
-      return p.elementRef() == null;
-    }
-    if (action instanceof BrowserAction.Scroll s) {
-      return s.elementRef() == null;
-    }
-    if (action instanceof BrowserAction.Wait w) {
-      return w.elementRef() == null;
-    }
-    return false;
+    boolean namesNoRef = action instanceof BrowserAction.Press p ? p.elementRef() == null
+        : action instanceof BrowserAction.Scroll s ? s.elementRef() == null
+        : action instanceof BrowserAction.Wait w && w.elementRef() == null;
+    return namesNoRef ? Rerun.REPEATABLE : Rerun.NEVER;
   }
 
   /**
@@ -312,7 +312,7 @@ final class Lease implements BrowserLease {
 
   @Override
   public Screenshot screenshot(boolean fullPage, Cancellation cancellation) {
-    return run(cancellation, true, () -> {
+    return run(cancellation, Rerun.READ_OR_OPEN, () -> {
       Refs refs = environment.latest();
       Observation o = refs != null ? refs.observation()
           : observeNow(new ObservationBudget(0, 0));
@@ -326,7 +326,7 @@ final class Lease implements BrowserLease {
   public Extraction extract(String kind, String observationId, String regionRef, int limit, int maxFieldChars,
       Cancellation cancellation) {
     optionalElement(observationId, regionRef);
-    return run(cancellation, regionRef == null, () -> {
+    return run(cancellation, regionRef == null ? Rerun.READ_OR_OPEN : Rerun.NEVER, () -> {
       ProviderElement region = resolveOptional(observationId, regionRef);
       // The provider cuts each value a little past the limit and the cut to the limit follows redaction, so the
       // caller's choice of limit cannot end a value inside a secret and show its first characters.
@@ -359,17 +359,17 @@ final class Lease implements BrowserLease {
   }
 
   /**
-   * Runs on the queue and turns every failure into a browser failure that knows the last URL. {@code repeatable}
-   * says whether the same call can succeed on the fresh browser that replaces one a fault ended.
+   * Runs on the queue and turns every failure into a browser failure that knows the last URL. {@code rerun} says
+   * what the same call can do on the fresh browser that replaces one a fault ended.
    */
-  private <T> T run(Cancellation cancellation, boolean repeatable, Supplier<T> operation) {
+  private <T> T run(Cancellation cancellation, Rerun rerun, Supplier<T> operation) {
     if (released.get()) {
       throw new BrowserException(ErrorCode.BROWSER_ENVIRONMENT_CLOSED, "this browser lease was released");
     }
     try {
       return environment.queued(cancellation, operation);
     } catch (RuntimeException e) {
-      throw runtime.redactions().failure(environment.sessionId, failure(cancellation, repeatable, e));
+      throw runtime.redactions().failure(environment.sessionId, failure(cancellation, rerun, e));
     }
   }
 
@@ -377,12 +377,12 @@ final class Lease implements BrowserLease {
    * Any failure as a browser failure that knows the last URL. One that met an abort says why the browser was
    * discarded: the caller's cancellation, a fault (named, with the way on), or the runtime closing it.
    */
-  private BrowserException failure(Cancellation cancellation, boolean repeatable, RuntimeException thrown) {
-    if (thrown instanceof BrowserException e && (e.nothingDone() || !environment.aborted() || e.leaseRebuilt())) {
+  private BrowserException failure(Cancellation cancellation, Rerun rerun, RuntimeException thrown) {
+    if (thrown instanceof BrowserException e && (e.rerunnable() || !environment.aborted() || e.leaseRebuilt())) {
       return e.url() == null && environment.lastUrl() != null ? e.withUrl(environment.lastUrl()) : e;
     }
     if (environment.aborted()) {
-      return aborted(cancellation, repeatable, thrown);
+      return aborted(cancellation, rerun, thrown);
     }
     // A provider that broke its contract by throwing something else: still a failure the model can route.
     String reason = String.valueOf(thrown.getMessage()).lines().findFirst().orElse(thrown.getClass().getSimpleName());
@@ -390,7 +390,7 @@ final class Lease implements BrowserLease {
         environment.lastUrl(), false, thrown);
   }
 
-  private BrowserException aborted(Cancellation cancellation, boolean repeatable, RuntimeException cause) {
+  private BrowserException aborted(Cancellation cancellation, Rerun rerun, RuntimeException cause) {
     if (cancellation.isCancelled()) {
       return new BrowserException(ErrorCode.BROWSER_ACTION_CANCELLED,
           "the call was cancelled while the browser worked on it; that browser was discarded and the next call"
@@ -402,12 +402,18 @@ final class Lease implements BrowserLease {
           "the browser was discarded while it worked on this call; the next call opens a fresh one",
           environment.lastUrl(), true, cause);
     }
-    lost.report();
     String url = lost.url;
-    return new BrowserException(lost.fault.cause().code(), "the call did not complete: " + lost.fault.detail()
-        + ". This browser was discarded; the next call opens a fresh one for this session, restored from its last"
-        + " checkpoint (still logged in), with no page open" + (url == null ? "" : ": open " + url + " again"),
-        url, true, cause).withRecovery("browser_open", repeatable);
+    BrowserException failure = new BrowserException(lost.fault.cause().code(), "the call did not complete: "
+        + lost.fault.detail() + ". This browser was discarded; the next call opens a fresh one for this session,"
+        + " restored from its last checkpoint (still logged in), with no page open"
+        + (url == null ? "" : ": open " + url + " again"), url, true, cause)
+        .withRecovery("browser_open", rerun != Rerun.NEVER);
+    if (rerun == Rerun.READ_OR_OPEN && lost.fault.cause().code() == ErrorCode.BROWSER_CRASHED) {
+      // The browser was dead: the call did nothing, and runs again on the next browser, which tells of the fault.
+      return failure.asRerunnable();
+    }
+    lost.report();
+    return failure;
   }
 
   /**

@@ -40,7 +40,7 @@ public record RuntimeSettings(Optional<String> provider, long cleanupTimeoutMs, 
   public record Timeouts(long actionMs, long navigationMs, long marginMs, long livenessMs, long livenessIntervalMs,
       long checkAfterPauseMs, long openMs) {
     public static Timeouts defaults() {
-      return new Timeouts(10_000, 30_000, 2_000, 5_000, 2_000, 1_000, 60_000);
+      return new Timeouts(10_000, 30_000, 2_000, 5_000, 2_000, 250, 60_000);
     }
 
     /** The provider's own timeouts, the margin and the liveness deadline from configuration; the rest default. */

@@ -40,15 +40,16 @@ final class AgentBindings implements AutoCloseable {
   }
 
   /**
-   * Runs an operation on the agent session's lease, acquiring it first when needed. An operation that never reached
-   * the browser because its environment was discarded first (a fault ended it, or it stopped answering a check
-   * before the operation began) runs once more on a fresh lease: nothing was done the first time.
+   * Runs an operation on the agent session's lease, acquiring it first when needed. An operation that did nothing
+   * because its browser was gone ({@link BrowserException#rerunnable()}: discarded before the operation began, or
+   * found dead by a call that only reads the page or opens a URL) runs once more on a fresh lease, so a call after
+   * a crash does not fail merely because the crash came first.
    */
   <T> T run(String agentSessionId, Cancellation cancellation, Function<BrowserLease, T> operation) {
     try {
       return runOnce(agentSessionId, cancellation, operation);
     } catch (BrowserException e) {
-      if (!e.nothingDone() || e.code() != ErrorCode.BROWSER_ENVIRONMENT_CLOSED || cancellation.isCancelled()) {
+      if (!e.rerunnable() || cancellation.isCancelled()) {
         throw e;
       }
       return runOnce(agentSessionId, cancellation, operation);

@@ -134,11 +134,12 @@ class EnvironmentFaultsTest {
     // A click names a ref of the lost page: repeating it cannot succeed.
     assertEquals("code=BROWSER_CRASHED url=https://example.test/a observation=invalid lease=rebuilt"
         + " recommended_action=browser_open retryable=false", e.failureLine());
+    assertFalse(e.rerunnable());
     lease.close();
   }
 
   @Test
-  void aNavigationTheBrowserDiesUnderCanBeRepeatedOnTheNextBrowser() throws Exception {
+  void aNavigationTheBrowserDiesUnderRunsAgainOnTheNextBrowserWhichTellsOfTheFault() throws Exception {
     start(SHORT);
     Object owner = new Object();
     BrowserLease lease = acquire(owner);
@@ -150,13 +151,14 @@ class EnvironmentFaultsTest {
     assertEquals(ErrorCode.BROWSER_CRASHED, e.code());
     assertTrue(e.failureLine().endsWith("lease=rebuilt recommended_action=browser_open retryable=true"),
         e.failureLine());
+    // It only opened a URL, on a browser that was dead: its caller may run it again as it is.
+    assertTrue(e.rerunnable());
     lease.close();
     provider.navigateGate = null;
     BrowserLease next = acquire(owner);
-    assertEquals("https://example.test/b",
-        next.navigate("https://example.test/b", BUDGET, Cancellation.none()).after().url());
-    // The call that failed told of the fault: the next browser does not tell it again.
-    assertTrue(next.observe(BUDGET, Cancellation.none()).pageEvents().isEmpty());
+    Transition again = next.navigate("https://example.test/b", BUDGET, Cancellation.none());
+    assertEquals("https://example.test/b", again.after().url());
+    assertTrue(again.after().pageEvents().get(0).contains("the driver exited"), again.after().pageEvents().toString());
     next.close();
   }
 
@@ -239,7 +241,7 @@ class EnvironmentFaultsTest {
     BrowserException e = assertThrows(BrowserException.class,
         () -> lease.navigate("https://example.test/b", BUDGET, Cancellation.none()));
     assertEquals(ErrorCode.BROWSER_ENVIRONMENT_CLOSED, e.code());
-    assertTrue(e.nothingDone());
+    assertTrue(e.rerunnable());
     assertTrue(e.getMessage().contains("did not answer a liveness check within 200 ms"), e.getMessage());
     assertEquals(actions, environment(0).actions.size(), "the navigation reached the wedged browser");
     lease.close();

@@ -228,4 +228,43 @@ class BrowserToolsTest {
       quick.close();
     }
   }
+
+  @Test
+  void anOpenThatFindsItsBrowserDeadRunsOnAFreshOneButAClickDoesNot() throws Exception {
+    ToolResult first = call("agent", "browser_open", Map.of("url", "https://example.test/a"));
+    FakeProvider.FakeEnvironment dying = provider.environments.get(0);
+    provider.navigateGate = new CountDownLatch(1);
+    Thread crash = new Thread(() -> {
+      try {
+        dying.navigateStarted.await();
+      } catch (InterruptedException e) {
+        return;
+      }
+      provider.navigateGate = null;
+      dying.die(dev.periscope.api.browser.EnvironmentFault.Cause.BROWSER_EXITED, "Chromium exited");
+    });
+    crash.start();
+    ToolResult opened = call("agent", "browser_open", Map.of("url", "https://example.test/b"));
+    assertFalse(opened.isError(), opened.text());
+    assertNotEquals(environmentId(first), environmentId(opened));
+    assertTrue(opened.text().contains("the browser was replaced by a fresh one"), opened.text());
+    assertTrue(opened.text().contains("Chromium exited"), opened.text());
+
+    FakeProvider.FakeEnvironment second = provider.environments.get(1);
+    provider.clickGate = new CountDownLatch(1);
+    Thread crashAgain = new Thread(() -> {
+      try {
+        second.clickStarted.await();
+      } catch (InterruptedException e) {
+        return;
+      }
+      second.die(dev.periscope.api.browser.EnvironmentFault.Cause.PAGE_CRASHED, "the page's renderer crashed");
+    });
+    crashAgain.start();
+    ToolResult click = call("agent", "browser_click", Map.of("observation_id", observationId(opened), "element_ref", "e1"));
+    assertTrue(click.isError(), click.text());
+    assertTrue(click.text().endsWith("code=BROWSER_CRASHED url=https://example.test/b observation=invalid"
+        + " lease=rebuilt recommended_action=browser_open retryable=false"), click.text());
+    assertEquals(2, provider.environments.size(), "a click was run again on another browser");
+  }
 }

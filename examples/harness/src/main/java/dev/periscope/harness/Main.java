@@ -182,11 +182,37 @@ public final class Main implements Runnable {
     @Override
     public Integer call() {
       var steps = ScriptRunner.readSteps(script);
-      try (Host host = Host.start(home(), profile, project, Host.Options.defaults().askingOnTheTerminal())) {
+      Host host = Host.start(home(), profile, project, Host.Options.defaults().askingOnTheTerminal());
+      ScriptRunner runner = new ScriptRunner(host, session);
+      // A stop signal (SIGTERM, SIGINT, a closed terminal) cancels the running step, ends the agent session with
+      // its checkpoint and stops the host before the JVM exits: no browser outlives the run.
+      Runnable stop = new Runnable() {
+        private boolean stopped;
+
+        @Override
+        public synchronized void run() {
+          if (stopped) {
+            return;
+          }
+          stopped = true;
+          runner.stop();
+          try {
+            host.endSession(session);
+          } finally {
+            host.close();
+          }
+        }
+      };
+      Thread hook = new Thread(stop, "run-stop");
+      Runtime.getRuntime().addShutdownHook(hook);
+      try {
+        return runner.run(steps, json, System.out) ? 0 : 1;
+      } finally {
+        stop.run();
         try {
-          return new ScriptRunner(host, session).run(steps, json, System.out) ? 0 : 1;
-        } finally {
-          host.endSession(session);
+          Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+          // the hook is running or has run: the host is stopped
         }
       }
     }

@@ -25,6 +25,9 @@ final class ScriptRunner {
   private final Host host;
   private final String session;
   private Map<String, Object> latestObservation;
+  /** The running step's cancellation; once stopped, no further step starts. */
+  private volatile Cancellation current = Cancellation.none();
+  private volatile boolean stopped;
 
   ScriptRunner(Host host, String session) {
     this.host = host;
@@ -52,9 +55,18 @@ final class ScriptRunner {
     return out;
   }
 
-  /** Runs the steps, printing each result; returns false when a step failed. */
+  /** Cancels the running step; no further step starts. From any thread. */
+  void stop() {
+    stopped = true;
+    current.cancel();
+  }
+
+  /** Runs the steps, printing each result; returns false when a step failed or the run was stopped. */
   boolean run(List<Map<String, Object>> steps, boolean json, PrintStream out) {
     for (int i = 0; i < steps.size(); i++) {
+      if (stopped) {
+        return false;
+      }
       StepResult r = step(i + 1, steps.get(i));
       print(r, json, out);
       boolean expectsError = "error".equals(steps.get(i).get("expect"));
@@ -79,7 +91,12 @@ final class ScriptRunner {
         return new StepResult(number, tool, ToolResult.error("step " + number + ": " + problem));
       }
     }
-    ToolResult result = host.call(session, tool, args, Cancellation.none());
+    Cancellation cancellation = Cancellation.none();
+    current = cancellation;
+    if (stopped) {
+      cancellation.cancel();
+    }
+    ToolResult result = host.call(session, tool, args, cancellation);
     if (result.structured() != null && result.structured().get("observation") instanceof Map<?, ?> o) {
       latestObservation = (Map<String, Object>) o;
     }

@@ -2,7 +2,6 @@ package dev.periscope.harness;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.periscope.api.Cancellation;
@@ -96,7 +95,7 @@ class BrowserFaultsTest {
     } finally {
       site.close();
     }
-    assertTrue(browserProcesses().isEmpty(), "left running: " + describe(browserProcesses()));
+    assertTrue(BrowserProcesses.browserProcesses().isEmpty(), "left running: " + BrowserProcesses.describe(BrowserProcesses.browserProcesses()));
   }
 
   // The faults
@@ -104,26 +103,54 @@ class BrowserFaultsTest {
   @Test
   void killingChromiumsBrowserProcessIsNoticedAtOnceAndTheNextCallGoesOnLoggedIn() throws Exception {
     logIn("agent");
-    Set<ProcessHandle> browser = browserProcesses();
-    browserProcess(browser).destroyForcibly();
+    Set<ProcessHandle> browser = BrowserProcesses.browserProcesses();
+    BrowserProcesses.browserProcess(browser).destroyForcibly();
     assertNoticedWithoutACall("agent", Set.of("browser-exited"), browser);
     assertNextCallGoesOnLoggedIn("agent", "Chromium exited");
   }
 
   @Test
-  void killingThePagesRendererIsNoticedAtOnceAndTheNextCallGoesOnLoggedIn() throws Exception {
+  void aRendererThatCrashesIsNoticedAtOnceAndItsCrashReportStaysOutOfHome() throws Exception {
+    Set<Path> reportsBefore = crashReports();
     logIn("agent");
-    Set<ProcessHandle> browser = browserProcesses();
-    pageRenderers(browser).forEach(ProcessHandle::destroyForcibly);
+    Set<ProcessHandle> browser = BrowserProcesses.browserProcesses();
+    // A segmentation fault, as chrome://crash causes: Chromium's crash handler writes a report of its memory.
+    for (ProcessHandle renderer : BrowserProcesses.pageRenderers(browser)) {
+      assertEquals(0, new ProcessBuilder("kill", "-SEGV", Long.toString(renderer.pid())).start().waitFor());
+    }
     assertNoticedWithoutACall("agent", Set.of("page-crashed"), browser);
     assertNextCallGoesOnLoggedIn("agent", "renderer crashed");
+    assertEquals(reportsBefore, crashReports(), "a crash report was written under " + CRASH_REPORTS);
+  }
+
+  @Test
+  void killingThePagesRendererIsNoticedAtOnceAndTheNextCallGoesOnLoggedIn() throws Exception {
+    logIn("agent");
+    Set<ProcessHandle> browser = BrowserProcesses.browserProcesses();
+    BrowserProcesses.pageRenderers(browser).forEach(ProcessHandle::destroyForcibly);
+    assertNoticedWithoutACall("agent", Set.of("page-crashed"), browser);
+    assertNextCallGoesOnLoggedIn("agent", "renderer crashed");
+  }
+
+  /** Where Debian's Chromium keeps crash reports unless told otherwise. */
+  private static final Path CRASH_REPORTS = Path.of(System.getProperty("user.home"), ".config", "chromium",
+      "Crash Reports");
+
+  private static Set<Path> crashReports() throws java.io.IOException {
+    if (!java.nio.file.Files.isDirectory(CRASH_REPORTS)) {
+      return Set.of();
+    }
+    try (var files = java.nio.file.Files.walk(CRASH_REPORTS)) {
+      return files.filter(f -> f.toString().endsWith(".dmp") || f.toString().endsWith(".meta"))
+          .collect(Collectors.toSet());
+    }
   }
 
   @Test
   void killingTheDriverIsNoticedAtOnceAndTheNextCallGoesOnLoggedIn() throws Exception {
     logIn("agent");
-    Set<ProcessHandle> browser = browserProcesses();
-    driverProcess(browser).destroyForcibly();
+    Set<ProcessHandle> browser = BrowserProcesses.browserProcesses();
+    BrowserProcesses.driverProcess(browser).destroyForcibly();
     assertNoticedWithoutACall("agent", Set.of("driver-exited"), browser);
     assertNextCallGoesOnLoggedIn("agent", "driver (Node.js) exited");
   }
@@ -132,7 +159,7 @@ class BrowserFaultsTest {
   void aClickHandlerThatNeverReturnsFailsWithinItsBoundAndTheNextCallGoesOnLoggedIn() throws Exception {
     logIn("agent");
     ToolResult page = call("agent", "browser_open", Map.of("url", site.url("/wedge")));
-    Set<ProcessHandle> browser = browserProcesses();
+    Set<ProcessHandle> browser = BrowserProcesses.browserProcesses();
     long start = System.nanoTime();
     ToolResult click = call("agent", "browser_click", target(page, "Wedge now"));
     assertWithin(ACTION_BOUND, start, "the click on a wedging button");
@@ -149,7 +176,7 @@ class BrowserFaultsTest {
     logIn("agent");
     ToolResult page = call("agent", "browser_open", Map.of("url", site.url("/wedge")));
     assertFalse(call("agent", "browser_click", target(page, "Wedge later")).isError());
-    Set<ProcessHandle> browser = browserProcesses();
+    Set<ProcessHandle> browser = BrowserProcesses.browserProcesses();
     assertNoticedWithoutACall("agent", HUNG, browser);
     assertNextCallGoesOnLoggedIn("agent", "the browser was replaced by a fresh one");
   }
@@ -158,7 +185,7 @@ class BrowserFaultsTest {
   void aPageThatAllocatesUntilItsRendererDiesCostsNoMoreThanOneCall() throws Exception {
     logIn("agent");
     ToolResult page = call("agent", "browser_open", Map.of("url", site.url("/allocate")));
-    Set<ProcessHandle> browser = browserProcesses();
+    Set<ProcessHandle> browser = BrowserProcesses.browserProcesses();
     call("agent", "browser_click", target(page, "Allocate"));
     // The renderer dies of its allocations, or stops answering while it tries: either is a fault.
     assertNoticedWithoutACall("agent", ANY, browser);
@@ -169,7 +196,7 @@ class BrowserFaultsTest {
   void anEndlessAlertLoopIsFoundAndEnded() throws Exception {
     logIn("agent");
     ToolResult page = call("agent", "browser_open", Map.of("url", site.url("/alerts")));
-    Set<ProcessHandle> browser = browserProcesses();
+    Set<ProcessHandle> browser = BrowserProcesses.browserProcesses();
     call("agent", "browser_click", target(page, "Alerts"));
     assertNoticedWithoutACall("agent", HUNG, browser);
     assertNextCallGoesOnLoggedIn("agent", null);
@@ -220,14 +247,14 @@ class BrowserFaultsTest {
   @Test
   void killingOneAgentsBrowserLeavesTheOtherAgentsBrowserUntouched() throws Exception {
     logIn("kept");
-    Set<ProcessHandle> keptBrowser = browserProcesses();
+    Set<ProcessHandle> keptBrowser = BrowserProcesses.browserProcesses();
     logIn("killed");
-    Set<ProcessHandle> killedBrowser = new HashSet<>(browserProcesses());
+    Set<ProcessHandle> killedBrowser = new HashSet<>(BrowserProcesses.browserProcesses());
     killedBrowser.removeAll(keptBrowser);
     String keptEnvironment = environmentId(call("kept", "browser_observe", Map.of()));
-    browserProcess(killedBrowser).destroyForcibly();
+    BrowserProcesses.browserProcess(killedBrowser).destroyForcibly();
     assertNoticedWithoutACall("killed", Set.of("browser-exited"), killedBrowser);
-    assertTrue(keptBrowser.stream().allMatch(ProcessHandle::isAlive), "the other agent's browser was touched");
+    assertTrue(keptBrowser.stream().allMatch(BrowserProcesses::running), "the other agent's browser was touched");
     ToolResult kept = call("kept", "browser_open", Map.of("url", site.url("/home")));
     assertLoggedIn(kept);
     assertEquals(keptEnvironment, environmentId(kept));
@@ -298,8 +325,8 @@ class BrowserFaultsTest {
   }
 
   private static void assertGone(Set<ProcessHandle> processes) throws InterruptedException {
-    eventually("the lost browser's processes end: " + describe(processes), Duration.ofSeconds(15),
-        () -> processes.stream().noneMatch(ProcessHandle::isAlive));
+    eventually("the lost browser's processes end: " + BrowserProcesses.describe(processes), Duration.ofSeconds(15),
+        () -> processes.stream().noneMatch(BrowserProcesses::running));
   }
 
   private static void assertWithin(Duration bound, long startNanos, String what) {
@@ -317,57 +344,6 @@ class BrowserFaultsTest {
       }
       Thread.sleep(20);
     }
-  }
-
-  // Processes, found as this JVM's descendants
-
-  /** Every process this JVM started that still runs: the drivers and their browsers. */
-  static Set<ProcessHandle> browserProcesses() {
-    return ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).collect(Collectors.toSet());
-  }
-
-  /**
-   * The process's command line as /proc has it: Chromium rewrites its own (one string, spaces inside), which
-   * {@code ProcessHandle.Info.arguments()} then does not see.
-   */
-  private static String args(ProcessHandle p) {
-    try {
-      return new String(java.nio.file.Files.readAllBytes(Path.of("/proc", String.valueOf(p.pid()), "cmdline")),
-          java.nio.charset.StandardCharsets.UTF_8).replace('\0', ' ');
-    } catch (java.io.IOException e) {
-      return "";
-    }
-  }
-
-  private static boolean isChromium(ProcessHandle p) {
-    return p.info().command().map(c -> c.contains("chrom")).orElse(false);
-  }
-
-  /** Chromium's browser process: the one without a --type. */
-  static ProcessHandle browserProcess(Set<ProcessHandle> processes) {
-    return processes.stream().filter(p -> isChromium(p) && !args(p).contains("--type=")).findFirst()
-        .orElseThrow(() -> new AssertionError("no Chromium browser process among " + describe(processes)));
-  }
-
-  /** The Node.js driver. */
-  static ProcessHandle driverProcess(Set<ProcessHandle> processes) {
-    return processes.stream().filter(p -> p.info().command().map(c -> c.endsWith("/node")).orElse(false)).findFirst()
-        .orElseThrow(() -> new AssertionError("no Node.js driver among " + describe(processes)));
-  }
-
-  /** The renderers that may hold the agent's page (a renderer of Chromium's own pages excepted). */
-  static List<ProcessHandle> pageRenderers(Set<ProcessHandle> processes) {
-    List<ProcessHandle> renderers = processes.stream()
-        .filter(p -> isChromium(p) && args(p).contains("--type=renderer") && !args(p).contains("--top-chrome-webui"))
-        .toList();
-    assertFalse(renderers.isEmpty(), "no renderer among " + describe(processes));
-    return renderers;
-  }
-
-  static String describe(Set<ProcessHandle> processes) {
-    return processes.stream().map(p -> p.pid() + " " + p.info().command().orElse("?")
-        + (args(p).contains("--type=") ? " " + args(p).replaceAll(".*(--type=\\S+).*", "$1") : ""))
-        .collect(Collectors.joining(", ", "[", "]"));
   }
 
   @SuppressWarnings("unchecked")

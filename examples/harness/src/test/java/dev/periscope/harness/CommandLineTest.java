@@ -83,9 +83,18 @@ class CommandLineTest {
     var r = harness("doctor");
     assertEquals(0, r.exitCode(), r.out() + r.err());
     assertTrue(r.out().contains("[ok  ] chromium"), r.out());
+    assertTrue(r.out().contains(", starts headless in "), r.out());
+    assertTrue(r.out().contains("[ok  ] node.js"), r.out());
     assertTrue(r.out().contains("[ok  ] p/browser         browser 0.1.0 verified, sha256 "), r.out());
+    assertTrue(r.out().contains("[ok  ] checkpoints p     no browser sessions yet"), r.out());
     assertTrue(r.out().contains("[ok  ] live check        opened http://127.0.0.1:"), r.out());
+    assertTrue(r.out().contains("acted on it, checkpointed and restored it"), r.out());
     assertTrue(r.out().strip().endsWith("checks passed."), r.out());
+    // The live check leaves no session, checkpoint or transition of its own behind.
+    var sessions = harness("sessions", "--profile", "p");
+    assertEquals(1, sessions.out().strip().lines().count(), sessions.out());
+    var checkpoints = harness("checkpoints", "--profile", "p");
+    assertEquals(1, checkpoints.out().strip().lines().count(), checkpoints.out());
   }
 
   @Test

@@ -13,7 +13,7 @@ public class BrowserException extends RuntimeException {
   private final boolean leaseRebuilt;
   private final String recommendedAction;
   private final boolean retryable;
-  private final boolean nothingDone;
+  private final boolean rerunnable;
 
   public BrowserException(ErrorCode code, String message) {
     this(code, message, null, false, null);
@@ -28,19 +28,19 @@ public class BrowserException extends RuntimeException {
   }
 
   private BrowserException(ErrorCode code, String message, String url, boolean leaseRebuilt,
-      String recommendedAction, boolean retryable, boolean nothingDone, Throwable cause) {
+      String recommendedAction, boolean retryable, boolean rerunnable, Throwable cause) {
     super(message, cause);
     this.code = Objects.requireNonNull(code, "code");
     this.url = url;
     this.leaseRebuilt = leaseRebuilt;
     this.recommendedAction = recommendedAction;
     this.retryable = retryable;
-    this.nothingDone = nothingDone;
+    this.rerunnable = rerunnable;
   }
 
   /**
    * {@code BROWSER_ENVIRONMENT_CLOSED} for an operation that never reached the browser because its environment
-   * was discarded first: nothing was done, so a fresh lease can run the same operation.
+   * was discarded first: nothing was done, so a fresh lease can run the same operation ({@link #rerunnable()}).
    */
   public static BrowserException environmentGone(String message, String url) {
     return new BrowserException(ErrorCode.BROWSER_ENVIRONMENT_CLOSED, message, url, true,
@@ -75,9 +75,21 @@ public class BrowserException extends RuntimeException {
     return retryable;
   }
 
-  /** True when the operation never reached the browser: nothing was done. */
-  public boolean nothingDone() {
-    return nothingDone;
+  /**
+   * True when the same operation can run again, as it is, on a fresh lease: it never reached the browser
+   * ({@link #environmentGone}), or it only read the page or opened a URL on a browser that turned out dead.
+   * Nothing the caller can see was done.
+   */
+  public boolean rerunnable() {
+    return rerunnable;
+  }
+
+  /** The same failure, marked {@link #rerunnable()}. */
+  public BrowserException asRerunnable() {
+    BrowserException copy = new BrowserException(code, getMessage(), url, leaseRebuilt, recommendedAction, retryable,
+        true, getCause());
+    copy.setStackTrace(getStackTrace());
+    return copy;
   }
 
   /** The same failure, now knowing the URL of the last observation. */
@@ -93,13 +105,13 @@ public class BrowserException extends RuntimeException {
   /** The same failure with its message, URL and cause replaced (a secret redacted from them, say). */
   public BrowserException rewritten(String message, String lastUrl, Throwable cause) {
     BrowserException copy = new BrowserException(code, message, lastUrl, leaseRebuilt, recommendedAction, retryable,
-        nothingDone, cause);
+        rerunnable, cause);
     copy.setStackTrace(getStackTrace());
     return copy;
   }
 
   private BrowserException copy(String message, String lastUrl, String action, boolean canRetry) {
-    BrowserException copy = new BrowserException(code, message, lastUrl, leaseRebuilt, action, canRetry, nothingDone,
+    BrowserException copy = new BrowserException(code, message, lastUrl, leaseRebuilt, action, canRetry, rerunnable,
         getCause());
     copy.setStackTrace(getStackTrace());
     return copy;

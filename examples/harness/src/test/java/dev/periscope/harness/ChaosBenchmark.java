@@ -1,0 +1,415 @@
+package dev.periscope.harness;
+
+import dev.periscope.api.Cancellation;
+import dev.periscope.api.tool.ToolResult;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+
+/**
+ * The load benchmark of issue 14 (not part of ./test; run by {@code ./bench chaos}): agent sessions in one
+ * in-process host acting on local pages, with a random fault injected into each session every so many actions,
+ * then one long session without faults for memory. Prints what completed, what was injected and recovered, the
+ * transitions recorded against the actions issued, call latency with and without faults, the host's RSS and
+ * Chromium's process count along the way, and the processes left after the host stopped.
+ *
+ * <p>Arguments: {@code [sessions=8] [actions=100] [faultEvery=25] [longActions=1000] [seed=14]}.
+ */
+public final class ChaosBenchmark {
+  private static final String PROJECT = TestProjects.LOOPBACK_ONLY + """
+          actionTimeoutMs: 3000
+          navigationTimeoutMs: 5000
+          timeoutMarginMs: 1000
+          livenessTimeoutMs: 1500
+      """;
+
+  enum Fault {
+    KILL_CHROMIUM, KILL_RENDERER, KILL_DRIVER, WEDGE_IN_CLICK, WEDGE_WHILE_IDLE, ALLOCATE, ALERT_LOOP, REDIRECT_LOOP,
+    NEVER_ANSWERS, MUTATING_PAGE
+  }
+
+  private final LoginSite site;
+  private final Host host;
+  private final HarnessHome home;
+  private final Path projectDir;
+  /** Which Node.js driver belongs to which agent's environment (environment id → driver). */
+  private final Map<String, ProcessHandle> drivers = new java.util.concurrent.ConcurrentHashMap<>();
+  /**
+   * Held by the one agent whose calls may open a browser (its first, a fault's and the one after it): a driver that
+   * appears meanwhile is its own, which is how a fault that kills processes finds this agent's and no other's.
+   */
+  private final Object opening = new Object();
+  private final AtomicInteger unmapped = new AtomicInteger();
+  private final List<Long> quietLatencies = Collections.synchronizedList(new ArrayList<>());
+  private final List<Long> faultLatencies = Collections.synchronizedList(new ArrayList<>());
+  private final AtomicInteger actionsIssued = new AtomicInteger();
+  private final AtomicInteger actionsCompleted = new AtomicInteger();
+  private final AtomicInteger transitionsIssued = new AtomicInteger();
+  private final AtomicInteger faultsInjected = new AtomicInteger();
+  private final AtomicInteger faultsRecovered = new AtomicInteger();
+  private final Map<Fault, AtomicInteger> injectedByKind = new java.util.concurrent.ConcurrentHashMap<>();
+  private final AtomicLong rssAt100 = new AtomicLong();
+
+  private ChaosBenchmark(LoginSite site, Host host, HarnessHome home, Path projectDir) {
+    this.site = site;
+    this.host = host;
+    this.home = home;
+    this.projectDir = projectDir;
+  }
+
+  public static void main(String[] args) throws Exception {
+    int sessions = args.length > 0 ? Integer.parseInt(args[0]) : 8;
+    int actions = args.length > 1 ? Integer.parseInt(args[1]) : 100;
+    int faultEvery = args.length > 2 ? Integer.parseInt(args[2]) : 25;
+    int longActions = args.length > 3 ? Integer.parseInt(args[3]) : 1000;
+    long seed = args.length > 4 ? Long.parseLong(args[4]) : 14;
+    Path homeDir = Files.createTempDirectory("chaos-home-");
+    Path projectDir = Files.createTempDirectory("chaos-project-");
+    Set<ProcessHandle> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    Thread watcher = watch(seen);
+    try (LoginSite site = pages(new LoginSite())) {
+      HarnessHome home = new HarnessHome(homeDir);
+      PluginInstaller.add(home, "p", HarnessProcess.PACKAGE, false);
+      TestProjects.project(projectDir, PROJECT);
+      System.out.printf("Chaos benchmark: %d sessions x %d actions, a random fault every %d actions (seed %d), then"
+          + " one session of %d actions without faults; actionTimeoutMs 3000, navigationTimeoutMs 5000,"
+          + " timeoutMarginMs 1000, livenessTimeoutMs 1500%n%n", sessions, actions, faultEvery, seed, longActions);
+      try (Host host = Host.start(home, "p", projectDir, Host.Options.defaults())) {
+        ChaosBenchmark bench = new ChaosBenchmark(site, host, home, projectDir);
+        bench.load(sessions, actions, faultEvery, seed);
+        bench.memory(longActions);
+      }
+    } finally {
+      Thread.sleep(2000);
+      watcher.interrupt();
+      long left = seen.stream().filter(ProcessHandle::isAlive).count();
+      System.out.printf("%nProcesses left after the host stopped: %d (of %d the host started)%n", left, seen.size());
+      PluginInstaller.deleteTree(homeDir);
+      PluginInstaller.deleteTree(projectDir);
+    }
+  }
+
+  private static Thread watch(Set<ProcessHandle> seen) {
+    Thread t = new Thread(() -> {
+      while (!Thread.currentThread().isInterrupted()) {
+        ProcessHandle.current().descendants().forEach(seen::add);
+        try {
+          Thread.sleep(50);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    });
+    t.setDaemon(true);
+    t.start();
+    return t;
+  }
+
+  private static LoginSite pages(LoginSite site) {
+    return site
+        .page("/work", """
+            <h1>Work</h1><p id="n">0</p>
+            <button onclick="document.getElementById('n').textContent = ++window.count || (window.count = 1)">Add</button>
+            <input aria-label="Note" onchange="document.title = this.value">""")
+        .page("/wedge", """
+            <button onclick="while (true) {}">Wedge now</button>
+            <button onclick="setTimeout(() => { while (true) {} }, 300)">Wedge later</button>""")
+        .page("/allocate", """
+            <button onclick="setTimeout(() => { const keep = []; while (true) keep.push(new Array(1e6).fill(1.5)); },
+              100)">Allocate</button>""")
+        .page("/alerts", "<button onclick=\"setTimeout(() => { while (true) alert('again'); }, 100)\">Alerts</button>")
+        .page("/loop", "<p>looping</p><script>location.replace('/loop?' + Date.now());</script>")
+        .page("/mutate", """
+            <button onclick="document.title = 'clicked'">Count</button><div id="churn"></div>
+            <script>
+              const churn = document.getElementById('churn');
+              setInterval(() => { for (let i = 0; i < 100; i++) { const s = document.createElement('span');
+                s.textContent = 'node ' + Math.random(); churn.appendChild(s);
+                if (churn.childElementCount > 500) churn.firstChild.remove(); } }, 10);
+            </script>""")
+        .handler("/never", exchange -> {
+          try {
+            Thread.sleep(10_000);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          exchange.close();
+        });
+  }
+
+  // The load phase
+
+  private void load(int sessions, int actions, int faultEvery, long seed) throws Exception {
+    long start = System.nanoTime();
+    ExecutorService agents = Executors.newFixedThreadPool(sessions);
+    List<Future<?>> running = new ArrayList<>();
+    for (int i = 0; i < sessions; i++) {
+      String agent = "load-" + i;
+      Random random = new Random(seed + i);
+      running.add(agents.submit(() -> {
+        agent(agent, actions, faultEvery, random);
+        return null;
+      }));
+    }
+    for (Future<?> f : running) {
+      f.get();
+    }
+    agents.shutdown();
+    long seconds = (System.nanoTime() - start) / 1_000_000_000;
+    int recorded = recordedActions(sessions);
+    System.out.printf("Load: %d s%n", seconds);
+    System.out.printf("  actions completed       %d of %d issued%n", actionsCompleted.get(), actionsIssued.get());
+    System.out.printf("  faults injected         %d %s%n", faultsInjected.get(), injectedByKind.entrySet().stream()
+        .sorted(Map.Entry.comparingByKey()).map(e -> e.getKey().name().toLowerCase().replace('_', '-') + " "
+            + e.getValue()).collect(Collectors.joining(", ", "(", ")")));
+    System.out.printf("  faults recovered        %d of %d (the session's next call works, logged in)%n",
+        faultsRecovered.get(), faultsInjected.get());
+    if (unmapped.get() > 0) {
+      System.out.printf("  (%d process kills became a wedged click: that browser had opened unwatched)%n",
+          unmapped.get());
+    }
+    System.out.printf("  transitions recorded    %d for %d actions issued (%d lost; an action a dead browser cut short and"
+        + " that ran again has two)%n", recorded, transitionsIssued.get(), Math.max(0, transitionsIssued.get() - recorded));
+    System.out.printf("  call latency, no fault  p50 %d ms, p95 %d ms (%d calls)%n", percentile(quietLatencies, 50),
+        percentile(quietLatencies, 95), quietLatencies.size());
+    System.out.printf("  call latency, faults    p50 %d ms, p95 %d ms (%d calls: the faulted call and the next)%n",
+        percentile(faultLatencies, 50), percentile(faultLatencies, 95), faultLatencies.size());
+    System.out.printf("  host RSS                %d MiB after 100 actions, %d MiB after %d; Chromium processes now %d%n",
+        rssAt100.get() >> 20, rss() >> 20, actionsIssued.get(), chromiumProcesses());
+  }
+
+  private void agent(String agent, int actions, int faultEvery, Random random) {
+    ToolResult login;
+    synchronized (opening) {
+      login = timed(agent, "browser_open", Map.of("url", site.url("/login")), false);
+    }
+    timed(agent, "browser_click", target(login, "Log in"), false);
+    for (int n = 3; n <= actions; n++) {
+      if (n % faultEvery == 0) {
+        Fault fault = Fault.values()[random.nextInt(Fault.values().length)];
+        synchronized (opening) {
+          inject(agent, fault);
+        }
+        n += 2; // the injection and the call after it are actions too
+        continue;
+      }
+      ToolResult r = timed(agent, "browser_open", Map.of("url", site.url("/work")), false);
+      if (!r.isError() && n++ < actions) {
+        timed(agent, "browser_click", target(r, "Add"), false);
+      }
+      if (n % 7 == 0 && n++ < actions) {
+        timed(agent, "browser_observe", Map.of(), false);
+      }
+    }
+  }
+
+  private ToolResult timed(String agent, String tool, Map<String, Object> args, boolean faulted) {
+    long start = System.nanoTime();
+    ToolResult r = call(agent, tool, args);
+    long ms = (System.nanoTime() - start) / 1_000_000;
+    (faulted ? faultLatencies : quietLatencies).add(ms);
+    int issued = actionsIssued.incrementAndGet();
+    if (!r.isError()) {
+      actionsCompleted.incrementAndGet();
+    }
+    if (issued == 100) {
+      rssAt100.set(rss());
+    }
+    return r;
+  }
+
+  /** Injects one fault into the agent's own browser, then checks that its next call works, logged in. */
+  private void inject(String agent, Fault fault) {
+    faultsInjected.incrementAndGet();
+    injectedByKind.computeIfAbsent(fault, f -> new AtomicInteger()).incrementAndGet();
+    switch (fault) {
+      case KILL_CHROMIUM, KILL_RENDERER, KILL_DRIVER -> {
+        ToolResult r = timed(agent, "browser_observe", Map.of(), false);
+        ProcessHandle driver = driverOf(r);
+        if (driver == null) {
+          // This environment opened outside a watched call (a fault nobody injected): its driver is unknown.
+          unmapped.incrementAndGet();
+          timed(agent, "browser_click", target(call(agent, "browser_open", Map.of("url", site.url("/wedge"))),
+              "Wedge now"), true);
+          break;
+        }
+        Set<ProcessHandle> browser = driver.descendants().collect(Collectors.toSet());
+        switch (fault) {
+          case KILL_DRIVER -> driver.destroyForcibly();
+          case KILL_CHROMIUM -> BrowserProcesses.browserProcess(browser).destroyForcibly();
+          default -> BrowserProcesses.pageRenderers(browser).forEach(ProcessHandle::destroyForcibly);
+        }
+      }
+      case WEDGE_IN_CLICK -> timed(agent, "browser_click",
+          target(call(agent, "browser_open", Map.of("url", site.url("/wedge"))), "Wedge now"), true);
+      case WEDGE_WHILE_IDLE -> timed(agent, "browser_click",
+          target(call(agent, "browser_open", Map.of("url", site.url("/wedge"))), "Wedge later"), true);
+      case ALLOCATE -> timed(agent, "browser_click",
+          target(call(agent, "browser_open", Map.of("url", site.url("/allocate"))), "Allocate"), true);
+      case ALERT_LOOP -> timed(agent, "browser_click",
+          target(call(agent, "browser_open", Map.of("url", site.url("/alerts"))), "Alerts"), true);
+      case REDIRECT_LOOP -> timed(agent, "browser_open", Map.of("url", site.url("/loop")), true);
+      case NEVER_ANSWERS -> timed(agent, "browser_open", Map.of("url", site.url("/never")), true);
+      case MUTATING_PAGE -> {
+        ToolResult r = timed(agent, "browser_open", Map.of("url", site.url("/mutate")), true);
+        if (!r.isError()) {
+          timed(agent, "browser_click", target(r, "Count"), true);
+        }
+      }
+    }
+    try {
+      Thread.sleep(1000); // a pause, as an agent thinks: what happens while no call runs is part of the fault
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    ToolResult next = timed(agent, "browser_open", Map.of("url", site.url("/home")), true);
+    if (!next.isError() && next.text().contains("Welcome back, keeper") && next.text().contains("Theme: dark")) {
+      faultsRecovered.incrementAndGet();
+    } else {
+      System.out.println("  not recovered after " + fault + ": " + next.text().lines().reduce((a, b) -> b).orElse(""));
+    }
+  }
+
+  /** Runs a call that may open a browser, holding {@link #opening}: the driver that appears is this call's. */
+  private ToolResult opened(java.util.function.Supplier<ToolResult> call) {
+    Set<ProcessHandle> before = nodeDrivers();
+    ToolResult r = call.get();
+    Set<ProcessHandle> started = nodeDrivers();
+    started.removeAll(before);
+    String environment = (String) observation(r).get("environment_id");
+    if (environment != null && started.size() == 1) {
+      drivers.put(environment, started.iterator().next());
+    }
+    return r;
+  }
+
+  private static Set<ProcessHandle> nodeDrivers() {
+    return ProcessHandle.current().children().filter(ProcessHandle::isAlive)
+        .filter(p -> p.info().command().map(c -> c.endsWith("/node")).orElse(false)).collect(Collectors.toSet());
+  }
+
+  /** The Node.js driver of the environment a result came from, if its opening was watched. */
+  private ProcessHandle driverOf(ToolResult r) {
+    ProcessHandle driver = drivers.get((String) observation(r).get("environment_id"));
+    return driver != null && driver.isAlive() ? driver : null;
+  }
+
+  // The memory phase
+
+  private void memory(int longActions) {
+    String agent = "long";
+    call(agent, "browser_open", Map.of("url", site.url("/work")));
+    long rss100 = 0;
+    int chromium100 = 0;
+    long start = System.nanoTime();
+    for (int n = 1; n <= longActions; n++) {
+      ToolResult r = n % 10 == 1 ? call(agent, "browser_open", Map.of("url", site.url("/work")))
+          : call(agent, "browser_observe", Map.of());
+      if (!r.isError()) {
+        call(agent, "browser_click", target(r, "Add"));
+      }
+      if (n == 100) {
+        System.gc();
+        rss100 = rss();
+        chromium100 = chromiumProcesses();
+      }
+    }
+    System.gc();
+    long rssEnd = rss();
+    int chromiumEnd = chromiumProcesses();
+    System.out.printf("%nMemory: one session, %d actions (each an open or observation and a click), %d s%n",
+        longActions, (System.nanoTime() - start) / 1_000_000_000);
+    System.out.printf("  host RSS                %d MiB after 100, %d MiB after %d (%.2fx)%n", rss100 >> 20,
+        rssEnd >> 20, longActions, rss100 == 0 ? 0 : (double) rssEnd / rss100);
+    System.out.printf("  Chromium processes      %d after 100, %d after %d%n", chromium100, chromiumEnd, longActions);
+  }
+
+  // Measures
+
+  private int recordedActions(int sessions) throws Exception {
+    Path db = home.profile("p").data().resolve("browser_runtime.sqlite");
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db);
+        PreparedStatement q = c.prepareStatement("SELECT COUNT(*) FROM transitions t JOIN agent_sessions a"
+            + " ON a.browser_session = t.browser_session WHERE a.agent_session LIKE 'load-%'"
+            + " AND t.action_kind NOT IN ('fault', 'recover')");
+        ResultSet r = q.executeQuery()) {
+      return r.next() ? r.getInt(1) : 0;
+    }
+  }
+
+  private static long rss() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+        if (line.startsWith("VmRSS:")) {
+          return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+        }
+      }
+    } catch (IOException e) {
+      return 0;
+    }
+    return 0;
+  }
+
+  private static int chromiumProcesses() {
+    return (int) ProcessHandle.current().descendants()
+        .filter(p -> p.info().command().map(c -> c.contains("chrom")).orElse(false)).count();
+  }
+
+  private static long percentile(List<Long> values, int p) {
+    List<Long> sorted;
+    synchronized (values) {
+      sorted = new ArrayList<>(values);
+    }
+    if (sorted.isEmpty()) {
+      return 0;
+    }
+    Collections.sort(sorted);
+    return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(p / 100.0 * sorted.size()) - 1));
+  }
+
+  /** A call; one made while holding {@link #opening} notes the driver of a browser it opened. */
+  private ToolResult call(String agent, String tool, Map<String, Object> args) {
+    if (!tool.equals("browser_observe") && agent.startsWith("load-")) {
+      transitionsIssued.incrementAndGet(); // an action: it must leave a transition, whatever happened to it
+    }
+    if (Thread.holdsLock(opening)) {
+      return opened(() -> host.call(agent, tool, args, Cancellation.none()));
+    }
+    return host.call(agent, tool, args, Cancellation.none());
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> observation(ToolResult r) {
+    Object o = r.structured() == null ? null : r.structured().get("observation");
+    return o == null ? Map.of() : (Map<String, Object>) o;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> target(ToolResult r, String name) {
+    Map<String, Object> o = observation(r);
+    for (Object e : (List<Object>) o.getOrDefault("elements", List.of())) {
+      Map<String, Object> element = (Map<String, Object>) e;
+      if (name.equals(element.get("name"))) {
+        return Map.of("observation_id", o.get("id"), "element_ref", element.get("ref"));
+      }
+    }
+    return Map.of("observation_id", String.valueOf(o.getOrDefault("id", "none")), "element_ref", "e1");
+  }
+}
