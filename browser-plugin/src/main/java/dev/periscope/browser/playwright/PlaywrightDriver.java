@@ -202,6 +202,29 @@ final class PlaywrightDriver implements AutoCloseable {
     return killed;
   }
 
+  /** Whether the Node.js driver still runs (true before it started). */
+  boolean driverRunning() {
+    return driverProcess.map(PlaywrightDriver::running).orElse(true);
+  }
+
+  /** Whether Chromium's browser process still runs (true before it started). */
+  boolean browserRunning() {
+    return browserProcess.map(PlaywrightDriver::running).orElse(true);
+  }
+
+  /** Alive and not a zombie: an orphan that ended stays one until it is reaped, and ProcessHandle calls it alive. */
+  private static boolean running(ProcessHandle p) {
+    if (!p.isAlive()) {
+      return false;
+    }
+    try {
+      String stat = java.nio.file.Files.readString(Path.of("/proc", Long.toString(p.pid()), "stat"));
+      return stat.charAt(stat.lastIndexOf(')') + 2) != 'Z';
+    } catch (java.io.IOException | RuntimeException e) {
+      return true; // no /proc here: trust isAlive
+    }
+  }
+
   /** Closes the browser and Playwright, and waits for the driver's thread and processes to end. */
   @Override
   public void close() {

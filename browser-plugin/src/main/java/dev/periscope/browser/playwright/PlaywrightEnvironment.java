@@ -9,6 +9,7 @@ import com.microsoft.playwright.options.LoadState;
 import dev.periscope.api.browser.CheckpointRef;
 import dev.periscope.api.browser.CheckpointingEnvironment;
 import dev.periscope.api.browser.BrowserException;
+import dev.periscope.api.browser.EnvironmentFault;
 import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.Extraction;
 import dev.periscope.api.browser.ProviderElement;
@@ -47,9 +48,9 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
   private List<com.microsoft.playwright.Frame> observedFrames = List.of();
   private final CredentialFields credentialFields = new CredentialFields();
   /** The first fault this environment noticed, and the runtime's listener for it. */
-  private final java.util.concurrent.atomic.AtomicReference<dev.periscope.api.browser.EnvironmentFault> fault =
+  private final java.util.concurrent.atomic.AtomicReference<EnvironmentFault> fault =
       new java.util.concurrent.atomic.AtomicReference<>();
-  private volatile java.util.function.Consumer<dev.periscope.api.browser.EnvironmentFault> faultListener;
+  private volatile java.util.function.Consumer<EnvironmentFault> faultListener;
   private final java.util.concurrent.atomic.AtomicBoolean faultDelivered = new java.util.concurrent.atomic.AtomicBoolean();
 
   PlaywrightEnvironment(PlaywrightDriver driver, BrowserContext context, Page page, String registryKey,
@@ -76,9 +77,9 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
     // Death, noticed as it happens: Playwright's events arrive while a call runs or the driver pumps them (below);
     // the driver process is watched by the JVM.
     watchRenderer(page);
-    context.browser().onDisconnected(b -> fault(dev.periscope.api.browser.EnvironmentFault.Cause.BROWSER_EXITED,
+    context.browser().onDisconnected(b -> fault(EnvironmentFault.Cause.BROWSER_EXITED,
         "Chromium exited"));
-    driver.onDriverExit(() -> fault(dev.periscope.api.browser.EnvironmentFault.Cause.DRIVER_EXITED,
+    driver.onDriverExit(() -> fault(EnvironmentFault.Cause.DRIVER_EXITED,
         "the browser's driver (Node.js) exited"));
     // Between tool calls the driver keeps delivering this page's events, so a popup is closed and a download
     // cancelled as they happen, not at the next call.
@@ -91,16 +92,16 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
   }
 
   private void watchRenderer(Page watched) {
-    watched.onCrash(p -> fault(dev.periscope.api.browser.EnvironmentFault.Cause.PAGE_CRASHED,
+    watched.onCrash(p -> fault(EnvironmentFault.Cause.PAGE_CRASHED,
         "the page's renderer crashed"));
   }
 
   /** A fault this environment noticed itself; nothing counts once it is closing or was aborted. */
-  private void fault(dev.periscope.api.browser.EnvironmentFault.Cause cause, String detail) {
+  private void fault(EnvironmentFault.Cause cause, String detail) {
     if (closed.get() || driver.killed()) {
       return;
     }
-    fault.compareAndSet(null, new dev.periscope.api.browser.EnvironmentFault(cause, detail));
+    fault.compareAndSet(null, new EnvironmentFault(cause, detail));
     deliverFault();
   }
 
@@ -113,7 +114,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
   }
 
   @Override
-  public void onFault(java.util.function.Consumer<dev.periscope.api.browser.EnvironmentFault> listener) {
+  public void onFault(java.util.function.Consumer<EnvironmentFault> listener) {
     faultListener = listener;
     deliverFault();
   }
@@ -154,8 +155,26 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
     try {
       return driver.call(work);
     } catch (PlaywrightException e) {
+      noticeDeath(e);
       throw new BrowserException(ErrorCode.BROWSER_ACTION_FAILED, what + " failed: " + ChromiumLog.summary(e.getMessage()),
           null, false, e);
+    } catch (RuntimeException e) {
+      noticeDeath(e);
+      throw e;
+    }
+  }
+
+  /**
+   * After a failed call: a driver, browser or renderer that died is a fault now, before its event arrives (the
+   * driver's exit is seen by another thread; Chromium's and the renderer's reach Java after the failure).
+   */
+  private void noticeDeath(RuntimeException failure) {
+    if (!driver.driverRunning()) {
+      fault(EnvironmentFault.Cause.DRIVER_EXITED, "the browser's driver (Node.js) exited");
+    } else if (!driver.browserRunning()) {
+      fault(EnvironmentFault.Cause.BROWSER_EXITED, "Chromium exited");
+    } else if (String.valueOf(failure.getMessage()).startsWith("Target crashed")) {
+      fault(EnvironmentFault.Cause.PAGE_CRASHED, "the page's renderer crashed");
     }
   }
 

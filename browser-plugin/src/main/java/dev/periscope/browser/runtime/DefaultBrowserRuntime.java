@@ -60,8 +60,18 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
   private final CredentialChannel credentials;
   private final Redactions redactions = new Redactions();
   private final Watchdog watchdog = new Watchdog();
-  /** Per browser session, the environment a fault ended last, until a new one of that session opens. */
-  private final Map<BrowserSessionId, LostEnvironment> lost = new java.util.concurrent.ConcurrentHashMap<>();
+  /**
+   * Per browser session, the environment a fault ended last, until a new one of that session opens; the oldest
+   * go when more sessions than {@value #LOST_KEPT} have one, so sessions that never come back cannot fill it.
+   */
+  private final Map<BrowserSessionId, LostEnvironment> lost = java.util.Collections.synchronizedMap(
+      new java.util.LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<BrowserSessionId, LostEnvironment> eldest) {
+          return size() > LOST_KEPT;
+        }
+      });
+  private static final int LOST_KEPT = 1_000;
   private boolean closed;
 
   public DefaultBrowserRuntime(RuntimeSettings settings, CheckpointIndex checkpoints, TransitionLog transitionLog,
@@ -274,9 +284,8 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
    */
   private void faulted(Environment environment, LostEnvironment fault) {
     lost.put(environment.sessionId, fault);
-    LOG.warn("browser session {}: environment {} ended by a fault ({}): {}; the next call opens a fresh one from"
-        + " the last checkpoint", environment.sessionId, environment.id, fault.fault.cause().id(),
-        fault.fault.detail());
+    LOG.warn("browser session {}: environment {} ended by a fault ({}): {}; the next call opens {}",
+        environment.sessionId, environment.id, fault.fault.cause().id(), fault.fault.detail(), fault.next());
     try {
       openers.execute(() -> {
         recordTransition(new Transition("transition-" + java.util.UUID.randomUUID(), environment.sessionId.value(),
@@ -292,7 +301,7 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
         }
       });
     } catch (java.util.concurrent.RejectedExecutionException closing) {
-      // The runtime is closing, and closes this environment with the rest.
+      environment.shutdown(settings.cleanupTimeoutMs(), timeLeft -> {}); // the runtime is closing: close it here
     }
   }
 
@@ -385,6 +394,9 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
         continue;
       }
       Environment env = slot.opening.getNow(null);
+      if (env != null && env.lost() != null) {
+        continue; // a fault ended it: faulted() closes it, and there is no state to save
+      }
       if (env == null) {
         // Still opening, so nobody used it: nothing to checkpoint, and nothing a new open must wait for.
         slot.opening.thenAccept(e -> e.shutdown(settings.cleanupTimeoutMs(), timeLeft -> {}));

@@ -43,6 +43,8 @@ final class Environment {
   private final ObservationRefs refs;
   private final Watchdog watchdog;
   private final RuntimeSettings.Timeouts timeouts;
+  /** Whether the session's next environment is restored from its checkpoint. */
+  private final boolean restores;
   private volatile Runnable onAbort = () -> {};
   private volatile BiConsumer<Environment, LostEnvironment> onFault = (env, lost) -> {};
   private volatile boolean admitting = true;
@@ -56,7 +58,8 @@ final class Environment {
   private Executor followUpExecutor;
 
   Environment(BrowserSessionId sessionId, BrowserProvider provider, BrowserEnvironment delegate, int generation,
-      Watchdog watchdog, RuntimeSettings.Timeouts timeouts) {
+      boolean restores, Watchdog watchdog, RuntimeSettings.Timeouts timeouts) {
+    this.restores = restores;
     this.sessionId = sessionId;
     this.provider = provider;
     this.delegate = delegate;
@@ -67,8 +70,8 @@ final class Environment {
   }
 
   /**
-   * Starts watching the environment's health: {@code faulted} hears, once and without being waited for, of a fault
-   * that ended it (after it was aborted); {@code aborted} hears of every abort, so the owner stops handing it out.
+   * Starts watching the environment's health: {@code faulted} hears, once, of a fault that ends it, just before it
+   * is aborted, and must not block; {@code aborted} hears of every abort, so the owner stops handing it out.
    */
   void watch(Runnable aborted, BiConsumer<Environment, LostEnvironment> faulted) {
     this.onAbort = aborted;
@@ -175,6 +178,9 @@ final class Environment {
       }
       try (Cancellation.Registration aborting = cancellation.onCancel(this::abort)) {
         return operation.get();
+      } catch (BrowserException e) {
+        // Only the runtime says an operation may run again; whatever the operation threw does not.
+        throw e.rerunnable() ? e.withRerunnable(false) : e;
       }
     } finally {
       exitQueue();
@@ -208,9 +214,8 @@ final class Environment {
         checkResponsive();
       }
       throw e;
-    } finally {
-      deadline.close();
     }
+    deadline.close();
     lastAnswer = System.nanoTime();
     return result;
   }
@@ -265,7 +270,7 @@ final class Environment {
   /**
    * Ends the environment for a fault, from any thread: the first fault wins, and none counts once the environment
    * was aborted for another reason. (A checkpoint that hangs while the environment closes is a fault too.) The
-   * environment is aborted first, then the runtime hears of it.
+   * runtime hears of it, then the environment is aborted; neither waits.
    */
   void fault(EnvironmentFault fault) {
     LostEnvironment l;
@@ -275,11 +280,12 @@ final class Environment {
       }
       Refs r = refs.latest();
       l = new LostEnvironment(sessionId, id, fault, Instant.now(), lastUrl(),
-          r == null ? null : r.observation().id());
+          r == null ? null : r.observation().id(), restores);
       lost = l;
     }
-    abort();
+    // The runtime notes the loss first, so an open of the session that begins once this one is detached tells of it.
     onFault.accept(this, l);
+    abort();
   }
 
   /** Stops the running operation and makes the environment unusable. Safe from any thread, more than once. */
@@ -353,8 +359,8 @@ final class Environment {
   }
 
   /** Turns a provider observation into the newest observation, minting refs. Caller holds the queue. */
-  Observation record(ProviderObservation p) {
-    return refs.record(p);
+  Observation record(ProviderObservation p, boolean shown) {
+    return refs.record(p, shown);
   }
 
   /** The provider element behind a ref of the newest observation, or {@code BROWSER_STALE_REFERENCE}. */

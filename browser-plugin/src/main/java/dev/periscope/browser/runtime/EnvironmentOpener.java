@@ -75,7 +75,8 @@ final class EnvironmentOpener {
       throw new BrowserException(ErrorCode.BROWSER_CHECKPOINT_UNAVAILABLE,
           "browser provider \"" + provider.id() + "\" opened an environment that cannot be checkpointed");
     }
-    return new Environment(slot.sessionId, provider, env, generation, watchdog, settings.timeouts());
+    boolean restores = slot.persistence == Persistence.RESUME && env instanceof CheckpointingEnvironment;
+    return new Environment(slot.sessionId, provider, env, generation, restores, watchdog, settings.timeouts());
   }
 
   private static void refuseForeign(BrowserSessionId sessionId, CheckpointRef checkpoint, BrowserProvider provider) {

@@ -57,14 +57,17 @@ final class Lease implements BrowserLease {
 
   @Override
   public Observation observe(ObservationBudget budget, Cancellation cancellation) {
-    return run(cancellation, Rerun.READ_OR_OPEN, () -> observeNow(budget));
+    return run(cancellation, Rerun.READ, () -> observeNow(budget, true));
   }
 
-  /** Observes on the queue, with every secret filled in this session redacted. Caller holds the queue. */
-  private Observation observeNow(ObservationBudget budget) {
+  /**
+   * Observes on the queue, with every secret filled in this session redacted; {@code shown} when the model sees
+   * this observation. Caller holds the queue.
+   */
+  private Observation observeNow(ObservationBudget budget, boolean shown) {
     ProviderObservation seen = environment.step("observing the page", timeouts().actionMs(),
         () -> environment.delegate().observe(budget));
-    return environment.record(runtime.redactions().observation(environment.sessionId, seen));
+    return environment.record(runtime.redactions().observation(environment.sessionId, seen), shown);
   }
 
   private RuntimeSettings.Timeouts timeouts() {
@@ -77,6 +80,10 @@ final class Lease implements BrowserLease {
     return run(cancellation, rerun(action), () -> {
       Map<String, Object> record = describe(action);
       Runnable step = step(action, cancellation, record);
+      if (action instanceof BrowserAction.FillCredential) {
+        // Its browser calls are steps of their own: the time a person takes to approve is not the browser's.
+        return transition(record, budget, cancellation, step);
+      }
       return transition(record, budget, cancellation, () -> environment.step(describeStep(action),
           stepTimeoutMs(action), () -> {
             step.run();
@@ -87,8 +94,8 @@ final class Lease implements BrowserLease {
 
   /** What a call can do on the fresh browser that replaces one a fault ended. */
   private enum Rerun {
-    /** It only reads the page or opens a URL: found the browser dead, it runs again on a fresh one, as it is. */
-    READ_OR_OPEN,
+    /** It only reads the page: found the browser dead, it runs again on a fresh one, as it is. */
+    READ,
     /** It names no ref of the lost page, so repeating it can succeed; but it acts, so only the caller repeats it. */
     REPEATABLE,
     /** It names a ref of the lost page, or moves through its history: it cannot succeed on another browser. */
@@ -96,12 +103,10 @@ final class Lease implements BrowserLease {
   }
 
   private static Rerun rerun(BrowserAction action) {
-    if (action instanceof BrowserAction.Navigate) {
-      return Rerun.READ_OR_OPEN;
-    }
-    boolean namesNoRef = action instanceof BrowserAction.Press p ? p.elementRef() == null
+    boolean namesNoRef = action instanceof BrowserAction.Navigate
+        || (action instanceof BrowserAction.Press p ? p.elementRef() == null
         : action instanceof BrowserAction.Scroll s ? s.elementRef() == null
-        : action instanceof BrowserAction.Wait w && w.elementRef() == null;
+        : action instanceof BrowserAction.Wait w && w.elementRef() == null);
     return namesNoRef ? Rerun.REPEATABLE : Rerun.NEVER;
   }
 
@@ -312,10 +317,10 @@ final class Lease implements BrowserLease {
 
   @Override
   public Screenshot screenshot(boolean fullPage, Cancellation cancellation) {
-    return run(cancellation, Rerun.READ_OR_OPEN, () -> {
+    return run(cancellation, Rerun.READ, () -> {
       Refs refs = environment.latest();
       Observation o = refs != null ? refs.observation()
-          : observeNow(new ObservationBudget(0, 0));
+          : observeNow(new ObservationBudget(0, 0), false);
       var shot = environment.step("the screenshot", timeouts().actionMs(),
           () -> environment.delegate().screenshot(fullPage));
       return new Screenshot(shot.png(), shot.width(), shot.height(), o.id(), o.url(), o.title());
@@ -326,7 +331,7 @@ final class Lease implements BrowserLease {
   public Extraction extract(String kind, String observationId, String regionRef, int limit, int maxFieldChars,
       Cancellation cancellation) {
     optionalElement(observationId, regionRef);
-    return run(cancellation, regionRef == null ? Rerun.READ_OR_OPEN : Rerun.NEVER, () -> {
+    return run(cancellation, regionRef == null ? Rerun.READ : Rerun.NEVER, () -> {
       ProviderElement region = resolveOptional(observationId, regionRef);
       // The provider cuts each value a little past the limit and the cut to the limit follows redaction, so the
       // caller's choice of limit cannot end a value inside a secret and show its first characters.
@@ -404,13 +409,12 @@ final class Lease implements BrowserLease {
     }
     String url = lost.url;
     BrowserException failure = new BrowserException(lost.fault.cause().code(), "the call did not complete: "
-        + lost.fault.detail() + ". This browser was discarded; the next call opens a fresh one for this session,"
-        + " restored from its last checkpoint (still logged in), with no page open"
-        + (url == null ? "" : ": open " + url + " again"), url, true, cause)
+        + lost.fault.detail() + ". This browser was discarded; the next call opens " + lost.next()
+        + ", with no page open" + (url == null ? "" : ": open " + url + " again"), url, true, cause)
         .withRecovery("browser_open", rerun != Rerun.NEVER);
-    if (rerun == Rerun.READ_OR_OPEN && lost.fault.cause().code() == ErrorCode.BROWSER_CRASHED) {
-      // The browser was dead: the call did nothing, and runs again on the next browser, which tells of the fault.
-      return failure.asRerunnable();
+    if (rerun == Rerun.READ && lost.fault.cause().code() == ErrorCode.BROWSER_CRASHED) {
+      // The browser was dead: the call read nothing, and runs again on the next browser, which tells of the fault.
+      return failure.withRerunnable(true);
     }
     lost.report();
     return failure;
@@ -445,7 +449,7 @@ final class Lease implements BrowserLease {
     long acted = System.nanoTime();
     Observation after;
     try {
-      after = observeNow(budget);
+      after = observeNow(budget, true);
     } catch (RuntimeException e) {
       runtime.recordTransition(new Transition(id, environment.sessionId.value(), environment.id,
           environment.provider.id(), environment.generation, action, Transition.Outcome.UNKNOWN, beforeId, null,

@@ -50,8 +50,11 @@ final class ObservationRefs {
     latest = null;
   }
 
-  /** Turns a provider observation into the newest observation, minting refs. Caller holds the queue. */
-  Observation record(ProviderObservation p) {
+  /**
+   * Turns a provider observation into the newest observation, minting refs. One the model sees ({@code shown})
+   * also tells of the lost environment this one replaced. Caller holds the queue.
+   */
+  Observation record(ProviderObservation p, boolean shown) {
     revision++;
     Map<String, ProviderElement> byRef = new LinkedHashMap<>();
     Map<String, String> groupRefs = new LinkedHashMap<>();
@@ -74,7 +77,7 @@ final class ObservationRefs {
     List<Observation.Group> groups = new ArrayList<>();
     groupMembers.forEach((ref, members) -> groups.add(new Observation.Group(ref, groupLabels.get(ref), members)));
     List<String> events = p.pageEvents();
-    LostEnvironment lost = predecessor;
+    LostEnvironment lost = shown ? predecessor : null;
     if (lost != null) {
       predecessor = null;
       if (lost.report()) {

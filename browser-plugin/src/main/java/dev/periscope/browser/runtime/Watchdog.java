@@ -10,9 +10,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The runtime's clock: deadlines that fire unless disarmed, and periodic checks. One timer thread fires them and
- * never blocks; a check that may block (a liveness check of a wedged page waits for its own deadline) runs on a
- * thread of its own, one at a time per check.
+ * The runtime's clock: deadlines that fire unless disarmed, and periodic checks. One timer thread keeps time and
+ * runs nothing itself: what a deadline or a check does (aborting an environment, a liveness check that waits for
+ * its own deadline) runs on a worker thread, so one slow abort never delays another session's deadline.
  */
 final class Watchdog implements AutoCloseable {
   private static final AtomicInteger THREADS = new AtomicInteger();
@@ -38,11 +38,25 @@ final class Watchdog implements AutoCloseable {
     timers.setRemoveOnCancelPolicy(true);
   }
 
-  /** Runs {@code expired} on the timer thread after {@code delayMs}, unless the timer is closed first. */
+  /** Runs {@code expired} on a worker thread after {@code delayMs}, unless the timer is closed first. */
   Timer after(long delayMs, Runnable expired) {
+    AtomicBoolean closed = new AtomicBoolean();
     try {
-      ScheduledFuture<?> f = timers.schedule(expired, delayMs, TimeUnit.MILLISECONDS);
-      return () -> f.cancel(false);
+      ScheduledFuture<?> f = timers.schedule(() -> {
+        try {
+          checks.execute(() -> {
+            if (!closed.get()) {
+              expired.run();
+            }
+          });
+        } catch (RejectedExecutionException stopped) {
+          // the runtime is closing
+        }
+      }, delayMs, TimeUnit.MILLISECONDS);
+      return () -> {
+        closed.set(true);
+        f.cancel(false);
+      };
     } catch (RejectedExecutionException stopped) {
       return () -> {};
     }

@@ -38,6 +38,9 @@ class EnvironmentFaultsTest {
   private static final ObservationBudget BUDGET = new ObservationBudget(1000, 10);
   /** Short deadlines: action 200 ms, navigation 300 ms, margin 100 ms, liveness 200 ms. */
   private static final RuntimeSettings.Timeouts SHORT = new RuntimeSettings.Timeouts(200, 300, 100, 200, 50, 100, 2_000);
+  /** The same, but the page is checked only after a step that failed: never while idle, nor before a call. */
+  private static final RuntimeSettings.Timeouts AFTER_FAILURES_ONLY =
+      new RuntimeSettings.Timeouts(200, 300, 100, 200, 600_000, 60_000, 2_000);
 
   private final BrowserSessionId session = new BrowserSessionId("session-1");
   private DefaultBrowserRuntime runtime;
@@ -139,7 +142,7 @@ class EnvironmentFaultsTest {
   }
 
   @Test
-  void aNavigationTheBrowserDiesUnderRunsAgainOnTheNextBrowserWhichTellsOfTheFault() throws Exception {
+  void aNavigationTheBrowserDiesUnderCanBeRepeatedButIsNotRunAgainForTheCaller() throws Exception {
     start(SHORT);
     Object owner = new Object();
     BrowserLease lease = acquire(owner);
@@ -151,14 +154,35 @@ class EnvironmentFaultsTest {
     assertEquals(ErrorCode.BROWSER_CRASHED, e.code());
     assertTrue(e.failureLine().endsWith("lease=rebuilt recommended_action=browser_open retryable=true"),
         e.failureLine());
-    // It only opened a URL, on a browser that was dead: its caller may run it again as it is.
-    assertTrue(e.rerunnable());
+    // A navigation may have reached a server: repeating it is the caller's choice, not the runtime's.
+    assertFalse(e.rerunnable());
     lease.close();
     provider.navigateGate = null;
     BrowserLease next = acquire(owner);
     Transition again = next.navigate("https://example.test/b", BUDGET, Cancellation.none());
     assertEquals("https://example.test/b", again.after().url());
-    assertTrue(again.after().pageEvents().get(0).contains("the driver exited"), again.after().pageEvents().toString());
+    assertTrue(again.after().pageEvents().isEmpty(), "told twice: " + again.after().pageEvents());
+    next.close();
+  }
+
+  @Test
+  void anObservationTheBrowserDiesUnderIsRerunnableAndTheNextBrowserTellsOfTheFault() throws Exception {
+    start(SHORT);
+    Object owner = new Object();
+    BrowserLease lease = acquire(owner);
+    lease.navigate("https://example.test/a", BUDGET, Cancellation.none());
+    var env = environment(0);
+    env.onNextObserve = () -> {
+      env.die(EnvironmentFault.Cause.BROWSER_EXITED, "Chromium exited");
+      throw new IllegalStateException("Target page, context or browser has been closed");
+    };
+    BrowserException e = assertThrows(BrowserException.class, () -> lease.observe(BUDGET, Cancellation.none()));
+    assertEquals(ErrorCode.BROWSER_CRASHED, e.code());
+    assertTrue(e.rerunnable());
+    lease.close();
+    BrowserLease next = acquire(owner);
+    Observation first = next.observe(BUDGET, Cancellation.none());
+    assertTrue(first.pageEvents().get(0).contains("Chromium exited"), first.pageEvents().toString());
     next.close();
   }
 
@@ -249,7 +273,7 @@ class EnvironmentFaultsTest {
 
   @Test
   void aCallRightAfterAnotherDoesNotCheckThePageFirst() throws Exception {
-    start(new RuntimeSettings.Timeouts(200, 300, 100, 200, 600_000, 60_000, 2_000));
+    start(AFTER_FAILURES_ONLY);
     BrowserLease lease = acquire(new Object());
     lease.navigate("https://example.test/a", BUDGET, Cancellation.none());
     lease.observe(BUDGET, Cancellation.none());
@@ -260,7 +284,7 @@ class EnvironmentFaultsTest {
 
   @Test
   void aFailedStepIsFollowedByALivenessCheck() throws Exception {
-    start(new RuntimeSettings.Timeouts(200, 300, 100, 200, 600_000, 60_000, 2_000));
+    start(AFTER_FAILURES_ONLY);
     BrowserLease lease = acquire(new Object());
     lease.navigate("https://example.test/a", BUDGET, Cancellation.none());
     Observation o = lease.observe(BUDGET, Cancellation.none());
@@ -277,7 +301,7 @@ class EnvironmentFaultsTest {
 
   @Test
   void aRefusalIsNotFollowedByALivenessCheck() throws Exception {
-    start(new RuntimeSettings.Timeouts(200, 300, 100, 200, 600_000, 60_000, 2_000));
+    start(AFTER_FAILURES_ONLY);
     BrowserLease lease = acquire(new Object());
     lease.navigate("https://example.test/a", BUDGET, Cancellation.none());
     Observation o = lease.observe(BUDGET, Cancellation.none());
@@ -323,5 +347,33 @@ class EnvironmentFaultsTest {
     BrowserLease next = acquire(new Object());
     assertTrue(next.observe(BUDGET, Cancellation.none()).pageEvents().isEmpty());
     next.close();
+  }
+
+  @Test
+  void aPersonsTimeToApproveACredentialFillIsNotTheBrowsers() throws Exception {
+    // Approval takes three times the whole step bound (action, navigation, margin: 600 ms).
+    CredentialChannel slowApproval = new CredentialChannel(java.util.Optional.empty(), java.util.Map.of("bank",
+        "BANK_VAR"), java.util.Map.of("BANK_VAR", "hunter2")::get, true, java.util.Optional.of((request, c) -> {
+          try {
+            Thread.sleep(1_800);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          return dev.periscope.api.host.ApprovalDecision.ALLOW_ONCE;
+        }));
+    runtime = new DefaultBrowserRuntime(RuntimeSettings.defaults().with(SHORT), CheckpointIndex.inMemory(),
+        TransitionLog.none(), slowApproval);
+    provider = new FakeProvider("fake", true, Set.of(Capability.SCREENSHOT, Capability.CHECKPOINT));
+    runtime.registerProvider(provider);
+    BrowserLease lease = acquire(new Object());
+    lease.navigate("https://example.test/login", BUDGET, Cancellation.none());
+    Observation o = lease.observe(BUDGET, Cancellation.none());
+    Transition filled = lease.act(new dev.periscope.api.browser.BrowserAction.FillCredential(o.id(), "e3", "bank"),
+        BUDGET, Cancellation.none());
+    assertEquals(Transition.Outcome.SUCCEEDED, filled.outcome());
+    assertEquals(7, filled.action().get("filled_chars"));
+    assertTrue(lease.usable());
+    assertTrue(recorded("fault").isEmpty());
+    lease.close();
   }
 }

@@ -143,14 +143,24 @@ public class FakeProvider implements CheckpointingProvider {
     volatile RuntimeException observeFailure;
     volatile RuntimeException clickFailure;
     public final java.util.concurrent.atomic.AtomicInteger probes = new java.util.concurrent.atomic.AtomicInteger();
+    /** While set and closed, this environment's liveness checks wait for it (or for the abort). */
+    public volatile CountDownLatch probeGate;
     private volatile java.util.function.Consumer<dev.periscope.api.browser.EnvironmentFault> faultListener;
     volatile List<ProviderElement> elements = List.of(
         new ProviderElement("0", "fp-button", "button", "button", "Advance", false, null, 1),
         new ProviderElement("1", "fp-link", "a", "link", "Next", false, null, 4),
         new ProviderElement("2", "fp-password", "input:password", "textbox", "Password", false, "password", 1));
 
+    /** Runs at the start of the next observation, once: a test makes the browser die there. */
+    public volatile Runnable onNextObserve;
+
     @Override
     public ProviderObservation observe(ObservationBudget budget) {
+      Runnable hook = onNextObserve;
+      onNextObserve = null;
+      if (hook != null) {
+        hook.run();
+      }
       if (observeFailure != null) {
         throw observeFailure;
       }
@@ -181,6 +191,17 @@ public class FakeProvider implements CheckpointingProvider {
     @Override
     public void fill(ProviderElement element, String value) {
       actions.add("fill " + element.name() + " (" + value.length() + " chars)");
+    }
+
+    @Override
+    public List<String> originChain(ProviderElement element) {
+      return List.of("https://example.test");
+    }
+
+    @Override
+    public int fillCredential(ProviderElement element, dev.periscope.api.host.Secret secret, List<String> expected) {
+      actions.add("fill credential into " + element.name());
+      return secret.length();
     }
 
     @Override
@@ -262,7 +283,7 @@ public class FakeProvider implements CheckpointingProvider {
     @Override
     public void probe() {
       probes.incrementAndGet();
-      awaitOrAbort(probeGate);
+      awaitOrAbort(probeGate != null ? probeGate : FakeProvider.this.probeGate);
     }
 
     /** Waits for the gate, if there is one, as a browser call would: until it opens or the browser is aborted. */

@@ -215,7 +215,7 @@ class BrowserToolsTest {
           .orElseThrow();
       ToolResult first = open.call(new ToolCall(Map.of("url", "https://example.test/a"), "agent", Cancellation.none()));
       Thread.sleep(150);
-      fake.probeGate = new CountDownLatch(1); // the page stops answering
+      fake.environments.get(0).probeGate = new CountDownLatch(1); // the page stops answering
       ToolResult second = open.call(new ToolCall(Map.of("url", "https://example.test/b"), "agent", Cancellation.none()));
       assertFalse(second.isError(), second.text());
       assertNotEquals(environmentId(first), environmentId(second));
@@ -230,25 +230,19 @@ class BrowserToolsTest {
   }
 
   @Test
-  void anOpenThatFindsItsBrowserDeadRunsOnAFreshOneButAClickDoesNot() throws Exception {
+  void anObservationThatFindsItsBrowserDeadRunsOnAFreshOneButAClickDoesNot() throws Exception {
     ToolResult first = call("agent", "browser_open", Map.of("url", "https://example.test/a"));
     FakeProvider.FakeEnvironment dying = provider.environments.get(0);
-    provider.navigateGate = new CountDownLatch(1);
-    Thread crash = new Thread(() -> {
-      try {
-        dying.navigateStarted.await();
-      } catch (InterruptedException e) {
-        return;
-      }
-      provider.navigateGate = null;
+    dying.onNextObserve = () -> {
       dying.die(dev.periscope.api.browser.EnvironmentFault.Cause.BROWSER_EXITED, "Chromium exited");
-    });
-    crash.start();
+      throw new IllegalStateException("Target page, context or browser has been closed");
+    };
+    ToolResult observed = call("agent", "browser_observe", Map.of());
+    assertFalse(observed.isError(), observed.text());
+    assertNotEquals(environmentId(first), environmentId(observed));
+    assertTrue(observed.text().contains("the browser was replaced by a fresh one"), observed.text());
+    assertTrue(observed.text().contains("Chromium exited"), observed.text());
     ToolResult opened = call("agent", "browser_open", Map.of("url", "https://example.test/b"));
-    assertFalse(opened.isError(), opened.text());
-    assertNotEquals(environmentId(first), environmentId(opened));
-    assertTrue(opened.text().contains("the browser was replaced by a fresh one"), opened.text());
-    assertTrue(opened.text().contains("Chromium exited"), opened.text());
 
     FakeProvider.FakeEnvironment second = provider.environments.get(1);
     provider.clickGate = new CountDownLatch(1);

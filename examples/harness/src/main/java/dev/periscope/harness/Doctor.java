@@ -129,7 +129,9 @@ final class Doctor implements Callable<Integer> {
           "apt-get install -y chromium");
       return;
     }
-    String version = run(List.of(chromium.get().toString(), "--version"), 30).orElse("version unknown").strip();
+    // Debian's launcher script may say something of its own first; the version is the line that names Chromium.
+    String version = run(List.of(chromium.get().toString(), "--version"), 30).flatMap(out -> out.lines()
+        .filter(l -> l.contains("Chrom")).reduce((a, b) -> b)).orElse("version unknown").strip();
     Path profileDir = null;
     try {
       profileDir = Files.createTempDirectory("harness-doctor-chromium-");
@@ -159,7 +161,7 @@ final class Doctor implements Callable<Integer> {
   private void checkNode() {
     String configured = System.getenv("PLAYWRIGHT_NODEJS_PATH");
     Optional<Path> node = configured != null && !configured.isBlank() ? Optional.of(Path.of(configured))
-        : onPath("node");
+        : onPath("node").or(() -> onPath("nodejs"));
     if (node.isEmpty()) {
       add("node.js", false, "not found on the PATH", "apt-get install -y nodejs");
       return;
@@ -237,11 +239,9 @@ final class Doctor implements Callable<Integer> {
     checks.add(new Check(label, ok ? Level.OK : Level.FAIL, detail, remedy));
   }
 
+  /** As the browser plugin looks: the PATH, then /usr/bin. */
   private static Optional<Path> onPath(String name) {
-    String path = System.getenv("PATH");
-    if (path == null) {
-      return Optional.empty();
-    }
+    String path = Optional.ofNullable(System.getenv("PATH")).orElse("") + File.pathSeparator + "/usr/bin";
     return Stream.of(path.split(File.pathSeparator)).filter(dir -> !dir.isEmpty()).map(dir -> Path.of(dir, name))
         .filter(Files::isExecutable).findFirst();
   }

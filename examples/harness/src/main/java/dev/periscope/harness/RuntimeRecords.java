@@ -158,8 +158,9 @@ final class RuntimeRecords {
       String url) {}
 
   /**
-   * The browser sessions whose last environment ended by a fault ({@code fault} with no {@code recover} after it),
-   * newest first; none when the profile has no browser sessions yet.
+   * The browser sessions whose last environment ended by a fault: a {@code fault} record that nothing of the session
+   * followed (a {@code recover}, or any action of a later environment, in this process or another); newest first;
+   * none when the profile has no browser sessions yet. Times are compared as times, whatever their precision.
    */
   List<Fault> faults() {
     if (!Files.isRegularFile(database)) {
@@ -176,9 +177,9 @@ final class RuntimeRecords {
               WHERE a.browser_session = t.browser_session) AS agents
           FROM transitions t
           WHERE t.action_kind = 'fault' AND NOT EXISTS (SELECT 1 FROM transitions n
-            WHERE n.browser_session = t.browser_session AND n.action_kind IN ('fault', 'recover')
-              AND n.started_at > t.started_at)
-          ORDER BY t.started_at DESC""");
+            WHERE n.browser_session = t.browser_session AND n.id <> t.id
+              AND julianday(n.started_at) >= julianday(t.started_at))
+          ORDER BY julianday(t.started_at) DESC""");
           ResultSet r = q.executeQuery()) {
         while (r.next()) {
           String agents = r.getString("agents");

@@ -49,38 +49,7 @@ class BrowserFaultsTest {
 
   @BeforeEach
   void start() throws Exception {
-    site = new LoginSite()
-        .page("/wedge", """
-            <button onclick="while (true) {}">Wedge now</button>
-            <button onclick="setTimeout(() => { while (true) {} }, 300)">Wedge later</button>""")
-        .page("/allocate", """
-            <button onclick="setTimeout(() => { const keep = []; while (true) keep.push(new Array(1e6).fill(1.5)); },
-              100)">Allocate</button>""")
-        .page("/alerts", "<button onclick=\"setTimeout(() => { while (true) alert('again'); }, 100)\">Alerts</button>")
-        .page("/loop", "<p>looping</p><script>location.replace('/loop?' + Date.now());</script>")
-        .page("/mutate", """
-            <button onclick="document.title = 'clicked ' + (++window.clicks || (window.clicks = 1))">Count</button>
-            <div id="churn"></div>
-            <script>
-              const churn = document.getElementById('churn');
-              setInterval(() => {
-                for (let i = 0; i < 100; i++) {
-                  const span = document.createElement('span');
-                  span.textContent = 'node ' + Math.random();
-                  churn.appendChild(span);
-                  if (churn.childElementCount > 500) churn.firstChild.remove();
-                }
-              }, 10);
-            </script>""")
-        .handler("/never", exchange -> {
-          // Accepts the connection and never answers, until the test ends.
-          try {
-            released.await(120, TimeUnit.SECONDS);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-          exchange.close();
-        });
+    site = FaultPages.addTo(new LoginSite(), released);
     home = new HarnessHome(homeDir);
     PluginInstaller.add(home, "p", HarnessProcess.PACKAGE, false);
     TestProjects.project(projectDir, PROJECT);
@@ -153,6 +122,27 @@ class BrowserFaultsTest {
     BrowserProcesses.driverProcess(browser).destroyForcibly();
     assertNoticedWithoutACall("agent", Set.of("driver-exited"), browser);
     assertNextCallGoesOnLoggedIn("agent", "driver (Node.js) exited");
+  }
+
+  @Test
+  void aCallRightAfterTheBrowserWasKilledNeverSaysItIsIntact() throws Exception {
+    logIn("agent");
+    ToolResult page = call("agent", "browser_open", Map.of("url", site.url("/wedge")));
+    BrowserProcesses.browserProcess(BrowserProcesses.browserProcesses()).destroyForcibly();
+    // At once, before the death can have been noticed: a click on the dead page fails, saying what happened.
+    ToolResult click = call("agent", "browser_click", target(page, "Wedge later"));
+    assertTrue(click.isError(), click.text());
+    assertTrue(click.text().contains("code=BROWSER_CRASHED") && click.text().contains("lease=rebuilt"),
+        click.text());
+    logIn("other");
+    BrowserProcesses.driverProcess(BrowserProcesses.browserProcesses().stream()
+        .filter(p -> p.info().command().map(c -> c.endsWith("/node")).orElse(false))
+        .collect(Collectors.toSet())).destroyForcibly();
+    // An observation only reads: it runs again on the fresh browser, which says the old one was lost.
+    ToolResult observed = call("other", "browser_observe", Map.of());
+    assertFalse(observed.isError(), observed.text());
+    assertTrue(observed.text().contains("the browser was replaced by a fresh one"), observed.text());
+    assertLoggedIn(call("other", "browser_open", Map.of("url", site.url("/home"))));
   }
 
   @Test

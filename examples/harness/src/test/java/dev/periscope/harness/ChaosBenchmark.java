@@ -66,6 +66,12 @@ public final class ChaosBenchmark {
   private final AtomicInteger faultsRecovered = new AtomicInteger();
   private final Map<Fault, AtomicInteger> injectedByKind = new java.util.concurrent.ConcurrentHashMap<>();
   private final AtomicLong rssAt100 = new AtomicLong();
+  private final AtomicInteger actionsAdmitted = new AtomicInteger();
+  private final Map<String, AtomicInteger> callsBy = new java.util.concurrent.ConcurrentHashMap<>();
+  /** Set while a fault is injected and the call after it runs: their latencies are counted apart. */
+  private final ThreadLocal<Boolean> faulted = ThreadLocal.withInitial(() -> false);
+  private final Map<Fault, List<Long>> faultCallMs = new java.util.concurrent.ConcurrentHashMap<>();
+  private final ThreadLocal<Fault> injecting = new ThreadLocal<>();
 
   private ChaosBenchmark(LoginSite site, Host host, HarnessHome home, Path projectDir) {
     this.site = site;
@@ -84,7 +90,7 @@ public final class ChaosBenchmark {
     Path projectDir = Files.createTempDirectory("chaos-project-");
     Set<ProcessHandle> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
     Thread watcher = watch(seen);
-    try (LoginSite site = pages(new LoginSite())) {
+    try (LoginSite site = pages(FaultPages.addTo(new LoginSite(), new java.util.concurrent.CountDownLatch(1)))) {
       HarnessHome home = new HarnessHome(homeDir);
       PluginInstaller.add(home, "p", HarnessProcess.PACKAGE, false);
       TestProjects.project(projectDir, PROJECT);
@@ -94,6 +100,9 @@ public final class ChaosBenchmark {
       try (Host host = Host.start(home, "p", projectDir, Host.Options.defaults())) {
         ChaosBenchmark bench = new ChaosBenchmark(site, host, home, projectDir);
         bench.load(sessions, actions, faultEvery, seed);
+        for (int i = 0; i < sessions; i++) {
+          host.endSession("load-" + i); // their browsers close: what the memory phase counts is its own
+        }
         bench.memory(longActions);
       }
     } finally {
@@ -127,38 +136,18 @@ public final class ChaosBenchmark {
         .page("/work", """
             <h1>Work</h1><p id="n">0</p>
             <button onclick="document.getElementById('n').textContent = ++window.count || (window.count = 1)">Add</button>
-            <input aria-label="Note" onchange="document.title = this.value">""")
-        .page("/wedge", """
-            <button onclick="while (true) {}">Wedge now</button>
-            <button onclick="setTimeout(() => { while (true) {} }, 300)">Wedge later</button>""")
-        .page("/allocate", """
-            <button onclick="setTimeout(() => { const keep = []; while (true) keep.push(new Array(1e6).fill(1.5)); },
-              100)">Allocate</button>""")
-        .page("/alerts", "<button onclick=\"setTimeout(() => { while (true) alert('again'); }, 100)\">Alerts</button>")
-        .page("/loop", "<p>looping</p><script>location.replace('/loop?' + Date.now());</script>")
-        .page("/mutate", """
-            <button onclick="document.title = 'clicked'">Count</button><div id="churn"></div>
-            <script>
-              const churn = document.getElementById('churn');
-              setInterval(() => { for (let i = 0; i < 100; i++) { const s = document.createElement('span');
-                s.textContent = 'node ' + Math.random(); churn.appendChild(s);
-                if (churn.childElementCount > 500) churn.firstChild.remove(); } }, 10);
-            </script>""")
-        .handler("/never", exchange -> {
-          try {
-            Thread.sleep(10_000);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-          exchange.close();
-        });
+            <input aria-label="Note" onchange="document.title = this.value">""");
   }
 
   // The load phase
 
   private void load(int sessions, int actions, int faultEvery, long seed) throws Exception {
     long start = System.nanoTime();
-    ExecutorService agents = Executors.newFixedThreadPool(sessions);
+    ExecutorService agents = Executors.newFixedThreadPool(sessions, r -> {
+      Thread t = new Thread(r, "chaos-agent");
+      t.setDaemon(true); // a failed run must not keep the JVM up
+      return t;
+    });
     List<Future<?>> running = new ArrayList<>();
     for (int i = 0; i < sessions; i++) {
       String agent = "load-" + i;
@@ -185,12 +174,15 @@ public final class ChaosBenchmark {
       System.out.printf("  (%d process kills became a wedged click: that browser had opened unwatched)%n",
           unmapped.get());
     }
-    System.out.printf("  transitions recorded    %d for %d actions issued (%d lost; an action a dead browser cut short and"
-        + " that ran again has two)%n", recorded, transitionsIssued.get(), Math.max(0, transitionsIssued.get() - recorded));
+    System.out.printf("  transitions recorded    %d for %d actions the browser admitted (%d lost; %d more actions were"
+        + " refused before, as stale)%n", recorded, actionsAdmitted.get(), Math.max(0, actionsAdmitted.get() - recorded),
+        transitionsIssued.get() - actionsAdmitted.get());
     System.out.printf("  call latency, no fault  p50 %d ms, p95 %d ms (%d calls)%n", percentile(quietLatencies, 50),
         percentile(quietLatencies, 95), quietLatencies.size());
-    System.out.printf("  call latency, faults    p50 %d ms, p95 %d ms (%d calls: the faulted call and the next)%n",
+    System.out.printf("  call latency, faults    p50 %d ms, p95 %d ms (%d calls: injecting a fault, and the call after)%n",
         percentile(faultLatencies, 50), percentile(faultLatencies, 95), faultLatencies.size());
+    faultCallMs.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> System.out.printf(
+        "    %-22s calls %s ms%n", e.getKey().name().toLowerCase().replace('_', '-'), e.getValue()));
     System.out.printf("  host RSS                %d MiB after 100 actions, %d MiB after %d; Chromium processes now %d%n",
         rssAt100.get() >> 20, rss() >> 20, actionsIssued.get(), chromiumProcesses());
   }
@@ -198,56 +190,60 @@ public final class ChaosBenchmark {
   private void agent(String agent, int actions, int faultEvery, Random random) {
     ToolResult login;
     synchronized (opening) {
-      login = timed(agent, "browser_open", Map.of("url", site.url("/login")), false);
+      login = call(agent, "browser_open", Map.of("url", site.url("/login")));
     }
-    timed(agent, "browser_click", target(login, "Log in"), false);
-    for (int n = 3; n <= actions; n++) {
-      if (n % faultEvery == 0) {
+    call(agent, "browser_click", target(login, "Log in"));
+    int nextFault = faultEvery;
+    while (calls(agent) < actions) {
+      if (calls(agent) >= nextFault) {
         Fault fault = Fault.values()[random.nextInt(Fault.values().length)];
-        synchronized (opening) {
-          inject(agent, fault);
+        faulted.set(true);
+        try {
+          synchronized (opening) {
+            inject(agent, fault);
+          }
+        } finally {
+          faulted.set(false);
         }
-        n += 2; // the injection and the call after it are actions too
+        nextFault += faultEvery;
         continue;
       }
-      ToolResult r = timed(agent, "browser_open", Map.of("url", site.url("/work")), false);
-      if (!r.isError() && n++ < actions) {
-        timed(agent, "browser_click", target(r, "Add"), false);
+      ToolResult r = call(agent, "browser_open", Map.of("url", site.url("/work")));
+      if (!r.isError() && calls(agent) < actions) {
+        call(agent, "browser_click", target(r, "Add"));
       }
-      if (n % 7 == 0 && n++ < actions) {
-        timed(agent, "browser_observe", Map.of(), false);
+      if (calls(agent) % 7 == 0 && calls(agent) < actions) {
+        call(agent, "browser_observe", Map.of());
       }
     }
   }
 
-  private ToolResult timed(String agent, String tool, Map<String, Object> args, boolean faulted) {
-    long start = System.nanoTime();
-    ToolResult r = call(agent, tool, args);
-    long ms = (System.nanoTime() - start) / 1_000_000;
-    (faulted ? faultLatencies : quietLatencies).add(ms);
-    int issued = actionsIssued.incrementAndGet();
-    if (!r.isError()) {
-      actionsCompleted.incrementAndGet();
-    }
-    if (issued == 100) {
-      rssAt100.set(rss());
-    }
-    return r;
+  private int calls(String agent) {
+    return callsBy.computeIfAbsent(agent, a -> new AtomicInteger()).get();
   }
 
   /** Injects one fault into the agent's own browser, then checks that its next call works, logged in. */
   private void inject(String agent, Fault fault) {
+    injecting.set(fault);
+    try {
+      injectNow(agent, fault);
+    } finally {
+      injecting.remove();
+    }
+  }
+
+  private void injectNow(String agent, Fault fault) {
     faultsInjected.incrementAndGet();
     injectedByKind.computeIfAbsent(fault, f -> new AtomicInteger()).incrementAndGet();
     switch (fault) {
       case KILL_CHROMIUM, KILL_RENDERER, KILL_DRIVER -> {
-        ToolResult r = timed(agent, "browser_observe", Map.of(), false);
+        ToolResult r = call(agent, "browser_observe", Map.of());
         ProcessHandle driver = driverOf(r);
         if (driver == null) {
           // This environment opened outside a watched call (a fault nobody injected): its driver is unknown.
           unmapped.incrementAndGet();
-          timed(agent, "browser_click", target(call(agent, "browser_open", Map.of("url", site.url("/wedge"))),
-              "Wedge now"), true);
+          call(agent, "browser_click", target(call(agent, "browser_open", Map.of("url", site.url("/wedge"))),
+              "Wedge now"));
           break;
         }
         Set<ProcessHandle> browser = driver.descendants().collect(Collectors.toSet());
@@ -257,20 +253,20 @@ public final class ChaosBenchmark {
           default -> BrowserProcesses.pageRenderers(browser).forEach(ProcessHandle::destroyForcibly);
         }
       }
-      case WEDGE_IN_CLICK -> timed(agent, "browser_click",
-          target(call(agent, "browser_open", Map.of("url", site.url("/wedge"))), "Wedge now"), true);
-      case WEDGE_WHILE_IDLE -> timed(agent, "browser_click",
-          target(call(agent, "browser_open", Map.of("url", site.url("/wedge"))), "Wedge later"), true);
-      case ALLOCATE -> timed(agent, "browser_click",
-          target(call(agent, "browser_open", Map.of("url", site.url("/allocate"))), "Allocate"), true);
-      case ALERT_LOOP -> timed(agent, "browser_click",
-          target(call(agent, "browser_open", Map.of("url", site.url("/alerts"))), "Alerts"), true);
-      case REDIRECT_LOOP -> timed(agent, "browser_open", Map.of("url", site.url("/loop")), true);
-      case NEVER_ANSWERS -> timed(agent, "browser_open", Map.of("url", site.url("/never")), true);
+      case WEDGE_IN_CLICK -> call(agent, "browser_click",
+          target(call(agent, "browser_open", Map.of("url", site.url("/wedge"))), "Wedge now"));
+      case WEDGE_WHILE_IDLE -> call(agent, "browser_click",
+          target(call(agent, "browser_open", Map.of("url", site.url("/wedge"))), "Wedge later"));
+      case ALLOCATE -> call(agent, "browser_click",
+          target(call(agent, "browser_open", Map.of("url", site.url("/allocate"))), "Allocate"));
+      case ALERT_LOOP -> call(agent, "browser_click",
+          target(call(agent, "browser_open", Map.of("url", site.url("/alerts"))), "Alerts"));
+      case REDIRECT_LOOP -> call(agent, "browser_open", Map.of("url", site.url("/loop")));
+      case NEVER_ANSWERS -> call(agent, "browser_open", Map.of("url", site.url("/never")));
       case MUTATING_PAGE -> {
-        ToolResult r = timed(agent, "browser_open", Map.of("url", site.url("/mutate")), true);
+        ToolResult r = call(agent, "browser_open", Map.of("url", site.url("/mutate")));
         if (!r.isError()) {
-          timed(agent, "browser_click", target(r, "Count"), true);
+          call(agent, "browser_click", target(r, "Count"));
         }
       }
     }
@@ -279,7 +275,7 @@ public final class ChaosBenchmark {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    ToolResult next = timed(agent, "browser_open", Map.of("url", site.url("/home")), true);
+    ToolResult next = call(agent, "browser_open", Map.of("url", site.url("/home")));
     if (!next.isError() && next.text().contains("Welcome back, keeper") && next.text().contains("Theme: dark")) {
       faultsRecovered.incrementAndGet();
     } else {
@@ -317,6 +313,7 @@ public final class ChaosBenchmark {
     String agent = "long";
     call(agent, "browser_open", Map.of("url", site.url("/work")));
     long rss100 = 0;
+    long heap100 = 0;
     int chromium100 = 0;
     long start = System.nanoTime();
     for (int n = 1; n <= longActions; n++) {
@@ -328,6 +325,7 @@ public final class ChaosBenchmark {
       if (n == 100) {
         System.gc();
         rss100 = rss();
+        heap100 = heapInUse();
         chromium100 = chromiumProcesses();
       }
     }
@@ -336,8 +334,9 @@ public final class ChaosBenchmark {
     int chromiumEnd = chromiumProcesses();
     System.out.printf("%nMemory: one session, %d actions (each an open or observation and a click), %d s%n",
         longActions, (System.nanoTime() - start) / 1_000_000_000);
-    System.out.printf("  host RSS                %d MiB after 100, %d MiB after %d (%.2fx)%n", rss100 >> 20,
-        rssEnd >> 20, longActions, rss100 == 0 ? 0 : (double) rssEnd / rss100);
+    System.out.printf("  host RSS                %d MiB after 100, %d MiB after %d (%.2fx); heap in use after a"
+        + " collection %d MiB, then %d MiB%n", rss100 >> 20, rssEnd >> 20, longActions,
+        rss100 == 0 ? 0 : (double) rssEnd / rss100, heap100 >> 20, heapInUse() >> 20);
     System.out.printf("  Chromium processes      %d after 100, %d after %d%n", chromium100, chromiumEnd, longActions);
   }
 
@@ -367,6 +366,11 @@ public final class ChaosBenchmark {
     return 0;
   }
 
+  private static long heapInUse() {
+    Runtime r = Runtime.getRuntime();
+    return r.totalMemory() - r.freeMemory();
+  }
+
   private static int chromiumProcesses() {
     return (int) ProcessHandle.current().descendants()
         .filter(p -> p.info().command().map(c -> c.contains("chrom")).orElse(false)).count();
@@ -384,15 +388,40 @@ public final class ChaosBenchmark {
     return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(p / 100.0 * sorted.size()) - 1));
   }
 
-  /** A call; one made while holding {@link #opening} notes the driver of a browser it opened. */
+  /**
+   * A call of the load phase, timed and counted; one made while holding {@link #opening} notes the driver of a
+   * browser it opened. An action the browser admitted (not refused before, for a stale ref, say) must leave a
+   * transition whatever happened to it.
+   */
   private ToolResult call(String agent, String tool, Map<String, Object> args) {
-    if (!tool.equals("browser_observe") && agent.startsWith("load-")) {
-      transitionsIssued.incrementAndGet(); // an action: it must leave a transition, whatever happened to it
+    long start = System.nanoTime();
+    ToolResult r = Thread.holdsLock(opening) ? opened(() -> host.call(agent, tool, args, Cancellation.none()))
+        : host.call(agent, tool, args, Cancellation.none());
+    if (!agent.startsWith("load-")) {
+      return r;
     }
-    if (Thread.holdsLock(opening)) {
-      return opened(() -> host.call(agent, tool, args, Cancellation.none()));
+    long ms = (System.nanoTime() - start) / 1_000_000;
+    (faulted.get() ? faultLatencies : quietLatencies).add(ms);
+    if (injecting.get() != null) {
+      faultCallMs.computeIfAbsent(injecting.get(), f -> Collections.synchronizedList(new ArrayList<>())).add(ms);
     }
-    return host.call(agent, tool, args, Cancellation.none());
+    callsBy.computeIfAbsent(agent, a -> new AtomicInteger()).incrementAndGet();
+    if (actionsIssued.incrementAndGet() == 100) {
+      rssAt100.set(rss());
+    }
+    if (!r.isError()) {
+      actionsCompleted.incrementAndGet();
+    }
+    if (!tool.equals("browser_observe")) {
+      transitionsIssued.incrementAndGet();
+      String line = r.text().lines().reduce((a, b) -> b).orElse("");
+      boolean refusedBefore = r.isError() && line.matches("code=BROWSER_(STALE_REFERENCE|OBSERVATION_REQUIRED"
+          + "|INVALID_ARGUMENT|INVALID_URL|ENVIRONMENT_CLOSED|ACTION_CANCELLED) .*");
+      if (!refusedBefore) {
+        actionsAdmitted.incrementAndGet();
+      }
+    }
+    return r;
   }
 
   @SuppressWarnings("unchecked")

@@ -77,17 +77,17 @@ public class BrowserException extends RuntimeException {
 
   /**
    * True when the same operation can run again, as it is, on a fresh lease: it never reached the browser
-   * ({@link #environmentGone}), or it only read the page or opened a URL on a browser that turned out dead.
-   * Nothing the caller can see was done.
+   * ({@link #environmentGone}), or it only read the page of a browser that turned out dead. Nothing was done. Only
+   * the runtime says so: a provider's exception that claims it is not believed.
    */
   public boolean rerunnable() {
     return rerunnable;
   }
 
-  /** The same failure, marked {@link #rerunnable()}. */
-  public BrowserException asRerunnable() {
+  /** The same failure, marked {@link #rerunnable()} or not. */
+  public BrowserException withRerunnable(boolean rerun) {
     BrowserException copy = new BrowserException(code, getMessage(), url, leaseRebuilt, recommendedAction, retryable,
-        true, getCause());
+        rerun, getCause());
     copy.setStackTrace(getStackTrace());
     return copy;
   }
