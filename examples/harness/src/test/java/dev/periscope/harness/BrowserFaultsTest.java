@@ -76,6 +76,13 @@ class BrowserFaultsTest {
     BrowserProcesses.browserProcess(browser).destroyForcibly();
     assertNoticedWithoutACall("agent", Set.of("browser-exited"), browser);
     assertNextCallGoesOnLoggedIn("agent", "Chromium exited");
+    // The audit trail, as harness transitions prints it: the fault with its cause, then the recovery.
+    var printed = new java.io.ByteArrayOutputStream();
+    new RuntimeRecords(home.profile("p")).transitions("agent", java.util.Optional.empty(),
+        new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8));
+    String trail = printed.toString(java.nio.charset.StandardCharsets.UTF_8);
+    assertTrue(trail.matches("(?s).* fault +failed .*BROWSER_CRASHED  cause=browser-exited\n.* recover +succeeded"
+        + " .*cause=browser-exited\n.*"), trail);
   }
 
   @Test
@@ -134,10 +141,12 @@ class BrowserFaultsTest {
     assertTrue(click.isError(), click.text());
     assertTrue(click.text().contains("code=BROWSER_CRASHED") && click.text().contains("lease=rebuilt"),
         click.text());
+    // (The click may have found the browser gone before it began, and then met the lost page on a fresh one.)
+    Set<ProcessHandle> before = BrowserProcesses.browserProcesses();
     logIn("other");
-    BrowserProcesses.driverProcess(BrowserProcesses.browserProcesses().stream()
-        .filter(p -> p.info().command().map(c -> c.endsWith("/node")).orElse(false))
-        .collect(Collectors.toSet())).destroyForcibly();
+    Set<ProcessHandle> others = new HashSet<>(BrowserProcesses.browserProcesses());
+    others.removeAll(before);
+    BrowserProcesses.driverProcess(others).destroyForcibly();
     // An observation only reads: it runs again on the fresh browser, which says the old one was lost.
     ToolResult observed = call("other", "browser_observe", Map.of());
     assertFalse(observed.isError(), observed.text());
