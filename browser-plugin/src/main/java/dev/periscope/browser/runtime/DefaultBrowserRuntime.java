@@ -60,18 +60,7 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
   private final CredentialChannel credentials;
   private final Redactions redactions = new Redactions();
   private final Watchdog watchdog = new Watchdog();
-  /**
-   * Per browser session, the environment a fault ended last, until a new one of that session opens; the oldest
-   * go when more sessions than {@value #LOST_KEPT} have one, so sessions that never come back cannot fill it.
-   */
-  private final Map<BrowserSessionId, LostEnvironment> lost = java.util.Collections.synchronizedMap(
-      new java.util.LinkedHashMap<>() {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<BrowserSessionId, LostEnvironment> eldest) {
-          return size() > LOST_KEPT;
-        }
-      });
-  private static final int LOST_KEPT = 1_000;
+  private final EnvironmentFaults faults;
   private boolean closed;
 
   public DefaultBrowserRuntime(RuntimeSettings settings, CheckpointIndex checkpoints, TransitionLog transitionLog,
@@ -81,6 +70,7 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     this.transitions = new TransitionRecords(settings.maxTransitionsInMemory(), transitionLog);
     this.opener = new EnvironmentOpener(checkpoints, closings, settings, watchdog);
     this.actionCheckpoints = new ActionCheckpoints(opener, this::prune);
+    this.faults = new EnvironmentFaults(transitions, openers, settings.cleanupTimeoutMs());
   }
 
   public DefaultBrowserRuntime(RuntimeSettings settings, CheckpointIndex checkpoints, TransitionLog transitionLog) {
@@ -258,14 +248,8 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
             "nobody waits for this browser any more, or its provider was withdrawn while it opened"));
         return;
       }
-      LostEnvironment predecessor = lost.remove(slot.sessionId);
-      if (predecessor != null) {
-        if (!predecessor.reported()) {
-          environment.inherit(predecessor);
-        }
-        recordRecovery(environment, predecessor, startedAt, start);
-      }
-      environment.watch(() -> detach(slot), this::faulted);
+      faults.opened(environment, startedAt, start);
+      environment.watch(() -> detach(slot), faults::faulted);
       // If the last waiter leaves after the check above, shutdownAll() closes the environment once it completes.
       slot.opening.complete(environment);
     } catch (Throwable e) {
@@ -275,45 +259,6 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
       slot.opening.completeExceptionally(late.get() ? new BrowserException(ErrorCode.BROWSER_UNRESPONSIVE,
           "the browser did not start within " + openMs + " ms, and was stopped", null, true, e) : e);
     }
-  }
-
-  /**
-   * An environment ended by a fault: it was aborted and detached already. The model hears of it from the call it
-   * broke, or else from the session's next environment; the operator from the log; the audit trail gets a
-   * {@code fault} transition; its browser is shut down now, not when its last lease goes.
-   */
-  private void faulted(Environment environment, LostEnvironment fault) {
-    lost.put(environment.sessionId, fault);
-    LOG.warn("browser session {}: environment {} ended by a fault ({}): {}; the next call opens {}",
-        environment.sessionId, environment.id, fault.fault.cause().id(), fault.fault.detail(), fault.next());
-    try {
-      openers.execute(() -> {
-        recordTransition(new Transition("transition-" + java.util.UUID.randomUUID(), environment.sessionId.value(),
-            environment.id, environment.provider.id(), environment.generation,
-            Map.of("kind", "fault", "cause", fault.fault.cause().id()), Transition.Outcome.FAILED,
-            fault.observationId, null, fault.at, fault.at, new Transition.Metrics(0, 0, 0, 0, 0, false, false),
-            fault.fault.cause().code()), environment.latest() == null ? null : environment.latest().observation());
-        try {
-          environment.shutdown(settings.cleanupTimeoutMs(), timeLeft -> {});
-        } catch (RuntimeException e) {
-          LOG.warn("browser session {}: closing the environment a fault ended failed: {}", environment.sessionId,
-              e.toString());
-        }
-      });
-    } catch (java.util.concurrent.RejectedExecutionException closing) {
-      environment.shutdown(settings.cleanupTimeoutMs(), timeLeft -> {}); // the runtime is closing: close it here
-    }
-  }
-
-  /** The audit trail's note that a session goes on in a fresh environment after a fault. */
-  private void recordRecovery(Environment environment, LostEnvironment predecessor, java.time.Instant startedAt,
-      long start) {
-    long ms = (System.nanoTime() - start) / 1_000_000;
-    recordTransition(new Transition("transition-" + java.util.UUID.randomUUID(), environment.sessionId.value(),
-        environment.id, environment.provider.id(), environment.generation,
-        Map.of("kind", "recover", "cause", predecessor.fault.cause().id(), "from_environment",
-            predecessor.environmentId), Transition.Outcome.SUCCEEDED, null, null, startedAt, java.time.Instant.now(),
-        new Transition.Metrics(ms, ms, 0, 0, 0, false, false), null), null);
   }
 
   /** Waits for the shared open; the caller's cancellation ends only this caller's wait. */
@@ -395,7 +340,7 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
       }
       Environment env = slot.opening.getNow(null);
       if (env != null && env.lost() != null) {
-        continue; // a fault ended it: faulted() closes it, and there is no state to save
+        continue; // a fault ended it: EnvironmentFaults closes it, and there is no state to save
       }
       if (env == null) {
         // Still opening, so nobody used it: nothing to checkpoint, and nothing a new open must wait for.
@@ -431,7 +376,7 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
 
   @Override
   public void discard(BrowserSessionId sessionId) {
-    lost.remove(sessionId);
+    faults.forget(sessionId);
     opener.discard(sessionId, registry::byId);
     redactions.forget(sessionId);
   }
