@@ -181,6 +181,17 @@ class BrowserFaultsTest {
   }
 
   @Test
+  void aCallSoonAfterThePageWedgedWhileNoCallRanGoesOnLoggedIn() throws Exception {
+    logIn("agent");
+    ToolResult page = call("agent", "browser_open", Map.of("url", site.url("/wedge")));
+    assertFalse(call("agent", "browser_click", target(page, "Wedge later")).isError());
+    Thread.sleep(1000); // the page wedged a moment ago; no liveness check while idle has come yet
+    ToolResult home = call("agent", "browser_open", Map.of("url", site.url("/home")));
+    assertLoggedIn(home);
+    assertTrue(home.text().contains("the browser was replaced by a fresh one"), home.text());
+  }
+
+  @Test
   void aPageThatAllocatesUntilItsRendererDiesCostsNoMoreThanOneCall() throws Exception {
     logIn("agent");
     ToolResult page = call("agent", "browser_open", Map.of("url", site.url("/allocate")));

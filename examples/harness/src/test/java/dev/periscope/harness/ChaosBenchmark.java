@@ -64,6 +64,7 @@ public final class ChaosBenchmark {
   private final AtomicInteger transitionsIssued = new AtomicInteger();
   private final AtomicInteger faultsInjected = new AtomicInteger();
   private final AtomicInteger faultsRecovered = new AtomicInteger();
+  private final AtomicInteger faultsRecoveredLater = new AtomicInteger();
   private final Map<Fault, AtomicInteger> injectedByKind = new java.util.concurrent.ConcurrentHashMap<>();
   private final AtomicLong rssAt100 = new AtomicLong();
   private final AtomicInteger actionsAdmitted = new AtomicInteger();
@@ -168,8 +169,9 @@ public final class ChaosBenchmark {
     System.out.printf("  faults injected         %d %s%n", faultsInjected.get(), injectedByKind.entrySet().stream()
         .sorted(Map.Entry.comparingByKey()).map(e -> e.getKey().name().toLowerCase().replace('_', '-') + " "
             + e.getValue()).collect(Collectors.joining(", ", "(", ")")));
-    System.out.printf("  faults recovered        %d of %d (the session's next call works, logged in)%n",
-        faultsRecovered.get(), faultsInjected.get());
+    System.out.printf("  faults recovered        %d of %d (the session's next call works, logged in); %d more on the"
+        + " call after, the fault having come during the next one%n", faultsRecovered.get(), faultsInjected.get(),
+        faultsRecoveredLater.get());
     if (unmapped.get() > 0) {
       System.out.printf("  (%d process kills became a wedged click: that browser had opened unwatched)%n",
           unmapped.get());
@@ -276,11 +278,25 @@ public final class ChaosBenchmark {
       Thread.currentThread().interrupt();
     }
     ToolResult next = call(agent, "browser_open", Map.of("url", site.url("/home")));
-    if (!next.isError() && next.text().contains("Welcome back, keeper") && next.text().contains("Theme: dark")) {
+    if (loggedIn(next)) {
       faultsRecovered.incrementAndGet();
-    } else {
-      System.out.println("  not recovered after " + fault + ": " + next.text().lines().reduce((a, b) -> b).orElse(""));
+      return;
     }
+    // A page that wedges on a timer can do so while this very call runs (timers slip on a busy machine): then
+    // this call is the one the fault broke, and says so; the one after it must work.
+    if (next.text().contains("lease=rebuilt")) {
+      ToolResult after = call(agent, "browser_open", Map.of("url", site.url("/home")));
+      if (loggedIn(after)) {
+        faultsRecoveredLater.incrementAndGet();
+        return;
+      }
+      next = after;
+    }
+    System.out.println("  not recovered after " + fault + ": " + next.text().replace('\n', ' '));
+  }
+
+  private static boolean loggedIn(ToolResult r) {
+    return !r.isError() && r.text().contains("Welcome back, keeper") && r.text().contains("Theme: dark");
   }
 
   /** Runs a call that may open a browser, holding {@link #opening}: the driver that appears is this call's. */
