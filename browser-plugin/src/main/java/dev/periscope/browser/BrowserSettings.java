@@ -1,9 +1,11 @@
 package dev.periscope.browser;
 
+import dev.periscope.api.ConfigurationException;
 import dev.periscope.api.PluginConfiguration;
-import dev.periscope.api.browser.BrowserException;
-import dev.periscope.api.browser.ErrorCode;
+import dev.periscope.api.browser.EnvironmentPolicy;
+import dev.periscope.api.browser.NetworkPolicy;
 import dev.periscope.api.browser.Persistence;
+import dev.periscope.browser.policy.DestinationPolicy;
 import dev.periscope.browser.runtime.RuntimeSettings;
 import java.util.Optional;
 
@@ -36,7 +38,7 @@ public record BrowserSettings(
     boolean persistenceConfigured,
     boolean requireApproval,
     java.util.Map<String, String> credentialRefs,
-    dev.periscope.browser.policy.NetworkPolicy network) {
+    NetworkPolicy network) {
 
   public BrowserSettings {
     credentialRefs = java.util.Map.copyOf(credentialRefs);
@@ -48,7 +50,7 @@ public record BrowserSettings(
       Object raw = config.at(name).orElse(defaultValue);
       if (!(raw instanceof Number n) || n.doubleValue() != Math.rint(n.doubleValue())
           || n.longValue() < min || n.longValue() > max) {
-        throw new BrowserException(ErrorCode.BROWSER_INVALID_ARGUMENT,
+        throw new ConfigurationException("plugins.browser." + name,
             "plugins.browser." + name + " must be an integer from " + min + " to " + max + " (found " + raw + ")");
       }
       return n.intValue();
@@ -95,29 +97,36 @@ public record BrowserSettings(
         config.string("persistence").isPresent(),
         config.at("credentials.requireApproval").map(v -> (Boolean) v).orElse(true),
         credentialRefs(config),
-        dev.periscope.browser.policy.NetworkPolicy.from(config));
+        DestinationPolicy.read(config));
   }
 
   private static java.util.Map<String, String> credentialRefs(PluginConfiguration config) {
     Object raw = config.at("credentials.refs").orElse(java.util.Map.of());
     if (!(raw instanceof java.util.Map<?, ?> map)) {
-      throw new BrowserException(ErrorCode.BROWSER_INVALID_ARGUMENT,
+      throw new ConfigurationException("plugins.browser.credentials.refs",
           "plugins.browser.credentials.refs must map references to environment variable names");
     }
     java.util.Map<String, String> refs = new java.util.TreeMap<>();
     map.forEach((ref, variable) -> {
       if (!(variable instanceof String name) || !name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
-        throw new BrowserException(ErrorCode.BROWSER_INVALID_ARGUMENT, "plugins.browser.credentials.refs." + ref
-            + " must name an environment variable (found " + variable + ")");
+        throw new ConfigurationException("plugins.browser.credentials.refs." + ref, "plugins.browser.credentials.refs."
+            + ref + " must name an environment variable (found " + variable + ")");
       }
       refs.put(String.valueOf(ref), name);
     });
     return refs;
   }
 
+  /** What every environment of this project is opened under, whichever provider opens it. */
+  public EnvironmentPolicy environment() {
+    return new EnvironmentPolicy(network, new EnvironmentPolicy.Timeouts(actionTimeoutMs, navigationTimeoutMs),
+        new EnvironmentPolicy.Viewport(viewportWidth, viewportHeight),
+        new EnvironmentPolicy.ScreenshotLimits(maxScreenshotPixels, maxScreenshotBytes));
+  }
+
   public RuntimeSettings runtime() {
     return new RuntimeSettings(provider, cleanupTimeoutMs, maxTransitionsInMemory,
         java.time.Duration.ofHours(checkpointTtlHours), maxCheckpoints, RuntimeSettings.Timeouts.of(actionTimeoutMs,
-            navigationTimeoutMs, timeoutMarginMs, livenessTimeoutMs));
+            navigationTimeoutMs, timeoutMarginMs, livenessTimeoutMs), environment());
   }
 }

@@ -53,7 +53,7 @@ public final class ManifestReader {
     String description = text(fileName, root, "description", null, "a non-empty string");
     String provider = text(fileName, root, "provider", null, "a non-empty string");
     String license = text(fileName, root, "license", null, "a non-empty string");
-    String requires = text(fileName, root, "requires", null, "a host API version range such as '>=1.0.0 & <2.0.0'");
+    String requires = text(fileName, root, "requires", null, "a host API version range such as '>=2.0.0 & <3.0.0'");
     String pluginClass = text(fileName, root, "pluginClass", JAVA_CLASS, "a fully qualified Java class name");
     String module = text(fileName, root, "module", JAVA_CLASS, "a fully qualified Guice module class name");
     JsonNode inject = root.get("inject");

@@ -32,7 +32,7 @@ class ManifestReaderTest {
       "pluginClass: sample.SamplePlugin|pluginClass: not a class|pluginClass",
       "module: sample.SampleModule|module: ''|module",
       "tools: [sample_tool]|tools: [Sample-Tool]|skills[0].tools[0]",
-      "requires: \">=1.0.0 & <2.0.0\"|requires: []|requires",
+      "requires: \">=2.0.0 & <3.0.0\"|requires: []|requires",
       "config:|configuration:|config",
   })
   void refusesABadFieldNamingTheFileTheFieldAndWhatWasExpected(String from, String to, String field) {

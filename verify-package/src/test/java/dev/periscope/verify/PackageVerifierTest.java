@@ -117,7 +117,7 @@ class PackageVerifierTest {
 
   @Test
   void reportsAnInvalidHostApiRange() throws Exception {
-    assertOnlyFailure(verify(new TestPackage().replaceInDescriptor("\">=1.0.0 & <2.0.0\"", "\"at least one\"")),
+    assertOnlyFailure(verify(new TestPackage().replaceInDescriptor("\">=2.0.0 & <3.0.0\"", "\"at least one\"")),
         "requires: 'at least one' is not a valid host API version range");
   }
 

@@ -33,7 +33,7 @@ public final class TestPackage {
       description: A sample plugin.
       provider: Tests
       license: Apache-2.0
-      requires: ">=1.0.0 & <2.0.0"
+      requires: ">=2.0.0 & <3.0.0"
       pluginClass: sample.SamplePlugin
       module: sample.SampleModule
       inject:

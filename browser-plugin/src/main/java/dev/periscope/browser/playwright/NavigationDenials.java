@@ -84,8 +84,8 @@ final class NavigationDenials {
   /** The denial of this action's main document, naming the host and the reason. */
   private Optional<BrowserException> denial() {
     if (deniedHost == null && transportFailure != null) {
-      return Optional.of(new BrowserException(ErrorCode.BROWSER_ACTION_FAILED, transportFailure
-          + " could not be reached (it does not resolve, or the connection was refused)", null, false, null));
+      return Optional.of(BrowserException.of(ErrorCode.BROWSER_ACTION_FAILED, transportFailure
+          + " could not be reached (it does not resolve, or the connection was refused)"));
     }
     if (deniedHost == null) {
       return Optional.empty();
@@ -93,8 +93,8 @@ final class NavigationDenials {
     String host = deniedHost;
     String reason = proxy.deniedSince(mark).stream().filter(d -> d.host().equals(host)).map(PolicyProxy.Denial::reason)
         .findFirst().orElse("denied");
-    return Optional.of(new BrowserException(ErrorCode.BROWSER_POLICY_DENIED, "the project's network policy denies "
-        + host + ": " + reason, null, false, null));
+    return Optional.of(BrowserException.of(ErrorCode.BROWSER_POLICY_DENIED, "the project's network policy denies "
+        + host + ": " + reason));
   }
 
   static String host(String url) {

@@ -103,8 +103,8 @@ final class PageGuards {
     awaitNavigationHeaders();
     List<String> blocked = takeBlocked();
     if (!blocked.isEmpty()) {
-      throw new BrowserException(ErrorCode.BROWSER_POLICY_DENIED, what + " was stopped: "
-          + String.join("; ", new LinkedHashSet<>(blocked)), page.url(), false, null);
+      throw BrowserException.of(ErrorCode.BROWSER_POLICY_DENIED, what + " was stopped: "
+          + String.join("; ", new LinkedHashSet<>(blocked))).withUrl(page.url());
     }
     return result;
   }
@@ -166,8 +166,8 @@ final class PageGuards {
     while (pendingNavigations.get() > 0) {
       if (System.nanoTime() > deadline) {
         page.close();
-        throw new BrowserException(ErrorCode.BROWSER_ACTION_FAILED, "the page sent no response headers within "
-            + navigationTimeoutMs + " ms; the page was closed", null, false, null);
+        throw BrowserException.of(ErrorCode.BROWSER_ACTION_FAILED, "the page sent no response headers within "
+            + navigationTimeoutMs + " ms; the page was closed");
       }
       page.waitForTimeout(25);
     }

@@ -123,9 +123,7 @@ final class PageScripts {
   }
 
   private static BrowserException stale(Page page, ProviderElement element) {
-    return new BrowserException(ErrorCode.BROWSER_STALE_REFERENCE,
-        "the element \"" + element.name() + "\" changed or is gone since it was observed; observe the page again",
-        page.url(), false, null);
+    return BrowserException.of(ErrorCode.BROWSER_STALE_REFERENCE, "the element \"" + element.name() + "\" changed or is gone since it was observed; observe the page again").withUrl(page.url());
   }
 
   /** The very node the element's target names, still with its fingerprint, or {@code BROWSER_STALE_REFERENCE}. */
@@ -162,8 +160,8 @@ final class PageScripts {
     @SuppressWarnings("unchecked")
     Map<String, Object> raw = (Map<String, Object>) frame.evaluate(EXTRACT, arg);
     if (Boolean.TRUE.equals(raw.get("stale"))) {
-      throw new BrowserException(ErrorCode.BROWSER_STALE_REFERENCE, "the region \"" + region.name()
-          + "\" changed or is gone since it was observed; observe the page again", page.url(), false, null);
+      throw BrowserException.of(ErrorCode.BROWSER_STALE_REFERENCE, "the region \"" + region.name()
+          + "\" changed or is gone since it was observed; observe the page again").withUrl(page.url());
     }
     @SuppressWarnings("unchecked")
     List<Map<String, String>> rows = (List<Map<String, String>>) raw.get("rows");

@@ -6,16 +6,17 @@ import com.microsoft.playwright.Page;
 import com.microsoft.playwright.PlaywrightException;
 import com.microsoft.playwright.options.ElementState;
 import com.microsoft.playwright.options.LoadState;
+import dev.periscope.api.browser.BrowserAction;
 import dev.periscope.api.browser.CheckpointRef;
 import dev.periscope.api.browser.CheckpointingEnvironment;
 import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.EnvironmentFault;
+import dev.periscope.api.browser.EnvironmentPolicy;
 import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.Extraction;
 import dev.periscope.api.browser.ProviderElement;
 import dev.periscope.api.browser.ProviderObservation;
 import dev.periscope.api.browser.Screenshot;
-import dev.periscope.browser.BrowserSettings;
 import dev.periscope.browser.policy.PolicyProxy;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +25,7 @@ import java.util.Map;
  * One BrowserContext with its primary page. Every call runs on the driver's thread. Its checkpoint is Playwright's
  * storage state (cookies and local storage), written through {@link CheckpointFiles}.
  */
-final class PlaywrightEnvironment implements CheckpointingEnvironment {
+final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAction.Handler {
   private final PlaywrightDriver driver;
   private final BrowserContext context;
   /** The primary page; replaced only when a navigation got no response headers in time. */
@@ -32,7 +33,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
   private final Runnable onClosed;
   private final long closeTimeoutMs;
   private final long navigationTimeoutMs;
-  private final BrowserSettings budgets;
+  private final EnvironmentPolicy policy;
   private PageGuards guards;
   private boolean replacingPage;
   private final java.util.concurrent.atomic.AtomicInteger extraPages = new java.util.concurrent.atomic.AtomicInteger();
@@ -54,12 +55,12 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
   private final java.util.concurrent.atomic.AtomicBoolean faultDelivered = new java.util.concurrent.atomic.AtomicBoolean();
 
   PlaywrightEnvironment(PlaywrightDriver driver, BrowserContext context, Page page, String registryKey,
-      BrowserSettings budgets, Runnable onClosed, java.util.Optional<StateCheckpoints> saving, PolicyProxy proxy) {
+      EnvironmentPolicy policy, long closeTimeoutMs, Runnable onClosed, java.util.Optional<StateCheckpoints> saving, PolicyProxy proxy) {
     this.saving = saving;
     this.proxy = proxy;
     this.denials = new NavigationDenials(page, proxy);
     this.registryKey = registryKey;
-    this.guards = guard(context, page, registryKey, budgets.navigationTimeoutMs(), extraPages);
+    this.guards = guard(context, page, registryKey, policy.timeouts().navigationMs(), extraPages);
     // One primary page: any other page the context gets is closed (at the next call, when events arrive).
     context.onPage(other -> {
       if (other != this.page && !replacingPage) {
@@ -67,9 +68,9 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
         other.close();
       }
     });
-    this.budgets = budgets;
-    this.navigationTimeoutMs = budgets.navigationTimeoutMs();
-    this.closeTimeoutMs = budgets.cleanupTimeoutMs();
+    this.policy = policy;
+    this.navigationTimeoutMs = policy.timeouts().navigationMs();
+    this.closeTimeoutMs = closeTimeoutMs;
     this.driver = driver;
     this.context = context;
     this.page = page;
@@ -156,8 +157,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
       return driver.call(work);
     } catch (PlaywrightException e) {
       noticeDeath(e);
-      throw new BrowserException(ErrorCode.BROWSER_ACTION_FAILED, what + " failed: " + ChromiumLog.summary(e.getMessage()),
-          null, false, e);
+      throw BrowserException.of(ErrorCode.BROWSER_ACTION_FAILED, what + " failed: " + ChromiumLog.summary(e.getMessage()), e);
     } catch (RuntimeException e) {
       noticeDeath(e);
       throw e;
@@ -196,8 +196,15 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
     }
   }
 
+  /** The page actions are this environment's own methods below, each on the driver's thread. */
   @Override
-  public void navigate(String url) {
+  public BrowserAction.Handler actions() {
+    return this;
+  }
+
+  @Override
+  public void navigate(BrowserAction.Navigate action) {
+    String url = action.url();
     // The response headers and the load share one navigation timeout.
     long deadline = System.nanoTime() + navigationTimeoutMs * 1_000_000L;
     try {
@@ -212,8 +219,8 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
       try {
         navigateOnce(url, deadline);
       } catch (SelfNavigating again) {
-        throw new BrowserException(ErrorCode.BROWSER_ACTION_FAILED, "opening " + url + " failed: "
-            + ChromiumLog.summary(again.getMessage()), null, false, again.getCause());
+        throw BrowserException.of(ErrorCode.BROWSER_ACTION_FAILED, "opening " + url + " failed: "
+            + ChromiumLog.summary(again.getMessage()), again.getCause());
       }
     }
   }
@@ -255,12 +262,12 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
       } catch (com.microsoft.playwright.TimeoutError e) {
         // No response headers in time: this page is given up, and a fresh one takes its place.
         replacePage();
-        throw new BrowserException(ErrorCode.BROWSER_ACTION_FAILED, url + " sent no response headers within "
-            + navigationTimeoutMs + " ms; that page was closed and a fresh one opened", null, false, e);
+        throw BrowserException.of(ErrorCode.BROWSER_ACTION_FAILED, url + " sent no response headers within "
+            + navigationTimeoutMs + " ms; that page was closed and a fresh one opened", e);
       } catch (PlaywrightException e) {
         if (String.valueOf(e.getMessage()).contains("Cannot navigate to invalid URL")) {
-          throw new BrowserException(ErrorCode.BROWSER_INVALID_URL, "Chromium cannot navigate to " + url
-              + ": it is not a valid URL", null, false, null);
+          throw BrowserException.of(ErrorCode.BROWSER_INVALID_URL, "Chromium cannot navigate to " + url
+              + ": it is not a valid URL");
         }
         if (String.valueOf(e.getMessage()).contains("net::ERR_")) {
           // Chromium commits its error page a moment after the navigation failed; wait for it, so that it
@@ -285,7 +292,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
   }
 
   @Override
-  public void click(ProviderElement element) {
+  public void click(BrowserAction.Click action, ProviderElement element) {
     refuseBeforeDispatch(element);
     guarded("the click", () -> {
       ElementHandle target = resolve(element);
@@ -305,7 +312,8 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
   }
 
   @Override
-  public void fill(ProviderElement element, String value) {
+  public void fill(BrowserAction.Fill action, ProviderElement element) {
+    String value = action.value();
     guarded("filling the field", () -> {
       ElementHandle target = resolve(element);
       try {
@@ -333,11 +341,12 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
   @Override
   public int fillCredential(ProviderElement element, dev.periscope.api.host.Secret secret, List<String> expectedChain) {
     return guarded("filling the credential",
-        () -> credentialFields.fill(resolve(element), element, secret, expectedChain, budgets.actionTimeoutMs()));
+        () -> credentialFields.fill(resolve(element), element, secret, expectedChain, policy.timeouts().actionMs()));
   }
 
   @Override
-  public void press(ProviderElement element, String key) {
+  public void press(BrowserAction.Press action, ProviderElement element) {
+    String key = action.key();
     String playwrightKey = key.equals("Space") ? " " : key;
     if (element != null && "file".equals(element.inputType())) {
       refuseBeforeDispatch(element);
@@ -359,7 +368,8 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
   }
 
   @Override
-  public void select(ProviderElement element, List<String> values) {
+  public void select(BrowserAction.Select action, ProviderElement element) {
+    List<String> values = action.values();
     guarded("choosing an option", () -> {
       ElementHandle target = resolve(element);
       try {
@@ -372,7 +382,8 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
   }
 
   @Override
-  public void check(ProviderElement element, boolean checked) {
+  public void check(BrowserAction.Check action, ProviderElement element) {
+    boolean checked = action.checked();
     guarded(checked ? "checking" : "unchecking", () -> {
       ElementHandle target = resolve(element);
       try {
@@ -385,7 +396,9 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
   }
 
   @Override
-  public void scroll(String to, double pages, ProviderElement element) {
+  public void scroll(BrowserAction.Scroll action, ProviderElement element) {
+    String to = action.to();
+    double pages = action.pages();
     call("scrolling", () -> {
       switch (to) {
         case "up", "down" -> page.evaluate("pages => window.scrollBy(0, pages * window.innerHeight)",
@@ -408,7 +421,9 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
   }
 
   @Override
-  public void waitFor(String until, ProviderElement element, long timeoutMs) {
+  public void waitFor(BrowserAction.Wait action, ProviderElement element) {
+    String until = action.until();
+    long timeoutMs = action.timeoutMs();
     double timeout = Math.min(timeoutMs, navigationTimeoutMs);
     call("waiting for " + until, () -> {
       switch (until) {
@@ -438,12 +453,12 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
   }
 
   @Override
-  public void history(String move) {
+  public void history(BrowserAction.History action) {
+    String move = action.move();
     guarded(move, () -> {
       if (move.equals("reload")) {
         if (page.url().equals("about:blank")) {
-          throw new BrowserException(ErrorCode.BROWSER_POLICY_DENIED, "there is no page to reload", page.url(), false,
-              null);
+          throw BrowserException.of(ErrorCode.BROWSER_POLICY_DENIED, "there is no page to reload").withUrl(page.url());
         }
         page.reload();
         return null;
@@ -452,8 +467,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
       Object response = move.equals("back") ? page.goBack() : page.goForward();
       boolean moved = response != null || !page.url().equals(before);
       if (!moved) {
-        throw new BrowserException(ErrorCode.BROWSER_POLICY_DENIED, "there is no history entry to go " + move + " to",
-            page.url(), false, null);
+        throw BrowserException.of(ErrorCode.BROWSER_POLICY_DENIED, "there is no history entry to go " + move + " to").withUrl(page.url());
       }
       return null;
     });
@@ -479,7 +493,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment {
    */
   @Override
   public Screenshot screenshot(boolean fullPage) {
-    return call("the screenshot", () -> Screenshots.capture(page, fullPage, budgets, credentialFields));
+    return call("the screenshot", () -> Screenshots.capture(page, fullPage, policy.screenshots(), credentialFields));
   }
 
   @Override

@@ -24,6 +24,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import com.microsoft.playwright.options.Proxy;
+import dev.periscope.api.browser.EnvironmentPolicy;
+import dev.periscope.browser.policy.DestinationPolicy;
 import dev.periscope.browser.policy.PolicyProxy;
 import dev.periscope.browser.policy.Resolver;
 import dev.periscope.browser.policy.Upstream;
@@ -76,7 +78,8 @@ public final class PlaywrightProvider implements CheckpointingProvider {
     this.checkpoints = checkpointDirectory.map(CheckpointFiles::new);
     LOG.info("browser provider {}: Chromium {} ({}), Node.js {}, {}", ID,
         chromium.path().map(Path::toString).orElse("not found"), settings.headless() ? "headless" : "headed",
-        node.path().map(Path::toString).orElse("not found"), settings.network().describe());
+        node.path().map(Path::toString).orElse("not found"),
+        DestinationPolicy.of(settings.network()).describe());
     this.checkpoints.ifPresent(CheckpointFiles::sweepPartial);
     TempRoots.removeAbandoned(Path.of(System.getProperty("java.io.tmpdir")));
   }
@@ -88,8 +91,9 @@ public final class PlaywrightProvider implements CheckpointingProvider {
 
   @Override
   public Set<Capability> capabilities() {
-    return checkpoints.isPresent() ? Set.of(Capability.SCREENSHOT, Capability.EXTRACTION, Capability.CHECKPOINT)
-        : Set.of(Capability.SCREENSHOT, Capability.EXTRACTION);
+    return checkpoints.isPresent()
+        ? Set.of(Capability.SCREENSHOT, Capability.EXTRACTION, Capability.NETWORK_POLICY, Capability.CHECKPOINT)
+        : Set.of(Capability.SCREENSHOT, Capability.EXTRACTION, Capability.NETWORK_POLICY);
   }
 
   @Override
@@ -123,7 +127,7 @@ public final class PlaywrightProvider implements CheckpointingProvider {
    */
   @Override
   public BrowserEnvironment open(OpenRequest request, Cancellation cancellation) {
-    return open(cancellation, null, null);
+    return open(request.policy(), cancellation, null, null);
   }
 
   /**
@@ -133,7 +137,7 @@ public final class PlaywrightProvider implements CheckpointingProvider {
   @Override
   public BrowserEnvironment restore(OpenRequest request, CheckpointRef checkpoint, Cancellation cancellation) {
     String state = new String(checkpointFiles().read(checkpoint.ref()), StandardCharsets.UTF_8);
-    return open(cancellation, state, checkpoint.ref());
+    return open(request.policy(), cancellation, state, checkpoint.ref());
   }
 
   @Override
@@ -146,10 +150,12 @@ public final class PlaywrightProvider implements CheckpointingProvider {
         "this Playwright provider keeps no checkpoints"));
   }
 
-  private BrowserEnvironment open(Cancellation cancellation, String storageState, String restoredFrom) {
+  private BrowserEnvironment open(EnvironmentPolicy policy, Cancellation cancellation, String storageState,
+      String restoredFrom) {
     cancellation.throwIfCancelled();
+    DestinationPolicy destinations = DestinationPolicy.of(policy.network());
     Path directory = environmentDirectory();
-    PolicyProxy proxy = new PolicyProxy(settings.network(), resolver, upstream);
+    PolicyProxy proxy = new PolicyProxy(destinations, resolver, upstream);
     // No credentials here: Playwright would pause every request to answer proxy challenges. ProxyBootstrap
     // teaches the context the credentials once instead.
     Proxy viaProxy = new Proxy(proxy.server());
@@ -162,20 +168,21 @@ public final class PlaywrightProvider implements CheckpointingProvider {
         // empty and prompts are denied at launch.
         // Every connection, loopback included, goes through this environment's policy proxy.
         var options = new com.microsoft.playwright.Browser.NewContextOptions()
-            .setViewportSize(settings.viewportWidth(), settings.viewportHeight())
+            .setViewportSize(policy.viewport().width(), policy.viewport().height())
             .setProxy(viaProxy);
         if (storageState != null) {
           options.setStorageState(storageState);
         }
         BrowserContext context = driver.browser().newContext(options);
-        context.setDefaultTimeout(settings.actionTimeoutMs());
-        context.setDefaultNavigationTimeout(settings.navigationTimeoutMs());
+        context.setDefaultTimeout(policy.timeouts().actionMs());
+        context.setDefaultNavigationTimeout(policy.timeouts().navigationMs());
         String registryKey = "__periscope_" + java.util.UUID.randomUUID().toString().replace("-", "");
         // The browser learns the proxy's credentials from the proxy itself, before any page of the agent loads.
         ProxyBootstrap.prime(context, proxy);
         context.addInitScript(PageScripts.guards(registryKey));
         Page page = context.newPage();
-        return new PlaywrightEnvironment(driver, context, page, registryKey, settings, () -> deleteTree(directory),
+        return new PlaywrightEnvironment(driver, context, page, registryKey, policy,
+            settings.cleanupTimeoutMs(), () -> deleteTree(directory),
             checkpoints.map(files -> new StateCheckpoints(files, ID, version().orElseThrow(), restoredFrom,
                 storageState)), proxy);
       });

@@ -5,7 +5,7 @@ import com.microsoft.playwright.options.BoundingBox;
 import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.Screenshot;
-import dev.periscope.browser.BrowserSettings;
+import dev.periscope.api.browser.EnvironmentPolicy;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +18,7 @@ import java.util.Map;
 final class Screenshots {
   private Screenshots() {}
 
-  static Screenshot capture(Page page, boolean fullPage, BrowserSettings budgets, CredentialFields credentialFields) {
+  static Screenshot capture(Page page, boolean fullPage, EnvironmentPolicy.ScreenshotLimits budgets, CredentialFields credentialFields) {
     @SuppressWarnings("unchecked")
     Map<String, Object> size = (Map<String, Object>) page.evaluate("""
         full => ({ width: full ? Math.max(document.documentElement.scrollWidth, innerWidth) : innerWidth,
@@ -27,19 +27,19 @@ final class Screenshots {
     double ratio = ((Number) size.get("ratio")).doubleValue();
     long pixels = Math.round(((Number) size.get("width")).doubleValue() * ratio)
         * Math.round(((Number) size.get("height")).doubleValue() * ratio);
-    if (pixels > budgets.maxScreenshotPixels()) {
-      throw new BrowserException(ErrorCode.BROWSER_POLICY_DENIED, "the screenshot would be " + pixels
-          + " device pixels, over the budget of " + budgets.maxScreenshotPixels()
-          + "; take the viewport instead of the full page", page.url(), false, null);
+    if (pixels > budgets.maxPixels()) {
+      throw BrowserException.of(ErrorCode.BROWSER_POLICY_DENIED, "the screenshot would be " + pixels
+          + " device pixels, over the budget of " + budgets.maxPixels()
+          + "; take the viewport instead of the full page").withUrl(page.url());
     }
     // Filled fields are masked where they were before and after the capture, so one moved meanwhile is covered.
     List<BoundingBox> masks = new ArrayList<>(credentialFields.masks(page, fullPage));
     byte[] png = page.screenshot(new Page.ScreenshotOptions().setFullPage(fullPage));
     masks.addAll(credentialFields.masks(page, fullPage));
     png = CredentialFields.paint(png, masks, ratio);
-    if (png.length > budgets.maxScreenshotBytes()) {
-      throw new BrowserException(ErrorCode.BROWSER_POLICY_DENIED, "the screenshot is " + png.length
-          + " bytes as PNG, over the budget of " + budgets.maxScreenshotBytes(), page.url(), false, null);
+    if (png.length > budgets.maxBytes()) {
+      throw BrowserException.of(ErrorCode.BROWSER_POLICY_DENIED, "the screenshot is " + png.length
+          + " bytes as PNG, over the budget of " + budgets.maxBytes()).withUrl(page.url());
     }
     ByteBuffer header = ByteBuffer.wrap(png, 16, 8);
     return new Screenshot(png, header.getInt(), header.getInt(), null, page.url(), page.title());

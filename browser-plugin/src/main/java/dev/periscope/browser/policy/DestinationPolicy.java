@@ -1,8 +1,9 @@
 package dev.periscope.browser.policy;
 
+import dev.periscope.api.ConfigurationException;
 import dev.periscope.api.PluginConfiguration;
-import dev.periscope.api.browser.BrowserException;
-import dev.periscope.api.browser.ErrorCode;
+import dev.periscope.api.browser.NetworkPolicy;
+import dev.periscope.api.browser.NetworkPolicy.Mode;
 import java.net.IDN;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -12,63 +13,76 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * A project's network policy ({@code plugins.browser.network}) and how it judges a destination, in this order:
- * the host's form ({@code localhost} names, numbers that are not canonical IP literals), one resolution to every
- * address, {@code denyCidrs} and cloud metadata addresses (in every mode; metadata only passes when
- * {@code allowCidrs} names that very address), then, except in {@code unrestricted}, every address must be public
- * unicast, or (in {@code allowlist}) the host listed in {@code allowHosts} or the address inside {@code allowCidrs}.
+ * How a project's {@link NetworkPolicy} judges a destination, in this order: the host's form ({@code localhost}
+ * names, numbers that are not canonical IP literals), one resolution to every address, {@code denyCidrs} and cloud
+ * metadata addresses (in every mode; metadata only passes when {@code allowCidrs} names that very address), then,
+ * except in {@code unrestricted}, every address must be public unicast, or (in {@code allowlist}) the host listed in
+ * {@code allowHosts} or the address inside {@code allowCidrs}.
  */
-public record NetworkPolicy(Mode mode, List<String> allowHosts, List<Cidr> allowCidrs, List<Cidr> denyCidrs) {
-  public enum Mode { STRICT, ALLOWLIST, UNRESTRICTED }
-
+public record DestinationPolicy(Mode mode, List<String> allowHosts, List<Cidr> allowCidrs, List<Cidr> denyCidrs) {
   private static final Pattern HOST_ENTRY = Pattern.compile("\\.?[a-z0-9]([a-z0-9.-]*[a-z0-9])?");
 
-  public NetworkPolicy {
+  public DestinationPolicy {
     allowHosts = List.copyOf(allowHosts);
     allowCidrs = List.copyOf(allowCidrs);
     denyCidrs = List.copyOf(denyCidrs);
   }
 
-  public static NetworkPolicy strict() {
-    return new NetworkPolicy(Mode.STRICT, List.of(), List.of(), List.of());
+  public static DestinationPolicy strict() {
+    return new DestinationPolicy(Mode.STRICT, List.of(), List.of(), List.of());
   }
 
   /** Reads {@code plugins.browser.network}; a malformed entry fails, naming it. */
-  public static NetworkPolicy from(PluginConfiguration config) {
+  public static DestinationPolicy from(PluginConfiguration config) {
+    return of(read(config));
+  }
+
+  /** The policy {@code plugins.browser.network} states, checked entry by entry; a malformed entry fails, naming it. */
+  public static NetworkPolicy read(PluginConfiguration config) {
     String mode = config.string("network.mode").orElse("strict");
     Mode m;
     try {
       m = Mode.valueOf(mode.toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
-      throw invalid("plugins.browser.network.mode must be strict, allowlist or unrestricted (found " + mode + ")");
+      throw invalid("mode", "plugins.browser.network.mode must be strict, allowlist or unrestricted (found " + mode
+          + ")");
     }
+    NetworkPolicy stated = new NetworkPolicy(m, config.strings("network.allowHosts"),
+        config.strings("network.allowCidrs"), config.strings("network.denyCidrs"));
+    of(stated);
+    return stated;
+  }
+
+  /** The rules of a stated policy; a malformed entry fails, naming it. */
+  public static DestinationPolicy of(NetworkPolicy stated) {
     List<String> hosts = new ArrayList<>();
-    List<String> listed = config.strings("network.allowHosts");
+    List<String> listed = stated.allowHosts();
     for (int i = 0; i < listed.size(); i++) {
       String h = normalizeHost(listed.get(i).strip());
       if (!HOST_ENTRY.matcher(h).matches() || h.startsWith("..")) {
-        throw invalid("plugins.browser.network.allowHosts[" + i + "] is not a host name or .domain: " + listed.get(i));
+        throw invalid("allowHosts[" + i + "]", "plugins.browser.network.allowHosts[" + i
+            + "] is not a host name or .domain: " + listed.get(i));
       }
       hosts.add(h);
     }
-    return new NetworkPolicy(m, hosts, cidrs(config, "allowCidrs"), cidrs(config, "denyCidrs"));
+    return new DestinationPolicy(stated.mode(), hosts, cidrs(stated.allowCidrs(), "allowCidrs"),
+        cidrs(stated.denyCidrs(), "denyCidrs"));
   }
 
-  private static List<Cidr> cidrs(PluginConfiguration config, String key) {
+  private static List<Cidr> cidrs(List<String> listed, String key) {
     List<Cidr> out = new ArrayList<>();
-    List<String> listed = config.strings("network." + key);
     for (int i = 0; i < listed.size(); i++) {
       try {
         out.add(Cidr.parse(listed.get(i)));
       } catch (IllegalArgumentException e) {
-        throw invalid("plugins.browser.network." + key + "[" + i + "]: " + e.getMessage());
+        throw invalid(key + "[" + i + "]", "plugins.browser.network." + key + "[" + i + "]: " + e.getMessage());
       }
     }
     return out;
   }
 
-  private static BrowserException invalid(String message) {
-    return new BrowserException(ErrorCode.BROWSER_INVALID_ARGUMENT, message);
+  private static ConfigurationException invalid(String key, String message) {
+    return new ConfigurationException("plugins.browser.network." + key, message);
   }
 
   /** What a destination came to: admitted with the addresses to use, denied with the reason, or unresolved. */

@@ -31,7 +31,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * One environment's proxy on an ephemeral 127.0.0.1 port: every connection its browser makes comes here. It
- * checks its credentials (else 407), judges the destination by the {@link NetworkPolicy} (resolving the host
+ * checks its credentials (else 407), judges the destination by the {@link DestinationPolicy} (resolving the host
  * once), answers 403 to a denied one before any upstream connection, and connects only to an address it checked:
  * CONNECT tunnels (HTTPS, WebSockets) dial the checked address; forwarded HTTP is sent to the checked address as an
  * IP literal with the original Host header, so no later DNS answer can redirect it. Jetty does the HTTP and
@@ -52,7 +52,7 @@ public final class PolicyProxy implements AutoCloseable {
   /** A denied destination, in order. */
   public record Denial(long sequence, String host, int port, String reason) {}
 
-  private final NetworkPolicy policy;
+  private final DestinationPolicy policy;
   private final Resolver resolver;
   private final Upstream upstream;
   private final Server server;
@@ -64,7 +64,7 @@ public final class PolicyProxy implements AutoCloseable {
   private final Deque<Denial> denials = new ArrayDeque<>();
   private long denialCount;
 
-  public PolicyProxy(NetworkPolicy policy, Resolver resolver, Upstream upstream) {
+  public PolicyProxy(DestinationPolicy policy, Resolver resolver, Upstream upstream) {
     this.policy = policy;
     this.resolver = resolver;
     this.upstream = upstream;
@@ -130,17 +130,17 @@ public final class PolicyProxy implements AutoCloseable {
   }
 
   /** Judges a destination unless the proxy is closing; records a denial. */
-  private NetworkPolicy.Verdict judge(String host, int port) {
-    NetworkPolicy.Verdict v = policy.judge(host, resolver);
-    if (v.outcome() == NetworkPolicy.Verdict.Outcome.DENIED) {
+  private DestinationPolicy.Verdict judge(String host, int port) {
+    DestinationPolicy.Verdict v = policy.judge(host, resolver);
+    if (v.outcome() == DestinationPolicy.Verdict.Outcome.DENIED) {
       denied(v.host(), port, v.reason());
     }
     return v;
   }
 
   /** A denial is 403; a destination that did not resolve is the proxy's transport failure, 502. */
-  private static int status(NetworkPolicy.Verdict refused) {
-    return refused.outcome() == NetworkPolicy.Verdict.Outcome.DENIED ? 403 : 502;
+  private static int status(DestinationPolicy.Verdict refused) {
+    return refused.outcome() == DestinationPolicy.Verdict.Outcome.DENIED ? 403 : 502;
   }
 
   @Override
@@ -220,7 +220,7 @@ public final class PolicyProxy implements AutoCloseable {
 
     @Override
     protected void connectToServer(Request request, String host, int port, Promise<SocketChannel> promise) {
-      NetworkPolicy.Verdict v = judge(host, port);
+      DestinationPolicy.Verdict v = judge(host, port);
       if (!v.admitted()) {
         promise.failed(new Denied(status(v),
             v.host() + ": " + v.reason()));
@@ -291,7 +291,7 @@ public final class PolicyProxy implements AutoCloseable {
         return true;
       }
       int port = uri.getPort() > 0 ? uri.getPort() : 80;
-      NetworkPolicy.Verdict v = judge(uri.getHost(), port);
+      DestinationPolicy.Verdict v = judge(uri.getHost(), port);
       if (!v.admitted()) {
         refuse(request, response, callback, status(v),
             "Blocked by the project's network policy: " + v.host() + ": " + v.reason());

@@ -184,7 +184,7 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
           needed.add(Capability.CHECKPOINT);
         }
         BrowserProvider provider = registry.select(new Requirements(requirements.providerId(), needed),
-            settings.provider());
+            settings.provider(), settings.environment().network().mode());
         slot = new Slot(owner, sessionId, persistence, provider);
         slots.put(owner, slot);
         opener = true;
@@ -256,8 +256,7 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
       synchronized (this) {
         slots.remove(slot.owner, slot);
       }
-      slot.opening.completeExceptionally(late.get() ? new BrowserException(ErrorCode.BROWSER_UNRESPONSIVE,
-          "the browser did not start within " + openMs + " ms, and was stopped", null, true, e) : e);
+      slot.opening.completeExceptionally(late.get() ? BrowserException.rebuilt(ErrorCode.BROWSER_UNRESPONSIVE, "the browser did not start within " + openMs + " ms, and was stopped", null, e) : e);
     }
   }
 

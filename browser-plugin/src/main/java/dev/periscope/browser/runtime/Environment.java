@@ -159,16 +159,14 @@ final class Environment {
     try {
       queue.enter(cancellation);
     } catch (CancellationException e) {
-      throw new BrowserException(ErrorCode.BROWSER_ACTION_CANCELLED,
-          "the call was cancelled while it waited for the browser; nothing was done", lastUrl(), false, null);
+      throw BrowserException.of(ErrorCode.BROWSER_ACTION_CANCELLED, "the call was cancelled while it waited for the browser; nothing was done").withUrl(lastUrl());
     }
     try {
       if (closed || aborted) {
         throw gone();
       }
       if (cancellation.isCancelled()) {
-        throw new BrowserException(ErrorCode.BROWSER_ACTION_CANCELLED,
-            "the call was cancelled before the browser started on it; nothing was done", lastUrl(), false, null);
+        throw BrowserException.of(ErrorCode.BROWSER_ACTION_CANCELLED, "the call was cancelled before the browser started on it; nothing was done").withUrl(lastUrl());
       }
       if (System.nanoTime() - lastAnswer > TimeUnit.MILLISECONDS.toNanos(timeouts.checkAfterPauseMs())) {
         checkResponsive();

@@ -50,7 +50,8 @@ final class EnvironmentOpener {
   /** Opens the slot's environment, restoring a resuming session from its newest checkpoint. */
   Environment open(DefaultBrowserRuntime.Slot slot) {
     BrowserProvider provider = slot.provider;
-    BrowserProvider.OpenRequest request = new BrowserProvider.OpenRequest(slot.sessionId, slot.persistence);
+    BrowserProvider.OpenRequest request = new BrowserProvider.OpenRequest(slot.sessionId, slot.persistence,
+        settings.environment());
     closings.await(slot.sessionId, settings.cleanupTimeoutMs());
     Optional<CheckpointIndex.Entry> saved = slot.persistence == Persistence.RESUME
         ? checkpoints.find(slot.sessionId) : Optional.empty();

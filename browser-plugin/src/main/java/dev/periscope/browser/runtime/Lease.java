@@ -13,10 +13,7 @@ import dev.periscope.api.browser.ProviderElement;
 import dev.periscope.api.browser.ProviderObservation;
 import dev.periscope.api.browser.Screenshot;
 import dev.periscope.api.browser.Transition;
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -75,20 +72,26 @@ final class Lease implements BrowserLease {
   }
 
   @Override
-  public Transition act(BrowserAction action, ObservationBudget budget, Cancellation cancellation) {
+  public <R> Acted<R> act(BrowserAction<R> action, ObservationBudget budget, Cancellation cancellation) {
     validate(action);
-    return run(cancellation, rerun(action), () -> {
-      Map<String, Object> record = describe(action);
-      Runnable step = step(action, cancellation, record);
-      if (action instanceof BrowserAction.FillCredential) {
-        // Its browser calls are steps of their own: the time a person takes to approve is not the browser's.
-        return transition(record, budget, cancellation, step);
+    return run(cancellation, action.repeatable() ? Rerun.REPEATABLE : Rerun.NEVER, () -> {
+      ProviderElement target = action.target() == null ? null
+          : environment.resolve(action.target().observationId(), action.target().elementRef());
+      if (target != null) {
+        action.admit(target);
       }
-      return transition(record, budget, cancellation, () -> environment.step(describeStep(action),
-          stepTimeoutMs(action), () -> {
-            step.run();
-            return null;
-          }));
+      if (action instanceof BrowserAction.PageAction<R> page) {
+        return transition(action, budget, cancellation, () -> environment.step(action.step(),
+            action.timeoutMs(timeouts().actionMs(), timeouts().navigationMs()),
+            () -> page.accept(environment.delegate().actions(), target)));
+      }
+      // The runtime's own action. Its browser calls are steps of their own: the time a person takes to approve is
+      // not the browser's.
+      BrowserAction.FillCredential fill = (BrowserAction.FillCredential) action;
+      @SuppressWarnings("unchecked") // R is FillCredential's own result type
+      Acted<R> filled = (Acted<R>) transition(fill, budget, cancellation, () -> fillCredential(fill, target,
+          cancellation));
+      return filled;
     });
   }
 
@@ -102,138 +105,30 @@ final class Lease implements BrowserLease {
     NEVER
   }
 
-  private static Rerun rerun(BrowserAction action) {
-    boolean namesNoRef = action instanceof BrowserAction.Navigate
-        || (action instanceof BrowserAction.Press p ? p.elementRef() == null
-        : action instanceof BrowserAction.Scroll s ? s.elementRef() == null
-        : action instanceof BrowserAction.Wait w && w.elementRef() == null);
-    return namesNoRef ? Rerun.REPEATABLE : Rerun.NEVER;
+  /**
+   * Checks what can be checked before the queue: the action's own fields, and that a ref comes with its
+   * observation.
+   */
+  private void validate(BrowserAction<?> action) {
+    try {
+      action.validate();
+    } catch (BrowserException e) {
+      throw e.url() == null && environment.lastUrl() != null ? e.withUrl(environment.lastUrl()) : e;
+    }
+    if (action.target() != null) {
+      requireObservation(action.target().observationId(), action.target().elementRef());
+    }
   }
 
   /**
-   * How long the provider may take for an action, by its own timeouts: a navigation its navigation timeout, a wait
-   * its own, anything that may start a navigation (a click, a key, a choice) its action timeout and then the
-   * navigation timeout.
+   * Fills a credential into a password or other field: the channel resolves the secret, checks the field's
+   * origins, asks for approval and fills; the session redacts the secret from then on. Caller holds the queue.
    */
-  private long stepTimeoutMs(BrowserAction action) {
-    RuntimeSettings.Timeouts t = timeouts();
-    if (action instanceof BrowserAction.Navigate || action instanceof BrowserAction.History) {
-      return t.navigationMs();
-    }
-    if (action instanceof BrowserAction.Wait w) {
-      return Math.min(w.timeoutMs(), t.navigationMs());
-    }
-    if (action instanceof BrowserAction.Scroll) {
-      return t.actionMs();
-    }
-    return t.actionThenNavigationMs();
-  }
-
-  private static String describeStep(BrowserAction action) {
-    return action instanceof BrowserAction.Navigate ? "opening the page" : "the " + action.kind();
-  }
-
-  /** Checks what can be checked before the queue: URLs, keys, bounds, and that refs come with observations. */
-  private void validate(BrowserAction action) {
-    if (action instanceof BrowserAction.Navigate n) {
-      checkUrl(n.url());
-    } else if (action instanceof BrowserAction.Click c) {
-      requireObservation(c.observationId(), c.elementRef());
-    } else if (action instanceof BrowserAction.Fill f) {
-      requireObservation(f.observationId(), f.elementRef());
-    } else if (action instanceof BrowserAction.FillCredential f) {
-      requireObservation(f.observationId(), f.elementRef());
-      if (f.credentialRef() == null || f.credentialRef().isBlank()) {
-        throw invalid("/credential_ref: a credential reference is required");
-      }
-    } else if (action instanceof BrowserAction.Select s) {
-      requireObservation(s.observationId(), s.elementRef());
-      if (s.values().isEmpty()) {
-        throw invalid("/values: choose at least one option");
-      }
-    } else if (action instanceof BrowserAction.Check c) {
-      requireObservation(c.observationId(), c.elementRef());
-    } else if (action instanceof BrowserAction.Press p) {
-      if (!BrowserAction.KEYS.contains(p.key())) {
-        throw invalid("/key: one of " + String.join(", ", BrowserAction.KEYS) + " is required (found " + p.key() + ")");
-      }
-      optionalElement(p.observationId(), p.elementRef());
-    } else if (action instanceof BrowserAction.Scroll s) {
-      if (!List.of("up", "down", "top", "bottom", "element").contains(s.to())) {
-        throw invalid("/to: one of up, down, top, bottom, element is required");
-      }
-      if (!(s.pages() > 0 && s.pages() <= 20)) {
-        throw invalid("/pages: a number greater than 0 and at most 20 is required (found " + s.pages() + ")");
-      }
-      if (s.to().equals("element") && s.elementRef() == null) {
-        throw invalid("/element_ref: scrolling to an element needs its ref");
-      }
-      optionalElement(s.observationId(), s.elementRef());
-    } else if (action instanceof BrowserAction.Wait w) {
-      if (!List.of("load", "network-idle", "element-visible", "element-hidden").contains(w.until())) {
-        throw invalid("/until: one of load, network-idle, element-visible, element-hidden is required");
-      }
-      if (w.until().startsWith("element-") && w.elementRef() == null) {
-        throw invalid("/element_ref: waiting for an element needs its ref");
-      }
-      if (w.timeoutMs() < 1 || w.timeoutMs() > 120_000) {
-        throw invalid("/timeout_ms: an integer from 1 to 120000 is required (found " + w.timeoutMs() + ")");
-      }
-      optionalElement(w.observationId(), w.elementRef());
-    } else if (action instanceof BrowserAction.History h) {
-      if (!List.of("back", "forward", "reload").contains(h.move())) {
-        throw invalid("unknown history move " + h.move());
-      }
-    }
-  }
-
-  /** The provider step of an action, its targets resolved against the newest observation. Caller holds the queue. */
-  private Runnable step(BrowserAction action, Cancellation cancellation, Map<String, Object> record) {
-    var env = environment.delegate();
-    if (action instanceof BrowserAction.Navigate n) {
-      return () -> env.navigate(n.url());
-    }
-    if (action instanceof BrowserAction.Click c) {
-      ProviderElement target = environment.resolve(c.observationId(), c.elementRef());
-      return () -> env.click(target);
-    }
-    if (action instanceof BrowserAction.Fill f) {
-      ProviderElement target = environment.resolve(f.observationId(), f.elementRef());
-      if ("password".equals(target.inputType())) {
-        throw new BrowserException(ErrorCode.BROWSER_PASSWORD_INPUT_FORBIDDEN, "element \"" + f.elementRef()
-            + "\" is a password field; fill it with browser_fill_credential, which never shows the value to the model");
-      }
-      return () -> env.fill(target, f.value());
-    }
-    if (action instanceof BrowserAction.FillCredential f) {
-      ProviderElement target = environment.resolve(f.observationId(), f.elementRef());
-      // The channel resolves, checks the origins, asks, and fills; the session redacts the secret from then on.
-      return () -> record.put("filled_chars", runtime.credentials().fill(credentialField(target),
-          f.credentialRef(), cancellation, secret -> runtime.redactions().remember(environment.sessionId,
-              f.credentialRef(), secret)));
-    }
-    if (action instanceof BrowserAction.Press p) {
-      ProviderElement target = resolveOptional(p.observationId(), p.elementRef());
-      return () -> env.press(target, p.key());
-    }
-    if (action instanceof BrowserAction.Select s) {
-      ProviderElement target = environment.resolve(s.observationId(), s.elementRef());
-      return () -> env.select(target, s.values());
-    }
-    if (action instanceof BrowserAction.Check c) {
-      ProviderElement target = environment.resolve(c.observationId(), c.elementRef());
-      return () -> env.check(target, c.checked());
-    }
-    if (action instanceof BrowserAction.Scroll s) {
-      ProviderElement target = resolveOptional(s.observationId(), s.elementRef());
-      return () -> env.scroll(s.to(), s.pages(), target);
-    }
-    if (action instanceof BrowserAction.Wait w) {
-      ProviderElement target = resolveOptional(w.observationId(), w.elementRef());
-      return () -> env.waitFor(w.until(), target, w.timeoutMs());
-    }
-    BrowserAction.History h = (BrowserAction.History) action;
-    return () -> env.history(h.move());
+  private BrowserAction.FillCredential.Filled fillCredential(BrowserAction.FillCredential action,
+      ProviderElement target, Cancellation cancellation) {
+    int chars = runtime.credentials().fill(credentialField(target), action.credentialRef(), cancellation,
+        secret -> runtime.redactions().remember(environment.sessionId, action.credentialRef(), secret));
+    return new BrowserAction.FillCredential.Filled(chars);
   }
 
   /** A field as the credential channel reaches it: reading its origins and filling it are steps of their own. */
@@ -258,49 +153,6 @@ final class Lease implements BrowserLease {
     };
   }
 
-  /** How a transition records the action: never a fill's value, only its length. */
-  private static Map<String, Object> describe(BrowserAction action) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("kind", action.kind());
-    if (action instanceof BrowserAction.Navigate n) {
-      m.put("url", n.url());
-    } else if (action instanceof BrowserAction.Click c) {
-      m.put("element_ref", c.elementRef());
-    } else if (action instanceof BrowserAction.Fill f) {
-      m.put("element_ref", f.elementRef());
-      m.put("value", "[REDACTED]");
-      m.put("value_length", f.value().length());
-    } else if (action instanceof BrowserAction.FillCredential f) {
-      m.put("element_ref", f.elementRef());
-      m.put("credential_ref", f.credentialRef());
-      m.put("value", "[REDACTED]");
-    } else if (action instanceof BrowserAction.Press p) {
-      putIfPresent(m, "element_ref", p.elementRef());
-      m.put("key", p.key());
-    } else if (action instanceof BrowserAction.Select s) {
-      m.put("element_ref", s.elementRef());
-      m.put("values", s.values());
-    } else if (action instanceof BrowserAction.Check c) {
-      m.put("element_ref", c.elementRef());
-      m.put("checked", c.checked());
-    } else if (action instanceof BrowserAction.Scroll s) {
-      m.put("to", s.to());
-      m.put("pages", s.pages());
-      putIfPresent(m, "element_ref", s.elementRef());
-    } else if (action instanceof BrowserAction.Wait w) {
-      m.put("until", w.until());
-      m.put("timeout_ms", w.timeoutMs());
-      putIfPresent(m, "element_ref", w.elementRef());
-    }
-    return m;
-  }
-
-  private static void putIfPresent(Map<String, Object> m, String key, Object value) {
-    if (value != null) {
-      m.put(key, value);
-    }
-  }
-
   private void optionalElement(String observationId, String elementRef) {
     if (elementRef != null) {
       requireObservation(observationId, elementRef);
@@ -309,10 +161,6 @@ final class Lease implements BrowserLease {
 
   private ProviderElement resolveOptional(String observationId, String elementRef) {
     return elementRef == null ? null : environment.resolve(observationId, elementRef);
-  }
-
-  private BrowserException invalid(String message) {
-    return new BrowserException(ErrorCode.BROWSER_INVALID_ARGUMENT, message, environment.lastUrl(), false, null);
   }
 
   @Override
@@ -358,8 +206,7 @@ final class Lease implements BrowserLease {
 
   private void requireObservation(String observationId, String elementRef) {
     if (observationId == null || observationId.isBlank()) {
-      throw new BrowserException(ErrorCode.BROWSER_OBSERVATION_REQUIRED,
-          "element \"" + elementRef + "\" needs the observation_id it came from", environment.lastUrl(), false, null);
+      throw BrowserException.of(ErrorCode.BROWSER_OBSERVATION_REQUIRED, "element \"" + elementRef + "\" needs the observation_id it came from").withUrl(environment.lastUrl());
     }
   }
 
@@ -391,26 +238,22 @@ final class Lease implements BrowserLease {
     }
     // A provider that broke its contract by throwing something else: still a failure the model can route.
     String reason = String.valueOf(thrown.getMessage()).lines().findFirst().orElse(thrown.getClass().getSimpleName());
-    return new BrowserException(ErrorCode.BROWSER_ACTION_FAILED, "the browser failed: " + reason,
-        environment.lastUrl(), false, thrown);
+    return BrowserException.of(ErrorCode.BROWSER_ACTION_FAILED, "the browser failed: " + reason, thrown).withUrl(environment.lastUrl());
   }
 
   private BrowserException aborted(Cancellation cancellation, Rerun rerun, RuntimeException cause) {
     if (cancellation.isCancelled()) {
-      return new BrowserException(ErrorCode.BROWSER_ACTION_CANCELLED,
-          "the call was cancelled while the browser worked on it; that browser was discarded and the next call"
-              + " opens a fresh one", environment.lastUrl(), true, cause);
+      return BrowserException.rebuilt(ErrorCode.BROWSER_ACTION_CANCELLED, "the call was cancelled while the browser worked on it; that browser was discarded and the next call"
+              + " opens a fresh one", environment.lastUrl(), cause);
     }
     LostEnvironment lost = environment.lost();
     if (lost == null) {
-      return new BrowserException(ErrorCode.BROWSER_ENVIRONMENT_CLOSED,
-          "the browser was discarded while it worked on this call; the next call opens a fresh one",
-          environment.lastUrl(), true, cause);
+      return BrowserException.rebuilt(ErrorCode.BROWSER_ENVIRONMENT_CLOSED, "the browser was discarded while it worked on this call; the next call opens a fresh one", environment.lastUrl(), cause);
     }
     String url = lost.url;
-    BrowserException failure = new BrowserException(lost.fault.cause().code(), "the call did not complete: "
+    BrowserException failure = BrowserException.rebuilt(lost.fault.cause().code(), "the call did not complete: "
         + lost.fault.detail() + ". This browser was discarded; the next call opens " + lost.next()
-        + ", with no page open" + (url == null ? "" : ": open " + url + " again"), url, true, cause)
+        + ", with no page open" + (url == null ? "" : ": open " + url + " again"), url, cause)
         .withRecovery("browser_open", rerun != Rerun.NEVER);
     if (rerun == Rerun.READ && lost.fault.cause().code() == ErrorCode.BROWSER_CRASHED) {
       // The browser was dead: the call read nothing, and runs again on the next browser, which tells of the fault.
@@ -425,16 +268,18 @@ final class Lease implements BrowserLease {
    * action that ran but could not be observed afterwards is {@code unknown} and fails
    * {@code BROWSER_ACTION_EVIDENCE_FAILED}: repeating it could act twice.
    */
-  private Transition transition(Map<String, Object> action, ObservationBudget budget, Cancellation cancellation,
-      Runnable act) {
+  private <R> Acted<R> transition(BrowserAction<R> performed, ObservationBudget budget, Cancellation cancellation,
+      Supplier<R> act) {
+    Map<String, Object> action = performed.describe();
     Refs before = environment.latest();
     Observation beforeObservation = before == null ? null : before.observation();
     String beforeId = beforeObservation == null ? null : beforeObservation.id();
     String id = "transition-" + UUID.randomUUID();
     Instant startedAt = Instant.now();
     long start = System.nanoTime();
+    R result;
     try {
-      act.run();
+      result = act.get();
     } catch (RuntimeException e) {
       runtime.recordTransition(new Transition(id, environment.sessionId.value(), environment.id,
           environment.provider.id(), environment.generation, action,
@@ -458,15 +303,13 @@ final class Lease implements BrowserLease {
       if (environment.aborted()) {
         throw e;
       }
-      throw new BrowserException(ErrorCode.BROWSER_ACTION_EVIDENCE_FAILED,
-          action.get("kind") + " ran but the page could not be observed afterwards: " + e.getMessage(),
-          environment.lastUrl(), false, e);
+      throw BrowserException.of(ErrorCode.BROWSER_ACTION_EVIDENCE_FAILED, action.get("kind") + " ran but the page could not be observed afterwards: " + e.getMessage(), e).withUrl(environment.lastUrl());
     }
     Transition t = new Transition(id, environment.sessionId.value(), environment.id, environment.provider.id(),
         environment.generation, action, Transition.Outcome.SUCCEEDED, beforeId, after, startedAt, Instant.now(),
         metrics(start, acted, System.nanoTime(), after), null);
     runtime.recordTransition(t, beforeObservation);
-    return t;
+    return new Acted<>(result, t);
   }
 
   /** The failure code a transition records: the abort's reason when there was one, else the failure's own. */
@@ -485,26 +328,5 @@ final class Lease implements BrowserLease {
     return new Transition.Metrics((done - start) / 1_000_000, (acted - start) / 1_000_000, (done - acted) / 1_000_000,
         after == null ? 0 : after.text().length(), after == null ? 0 : after.elements().size(),
         after != null && after.textTruncated(), after != null && after.elementsTruncated());
-  }
-
-  /** Only absolute http(s) URLs without embedded credentials are navigated to. */
-  static void checkUrl(String url) {
-    URI uri;
-    try {
-      uri = new URI(url);
-    } catch (URISyntaxException | NullPointerException e) {
-      throw new BrowserException(ErrorCode.BROWSER_INVALID_URL, "the url argument is not a valid URL");
-    }
-    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase();
-    if (!scheme.equals("http") && !scheme.equals("https")) {
-      throw new BrowserException(ErrorCode.BROWSER_INVALID_URL, "only absolute http and https URLs can be opened: " + url);
-    }
-    if (uri.getRawUserInfo() != null) {
-      throw new BrowserException(ErrorCode.BROWSER_INVALID_URL,
-          "URLs with embedded credentials are refused; use browser_fill_credential for logins");
-    }
-    if (uri.getHost() == null || uri.getHost().isEmpty()) {
-      throw new BrowserException(ErrorCode.BROWSER_INVALID_URL, "the URL names no host: " + url);
-    }
   }
 }

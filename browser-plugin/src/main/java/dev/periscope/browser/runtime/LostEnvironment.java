@@ -60,9 +60,8 @@ final class LostEnvironment {
 
   /** The failure of a call that names the lost page's observation, in the replacing environment. */
   BrowserException lostObservation(String observationIdNamed) {
-    return new BrowserException(fault.cause().code(), "observation \"" + observationIdNamed + "\" belonged to a page"
+    return BrowserException.rebuilt(fault.cause().code(), "observation \"" + observationIdNamed + "\" belonged to a page"
         + " that is gone: at " + at.truncatedTo(ChronoUnit.SECONDS) + ", while no call ran, " + fault.detail()
-        + "; this browser session continues in a fresh browser" + (restores ? " restored from its last checkpoint" : "") + (url == null ? "" : "; open " + url + " again"),
-        url, true, null).withRecovery("browser_open", false);
+        + "; this browser session continues in a fresh browser" + (restores ? " restored from its last checkpoint" : "") + (url == null ? "" : "; open " + url + " again"), url, null).withRecovery("browser_open", false);
   }
 }

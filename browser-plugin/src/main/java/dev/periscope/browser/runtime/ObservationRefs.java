@@ -101,14 +101,11 @@ final class ObservationRefs {
         predecessor = null;
         throw lost.lostObservation(observationId);
       }
-      throw new BrowserException(ErrorCode.BROWSER_STALE_REFERENCE,
-          "observation \"" + observationId + "\" is stale; observe the page again", lastUrl(), false, null);
+      throw BrowserException.of(ErrorCode.BROWSER_STALE_REFERENCE, "observation \"" + observationId + "\" is stale; observe the page again").withUrl(lastUrl());
     }
     ProviderElement e = r.elementsByRef().get(ref);
     if (e == null) {
-      throw new BrowserException(ErrorCode.BROWSER_STALE_REFERENCE,
-          "element \"" + ref + "\" is not in observation \"" + observationId + "\"; observe the page again",
-          lastUrl(), false, null);
+      throw BrowserException.of(ErrorCode.BROWSER_STALE_REFERENCE, "element \"" + ref + "\" is not in observation \"" + observationId + "\"; observe the page again").withUrl(lastUrl());
     }
     return e;
   }

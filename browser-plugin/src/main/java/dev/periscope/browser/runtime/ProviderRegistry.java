@@ -4,6 +4,7 @@ import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.BrowserProvider;
 import dev.periscope.api.browser.Capability;
 import dev.periscope.api.browser.ErrorCode;
+import dev.periscope.api.browser.NetworkPolicy;
 import dev.periscope.api.browser.Requirements;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,6 +15,8 @@ import java.util.TreeMap;
 /**
  * The registered providers and the selection rule: the configured provider, else the single available one.
  * Registration order never decides: the map is sorted by id, and more than one available provider is an error.
+ * The chosen provider must enforce the network policy ({@link Capability#NETWORK_POLICY}) unless the project's
+ * mode is unrestricted: selection fails closed.
  */
 final class ProviderRegistry {
   private final Map<String, BrowserProvider> providers = new TreeMap<>();
@@ -38,7 +41,7 @@ final class ProviderRegistry {
     return providers.get(provider.id()) == provider;
   }
 
-  BrowserProvider select(Requirements requirements, Optional<String> configured) {
+  BrowserProvider select(Requirements requirements, Optional<String> configured, NetworkPolicy.Mode mode) {
     List<BrowserProvider> snapshot;
     synchronized (this) {
       snapshot = List.copyOf(providers.values());
@@ -75,6 +78,12 @@ final class ProviderRegistry {
                 + "; set plugins.browser.provider to choose one");
       }
       chosen = available.get(0);
+    }
+    if (mode != NetworkPolicy.Mode.UNRESTRICTED && !chosen.capabilities().contains(Capability.NETWORK_POLICY)) {
+      throw new BrowserException(ErrorCode.BROWSER_POLICY_DENIED, "browser provider \"" + chosen.id()
+          + "\" does not enforce the network policy, and this project's network mode is " + mode.configName()
+          + ": it opens browsers only for a project whose plugins.browser.network.mode is unrestricted; "
+          + "choose a provider that enforces the policy");
     }
     for (Capability c : requirements.capabilities()) {
       if (!chosen.capabilities().contains(c)) {

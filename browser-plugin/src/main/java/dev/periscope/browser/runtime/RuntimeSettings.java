@@ -1,18 +1,22 @@
 package dev.periscope.browser.runtime;
 
+import dev.periscope.api.browser.EnvironmentPolicy;
 import java.time.Duration;
 import java.util.Optional;
 
 /**
  * The runtime's own settings: the configured provider, how long shutdown may wait for admitted work and a
  * checkpoint ({@code cleanupTimeoutMs}), how many transitions it keeps in memory, checkpoint retention (age and
- * count), and the deadlines every step of a call runs under ({@link Timeouts}).
+ * count), the deadlines every step of a call runs under ({@link Timeouts}), and the {@link EnvironmentPolicy} every
+ * provider is handed when it opens an environment. Without one stated, the policy is {@link
+ * EnvironmentPolicy#defaults()}: strict.
  */
 public record RuntimeSettings(Optional<String> provider, long cleanupTimeoutMs, int maxTransitionsInMemory,
-    Duration checkpointTtl, int maxCheckpoints, Timeouts timeouts) {
+    Duration checkpointTtl, int maxCheckpoints, Timeouts timeouts, EnvironmentPolicy environment) {
   public RuntimeSettings(Optional<String> provider, long cleanupTimeoutMs, int maxTransitionsInMemory,
       Duration checkpointTtl, int maxCheckpoints) {
-    this(provider, cleanupTimeoutMs, maxTransitionsInMemory, checkpointTtl, maxCheckpoints, Timeouts.defaults());
+    this(provider, cleanupTimeoutMs, maxTransitionsInMemory, checkpointTtl, maxCheckpoints, Timeouts.defaults(),
+        EnvironmentPolicy.defaults());
   }
 
   public RuntimeSettings(Optional<String> provider, long cleanupTimeoutMs, int maxTransitionsInMemory) {
@@ -20,12 +24,20 @@ public record RuntimeSettings(Optional<String> provider, long cleanupTimeoutMs, 
   }
 
   public static RuntimeSettings defaults() {
-    return new RuntimeSettings(Optional.empty(), 10_000, 500, Duration.ofDays(30), 200, Timeouts.defaults());
+    return new RuntimeSettings(Optional.empty(), 10_000, 500, Duration.ofDays(30), 200, Timeouts.defaults(),
+        EnvironmentPolicy.defaults());
   }
 
   /** These settings with other deadlines. */
   public RuntimeSettings with(Timeouts other) {
-    return new RuntimeSettings(provider, cleanupTimeoutMs, maxTransitionsInMemory, checkpointTtl, maxCheckpoints, other);
+    return new RuntimeSettings(provider, cleanupTimeoutMs, maxTransitionsInMemory, checkpointTtl, maxCheckpoints, other,
+        environment);
+  }
+
+  /** These settings with another policy for the environments. */
+  public RuntimeSettings with(EnvironmentPolicy other) {
+    return new RuntimeSettings(provider, cleanupTimeoutMs, maxTransitionsInMemory, checkpointTtl, maxCheckpoints,
+        timeouts, other);
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.periscope.browser.tools;
 
 import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.ErrorCode;
+import dev.periscope.api.tool.Content;
 import dev.periscope.api.tool.Tool;
 import dev.periscope.api.tool.ToolCall;
 import dev.periscope.api.tool.ToolDescriptor;
@@ -11,7 +12,8 @@ import java.util.Map;
 
 /**
  * A browser tool: a descriptor and a body. Every failure a model should see becomes an error result whose text
- * ends with the failure line; bad arguments get {@code BROWSER_INVALID_ARGUMENT} whichever side caught them.
+ * ends with the failure line and whose structured content is the same failure as data; bad arguments get
+ * {@code BROWSER_INVALID_ARGUMENT} whichever side caught them.
  */
 final class BrowserTool implements Tool {
   /** What a tool does with a call; may throw {@link BrowserException}. */
@@ -55,40 +57,9 @@ final class BrowserTool implements Tool {
         "invalid arguments for " + descriptor.name() + ": " + String.join("; ", violations)));
   }
 
+  /** The failure line after the message, for the model; the same failure as data under {@code error}, for clients. */
   static ToolResult failure(BrowserException e) {
-    return ToolResult.error(e.getMessage() + "\n" + e.failureLine());
-  }
-
-  static String requiredString(Map<String, Object> args, String field) {
-    Object v = args.get(field);
-    if (!(v instanceof String s) || s.isEmpty()) {
-      throw new BrowserException(ErrorCode.BROWSER_INVALID_ARGUMENT, "/" + field + ": a non-empty string is required");
-    }
-    return s;
-  }
-
-  /** An optional integer argument within [min, max], or {@code BROWSER_INVALID_ARGUMENT} naming the bound. */
-  static java.util.Optional<Integer> optionalInt(Map<String, Object> args, String field, int min, int max) {
-    Object v = args.get(field);
-    if (v == null) {
-      return java.util.Optional.empty();
-    }
-    if (!(v instanceof Number n) || n.doubleValue() != Math.rint(n.doubleValue())
-        || n.doubleValue() < min || n.doubleValue() > max) {
-      throw new BrowserException(ErrorCode.BROWSER_INVALID_ARGUMENT,
-          "/" + field + ": an integer from " + min + " to " + max + " is required (found " + v + ")");
-    }
-    return java.util.Optional.of(n.intValue());
-  }
-
-  static boolean optionalBoolean(Map<String, Object> args, String field) {
-    Object v = args.get(field);
-    if (v == null) {
-      return false;
-    }
-    if (!(v instanceof Boolean b)) {
-      throw new BrowserException(ErrorCode.BROWSER_INVALID_ARGUMENT, "/" + field + ": a boolean is expected");
-    }
-    return b;
+    return new ToolResult(List.of(new Content.Text(e.getMessage() + "\n" + e.failureLine())), true,
+        Map.of("error", e.toStructured()));
   }
 }

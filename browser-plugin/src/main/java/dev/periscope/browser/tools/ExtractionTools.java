@@ -19,14 +19,13 @@ import java.util.function.BiConsumer;
  * traversal from the page or from a region ref of the latest observation, narrowed to the fields asked for.
  */
 final class ExtractionTools {
-  private static final String SCHEMA = """
-      {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "properties": {
-        "observation_id": {"type": "string", "minLength": 1, "description": "The latest observation, with region_ref."},
-        "region_ref": {"type": "string", "pattern": "^e[0-9]+$", "description": "An element of the region; a record's link stands for its listing."},
-        "fields": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 50},
-        "limit": {"type": "integer", "minimum": 1, "maximum": 1000, "description": "Most records (default 100)."},
-        "max_text_chars": {"type": "integer", "minimum": 1, "maximum": 20000, "description": "Most characters of one field (default 2000)."}},
-       "additionalProperties": false}""";
+  private static final List<Param> PARAMS = List.of(
+      Param.string("observation_id", "The latest observation, with region_ref."),
+      Param.pattern("region_ref", "^e[0-9]+$", "An element of the region; a record's link stands for its listing."),
+      Param.strings("fields", 1, 50, null),
+      Param.integer("limit", 1, 1000, "Most records (default 100)."),
+      Param.integer("max_text_chars", 1, 20_000, "Most characters of one field (default 2000)."));
+
 
   private final AgentBindings bindings;
   private final BiConsumer<ToolCall, BrowserException> failed;
@@ -41,28 +40,29 @@ final class ExtractionTools {
     for (String kind : List.of("list", "table", "links", "article")) {
       tools.add(new BrowserTool(new ToolDescriptor("browser_extract_" + kind,
           "Extract " + kind + " records from the page, or from a region named by a ref of the latest observation.",
-          SCHEMA, new ToolHints(true, false, true, true)), call -> extract(call, kind), failed));
+          Param.schema(PARAMS), new ToolHints(true, false, true, true)), call -> extract(call, kind), failed));
     }
     return tools;
   }
 
   private ToolResult extract(ToolCall call, String kind) {
-    Map<String, Object> args = call.arguments();
-    String observationId = (String) args.get("observation_id");
-    String region = (String) args.get("region_ref");
-    int limit = BrowserTool.optionalInt(args, "limit", 1, 1000).orElse(100);
-    int maxChars = BrowserTool.optionalInt(args, "max_text_chars", 1, 20_000).orElse(2000);
+    Arguments args = new Arguments(call.arguments());
+    String observationId = args.optionalString("observation_id");
+    String region = args.optionalString("region_ref");
+    int limit = args.integer("limit", 1, 1000).orElse(100);
+    int maxChars = args.integer("max_text_chars", 1, 20_000).orElse(2000);
     Extraction e = bindings.run(call.agentSessionId(), call.cancellation(),
         lease -> lease.extract(kind, observationId, region, limit, maxChars, call.cancellation()));
     List<String> columns = e.columns();
-    if (args.get("fields") instanceof List<?> wanted) {
-      List<String> unknown = wanted.stream().map(String::valueOf).filter(f -> !e.columns().contains(f)).toList();
+    java.util.Optional<List<String>> fields = args.optionalStrings("fields");
+    if (fields.isPresent()) {
+      List<String> wanted = fields.get();
+      List<String> unknown = wanted.stream().filter(f -> !e.columns().contains(f)).toList();
       if (!unknown.isEmpty()) {
-        throw new BrowserException(ErrorCode.BROWSER_INVALID_ARGUMENT, "unknown extraction fields: "
-            + String.join(", ", unknown) + "; this region offers " + String.join(", ", e.columns()), e.url(), false,
-            null);
+        throw BrowserException.of(ErrorCode.BROWSER_INVALID_ARGUMENT, "unknown extraction fields: "
+            + String.join(", ", unknown) + "; this region offers " + String.join(", ", e.columns())).withUrl(e.url());
       }
-      columns = wanted.stream().map(String::valueOf).toList();
+      columns = wanted;
     }
     List<Map<String, Object>> rows = new ArrayList<>();
     StringBuilder text = new StringBuilder(e.truncated()

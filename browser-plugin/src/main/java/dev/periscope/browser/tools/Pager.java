@@ -32,9 +32,8 @@ final class Pager {
           "there is nothing more to read in this observation; call browser_observe for a fresh one");
     }
     if (!cursor.token().equals(continuation)) {
-      throw new BrowserException(ErrorCode.BROWSER_OBSERVATION_SUPERSEDED, "continuation \"" + continuation
-          + "\" belongs to an older observation; use the newest one or call browser_observe",
-          cursor.page().observation().url(), false, null);
+      throw BrowserException.of(ErrorCode.BROWSER_OBSERVATION_SUPERSEDED, "continuation \"" + continuation
+          + "\" belongs to an older observation; use the newest one or call browser_observe").withUrl(cursor.page().observation().url());
     }
     ObservationPage previous = cursor.page();
     String token = "cursor-" + counters.merge(agentSessionId, 1, Integer::sum);

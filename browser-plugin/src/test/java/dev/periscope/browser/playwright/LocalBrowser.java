@@ -39,6 +39,13 @@ final class LocalBrowser implements AutoCloseable {
   /** The policy the local test pages need: 127.0.0.1 (and 127.0.0.2, a second host) admitted. */
   static final PluginConfiguration LOOPBACK = withLoopback(Map.of());
 
+  /** A request to open an environment under the policy {@code config} states. */
+  static dev.periscope.api.browser.BrowserProvider.OpenRequest request(PluginConfiguration config,
+      dev.periscope.api.browser.Persistence persistence) {
+    return new dev.periscope.api.browser.BrowserProvider.OpenRequest(dev.periscope.api.browser.BrowserSessionId.random(),
+        persistence, BrowserSettings.from(config).environment());
+  }
+
   static PluginConfiguration withLoopback(Map<String, Object> settings) {
     Map<String, Object> all = new java.util.HashMap<>(settings);
     all.put("network", Map.of("mode", "allowlist", "allowCidrs", List.of("127.0.0.1/32", "127.0.0.2/32")));

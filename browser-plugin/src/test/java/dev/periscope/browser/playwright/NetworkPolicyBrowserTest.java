@@ -15,7 +15,6 @@ import dev.periscope.browser.policy.Resolver;
 import dev.periscope.browser.policy.Upstream;
 import dev.periscope.browser.runtime.CheckpointIndex;
 import dev.periscope.browser.runtime.DefaultBrowserRuntime;
-import dev.periscope.browser.runtime.RuntimeSettings;
 import dev.periscope.browser.tools.ToolsForTests;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -139,7 +138,7 @@ class NetworkPolicyBrowserTest {
   void browser(Map<String, Object> network) throws IOException {
     BrowserSettings settings = BrowserSettings.from(new PluginConfiguration(Map.of("persistence", "ephemeral",
         "network", network)));
-    runtime = new DefaultBrowserRuntime(RuntimeSettings.defaults(), CheckpointIndex.inMemory());
+    runtime = new DefaultBrowserRuntime(settings.runtime(), CheckpointIndex.inMemory());
     provider = new PlaywrightProvider(settings, Optional.empty(), publicDns(), upstream());
     runtime.registerProvider(provider);
     tools = ToolsForTests.tools(runtime, settings);

@@ -14,7 +14,6 @@ import dev.periscope.api.tool.ToolResult;
 import dev.periscope.browser.BrowserSettings;
 import dev.periscope.browser.runtime.CheckpointIndex;
 import dev.periscope.browser.runtime.DefaultBrowserRuntime;
-import dev.periscope.browser.runtime.RuntimeSettings;
 import dev.periscope.browser.tools.ToolsForTests;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -57,7 +56,7 @@ public final class ObservationBenchmark {
     String base = "http://127.0.0.1:" + server.getAddress().getPort();
 
     BrowserSettings settings = BrowserSettings.from(LocalBrowser.withLoopback(Map.of("persistence", "ephemeral")));
-    DefaultBrowserRuntime runtime = new DefaultBrowserRuntime(RuntimeSettings.defaults(), CheckpointIndex.inMemory());
+    DefaultBrowserRuntime runtime = new DefaultBrowserRuntime(settings.runtime(), CheckpointIndex.inMemory());
     PlaywrightProvider provider = new PlaywrightProvider(settings);
     runtime.registerProvider(provider);
     List<Tool> tools = ToolsForTests.tools(runtime, settings);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.sun.net.httpserver.HttpServer;
 import dev.periscope.api.Cancellation;
 import dev.periscope.api.PluginConfiguration;
+import dev.periscope.api.browser.BrowserAction;
 import dev.periscope.api.browser.BrowserEnvironment;
 import dev.periscope.api.browser.BrowserEnvironment.ObservationBudget;
 import dev.periscope.api.browser.BrowserProvider;
@@ -69,12 +70,13 @@ class PlaywrightCheckpointTest {
   void aRestoredEnvironmentHasTheCookiesAndLocalStorageOfItsCheckpoint() throws Exception {
     PlaywrightProvider provider = new PlaywrightProvider(BrowserSettings.from(LocalBrowser.LOOPBACK),
         Optional.of(data.resolve("checkpoints")));
-    var request = new BrowserProvider.OpenRequest(new BrowserSessionId("session-cp"), Persistence.RESUME);
+    var request = new BrowserProvider.OpenRequest(new BrowserSessionId("session-cp"), Persistence.RESUME,
+        BrowserSettings.from(LocalBrowser.LOOPBACK).environment());
     try {
       assertTrue(provider.capabilities().contains(Capability.CHECKPOINT));
       CheckpointRef saved;
       try (BrowserEnvironment env = provider.open(request, Cancellation.none())) {
-        env.navigate(url("/login"));
+        env.actions().navigate(new BrowserAction.Navigate(url("/login")));
         CheckpointingEnvironment checkpointing = (CheckpointingEnvironment) env;
         saved = checkpointing.checkpoint();
         assertEquals(Optional.empty(), checkpointing.checkpointIfChanged(Optional.of(saved)),
@@ -86,7 +88,7 @@ class PlaywrightCheckpointTest {
       assertTrue(payload.contains("\"sid\"") && payload.contains("theme"), "cookies and localStorage: " + payload);
 
       try (BrowserEnvironment env = provider.restore(request, saved, Cancellation.none())) {
-        env.navigate(url("/home"));
+        env.actions().navigate(new BrowserAction.Navigate(url("/home")));
         String text = env.observe(new ObservationBudget(1000, 10)).text();
         assertTrue(text.contains("cookie back") && text.contains("theme dark"), text);
       }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.sun.net.httpserver.HttpServer;
 import dev.periscope.api.Cancellation;
 import dev.periscope.api.PluginConfiguration;
+import dev.periscope.api.browser.BrowserAction;
 import dev.periscope.api.browser.BrowserEnvironment;
 import dev.periscope.api.browser.BrowserEnvironment.ObservationBudget;
 import dev.periscope.api.browser.BrowserException;
@@ -109,14 +110,13 @@ class PlaywrightProviderTest {
   }
 
   static BrowserEnvironment open() {
-    return provider.open(new BrowserProvider.OpenRequest(BrowserSessionId.random(), Persistence.EPHEMERAL),
-        Cancellation.none());
+    return provider.open(LocalBrowser.request(LocalBrowser.LOOPBACK, Persistence.EPHEMERAL), Cancellation.none());
   }
 
   @Test
   void ranksControlsThenNavigationThenBodyLinksThenFooterLinksAndSkipsInvisibleOnes() {
     try (BrowserEnvironment env = open()) {
-      env.navigate(url("/form"));
+      env.actions().navigate(new BrowserAction.Navigate(url("/form")));
       ProviderObservation o = env.observe(new ObservationBudget(4000, 40));
       List<String> names = o.elements().stream().map(ProviderElement::name).toList();
       assertEquals(List.of("User", "Password", "Go", "Home", "A story", "Legal"), names);
@@ -130,7 +130,7 @@ class PlaywrightProviderTest {
   @Test
   void neverCarriesAPasswordOrHiddenValueAcross() {
     try (BrowserEnvironment env = open()) {
-      env.navigate(url("/form"));
+      env.actions().navigate(new BrowserAction.Navigate(url("/form")));
       ProviderObservation o = env.observe(new ObservationBudget(60_000, 100));
       String everything = o.toString() + o.elements().stream().map(Object::toString).collect(Collectors.joining());
       assertFalse(everything.contains(CANARY), everything);
@@ -141,14 +141,15 @@ class PlaywrightProviderTest {
   @Test
   void clicksTheObservedElementAndRefusesOneThatChangedSinceItWasObserved() {
     try (BrowserEnvironment env = open()) {
-      env.navigate(url("/form"));
+      env.actions().navigate(new BrowserAction.Navigate(url("/form")));
       ProviderObservation before = env.observe(new ObservationBudget(4000, 40));
       ProviderElement go = before.elements().get(2);
-      env.click(go);
+      env.actions().click(new BrowserAction.Click("observation", "e1"), go);
       ProviderObservation after = env.observe(new ObservationBudget(4000, 40));
       assertEquals("Done", after.elements().get(2).name());
       // The same ordinal now holds a button with another name: acting on it would act on a neighbour.
-      var e = assertThrows(BrowserException.class, () -> env.click(go));
+      var e = assertThrows(BrowserException.class,
+          () -> env.actions().click(new BrowserAction.Click("observation", "e1"), go));
       assertEquals(ErrorCode.BROWSER_STALE_REFERENCE, e.code());
     }
   }
@@ -156,9 +157,9 @@ class PlaywrightProviderTest {
   @Test
   void observesTheNewPageAfterAClickThatNavigates() {
     try (BrowserEnvironment env = open()) {
-      env.navigate(url("/links"));
+      env.actions().navigate(new BrowserAction.Navigate(url("/links")));
       ProviderObservation before = env.observe(new ObservationBudget(4000, 40));
-      env.click(before.elements().get(0));
+      env.actions().click(new BrowserAction.Click("observation", "e1"), before.elements().get(0));
       ProviderObservation after = env.observe(new ObservationBudget(4000, 40));
       assertEquals(url("/slow"), after.url());
       assertEquals("Slow", after.title());
@@ -173,7 +174,7 @@ class PlaywrightProviderTest {
     Throwable[] failure = new Throwable[1];
     Thread navigating = new Thread(() -> {
       try {
-        env.navigate(url("/stall"));
+        env.actions().navigate(new BrowserAction.Navigate(url("/stall")));
       } catch (Throwable e) {
         failure[0] = e;
       }
@@ -197,7 +198,7 @@ class PlaywrightProviderTest {
   @Test
   void slicesPageTextInsideChromiumAndReportsTheTotal() {
     try (BrowserEnvironment env = open()) {
-      env.navigate(url("/long"));
+      env.actions().navigate(new BrowserAction.Navigate(url("/long")));
       ProviderObservation o = env.observe(new ObservationBudget(60_000, 10));
       assertEquals(60_000, o.text().length());
       assertEquals(100_000, o.totalTextChars());
@@ -207,7 +208,7 @@ class PlaywrightProviderTest {
   @Test
   void takesViewportAndFullPagePngScreenshots() {
     try (BrowserEnvironment env = open()) {
-      env.navigate(url("/tall"));
+      env.actions().navigate(new BrowserAction.Navigate(url("/tall")));
       var viewport = env.screenshot(false);
       assertEquals(1280, viewport.width());
       assertEquals(720, viewport.height());
@@ -220,21 +221,23 @@ class PlaywrightProviderTest {
 
   @Test
   void refusesScreenshotsOverThePixelBudgetBeforeCaptureAndOverTheByteBudgetAfterEncoding() {
-    var small = new PlaywrightProvider(BrowserSettings.from(LocalBrowser.withLoopback(
-        Map.of("maxScreenshotPixels", 1280 * 720 + 1, "maxScreenshotBytes", 20_000_000))));
-    var tiny = new PlaywrightProvider(BrowserSettings.from(LocalBrowser.withLoopback(Map.of("maxScreenshotBytes", 100))));
+    var smallBudget = LocalBrowser.withLoopback(
+        Map.of("maxScreenshotPixels", 1280 * 720 + 1, "maxScreenshotBytes", 20_000_000));
+    var tinyBudget = LocalBrowser.withLoopback(Map.of("maxScreenshotBytes", 100));
+    var small = new PlaywrightProvider(BrowserSettings.from(smallBudget));
+    var tiny = new PlaywrightProvider(BrowserSettings.from(tinyBudget));
     try {
-      try (BrowserEnvironment env = small.open(new BrowserProvider.OpenRequest(BrowserSessionId.random(),
-          Persistence.EPHEMERAL), Cancellation.none())) {
-        env.navigate(url("/tall"));
+      try (BrowserEnvironment env = small.open(LocalBrowser.request(smallBudget, Persistence.EPHEMERAL),
+          Cancellation.none())) {
+        env.actions().navigate(new BrowserAction.Navigate(url("/tall")));
         assertEquals(720, env.screenshot(false).height());
         var e = assertThrows(BrowserException.class, () -> env.screenshot(true));
         assertEquals(ErrorCode.BROWSER_POLICY_DENIED, e.code());
         assertTrue(e.getMessage().contains("3840000 device pixels, over the budget of 921601"), e.getMessage());
       }
-      try (BrowserEnvironment env = tiny.open(new BrowserProvider.OpenRequest(BrowserSessionId.random(),
-          Persistence.EPHEMERAL), Cancellation.none())) {
-        env.navigate(url("/form"));
+      try (BrowserEnvironment env = tiny.open(LocalBrowser.request(tinyBudget, Persistence.EPHEMERAL),
+          Cancellation.none())) {
+        env.actions().navigate(new BrowserAction.Navigate(url("/form")));
         var e = assertThrows(BrowserException.class, () -> env.screenshot(false));
         assertEquals(ErrorCode.BROWSER_POLICY_DENIED, e.code());
         assertTrue(e.getMessage().contains("bytes as PNG, over the budget of 100"), e.getMessage());
@@ -247,17 +250,18 @@ class PlaywrightProviderTest {
 
   @Test
   void givesUpAPageWhoseNavigationGetsNoResponseHeadersInTimeAndOpensAFreshOne() {
-    var impatient = new PlaywrightProvider(BrowserSettings.from(LocalBrowser.withLoopback(
-        Map.of("navigationTimeoutMs", 500))));
-    try (BrowserEnvironment env = impatient.open(new BrowserProvider.OpenRequest(BrowserSessionId.random(),
-        Persistence.EPHEMERAL), Cancellation.none())) {
-      env.navigate(url("/form"));
-      var e = assertThrows(BrowserException.class, () -> env.navigate(url("/hang")));
+    var quickNavigation = LocalBrowser.withLoopback(Map.of("navigationTimeoutMs", 500));
+    var impatient = new PlaywrightProvider(BrowserSettings.from(quickNavigation));
+    try (BrowserEnvironment env = impatient.open(LocalBrowser.request(quickNavigation, Persistence.EPHEMERAL),
+        Cancellation.none())) {
+      env.actions().navigate(new BrowserAction.Navigate(url("/form")));
+      var e = assertThrows(BrowserException.class,
+          () -> env.actions().navigate(new BrowserAction.Navigate(url("/hang"))));
       assertEquals(ErrorCode.BROWSER_ACTION_FAILED, e.code());
       assertTrue(e.getMessage().contains("sent no response headers within 500 ms"), e.getMessage());
       ProviderObservation after = env.observe(new ObservationBudget(100, 10));
       assertEquals("about:blank", after.url(), "the stuck page was not replaced");
-      env.navigate(url("/form"));
+      env.actions().navigate(new BrowserAction.Navigate(url("/form")));
       assertEquals("Form", env.observe(new ObservationBudget(100, 10)).title());
     } finally {
       impatient.dispose();
@@ -280,9 +284,9 @@ class PlaywrightProviderTest {
     long threadsBefore = playwrightThreads();
     Set<Long> before = ProcessHandle.current().descendants().map(ProcessHandle::pid).collect(Collectors.toSet());
     var own = new PlaywrightProvider(BrowserSettings.from(LocalBrowser.LOOPBACK));
-    BrowserEnvironment env = own.open(new BrowserProvider.OpenRequest(BrowserSessionId.random(), Persistence.EPHEMERAL),
+    BrowserEnvironment env = own.open(LocalBrowser.request(LocalBrowser.LOOPBACK, Persistence.EPHEMERAL),
         Cancellation.none());
-    env.navigate(url("/form"));
+    env.actions().navigate(new BrowserAction.Navigate(url("/form")));
     List<ProcessHandle> started = ProcessHandle.current().descendants().filter(p -> !before.contains(p.pid())).toList();
     assertTrue(started.size() >= 2, "expected a Node.js driver and Chromium, saw " + started);
     Set<java.nio.file.Path> made = tempRoots();

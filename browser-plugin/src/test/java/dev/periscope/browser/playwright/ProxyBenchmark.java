@@ -8,7 +8,7 @@ import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.options.Proxy;
 import com.microsoft.playwright.options.WaitUntilState;
 import com.sun.net.httpserver.HttpServer;
-import dev.periscope.browser.policy.NetworkPolicy;
+import dev.periscope.browser.policy.DestinationPolicy;
 import dev.periscope.browser.policy.PolicyProxy;
 import dev.periscope.browser.policy.Resolver;
 import dev.periscope.browser.policy.Upstream;
@@ -62,7 +62,7 @@ public final class ProxyBenchmark {
     });
     server.start();
     String base = "http://127.0.0.1:" + server.getAddress().getPort() + "/page?";
-    NetworkPolicy policy = NetworkPolicy.from(LocalBrowser.LOOPBACK);
+    DestinationPolicy policy = DestinationPolicy.from(LocalBrowser.LOOPBACK);
     try (PolicyProxy proxy = new PolicyProxy(policy, Resolver.system(), Upstream.direct());
         Playwright playwright = Playwright.create(new Playwright.CreateOptions().setEnv(Map.of(
             "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1",

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.periscope.api.PluginConfiguration;
-import dev.periscope.api.browser.BrowserException;
+import dev.periscope.api.ConfigurationException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-class NetworkPolicyTest {
+class DestinationPolicyTest {
   /** Answers as public DNS would for the names the SSRF corpus uses, without asking anyone. */
   static final Resolver PUBLIC_DNS = host -> switch (host) {
     case "127.0.0.1.nip.io", "company.127.0.0.1.nip.io", "localtest.me", "localh.st",
@@ -30,8 +30,8 @@ class NetworkPolicyTest {
     return IpLiteral.parse(literal).orElseThrow();
   }
 
-  static NetworkPolicy policy(String mode, List<String> hosts, List<String> allow, List<String> deny) {
-    return NetworkPolicy.from(new PluginConfiguration(Map.of("network",
+  static DestinationPolicy policy(String mode, List<String> hosts, List<String> allow, List<String> deny) {
+    return DestinationPolicy.from(new PluginConfiguration(Map.of("network",
         Map.of("mode", mode, "allowHosts", hosts, "allowCidrs", allow, "denyCidrs", deny))));
   }
 
@@ -64,32 +64,33 @@ class NetworkPolicyTest {
     for (String bad : List.of("10.0.0.0", "10.0.0.0/33", "10.0.0/8", "localhost/8", "10.0.0.0/x", "::/129", "/8")) {
       assertThrows(IllegalArgumentException.class, () -> Cidr.parse(bad), bad);
     }
-    BrowserException e = assertThrows(BrowserException.class,
+    ConfigurationException e = assertThrows(ConfigurationException.class,
         () -> policy("allowlist", List.of(), List.of("127.0.0.1/32", "10.0.0.0/40"), List.of()));
+    assertEquals("plugins.browser.network.allowCidrs[1]", e.path());
     assertTrue(e.getMessage().contains("plugins.browser.network.allowCidrs[1]"), e.getMessage());
-    BrowserException host = assertThrows(BrowserException.class,
+    ConfigurationException host = assertThrows(ConfigurationException.class,
         () -> policy("allowlist", List.of("ok.test", "bad host"), List.of(), List.of()));
-    assertTrue(host.getMessage().contains("allowHosts[1]"), host.getMessage());
+    assertEquals("plugins.browser.network.allowHosts[1]", host.path());
   }
 
   @Test
   void strictAdmitsPublicAddressesOnly() {
-    NetworkPolicy strict = policy("strict", List.of(), List.of(), List.of());
+    DestinationPolicy strict = policy("strict", List.of(), List.of(), List.of());
     assertTrue(strict.judge("public.test", PUBLIC_DNS).admitted());
     assertTrue(strict.judge("v6.test", PUBLIC_DNS).admitted());
     assertTrue(strict.judge("93.184.216.34", PUBLIC_DNS).admitted());
     for (String host : List.of("localhost", "app.localhost", "127.0.0.1", "[::1]", "127.0.0.1.nip.io", "localtest.me",
         "rebind.test", "metadata.test", "10.0.0.1", "[::ffff:127.0.0.1]", "0.0.0.0", "[::]", "2130706433", "0x7f000001",
         "0177.0.0.1", "127.1")) {
-      NetworkPolicy.Verdict v = strict.judge(host, PUBLIC_DNS);
-      assertEquals(NetworkPolicy.Verdict.Outcome.DENIED, v.outcome(), host + ": " + v);
+      DestinationPolicy.Verdict v = strict.judge(host, PUBLIC_DNS);
+      assertEquals(DestinationPolicy.Verdict.Outcome.DENIED, v.outcome(), host + ": " + v);
     }
-    assertEquals(NetworkPolicy.Verdict.Outcome.UNRESOLVED, strict.judge("nowhere.test", PUBLIC_DNS).outcome());
+    assertEquals(DestinationPolicy.Verdict.Outcome.UNRESOLVED, strict.judge("nowhere.test", PUBLIC_DNS).outcome());
   }
 
   @Test
   void allowlistAdmitsExactlyWhatIsListed() {
-    NetworkPolicy p = policy("allowlist", List.of("intranet.test", ".corp.test"), List.of("127.0.0.1/32"), List.of());
+    DestinationPolicy p = policy("allowlist", List.of("intranet.test", ".corp.test"), List.of("127.0.0.1/32"), List.of());
     Resolver corp = host -> List.of(address("10.1.1.1"));
     assertTrue(p.judge("intranet.test", corp).admitted());
     assertTrue(p.judge("corp.test", corp).admitted());
@@ -105,26 +106,26 @@ class NetworkPolicyTest {
   @Test
   void denyCidrsAndMetadataWinInEveryMode() {
     for (String mode : List.of("strict", "allowlist", "unrestricted")) {
-      NetworkPolicy p = policy(mode, List.of("public.test"), List.of("93.0.0.0/8", "169.254.0.0/16"),
+      DestinationPolicy p = policy(mode, List.of("public.test"), List.of("93.0.0.0/8", "169.254.0.0/16"),
           List.of("93.184.216.0/24", "127.0.0.0/8"));
-      NetworkPolicy.Verdict v = p.judge("public.test", PUBLIC_DNS);
+      DestinationPolicy.Verdict v = p.judge("public.test", PUBLIC_DNS);
       assertFalse(v.admitted(), mode);
       assertTrue(v.reason().contains("denyCidrs 93.184.216.0/24"), v.reason());
       assertFalse(p.judge("127.0.0.1", PUBLIC_DNS).admitted(), mode);
-      NetworkPolicy.Verdict meta = p.judge("169.254.169.254", PUBLIC_DNS);
+      DestinationPolicy.Verdict meta = p.judge("169.254.169.254", PUBLIC_DNS);
       assertTrue(meta.reason().contains("cloud metadata"), mode + ": " + meta);
       assertFalse(p.judge("metadata.test", PUBLIC_DNS).admitted());
       assertFalse(p.judge("[fd00:ec2::254]", PUBLIC_DNS).admitted());
     }
-    NetworkPolicy named = policy("allowlist", List.of(), List.of("169.254.169.254/32"), List.of());
+    DestinationPolicy named = policy("allowlist", List.of(), List.of("169.254.169.254/32"), List.of());
     assertTrue(named.judge("169.254.169.254", PUBLIC_DNS).admitted(), "an explicitly listed metadata address");
   }
 
   @Test
   void unrestrictedAdmitsEverythingElse() {
-    NetworkPolicy open = policy("unrestricted", List.of(), List.of(), List.of());
+    DestinationPolicy open = policy("unrestricted", List.of(), List.of(), List.of());
     for (String host : List.of("127.0.0.1", "10.0.0.1", "localhost", "127.0.0.1.nip.io", "rebind.test", "[::1]")) {
-      NetworkPolicy.Verdict v = open.judge(host, h -> h.equals("localhost") ? List.of(address("127.0.0.1"))
+      DestinationPolicy.Verdict v = open.judge(host, h -> h.equals("localhost") ? List.of(address("127.0.0.1"))
           : PUBLIC_DNS.resolve(h));
       assertTrue(v.admitted(), host + ": " + v);
     }
@@ -132,11 +133,11 @@ class NetworkPolicyTest {
 
   @Test
   void everyAddressOfAHostIsCheckedAndTheCheckedOnesAreKept() {
-    NetworkPolicy strict = NetworkPolicy.strict();
-    NetworkPolicy.Verdict v = strict.judge("rebind.test", PUBLIC_DNS);
+    DestinationPolicy strict = DestinationPolicy.strict();
+    DestinationPolicy.Verdict v = strict.judge("rebind.test", PUBLIC_DNS);
     assertFalse(v.admitted(), "one private address among public ones denies the host");
     List<String> asked = new ArrayList<>();
-    NetworkPolicy.Verdict once = strict.judge("public.test", host -> {
+    DestinationPolicy.Verdict once = strict.judge("public.test", host -> {
       asked.add(host);
       return PUBLIC_DNS.resolve(host);
     });

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 /** The proxy's own cases, over raw sockets on loopback: credentials, denials, tunnels, close and rebinding. */
 class PolicyProxyTest {
   /** Stands for a public server; the upstream maps it to the loopback test server. */
-  static final InetAddress PUBLIC = NetworkPolicyTest.address("93.184.216.34");
+  static final InetAddress PUBLIC = DestinationPolicyTest.address("93.184.216.34");
 
   HttpServer site;
   final List<InetSocketAddress> dialled = new CopyOnWriteArrayList<>();
@@ -71,7 +71,7 @@ class PolicyProxyTest {
     };
   }
 
-  PolicyProxy start(NetworkPolicy policy, Resolver resolver) {
+  PolicyProxy start(DestinationPolicy policy, Resolver resolver) {
     proxy = new PolicyProxy(policy, resolver, upstream());
     return proxy;
   }
@@ -133,7 +133,7 @@ class PolicyProxyTest {
 
   @Test
   void withoutCredentialsTheAnswerIs407() throws IOException {
-    start(NetworkPolicy.strict(), answering("site.test", PUBLIC));
+    start(DestinationPolicy.strict(), answering("site.test", PUBLIC));
     String r = send("GET http://site.test/ HTTP/1.1\r\nHost: site.test\r\nConnection: close\r\n\r\n");
     assertTrue(r.startsWith("HTTP/1.1 407"), r);
     assertTrue(r.contains("Proxy-Authenticate: Basic"), r);
@@ -145,7 +145,7 @@ class PolicyProxyTest {
 
   @Test
   void anAdmittedRequestGoesToTheCheckedAddressWithItsOwnHost() throws IOException {
-    start(NetworkPolicy.strict(), answering("site.test", PUBLIC));
+    start(DestinationPolicy.strict(), answering("site.test", PUBLIC));
     String r = get("http://site.test/page", "site.test");
     assertTrue(r.startsWith("HTTP/1.1 200"), r);
     assertEquals(List.of(new InetSocketAddress(PUBLIC, 80)), dialled);
@@ -154,7 +154,7 @@ class PolicyProxyTest {
 
   @Test
   void aRefusedTargetIs403BeforeAnyUpstreamConnection() throws IOException {
-    start(NetworkPolicy.strict(), answering("inside.test", NetworkPolicyTest.address("127.0.0.1")));
+    start(DestinationPolicy.strict(), answering("inside.test", DestinationPolicyTest.address("127.0.0.1")));
     long mark = proxy.denialMark();
     for (String target : List.of("http://inside.test/", "http://127.0.0.1:" + site.getAddress().getPort() + "/",
         "http://169.254.169.254/latest/meta-data/")) {
@@ -172,7 +172,7 @@ class PolicyProxyTest {
 
   @Test
   void connectIsAdmittedOnlyForAdmittedTargetsAndTunnels() throws IOException {
-    start(NetworkPolicy.strict(), answering("site.test", PUBLIC));
+    start(DestinationPolicy.strict(), answering("site.test", PUBLIC));
     try (Socket s = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
       s.setSoTimeout(10_000);
       s.getOutputStream().write(("CONNECT site.test:8443 HTTP/1.1\r\nHost: site.test:8443\r\nProxy-Authorization: "
@@ -193,7 +193,7 @@ class PolicyProxyTest {
   void closeWinsOverAPendingResolution() throws Exception {
     CountDownLatch resolving = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    start(NetworkPolicy.strict(), host -> {
+    start(DestinationPolicy.strict(), host -> {
       resolving.countDown();
       awaitQuietly(release);
       return List.of(PUBLIC);
@@ -216,7 +216,7 @@ class PolicyProxyTest {
     CountDownLatch resolving = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     AtomicInteger resolutions = new AtomicInteger();
-    start(NetworkPolicy.strict(), host -> {
+    start(DestinationPolicy.strict(), host -> {
       resolutions.incrementAndGet();
       resolving.countDown();
       awaitQuietly(release);
@@ -252,8 +252,8 @@ class PolicyProxyTest {
       });
       t.setDaemon(true);
       t.start();
-      start(NetworkPolicy.strict(), host -> answers.getAndIncrement() == 0 ? List.of(PUBLIC)
-          : List.of(NetworkPolicyTest.address("127.0.0.1")));
+      start(DestinationPolicy.strict(), host -> answers.getAndIncrement() == 0 ? List.of(PUBLIC)
+          : List.of(DestinationPolicyTest.address("127.0.0.1")));
       assertTrue(get("http://rebind.test:" + decoy.getLocalPort() + "/", "rebind.test").startsWith("HTTP/1.1 200"));
       assertTrue(get("http://rebind.test:" + decoy.getLocalPort() + "/", "rebind.test").startsWith("HTTP/1.1 403"));
       assertTrue(connect("rebind.test:" + decoy.getLocalPort()).startsWith("HTTP/1.1 403"));
@@ -264,7 +264,7 @@ class PolicyProxyTest {
 
   @Test
   void theBootstrapHostIsAnsweredByTheProxyItself() throws IOException {
-    start(NetworkPolicy.strict(), answering("site.test", PUBLIC));
+    start(DestinationPolicy.strict(), answering("site.test", PUBLIC));
     assertTrue(get("http://" + PolicyProxy.BOOTSTRAP_HOST + "/", PolicyProxy.BOOTSTRAP_HOST).startsWith("HTTP/1.1 200"));
     assertEquals(List.of(), dialled);
   }

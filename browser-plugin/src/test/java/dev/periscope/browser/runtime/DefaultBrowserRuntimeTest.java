@@ -335,7 +335,7 @@ class DefaultBrowserRuntimeTest {
       }
 
       public Set<Capability> capabilities() {
-        return CHECKPOINTING;
+        return Set.of(Capability.SCREENSHOT, Capability.CHECKPOINT, Capability.NETWORK_POLICY);
       }
 
       public boolean available() {
@@ -367,23 +367,9 @@ class DefaultBrowserRuntimeTest {
             return env.observe(b);
           }
 
-          public void navigate(String url) {}
-
-          public void click(ProviderElement element) {}
-
-          public void fill(ProviderElement element, String value) {}
-
-          public void press(ProviderElement element, String key) {}
-
-          public void select(ProviderElement element, List<String> values) {}
-
-          public void check(ProviderElement element, boolean checked) {}
-
-          public void scroll(String to, double pages, ProviderElement element) {}
-
-          public void waitFor(String until, ProviderElement element, long timeoutMs) {}
-
-          public void history(String move) {}
+          public dev.periscope.api.browser.BrowserAction.Handler actions() {
+            return env.actions();
+          }
 
           public dev.periscope.api.browser.Screenshot screenshot(boolean fullPage) {
             return null;
@@ -694,7 +680,7 @@ class DefaultBrowserRuntimeTest {
     FakeProvider provider = provider();
     BrowserLease lease = acquire(new Object());
     String o = lease.observe(BUDGET, none()).id();
-    List<dev.periscope.api.browser.BrowserAction> actions = List.of(
+    List<dev.periscope.api.browser.BrowserAction<?>> actions = List.of(
         new dev.periscope.api.browser.BrowserAction.Navigate("http://127.0.0.1/"),
         new dev.periscope.api.browser.BrowserAction.Press(null, null, "Tab"),
         new dev.periscope.api.browser.BrowserAction.Select(null, null, List.of("x")),
@@ -710,7 +696,7 @@ class DefaultBrowserRuntimeTest {
           ? new dev.periscope.api.browser.BrowserAction.Select(latest, "e1", List.of("x"))
           : action instanceof dev.periscope.api.browser.BrowserAction.Check
               ? new dev.periscope.api.browser.BrowserAction.Check(latest, "e1", true) : action;
-      assertEquals(Transition.Outcome.SUCCEEDED, lease.act(withTarget, BUDGET, none()).outcome());
+      assertEquals(Transition.Outcome.SUCCEEDED, lease.act(withTarget, BUDGET, none()).transition().outcome());
     }
     assertEquals(List.of("navigate", "press", "select", "check", "scroll", "wait", "back", "forward", "reload"),
         runtime.transitions().stream().map(t -> t.action().get("kind")).toList());

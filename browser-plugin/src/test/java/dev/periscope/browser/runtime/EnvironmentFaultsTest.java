@@ -368,10 +368,10 @@ class EnvironmentFaultsTest {
     BrowserLease lease = acquire(new Object());
     lease.navigate("https://example.test/login", BUDGET, Cancellation.none());
     Observation o = lease.observe(BUDGET, Cancellation.none());
-    Transition filled = lease.act(new dev.periscope.api.browser.BrowserAction.FillCredential(o.id(), "e3", "bank"),
+    var filled = lease.act(new dev.periscope.api.browser.BrowserAction.FillCredential(o.id(), "e3", "bank"),
         BUDGET, Cancellation.none());
-    assertEquals(Transition.Outcome.SUCCEEDED, filled.outcome());
-    assertEquals(7, filled.action().get("filled_chars"));
+    assertEquals(Transition.Outcome.SUCCEEDED, filled.transition().outcome());
+    assertEquals(7, filled.result().chars());
     assertTrue(lease.usable());
     assertTrue(recorded("fault").isEmpty());
     lease.close();

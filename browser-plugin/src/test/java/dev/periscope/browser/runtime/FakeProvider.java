@@ -1,5 +1,6 @@
 package dev.periscope.browser.runtime;
 
+import dev.periscope.api.browser.BrowserAction;
 import dev.periscope.api.Cancellation;
 import dev.periscope.api.browser.BrowserEnvironment;
 import dev.periscope.api.browser.BrowserProvider;
@@ -66,7 +67,10 @@ public class FakeProvider implements CheckpointingProvider {
 
   @Override
   public Set<Capability> capabilities() {
-    return capabilities;
+    // It reaches no network, so it keeps any network policy.
+    var all = java.util.EnumSet.of(Capability.NETWORK_POLICY);
+    all.addAll(capabilities);
+    return all;
   }
 
   @Override
@@ -130,7 +134,7 @@ public class FakeProvider implements CheckpointingProvider {
   }
 
   /** One in-memory environment; it records what it was asked to do, in order. */
-  public final class FakeEnvironment implements CheckpointingEnvironment {
+  public final class FakeEnvironment implements CheckpointingEnvironment, BrowserAction.Handler {
     public final List<String> actions = Collections.synchronizedList(new ArrayList<>());
     final CountDownLatch aborted = new CountDownLatch(1);
     public final CountDownLatch clickStarted = new CountDownLatch(1);
@@ -170,7 +174,13 @@ public class FakeProvider implements CheckpointingProvider {
     }
 
     @Override
-    public void navigate(String url) {
+    public BrowserAction.Handler actions() {
+      return this;
+    }
+
+    @Override
+    public void navigate(BrowserAction.Navigate navigateAction) {
+      String url = navigateAction.url();
       actions.add("navigate " + url);
       navigateStarted.countDown();
       awaitOrAbort(navigateGate);
@@ -179,7 +189,7 @@ public class FakeProvider implements CheckpointingProvider {
     }
 
     @Override
-    public void click(ProviderElement element) {
+    public void click(BrowserAction.Click clickAction, ProviderElement element) {
       actions.add("click " + element.name());
       clickStarted.countDown();
       awaitOrAbort(clickGate);
@@ -189,7 +199,8 @@ public class FakeProvider implements CheckpointingProvider {
     }
 
     @Override
-    public void fill(ProviderElement element, String value) {
+    public void fill(BrowserAction.Fill fillAction, ProviderElement element) {
+      String value = fillAction.value();
       actions.add("fill " + element.name() + " (" + value.length() + " chars)");
     }
 
@@ -205,32 +216,40 @@ public class FakeProvider implements CheckpointingProvider {
     }
 
     @Override
-    public void press(ProviderElement element, String key) {
+    public void press(BrowserAction.Press pressAction, ProviderElement element) {
+      String key = pressAction.key();
       actions.add("press " + key + (element == null ? "" : " on " + element.name()));
     }
 
     @Override
-    public void select(ProviderElement element, List<String> values) {
+    public void select(BrowserAction.Select selectAction, ProviderElement element) {
+      List<String> values = selectAction.values();
       actions.add("select " + values + " in " + element.name());
     }
 
     @Override
-    public void check(ProviderElement element, boolean checked) {
+    public void check(BrowserAction.Check checkAction, ProviderElement element) {
+      boolean checked = checkAction.checked();
       actions.add((checked ? "check " : "uncheck ") + element.name());
     }
 
     @Override
-    public void scroll(String to, double pages, ProviderElement element) {
+    public void scroll(BrowserAction.Scroll scrollAction, ProviderElement element) {
+      String to = scrollAction.to();
+      double pages = scrollAction.pages();
       actions.add("scroll " + to + " " + pages);
     }
 
     @Override
-    public void waitFor(String until, ProviderElement element, long timeoutMs) {
+    public void waitFor(BrowserAction.Wait waitAction, ProviderElement element) {
+      String until = waitAction.until();
+      long timeoutMs = waitAction.timeoutMs();
       actions.add("wait " + until + " " + timeoutMs);
     }
 
     @Override
-    public void history(String move) {
+    public void history(BrowserAction.History historyAction) {
+      String move = historyAction.move();
       actions.add(move);
     }
 

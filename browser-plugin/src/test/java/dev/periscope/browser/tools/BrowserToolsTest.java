@@ -70,6 +70,24 @@ class BrowserToolsTest {
   }
 
   @Test
+  void aFailureCarriesTheFailureLineAndTheSameFailureAsData() {
+    ToolResult o = call("agent", "browser_observe", Map.of());
+    ToolResult stale = call("agent", "browser_click", Map.of("observation_id", "observation-gone", "element_ref", "e1"));
+    assertTrue(stale.isError());
+    @SuppressWarnings("unchecked")
+    Map<String, Object> error = (Map<String, Object>) stale.structured().get("error");
+    assertEquals(java.util.List.of("code", "message", "url", "observation", "lease", "recommended_action", "retryable"),
+        java.util.List.copyOf(error.keySet()));
+    assertEquals("BROWSER_STALE_REFERENCE", error.get("code"));
+    String line = "code=" + error.get("code") + (error.get("url") == null ? "" : " url=" + error.get("url"))
+        + " observation=" + error.get("observation") + " lease=" + error.get("lease")
+        + (error.get("recommended_action") == null ? "" : " recommended_action=" + error.get("recommended_action"))
+        + " retryable=" + error.get("retryable");
+    assertEquals(error.get("message") + "\n" + line, stale.text());
+    assertFalse(o.isError());
+  }
+
+  @Test
   void givesEachAgentSessionItsOwnEnvironmentAndRefusesTheOthersRefs() {
     ToolResult a = call("agent-a", "browser_observe", Map.of());
     ToolResult b = call("agent-b", "browser_observe", Map.of());
@@ -137,14 +155,16 @@ class BrowserToolsTest {
     var observation = (Map<String, Object>) small.structured().get("observation");
     assertEquals("text", observation.get("text"));
     assertEquals(1, ((java.util.List<?>) observation.get("elements")).size());
-    assertTrue(tool("browser_observe").descriptor().inputSchema().contains("\"maximum\": 12000"));
+    var schema = com.google.gson.JsonParser.parseString(tool("browser_observe").descriptor().inputSchema())
+        .getAsJsonObject();
+    assertEquals(12000, schema.getAsJsonObject("properties").getAsJsonObject("max_text_chars").get("maximum").getAsInt());
   }
 
   @Test
   void refusesAConfigurationValueOutsideItsBoundsNamingIt() {
     Executable bad = () -> BrowserSettings.from(new PluginConfiguration(Map.of("cleanupTimeoutMs", 5)));
-    var e = org.junit.jupiter.api.Assertions.assertThrows(BrowserException.class, bad);
-    assertEquals(ErrorCode.BROWSER_INVALID_ARGUMENT, e.code());
+    var e = org.junit.jupiter.api.Assertions.assertThrows(dev.periscope.api.ConfigurationException.class, bad);
+    assertEquals("plugins.browser.cleanupTimeoutMs", e.path());
     assertEquals("plugins.browser.cleanupTimeoutMs must be an integer from 100 to 120000 (found 5)", e.getMessage());
   }
 

@@ -19,7 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A second plugin, built by this test as a real package, contributes a browser provider through the extension
  * point; the host loads both with PF4J, the project selects the contributed provider by configuration, and
- * stopping that plugin closes the environments it opened.
+ * stopping that plugin closes the environments it opened. The provider is handed the project's policy when it
+ * opens an environment, and one that does not enforce the network policy is refused unless the project's mode is
+ * unrestricted.
  */
 class ContributedProviderTest {
   static final String DESCRIPTOR = """
@@ -28,7 +30,7 @@ class ContributedProviderTest {
       description: A browser provider that needs no browser.
       provider: Tests
       license: Apache-2.0
-      requires: ">=1.0.0 & <2.0.0"
+      requires: ">=2.0.0 & <3.0.0"
       pluginClass: stub.StubPlugin
       module: stub.StubModule
       dependencies: [browser]
@@ -59,28 +61,38 @@ class ContributedProviderTest {
         }
 
         public String id() { return "stub"; }
-        public Set<Capability> capabilities() { return Set.of(Capability.SCREENSHOT); }
+        public Set<Capability> capabilities() {
+          return Boolean.getBoolean("stub.enforces") ? Set.of(Capability.SCREENSHOT, Capability.NETWORK_POLICY)
+              : Set.of(Capability.SCREENSHOT);
+        }
         public boolean available() { return true; }
         public Optional<String> unavailableReason() { return Optional.empty(); }
         public void dispose() { log("disposed"); }
 
         public BrowserEnvironment open(OpenRequest request, Cancellation cancellation) {
-          log("opened " + request.sessionId());
+          EnvironmentPolicy p = request.policy();
+          log("opened " + request.sessionId() + " network=" + p.network().mode() + " " + p.network().allowCidrs()
+              + " actionMs=" + p.timeouts().actionMs() + " viewport=" + p.viewport().width() + "x" + p.viewport().height()
+              + " maxScreenshotBytes=" + p.screenshots().maxBytes());
           return new BrowserEnvironment() {
             String url = "about:blank";
             public ProviderObservation observe(ObservationBudget budget) {
               return new ProviderObservation(url, "Stub page", "served by the stub", 18,
                   List.of(new ProviderElement("0", "stub-button", "button", "button", "Stub button", false, null, 1)), 1);
             }
-            public void navigate(String u) { url = u; }
-            public void click(ProviderElement element) { log("clicked " + element.name()); }
-            public void fill(ProviderElement element, String value) {}
-            public void press(ProviderElement element, String key) {}
-            public void select(ProviderElement element, List<String> values) {}
-            public void check(ProviderElement element, boolean checked) {}
-            public void scroll(String to, double pages, ProviderElement element) {}
-            public void waitFor(String until, ProviderElement element, long timeoutMs) {}
-            public void history(String move) {}
+            public BrowserAction.Handler actions() {
+              return new BrowserAction.Handler() {
+                public void navigate(BrowserAction.Navigate a) { url = a.url(); }
+                public void click(BrowserAction.Click a, ProviderElement target) { log("clicked " + target.name()); }
+                public void fill(BrowserAction.Fill a, ProviderElement target) {}
+                public void press(BrowserAction.Press a, ProviderElement target) {}
+                public void select(BrowserAction.Select a, ProviderElement target) {}
+                public void check(BrowserAction.Check a, ProviderElement target) {}
+                public void scroll(BrowserAction.Scroll a, ProviderElement target) {}
+                public void waitFor(BrowserAction.Wait a, ProviderElement target) {}
+                public void history(BrowserAction.History a) {}
+              };
+            }
             public Screenshot screenshot(boolean fullPage) { throw new IllegalStateException("no pixels here"); }
             public void abort() {}
             public void close() { log("closed"); }
@@ -125,15 +137,67 @@ class ContributedProviderTest {
   @AfterEach
   void forget() {
     System.clearProperty("stub.provider.log");
+    System.clearProperty("stub.enforces");
   }
 
   private List<String> logged() throws Exception {
     return Files.exists(log) ? Files.readAllLines(log) : List.of();
   }
 
+  static final String UNRESTRICTED_STUB = "plugins: {browser: {provider: stub, network: {mode: unrestricted}}}\n";
+
+  @Test
+  void aProviderThatDoesNotEnforceTheNetworkPolicyIsRefusedForAnAllowlistProjectAndAcceptedForAnUnrestrictedOne()
+      throws Exception {
+    TestProjects.project(projectDir, """
+        plugins:
+          browser:
+            provider: stub
+            network: {mode: allowlist, allowCidrs: ["127.0.0.1/32"]}
+        """);
+    try (Host host = Host.start(home, "p", projectDir, Host.Options.defaults())) {
+      ToolResult refused = host.call("agent", "browser_open", Map.of("url", "http://127.0.0.1:9/stub"),
+          Cancellation.none());
+      assertTrue(refused.isError(), refused.text());
+      assertTrue(refused.text().contains("code=BROWSER_POLICY_DENIED"), refused.text());
+      assertTrue(refused.text().contains("browser provider \"stub\" does not enforce the network policy, and this "
+          + "project's network mode is allowlist"), refused.text());
+      assertTrue(logged().isEmpty(), "the refused provider opened a browser: " + logged());
+    }
+
+    TestProjects.project(projectDir, UNRESTRICTED_STUB);
+    try (Host host = Host.start(home, "p", projectDir, Host.Options.defaults())) {
+      ToolResult opened = host.call("agent", "browser_open", Map.of("url", "http://127.0.0.1:9/stub"),
+          Cancellation.none());
+      assertFalse(opened.isError(), opened.text());
+      assertTrue(logged().stream().anyMatch(l -> l.startsWith("opened ") && l.contains(" network=UNRESTRICTED ")),
+          logged().toString());
+    }
+  }
+
+  @Test
+  void aProviderThatEnforcesTheNetworkPolicyIsHandedTheProjectsPolicyWhenItOpens() throws Exception {
+    System.setProperty("stub.enforces", "true");
+    TestProjects.project(projectDir, """
+        plugins:
+          browser:
+            provider: stub
+            actionTimeoutMs: 4321
+            maxScreenshotBytes: 54321
+            network: {mode: allowlist, allowCidrs: ["127.0.0.1/32"]}
+        """);
+    try (Host host = Host.start(home, "p", projectDir, Host.Options.defaults())) {
+      ToolResult opened = host.call("agent", "browser_open", Map.of("url", "http://127.0.0.1:9/stub"),
+          Cancellation.none());
+      assertFalse(opened.isError(), opened.text());
+      assertTrue(logged().get(0).endsWith(" network=ALLOWLIST [127.0.0.1/32] actionMs=4321 viewport=1280x720"
+          + " maxScreenshotBytes=54321"), logged().toString());
+    }
+  }
+
   @Test
   void theProjectSelectsTheContributedProviderAndStoppingItsPluginClosesItsEnvironments() throws Exception {
-    TestProjects.project(projectDir, "plugins: {browser: {provider: stub}}\n");
+    TestProjects.project(projectDir, UNRESTRICTED_STUB);
     try (Host host = Host.start(home, "p", projectDir, Host.Options.defaults())) {
       ToolResult opened = host.call("agent", "browser_open", Map.of("url", "http://127.0.0.1:9/stub"), Cancellation.none());
       assertFalse(opened.isError(), opened.text());
@@ -150,7 +214,7 @@ class ContributedProviderTest {
 
   @Test
   void stoppingTheBrowserPluginAlsoWithdrawsTheContributedProvider() throws Exception {
-    TestProjects.project(projectDir, "plugins: {browser: {provider: stub}}\n");
+    TestProjects.project(projectDir, UNRESTRICTED_STUB);
     try (Host host = Host.start(home, "p", projectDir, Host.Options.defaults())) {
       assertFalse(host.call("agent", "browser_observe", Map.of(), Cancellation.none()).isError());
       host.stopPlugin("browser");

@@ -48,6 +48,7 @@ class HarnessEndToEndTest {
             - {tool: browser_click, args: {target: {role: button, name: "Show the answer"}}}
             - {tool: browser_observe}
             - {tool: browser_screenshot}
+            - {tool: browser_open, args: {url: "ftp://127.0.0.1/file"}, expect: error}
           """.formatted(site.url("/")));
       var run = HarnessProcess.run(home, tmp, "run", "--profile", "e2e", "--project", project.toString(),
           "--session", "agent-1", "--json", script.toString());
@@ -61,8 +62,20 @@ class HarnessEndToEndTest {
       for (String line : run.out().split("\n")) {
         steps.add(Yaml.JSON.readTree(line));
       }
-      assertEquals(5, steps.size(), run.out());
-      steps.forEach(s -> assertFalse(s.get("isError").asBoolean(), s.toString()));
+      assertEquals(6, steps.size(), run.out());
+      steps.subList(0, 5).forEach(s -> assertFalse(s.get("isError").asBoolean(), s.toString()));
+      // A failure carries its failure line for the model and the same failure as data.
+      assertTrue(steps.get(5).get("isError").asBoolean(), steps.get(5).toString());
+      JsonNode error = steps.get(5).get("structured").get("error");
+      assertEquals("BROWSER_INVALID_URL", error.get("code").asText());
+      assertEquals("only absolute http and https URLs can be opened: ftp://127.0.0.1/file", error.get("message").asText());
+      assertEquals("valid", error.get("observation").asText());
+      assertEquals("intact", error.get("lease").asText());
+      assertTrue(error.get("recommended_action").isNull(), error.toString());
+      assertFalse(error.get("retryable").asBoolean());
+      assertTrue(steps.get(5).get("text").asText().endsWith(
+          "code=BROWSER_INVALID_URL url=" + error.get("url").asText() + " observation=valid lease=intact retryable=false"),
+          steps.get(5).toString());
       assertFalse(steps.get(1).get("text").asText().contains("217 steps"));
       assertTrue(steps.get(2).get("text").asText().startsWith("Transition transition-"));
       assertTrue(steps.get(3).get("text").asText().contains("There are 217 steps to the lamp room."));

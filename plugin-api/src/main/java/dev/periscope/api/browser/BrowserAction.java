@@ -1,34 +1,225 @@
 package dev.periscope.api.browser;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * An action on a page. Element-addressed actions name the latest observation and one of its refs; the optional
- * ones ({@link Press}, {@link Scroll}, {@link Wait}) act on the page when both are null.
+ * An action on a page, as data: each action is one record with typed fields, its own validation, its own redacted
+ * description for the transition log, the timeout that bounds it, and its own result type {@code R}.
+ *
+ * <p>Element-addressed actions name the latest observation and one of its refs ({@link #target()}); the optional
+ * ones ({@link Press}, {@link Scroll}, {@link Wait}) act on the page when they name no element. The runtime
+ * validates an action, resolves its target against the newest observation, and hands a {@link PageAction} to the
+ * environment's {@link Handler}, which has one method per page action: a provider that does not handle a new
+ * action does not compile. {@link FillCredential} is the runtime's own: it resolves the secret, checks the
+ * field's origins and asks for approval before the provider sees the secret.
+ *
+ * <p>Actions are immutable and thread-safe.
  */
-public sealed interface BrowserAction {
+public sealed interface BrowserAction<R> {
   /** The keys {@link Press} accepts. */
   List<String> KEYS = List.of("Enter", "Escape", "Tab", "Backspace", "Delete", "Space", "ArrowUp", "ArrowDown",
       "ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown");
 
+  /** The most milliseconds a {@link Wait} may ask for. */
+  long MAX_WAIT_MS = 120_000;
+
   /** The action's kind as transitions record it. */
   String kind();
 
-  record Navigate(String url) implements BrowserAction {
+  /** The element the action names, or null when it names none. */
+  ElementTarget target();
+
+  /**
+   * Checks the action's own fields, before anything runs: {@code BROWSER_INVALID_ARGUMENT} naming the field (as a
+   * JSON pointer into the tool's arguments) and its bound.
+   */
+  void validate();
+
+  /**
+   * Checks the element the target resolved to, before the action runs; the default accepts any. A {@link Fill}
+   * refuses a password field ({@code BROWSER_PASSWORD_INPUT_FORBIDDEN}).
+   */
+  default void admit(ProviderElement target) {}
+
+  /** How the transition log records the action: its kind and fields, never a typed value or a secret. */
+  Map<String, Object> describe();
+
+  /**
+   * How long the provider may take for the action, by the environment's own timeouts: a navigation its navigation
+   * timeout, anything that may start a navigation (a click, a key, a choice) the action timeout and then the
+   * navigation timeout.
+   */
+  default long timeoutMs(long actionMs, long navigationMs) {
+    return actionMs + navigationMs;
+  }
+
+  /** What the action is called in a failure that ran out of time. */
+  default String step() {
+    return "the " + kind();
+  }
+
+  /**
+   * Whether the same action can succeed on a fresh browser, after the one it was meant for died: true unless it
+   * names a ref of the lost page or moves through its history.
+   */
+  default boolean repeatable() {
+    return target() == null;
+  }
+
+  /** An element of an observation: the observation's id and the element's ref in it. */
+  record ElementTarget(String observationId, String elementRef) {}
+
+  /** The result of an action that returns nothing but its transition. */
+  enum Done {
+    DONE
+  }
+
+  /** An action the environment performs itself, through its {@link Handler}. */
+  sealed interface PageAction<R> extends BrowserAction<R> {
+    /** Performs this action with {@code handler}; {@code target} is the resolved {@link #target()}, or null. */
+    R accept(Handler handler, ProviderElement target);
+  }
+
+  /**
+   * How an environment performs page actions: one method per {@link PageAction}, each given the action and the
+   * element its target resolved to (null when it names none). Called on the runtime's queue for the environment,
+   * one at a time. Policy denials throw {@code BROWSER_POLICY_DENIED}; other failures {@code BROWSER_ACTION_FAILED}.
+   */
+  interface Handler {
+    void navigate(Navigate action);
+
+    void click(Click action, ProviderElement target);
+
+    /** Types a value into a field, replacing what it held. */
+    void fill(Fill action, ProviderElement target);
+
+    /** Presses one key on the element, or on whatever has focus when {@code target} is null. */
+    void press(Press action, ProviderElement target);
+
+    /** Chooses options by value or, failing that, by label; {@code BROWSER_INVALID_ARGUMENT} if one matches none. */
+    void select(Select action, ProviderElement target);
+
+    void check(Check action, ProviderElement target);
+
+    /** Scrolls the page up or down by viewports, to its top or bottom, or the element into view. */
+    void scroll(Scroll action, ProviderElement target);
+
+    /** Waits for the page's load or network idle, or for the element to become visible or hidden. */
+    void waitFor(Wait action, ProviderElement target);
+
+    /** Goes back, forward or reloads; a move with no history entry is {@code BROWSER_POLICY_DENIED}. */
+    void history(History action);
+  }
+
+  record Navigate(String url) implements PageAction<Done> {
     public String kind() {
       return "navigate";
     }
-  }
 
-  record Click(String observationId, String elementRef) implements BrowserAction {
-    public String kind() {
-      return "click";
+    public ElementTarget target() {
+      return null;
+    }
+
+    /** Only absolute http(s) URLs without embedded credentials are navigated to: {@code BROWSER_INVALID_URL}. */
+    public void validate() {
+      java.net.URI uri;
+      try {
+        uri = new java.net.URI(url);
+      } catch (java.net.URISyntaxException | NullPointerException e) {
+        throw new BrowserException(ErrorCode.BROWSER_INVALID_URL, "the url argument is not a valid URL");
+      }
+      String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
+      if (!scheme.equals("http") && !scheme.equals("https")) {
+        throw new BrowserException(ErrorCode.BROWSER_INVALID_URL, "only absolute http and https URLs can be opened: "
+            + url);
+      }
+      if (uri.getRawUserInfo() != null) {
+        throw new BrowserException(ErrorCode.BROWSER_INVALID_URL,
+            "URLs with embedded credentials are refused; use browser_fill_credential for logins");
+      }
+      if (uri.getHost() == null || uri.getHost().isEmpty()) {
+        throw new BrowserException(ErrorCode.BROWSER_INVALID_URL, "the URL names no host: " + url);
+      }
+    }
+
+    public Map<String, Object> describe() {
+      return Fields.of(kind()).put("url", url).map();
+    }
+
+    @Override
+    public long timeoutMs(long actionMs, long navigationMs) {
+      return navigationMs;
+    }
+
+    @Override
+    public String step() {
+      return "opening the page";
+    }
+
+    public Done accept(Handler handler, ProviderElement target) {
+      handler.navigate(this);
+      return Done.DONE;
     }
   }
 
-  record Fill(String observationId, String elementRef, String value) implements BrowserAction {
+  record Click(String observationId, String elementRef) implements PageAction<Done> {
+    public String kind() {
+      return "click";
+    }
+
+    public ElementTarget target() {
+      return new ElementTarget(observationId, elementRef);
+    }
+
+    public void validate() {
+      Fields.requireRef(elementRef);
+    }
+
+    public Map<String, Object> describe() {
+      return Fields.of(kind()).put("element_ref", elementRef).map();
+    }
+
+    public Done accept(Handler handler, ProviderElement target) {
+      handler.click(this, target);
+      return Done.DONE;
+    }
+  }
+
+  record Fill(String observationId, String elementRef, String value) implements PageAction<Done> {
     public String kind() {
       return "fill";
+    }
+
+    public ElementTarget target() {
+      return new ElementTarget(observationId, elementRef);
+    }
+
+    public void validate() {
+      Fields.requireRef(elementRef);
+      if (value == null) {
+        throw Fields.invalid("/value: a string is required");
+      }
+    }
+
+    /** A password field takes only a credential, through {@link FillCredential}. */
+    @Override
+    public void admit(ProviderElement target) {
+      if ("password".equals(target.inputType())) {
+        throw new BrowserException(ErrorCode.BROWSER_PASSWORD_INPUT_FORBIDDEN, "element \"" + elementRef
+            + "\" is a password field; fill it with browser_fill_credential, which never shows the value to the model");
+      }
+    }
+
+    public Map<String, Object> describe() {
+      return Fields.of(kind()).put("element_ref", elementRef).put("value", "[REDACTED]")
+          .put("value_length", value.length()).map();
+    }
+
+    public Done accept(Handler handler, ProviderElement target) {
+      handler.fill(this, target);
+      return Done.DONE;
     }
 
     @Override
@@ -40,55 +231,266 @@ public sealed interface BrowserAction {
   /**
    * Fills the secret a credential reference stands for into a field. The action holds only the reference: the
    * runtime resolves the secret, checks the field's origin, asks for approval, and hands the secret to the
-   * provider's {@link BrowserEnvironment#fillCredential}.
+   * provider's {@link BrowserEnvironment#fillCredential}. Its result is how many characters the field then holds.
    */
-  record FillCredential(String observationId, String elementRef, String credentialRef) implements BrowserAction {
+  record FillCredential(String observationId, String elementRef, String credentialRef)
+      implements BrowserAction<FillCredential.Filled> {
+    /** What a credential fill did: the field holds {@code chars} characters. */
+    public record Filled(int chars) {}
+
     public String kind() {
       return "fill_credential";
     }
+
+    public ElementTarget target() {
+      return new ElementTarget(observationId, elementRef);
+    }
+
+    public void validate() {
+      Fields.requireRef(elementRef);
+      if (credentialRef == null || credentialRef.isBlank()) {
+        throw Fields.invalid("/credential_ref: a credential reference is required");
+      }
+    }
+
+    public Map<String, Object> describe() {
+      return Fields.of(kind()).put("element_ref", elementRef).put("credential_ref", credentialRef)
+          .put("value", "[REDACTED]").map();
+    }
   }
 
-  record Press(String observationId, String elementRef, String key) implements BrowserAction {
+  record Press(String observationId, String elementRef, String key) implements PageAction<Done> {
     public String kind() {
       return "press";
+    }
+
+    public ElementTarget target() {
+      return elementRef == null ? null : new ElementTarget(observationId, elementRef);
+    }
+
+    public void validate() {
+      if (!KEYS.contains(key)) {
+        throw Fields.invalid("/key: one of " + String.join(", ", KEYS) + " is required (found " + key + ")");
+      }
+    }
+
+    public Map<String, Object> describe() {
+      return Fields.of(kind()).putIfPresent("element_ref", elementRef).put("key", key).map();
+    }
+
+    public Done accept(Handler handler, ProviderElement target) {
+      handler.press(this, target);
+      return Done.DONE;
     }
   }
 
   /** Chooses options of a select by value or, failing that, by label. */
-  record Select(String observationId, String elementRef, List<String> values) implements BrowserAction {
+  record Select(String observationId, String elementRef, List<String> values) implements PageAction<Done> {
     public Select {
-      values = List.copyOf(values);
+      values = values == null ? null : List.copyOf(values);
     }
 
     public String kind() {
       return "select";
     }
+
+    public ElementTarget target() {
+      return new ElementTarget(observationId, elementRef);
+    }
+
+    public void validate() {
+      Fields.requireRef(elementRef);
+      if (values == null || values.isEmpty()) {
+        throw Fields.invalid("/values: choose at least one option");
+      }
+    }
+
+    public Map<String, Object> describe() {
+      return Fields.of(kind()).put("element_ref", elementRef).put("values", values).map();
+    }
+
+    public Done accept(Handler handler, ProviderElement target) {
+      handler.select(this, target);
+      return Done.DONE;
+    }
   }
 
-  record Check(String observationId, String elementRef, boolean checked) implements BrowserAction {
+  record Check(String observationId, String elementRef, boolean checked) implements PageAction<Done> {
     public String kind() {
       return "check";
+    }
+
+    public ElementTarget target() {
+      return new ElementTarget(observationId, elementRef);
+    }
+
+    public void validate() {
+      Fields.requireRef(elementRef);
+    }
+
+    public Map<String, Object> describe() {
+      return Fields.of(kind()).put("element_ref", elementRef).put("checked", checked).map();
+    }
+
+    public Done accept(Handler handler, ProviderElement target) {
+      handler.check(this, target);
+      return Done.DONE;
     }
   }
 
   /** {@code to} is up, down (by {@code pages} viewports), top, bottom, or element (into view). */
-  record Scroll(String to, double pages, String observationId, String elementRef) implements BrowserAction {
+  record Scroll(String to, double pages, String observationId, String elementRef) implements PageAction<Done> {
+    public static final List<String> TO = List.of("up", "down", "top", "bottom", "element");
+
     public String kind() {
       return "scroll";
+    }
+
+    public ElementTarget target() {
+      return elementRef == null ? null : new ElementTarget(observationId, elementRef);
+    }
+
+    public void validate() {
+      if (!TO.contains(to)) {
+        throw Fields.invalid("/to: one of " + String.join(", ", TO) + " is required");
+      }
+      if (!(pages > 0 && pages <= 20)) {
+        throw Fields.invalid("/pages: a number greater than 0 and at most 20 is required (found " + pages + ")");
+      }
+      if (to.equals("element") && elementRef == null) {
+        throw Fields.invalid("/element_ref: scrolling to an element needs its ref");
+      }
+    }
+
+    public Map<String, Object> describe() {
+      return Fields.of(kind()).put("to", to).put("pages", pages).putIfPresent("element_ref", elementRef).map();
+    }
+
+    @Override
+    public long timeoutMs(long actionMs, long navigationMs) {
+      return actionMs;
+    }
+
+    public Done accept(Handler handler, ProviderElement target) {
+      handler.scroll(this, target);
+      return Done.DONE;
     }
   }
 
   /** {@code until} is load, network-idle, element-visible or element-hidden, within {@code timeoutMs}. */
-  record Wait(String until, String observationId, String elementRef, long timeoutMs) implements BrowserAction {
+  record Wait(String until, String observationId, String elementRef, long timeoutMs) implements PageAction<Done> {
+    public static final List<String> UNTIL = List.of("load", "network-idle", "element-visible", "element-hidden");
+
     public String kind() {
       return "wait";
+    }
+
+    public ElementTarget target() {
+      return elementRef == null ? null : new ElementTarget(observationId, elementRef);
+    }
+
+    public void validate() {
+      if (!UNTIL.contains(until)) {
+        throw Fields.invalid("/until: one of " + String.join(", ", UNTIL) + " is required");
+      }
+      if (until.startsWith("element-") && elementRef == null) {
+        throw Fields.invalid("/element_ref: waiting for an element needs its ref");
+      }
+      if (timeoutMs < 1 || timeoutMs > MAX_WAIT_MS) {
+        throw Fields.invalid("/timeout_ms: an integer from 1 to " + MAX_WAIT_MS + " is required (found " + timeoutMs
+            + ")");
+      }
+    }
+
+    public Map<String, Object> describe() {
+      return Fields.of(kind()).put("until", until).put("timeout_ms", timeoutMs).putIfPresent("element_ref", elementRef)
+          .map();
+    }
+
+    /** Its own timeout, never more than a navigation's. */
+    @Override
+    public long timeoutMs(long actionMs, long navigationMs) {
+      return Math.min(timeoutMs, navigationMs);
+    }
+
+    public Done accept(Handler handler, ProviderElement target) {
+      handler.waitFor(this, target);
+      return Done.DONE;
     }
   }
 
   /** {@code move} is back, forward or reload. */
-  record History(String move) implements BrowserAction {
+  record History(String move) implements PageAction<Done> {
+    public static final List<String> MOVES = List.of("back", "forward", "reload");
+
     public String kind() {
       return move;
+    }
+
+    public ElementTarget target() {
+      return null;
+    }
+
+    public void validate() {
+      if (!MOVES.contains(move)) {
+        throw Fields.invalid("unknown history move " + move);
+      }
+    }
+
+    public Map<String, Object> describe() {
+      return Fields.of(kind()).map();
+    }
+
+    @Override
+    public long timeoutMs(long actionMs, long navigationMs) {
+      return navigationMs;
+    }
+
+    /** It moves through the lost page's history: it cannot succeed on another browser. */
+    @Override
+    public boolean repeatable() {
+      return false;
+    }
+
+    public Done accept(Handler handler, ProviderElement target) {
+      handler.history(this);
+      return Done.DONE;
+    }
+  }
+
+  /** The fields of an action's description, in order, and its validation failures. */
+  final class Fields {
+    private final Map<String, Object> fields = new LinkedHashMap<>();
+
+    private Fields() {}
+
+    static Fields of(String kind) {
+      Fields f = new Fields();
+      f.fields.put("kind", kind);
+      return f;
+    }
+
+    Fields put(String key, Object value) {
+      fields.put(key, value);
+      return this;
+    }
+
+    Fields putIfPresent(String key, Object value) {
+      return value == null ? this : put(key, value);
+    }
+
+    Map<String, Object> map() {
+      return fields;
+    }
+
+    static BrowserException invalid(String message) {
+      return new BrowserException(ErrorCode.BROWSER_INVALID_ARGUMENT, message);
+    }
+
+    static void requireRef(String elementRef) {
+      if (elementRef == null || elementRef.isBlank()) {
+        throw invalid("/element_ref: a ref from the latest observation is required");
+      }
     }
   }
 }

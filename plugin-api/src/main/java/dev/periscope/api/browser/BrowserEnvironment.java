@@ -2,9 +2,9 @@ package dev.periscope.api.browser;
 
 /**
  * One isolated browser environment: a browser context with one primary page. The runtime calls it from one
- * queue, one operation at a time. Element-addressed methods take an element the provider returned in its latest
- * observation; the provider re-resolves its opaque target and checks its fingerprint before acting, and throws
- * {@code BROWSER_STALE_REFERENCE} rather than act on a neighbour. Policy denials throw
+ * queue, one operation at a time; its page actions go through {@link #actions()}. Element-addressed methods take
+ * an element the provider returned in its latest observation; the provider re-resolves its opaque target and
+ * checks its fingerprint before acting, and throws {@code BROWSER_STALE_REFERENCE} rather than act on a neighbour. Policy denials throw
  * {@code BROWSER_POLICY_DENIED}; other failures {@code BROWSER_ACTION_FAILED}.
  *
  * <p>{@link #abort()} may be called from any thread while an operation runs: it stops that operation, waits until
@@ -17,12 +17,11 @@ package dev.periscope.api.browser;
 public interface BrowserEnvironment extends AutoCloseable {
   ProviderObservation observe(ObservationBudget budget);
 
-  void navigate(String url);
-
-  void click(ProviderElement element);
-
-  /** Types a value into a field, replacing what it held. */
-  void fill(ProviderElement element, String value);
+  /**
+   * How this environment performs page actions: the runtime hands each {@link BrowserAction.PageAction} to it, on
+   * this environment's queue.
+   */
+  BrowserAction.Handler actions();
 
   /**
    * The origins ({@code scheme://host[:port]}) of the documents from the one that holds the element up to the top
@@ -44,23 +43,6 @@ public interface BrowserEnvironment extends AutoCloseable {
       java.util.List<String> expectedChain) {
     throw new BrowserException(ErrorCode.BROWSER_CAPABILITY_UNSUPPORTED, "this browser provider cannot fill credentials");
   }
-
-  /** Presses one key on the element, or on whatever has focus when {@code element} is null. */
-  void press(ProviderElement element, String key);
-
-  /** Chooses options by value or, failing that, by label; {@code BROWSER_INVALID_ARGUMENT} if one matches none. */
-  void select(ProviderElement element, java.util.List<String> values);
-
-  void check(ProviderElement element, boolean checked);
-
-  /** Scrolls the page up or down by viewports, to its top or bottom, or the element into view. */
-  void scroll(String to, double pages, ProviderElement element);
-
-  /** Waits for the page's load or network idle, or for the element to become visible or hidden. */
-  void waitFor(String until, ProviderElement element, long timeoutMs);
-
-  /** Goes back, forward or reloads; a move with no history entry is {@code BROWSER_POLICY_DENIED}. */
-  void history(String move);
 
   Screenshot screenshot(boolean fullPage);
 

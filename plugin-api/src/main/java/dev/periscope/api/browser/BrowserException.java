@@ -16,15 +16,29 @@ public class BrowserException extends RuntimeException {
   private final boolean rerunnable;
 
   public BrowserException(ErrorCode code, String message) {
-    this(code, message, null, false, null);
+    this(code, message, null);
   }
 
   public BrowserException(ErrorCode code, String message, Throwable cause) {
-    this(code, message, null, false, cause);
+    this(code, message, null, false, code.recommendedAction(), code.retryable(), false, cause);
   }
 
-  public BrowserException(ErrorCode code, String message, String url, boolean leaseRebuilt, Throwable cause) {
-    this(code, message, url, leaseRebuilt, code.recommendedAction(), code.retryable(), false, cause);
+  /** A failure with the code's defaults: no URL known yet, the lease intact. */
+  public static BrowserException of(ErrorCode code, String message) {
+    return new BrowserException(code, message);
+  }
+
+  /** A failure with the code's defaults and its cause. */
+  public static BrowserException of(ErrorCode code, String message, Throwable cause) {
+    return new BrowserException(code, message, cause);
+  }
+
+  /**
+   * A failure after which the environment was discarded ({@code lease=rebuilt}): every ref is gone, and the next
+   * call gets a fresh environment.
+   */
+  public static BrowserException rebuilt(ErrorCode code, String message, String url, Throwable cause) {
+    return new BrowserException(code, message, url, true, code.recommendedAction(), code.retryable(), false, cause);
   }
 
   private BrowserException(ErrorCode code, String message, String url, boolean leaseRebuilt,
@@ -115,6 +129,24 @@ public class BrowserException extends RuntimeException {
         getCause());
     copy.setStackTrace(getStackTrace());
     return copy;
+  }
+
+  /**
+   * The failure as data, for a client that reads structured results: {@code code}, {@code message}, {@code url}
+   * (null when unknown), {@code observation} ({@code valid} or {@code invalid}), {@code lease} ({@code intact} or
+   * {@code rebuilt}), {@code recommended_action} (null when none) and {@code retryable}: the fields of
+   * {@link #failureLine()} and the message, in that order.
+   */
+  public java.util.Map<String, Object> toStructured() {
+    java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+    m.put("code", code.name());
+    m.put("message", getMessage());
+    m.put("url", url == null || url.isEmpty() ? null : url);
+    m.put("observation", observationValid() ? "valid" : "invalid");
+    m.put("lease", leaseRebuilt ? "rebuilt" : "intact");
+    m.put("recommended_action", recommendedAction);
+    m.put("retryable", retryable);
+    return m;
   }
 
   /**

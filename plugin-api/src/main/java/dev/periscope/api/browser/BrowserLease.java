@@ -20,21 +20,30 @@ public interface BrowserLease extends AutoCloseable {
 
   Observation observe(ObservationBudget budget, Cancellation cancellation);
 
-  /** Performs an action and observes the page after it. */
-  Transition act(BrowserAction action, ObservationBudget budget, Cancellation cancellation);
+  /**
+   * Performs an action and observes the page after it: the action's own result and the transition, which is
+   * recorded whether the action succeeded or not.
+   */
+  <R> Acted<R> act(BrowserAction<R> action, ObservationBudget budget, Cancellation cancellation);
 
+  /** What an action returned, and the transition it made. */
+  record Acted<R>(R result, Transition transition) {}
+
+  /** Shorthand for {@link #act} with a {@link BrowserAction.Navigate}. */
   default Transition navigate(String url, ObservationBudget budget, Cancellation cancellation) {
-    return act(new BrowserAction.Navigate(url), budget, cancellation);
+    return act(new BrowserAction.Navigate(url), budget, cancellation).transition();
   }
 
+  /** Shorthand for {@link #act} with a {@link BrowserAction.Click}. */
   default Transition click(String observationId, String elementRef, ObservationBudget budget,
       Cancellation cancellation) {
-    return act(new BrowserAction.Click(observationId, elementRef), budget, cancellation);
+    return act(new BrowserAction.Click(observationId, elementRef), budget, cancellation).transition();
   }
 
+  /** Shorthand for {@link #act} with a {@link BrowserAction.Fill}. */
   default Transition fill(String observationId, String elementRef, String value, ObservationBudget budget,
       Cancellation cancellation) {
-    return act(new BrowserAction.Fill(observationId, elementRef, value), budget, cancellation);
+    return act(new BrowserAction.Fill(observationId, elementRef, value), budget, cancellation).transition();
   }
 
   Screenshot screenshot(boolean fullPage, Cancellation cancellation);

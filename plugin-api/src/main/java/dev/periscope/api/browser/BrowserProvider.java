@@ -29,6 +29,17 @@ public interface BrowserProvider {
   /** Provider-wide cleanup, called once after every environment it opened is closed. */
   default void dispose() {}
 
-  /** What an environment is opened for. */
-  record OpenRequest(BrowserSessionId sessionId, Persistence persistence) {}
+  /**
+   * What an environment is opened for, and the {@link EnvironmentPolicy} it must keep: a provider enforces the
+   * network policy only if it advertises {@link Capability#NETWORK_POLICY} (the runtime refuses it otherwise,
+   * except in {@link NetworkPolicy.Mode#UNRESTRICTED} mode), and applies the timeouts, viewport and screenshot
+   * limits in every case.
+   */
+  record OpenRequest(BrowserSessionId sessionId, Persistence persistence, EnvironmentPolicy policy) {
+    public OpenRequest {
+      java.util.Objects.requireNonNull(sessionId, "sessionId");
+      java.util.Objects.requireNonNull(persistence, "persistence");
+      java.util.Objects.requireNonNull(policy, "policy");
+    }
+  }
 }

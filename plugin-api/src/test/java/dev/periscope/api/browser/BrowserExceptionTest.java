@@ -21,7 +21,7 @@ class BrowserExceptionTest {
 
   @Test
   void marksRefsInvalidWhenTheLeaseWasRebuilt() {
-    var e = new BrowserException(ErrorCode.BROWSER_POLICY_DENIED, "denied", "https://a.test/", true, null);
+    var e = BrowserException.rebuilt(ErrorCode.BROWSER_POLICY_DENIED, "denied", "https://a.test/", null);
     assertEquals("code=BROWSER_POLICY_DENIED url=https://a.test/ observation=invalid lease=rebuilt retryable=false",
         e.failureLine());
   }
