@@ -312,6 +312,21 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
   }
 
   @Override
+  public void hover(BrowserAction.Hover action, ProviderElement element) {
+    call("hovering", () -> {
+      ElementHandle target = resolve(element);
+      try {
+        target.hover();
+      } finally {
+        target.dispose();
+      }
+      // Hover handlers run on the next frame: let the page open what it opens on hover first.
+      page.evaluate("() => new Promise(done => requestAnimationFrame(() => setTimeout(done, 0)))");
+      return null;
+    });
+  }
+
+  @Override
   public void fill(BrowserAction.Fill action, ProviderElement element) {
     String value = action.value();
     guarded("filling the field", () -> {

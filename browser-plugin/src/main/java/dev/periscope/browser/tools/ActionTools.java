@@ -86,6 +86,9 @@ final class ActionTools {
             a -> new BrowserAction.Navigate(a.string("url"))).observing(),
         row("browser_click", "Click an element named by its ref in the latest observation, then observe the result.",
             acts, TARGET, a -> new BrowserAction.Click(a.string("observation_id"), a.string("element_ref"))),
+        row("browser_hover", "Move the pointer over an element named by its ref, opening a menu or tooltip that shows"
+                + " on hover, then observe the result.", new ToolHints(false, false, true, true), TARGET,
+            a -> new BrowserAction.Hover(a.string("observation_id"), a.string("element_ref"))),
         row("browser_fill", "Type a value into a field named by its ref in the latest observation, replacing its"
                 + " content. Never for passwords: use browser_fill_credential.", setsState,
             plus(TARGET, Param.text("value", 100_000, null).asRequired()),

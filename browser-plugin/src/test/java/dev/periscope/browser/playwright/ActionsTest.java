@@ -30,6 +30,14 @@ class ActionsTest {
             document.addEventListener('change', show); show();
           </script></body></html>""",
       "/result", "<!doctype html><html><head><title>Result</title></head><body>searched</body></html>",
+      "/menu", """
+          <!doctype html><html><head><title>Menu</title>
+          <style>#sub { display: none } #products:hover #sub { display: block }</style></head><body>
+          <nav><ul><li id="products"><button>Products</button>
+            <ul id="sub"><li><a href="/result">Lamps</a></li></ul></li></ul></nav>
+          <p id="seen">closed</p>
+          <script>document.getElementById('products').addEventListener('mouseenter',
+            () => document.getElementById('seen').textContent = 'menu opened');</script></body></html>""",
       "/tall", """
           <!doctype html><html><head><title>y=0</title></head><body style="margin:0">
           <div style="height:5000px">top</div><button id="far">Far button</button><div style="height:2000px"></div>
@@ -72,6 +80,20 @@ class ActionsTest {
       m.put((String) more[i], more[i + 1]);
     }
     return m;
+  }
+
+  @Test
+  void hoveringOpensAMenuWhoseLinkCanThenBeClicked() {
+    ToolResult menu = call("hover", "browser_open", Map.of("url", url("/menu")));
+    assertTrue(LocalBrowser.elements(menu).stream().noneMatch(e -> "Lamps".equals(e.get("name"))), menu.text());
+    ToolResult hovered = call("hover", "browser_hover", target(menu, "Products"));
+    assertFalse(hovered.isError(), hovered.text());
+    assertTrue(hovered.text().contains("menu opened"), hovered.text());
+    @SuppressWarnings("unchecked")
+    var transition = (Map<String, Object>) hovered.structured().get("transition");
+    assertEquals("hover", ((Map<?, ?>) transition.get("action")).get("kind"), transition.toString());
+    ToolResult clicked = call("hover", "browser_click", target(hovered, "Lamps"));
+    assertTrue(clicked.text().contains("URL: " + url("/result")), clicked.text());
   }
 
   @Test

@@ -199,6 +199,11 @@ public class FakeProvider implements CheckpointingProvider {
     }
 
     @Override
+    public void hover(BrowserAction.Hover hoverAction, ProviderElement element) {
+      actions.add("hover " + element.name());
+    }
+
+    @Override
     public void fill(BrowserAction.Fill fillAction, ProviderElement element) {
       String value = fillAction.value();
       actions.add("fill " + element.name() + " (" + value.length() + " chars)");

@@ -84,6 +84,7 @@ class ContributedProviderTest {
               return new BrowserAction.Handler() {
                 public void navigate(BrowserAction.Navigate a) { url = a.url(); }
                 public void click(BrowserAction.Click a, ProviderElement target) { log("clicked " + target.name()); }
+                public void hover(BrowserAction.Hover a, ProviderElement target) {}
                 public void fill(BrowserAction.Fill a, ProviderElement target) {}
                 public void press(BrowserAction.Press a, ProviderElement target) {}
                 public void select(BrowserAction.Select a, ProviderElement target) {}

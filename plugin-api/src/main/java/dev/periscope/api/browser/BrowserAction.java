@@ -92,6 +92,9 @@ public sealed interface BrowserAction<R> {
 
     void click(Click action, ProviderElement target);
 
+    /** Moves the pointer over the element, as a person would before clicking, and leaves it there. */
+    void hover(Hover action, ProviderElement target);
+
     /** Types a value into a field, replacing what it held. */
     void fill(Fill action, ProviderElement target);
 
@@ -183,6 +186,35 @@ public sealed interface BrowserAction<R> {
 
     public Done accept(Handler handler, ProviderElement target) {
       handler.click(this, target);
+      return Done.DONE;
+    }
+  }
+
+  /** Moves the pointer over an element: menus and tooltips that open on hover open. */
+  record Hover(String observationId, String elementRef) implements PageAction<Done> {
+    public String kind() {
+      return "hover";
+    }
+
+    public ElementTarget target() {
+      return new ElementTarget(observationId, elementRef);
+    }
+
+    public void validate() {
+      Fields.requireRef(elementRef);
+    }
+
+    public Map<String, Object> describe() {
+      return Fields.of(kind()).put("element_ref", elementRef).map();
+    }
+
+    @Override
+    public long timeoutMs(long actionMs, long navigationMs) {
+      return actionMs;
+    }
+
+    public Done accept(Handler handler, ProviderElement target) {
+      handler.hover(this, target);
       return Done.DONE;
     }
   }
