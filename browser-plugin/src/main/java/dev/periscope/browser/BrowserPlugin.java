@@ -57,12 +57,12 @@ public final class BrowserPlugin extends Plugin {
     try {
       RuntimeDatabase database = effects.add(new RuntimeDatabase(storage));
       AgentSessionStore sessions = new AgentSessionStore(database, project);
+      CredentialChannel channel = new CredentialChannel(credentials, settings.credentialRefs(), System::getenv,
+          settings.requireApproval(), approval);
       DefaultBrowserRuntime runtime = effects.add(new DefaultBrowserRuntime(settings.runtime(),
-          new SqliteCheckpointIndex(database), new SqliteTransitionLog(database),
-          new CredentialChannel(credentials, settings.credentialRefs(), System::getenv, settings.requireApproval(),
-              approval)));
+          new SqliteCheckpointIndex(database), new SqliteTransitionLog(database), channel));
       effects.add(new ProviderContributions(getWrapper().getPluginManager(), getWrapper().getPluginId(), runtime)).start();
-      BrowserTools tools = effects.add(new BrowserTools(runtime, sessions, settings, attachments));
+      BrowserTools tools = effects.add(new BrowserTools(runtime, sessions, settings, attachments, channel));
       for (Tool tool : tools.tools()) {
         effects.add(toolRegistry.register(BrowserTools.SKILL, tool));
       }

@@ -95,21 +95,10 @@ final class ProviderContributions implements PluginStateListener, AutoCloseable 
     closeAll(all);
   }
 
+  /** Closes the registrations, the latest first. */
   private static void closeAll(List<AutoCloseable> registrations) {
-    RuntimeException failure = null;
-    for (int i = registrations.size() - 1; i >= 0; i--) {
-      try {
-        registrations.get(i).close();
-      } catch (Exception e) {
-        if (failure == null) {
-          failure = new IllegalStateException("closing a provider registration failed", e);
-        } else {
-          failure.addSuppressed(e);
-        }
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
+    List<AutoCloseable> latestFirst = new ArrayList<>(registrations);
+    java.util.Collections.reverse(latestFirst);
+    new Cleanup().closeAll(latestFirst).done();
   }
 }

@@ -7,9 +7,9 @@ import com.microsoft.playwright.PlaywrightException;
 import com.microsoft.playwright.options.ElementState;
 import com.microsoft.playwright.options.LoadState;
 import dev.periscope.api.browser.BrowserAction;
+import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.CheckpointRef;
 import dev.periscope.api.browser.CheckpointingEnvironment;
-import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.EnvironmentFault;
 import dev.periscope.api.browser.EnvironmentPolicy;
 import dev.periscope.api.browser.ErrorCode;
@@ -17,6 +17,7 @@ import dev.periscope.api.browser.Extraction;
 import dev.periscope.api.browser.ProviderElement;
 import dev.periscope.api.browser.ProviderObservation;
 import dev.periscope.api.browser.Screenshot;
+import dev.periscope.browser.Cleanup;
 import dev.periscope.browser.policy.PolicyProxy;
 import java.util.List;
 import java.util.Map;
@@ -549,47 +550,19 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    RuntimeException failure = null;
-    try {
-      // The proxy stops admitting and drops its sockets first: nothing the page still does gets out meanwhile.
-      proxy.close();
-    } catch (RuntimeException e) {
-      failure = e;
-    }
-    try {
-      if (!driver.killed()) {
-        driver.call(() -> {
-          context.close();
-          return null;
-        }, closeTimeoutMs);
-      }
-    } catch (RuntimeException e) {
-      if (failure == null) {
-        failure = e;
-      } else {
-        failure.addSuppressed(e);
-      }
-    }
-    try {
-      driver.close();
-    } catch (RuntimeException e) {
-      if (failure == null) {
-        failure = e;
-      } else {
-        failure.addSuppressed(e);
-      }
-    }
-    try {
-      onClosed.run();
-    } catch (RuntimeException e) {
-      if (failure == null) {
-        failure = e;
-      } else {
-        failure.addSuppressed(e);
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
+    new Cleanup()
+        // The proxy stops admitting and drops its sockets first: nothing the page still does gets out meanwhile.
+        .run(proxy::close)
+        .run(() -> {
+          if (!driver.killed()) {
+            driver.call(() -> {
+              context.close();
+              return null;
+            }, closeTimeoutMs);
+          }
+        })
+        .run(driver::close)
+        .run(onClosed)
+        .done();
   }
 }

@@ -9,13 +9,12 @@ import dev.periscope.api.browser.BrowserSessionId;
 import dev.periscope.api.browser.Capability;
 import dev.periscope.api.browser.CheckpointingProvider;
 import dev.periscope.api.browser.ErrorCode;
+import dev.periscope.api.browser.Observation;
 import dev.periscope.api.browser.Persistence;
 import dev.periscope.api.browser.Requirements;
-import dev.periscope.api.browser.Observation;
 import dev.periscope.api.browser.Transition;
 import dev.periscope.api.browser.TransitionRecord;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import dev.periscope.browser.Cleanup;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -31,6 +30,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The runtime: providers, owner slots and leases. An owner slot is keyed by the owner object's identity and
@@ -82,7 +83,7 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
   }
 
   /** Where credential fills get their secrets and approval. */
-  public CredentialChannel credentials() {
+  CredentialChannel credentials() {
     return credentials;
   }
 
@@ -134,20 +135,11 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
       opened.forEach(slot -> slot.shuttingDown = true);
     }
     opened.forEach(slot -> slot.openCancellation.cancel());
-    RuntimeException failure = settleOpens(opened);
-    failure = addFailure(failure, shutdownAll(opened));
-    try {
-      provider.dispose();
-    } catch (RuntimeException e) {
-      failure = addFailure(failure, e);
-    }
-    if (failure != null) {
-      throw failure;
-    }
+    new Cleanup().add(settleOpens(opened)).add(shutdownAll(opened)).run(provider::dispose).done();
   }
 
   private RuntimeException settleOpens(List<Slot> toSettle) {
-    RuntimeException failure = null;
+    Cleanup cleanup = new Cleanup();
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.cleanupTimeoutMs());
     for (Slot slot : toSettle) {
       try {
@@ -156,13 +148,13 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
       } catch (ExecutionException | CancellationException e) {
         // a failed open left nothing to close
       } catch (TimeoutException e) {
-        failure = addFailure(failure, new IllegalStateException("an open by provider " + slot.provider.id()
+        cleanup.add(new IllegalStateException("an open by provider " + slot.provider.id()
             + " did not settle within " + settings.cleanupTimeoutMs() + " ms"));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
     }
-    return failure;
+    return cleanup.failure();
   }
 
   @Override
@@ -331,7 +323,7 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
    * session waits for it, so it restores the checkpoint this shutdown writes.
    */
   private RuntimeException shutdownAll(List<Slot> toClose) {
-    RuntimeException failure = null;
+    Cleanup cleanup = new Cleanup();
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.cleanupTimeoutMs());
     for (Slot slot : toClose) {
       if (slot.opening.isCompletedExceptionally()) {
@@ -351,12 +343,12 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
         env.shutdown(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())),
             timeLeft -> opener.checkpoint(slot, env, timeLeft));
       } catch (RuntimeException e) {
-        failure = addFailure(failure, e);
+        cleanup.add(e);
       } finally {
         closings.end(slot.sessionId, done);
       }
     }
-    return failure;
+    return cleanup.failure();
   }
 
   void recordTransition(Transition t, Observation before) {
@@ -398,17 +390,6 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     }
   }
 
-  private static RuntimeException addFailure(RuntimeException first, RuntimeException next) {
-    if (next == null) {
-      return first;
-    }
-    if (first == null) {
-      return next;
-    }
-    first.addSuppressed(next);
-    return first;
-  }
-
   /** Closes every environment. Providers stay registered until their registrations close. */
   @Override
   public void close() {
@@ -423,25 +404,19 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
       detached.clear();
     }
     all.forEach(slot -> slot.openCancellation.cancel());
-    RuntimeException failure = shutdownAll(all);
+    Cleanup cleanup = new Cleanup().add(shutdownAll(all));
     openers.shutdown();
     try {
       if (!openers.awaitTermination(settings.cleanupTimeoutMs(), TimeUnit.MILLISECONDS)) {
-        failure = addFailure(failure, new IllegalStateException("the runtime's threads did not finish within "
+        cleanup.add(new IllegalStateException("the runtime's threads did not finish within "
             + settings.cleanupTimeoutMs() + " ms"));
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    try {
-      actionCheckpoints.close(settings.cleanupTimeoutMs());
-    } catch (RuntimeException e) {
-      failure = addFailure(failure, e);
-    }
+    cleanup.run(() -> actionCheckpoints.close(settings.cleanupTimeoutMs()));
     watchdog.close();
-    if (failure != null) {
-      throw failure;
-    }
+    cleanup.done();
   }
 
   /** What the runtime holds for one owner. */

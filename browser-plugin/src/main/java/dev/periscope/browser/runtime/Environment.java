@@ -10,6 +10,7 @@ import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.Observation;
 import dev.periscope.api.browser.ProviderElement;
 import dev.periscope.api.browser.ProviderObservation;
+import dev.periscope.browser.Cleanup;
 import java.time.Instant;
 import java.util.UUID;
 import java.util.concurrent.CancellationException;
@@ -309,7 +310,7 @@ final class Environment {
     admitting = false;
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
     boolean entered = queue.tryEnter(timeoutMs);
-    RuntimeException failure = null;
+    Cleanup cleanup = new Cleanup();
     try {
       if (!entered) {
         abort();
@@ -322,30 +323,16 @@ final class Environment {
       }
       liveness.close();
       if (!aborted) {
-        try {
-          beforeClose.accept(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-        } catch (RuntimeException e) {
-          failure = e;
-        }
+        cleanup.run(() -> beforeClose.accept(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))));
       }
       refs.clear();
-      try {
-        delegate.close();
-      } catch (RuntimeException e) {
-        if (failure == null) {
-          failure = e;
-        } else {
-          failure.addSuppressed(e);
-        }
-      }
+      cleanup.run(delegate::close);
     } finally {
       if (entered) {
         queue.exit();
       }
     }
-    if (failure != null) {
-      throw failure;
-    }
+    cleanup.done();
   }
 
   Refs latest() {

@@ -1,15 +1,16 @@
 package dev.periscope.browser.tools;
 
 import dev.periscope.api.Cancellation;
+import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.BrowserLease;
 import dev.periscope.api.browser.BrowserRuntime;
 import dev.periscope.api.browser.BrowserSessionId;
-import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.Capability;
 import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.Persistence;
 import dev.periscope.api.browser.Requirements;
 import dev.periscope.browser.BrowserSettings;
+import dev.periscope.browser.Cleanup;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -110,21 +111,9 @@ final class AgentBindings implements AutoCloseable {
       all = new ArrayList<>(bindings.values());
       bindings.clear();
     }
-    RuntimeException failure = null;
-    for (Binding b : all) {
-      try {
-        b.release();
-      } catch (RuntimeException e) {
-        if (failure == null) {
-          failure = e;
-        } else {
-          failure.addSuppressed(e);
-        }
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
+    Cleanup cleanup = new Cleanup();
+    all.forEach(b -> cleanup.run(b::release));
+    cleanup.done();
   }
 
   /** The owner object of one agent session's lease. */

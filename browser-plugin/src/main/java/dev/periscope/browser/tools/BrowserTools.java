@@ -44,13 +44,15 @@ public final class BrowserTools implements AutoCloseable {
   private final SessionDirectory sessions;
   private final CredentialChannel credentials;
 
-  /** Tools whose agent sessions map to browser sessions through {@code sessions}. */
+  /**
+   * Tools whose agent sessions map to browser sessions through {@code sessions}; {@code credentials} is the channel
+   * the runtime fills credentials through, which decides whether {@code browser_fill_credential} is offered.
+   */
   public BrowserTools(BrowserRuntime runtime, SessionDirectory sessions, BrowserSettings settings,
-      Optional<AttachmentService> attachments) {
+      Optional<AttachmentService> attachments, CredentialChannel credentials) {
     this.runtime = runtime;
     this.sessions = sessions;
-    this.credentials = runtime instanceof dev.periscope.browser.runtime.DefaultBrowserRuntime r ? r.credentials()
-        : CredentialChannel.none();
+    this.credentials = credentials;
     this.bindings = new AgentBindings(runtime, sessions::sessionFor, settings);
     this.settings = settings;
     this.attachments = attachments;

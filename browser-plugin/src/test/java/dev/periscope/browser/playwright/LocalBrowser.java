@@ -72,7 +72,7 @@ final class LocalBrowser implements AutoCloseable {
     checkpoints = Files.createTempDirectory("local-browser-checkpoints-");
     provider = new PlaywrightProvider(settings, java.util.Optional.of(checkpoints.resolve("checkpoints")));
     runtime.registerProvider(provider);
-    tools = ToolsForTests.tools(runtime, settings);
+    tools = ToolsForTests.tools(runtime, settings, credentials);
   }
 
   LocalBrowser(Map<String, String> pages) throws IOException {

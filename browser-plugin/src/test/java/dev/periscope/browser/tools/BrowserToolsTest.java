@@ -38,7 +38,8 @@ class BrowserToolsTest {
   @BeforeEach
   void start() {
     runtime.registerProvider(provider);
-    tools = new BrowserTools(runtime, SessionDirectory.inMemory(), settings, Optional.empty());
+    tools = new BrowserTools(runtime, SessionDirectory.inMemory(), settings, Optional.empty(),
+        dev.periscope.browser.runtime.CredentialChannel.none());
   }
 
   @AfterEach
@@ -229,7 +230,8 @@ class BrowserToolsTest {
         new RuntimeSettings.Timeouts(1_000, 1_000, 100, 200, 600_000, 100, 5_000)), CheckpointIndex.inMemory());
     FakeProvider fake = new FakeProvider("fake", true);
     quick.registerProvider(fake);
-    BrowserTools mine = new BrowserTools(quick, SessionDirectory.inMemory(), settings, Optional.empty());
+    BrowserTools mine = new BrowserTools(quick, SessionDirectory.inMemory(), settings, Optional.empty(),
+        dev.periscope.browser.runtime.CredentialChannel.none());
     try {
       Tool open = mine.tools().stream().filter(t -> t.descriptor().name().equals("browser_open")).findFirst()
           .orElseThrow();

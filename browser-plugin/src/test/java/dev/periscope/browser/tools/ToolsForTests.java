@@ -4,6 +4,7 @@ import dev.periscope.api.browser.BrowserRuntime;
 import dev.periscope.api.browser.BrowserSessionId;
 import dev.periscope.api.tool.Tool;
 import dev.periscope.browser.BrowserSettings;
+import dev.periscope.browser.runtime.CredentialChannel;
 import java.util.List;
 import java.util.Optional;
 
@@ -14,7 +15,12 @@ public final class ToolsForTests {
   private ToolsForTests() {}
 
   public static List<Tool> tools(BrowserRuntime runtime, BrowserSettings settings) {
-    current = new BrowserTools(runtime, SessionDirectory.inMemory(), settings, Optional.empty());
+    return tools(runtime, settings, CredentialChannel.none());
+  }
+
+  /** With the credential channel the runtime was given. */
+  public static List<Tool> tools(BrowserRuntime runtime, BrowserSettings settings, CredentialChannel credentials) {
+    current = new BrowserTools(runtime, SessionDirectory.inMemory(), settings, Optional.empty(), credentials);
     return current.tools();
   }
 
