@@ -2,9 +2,9 @@ package dev.periscope.browser;
 
 import dev.periscope.api.ConfigurationException;
 import dev.periscope.api.PluginConfiguration;
-import dev.periscope.api.browser.EnvironmentPolicy;
-import dev.periscope.api.browser.NetworkPolicy;
 import dev.periscope.api.browser.Persistence;
+import dev.periscope.api.browser.spi.EnvironmentPolicy;
+import dev.periscope.api.browser.spi.NetworkPolicy;
 import dev.periscope.browser.policy.DestinationPolicy;
 import dev.periscope.browser.runtime.RuntimeSettings;
 import java.util.Optional;

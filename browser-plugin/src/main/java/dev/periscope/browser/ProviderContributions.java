@@ -1,7 +1,7 @@
 package dev.periscope.browser;
 
-import dev.periscope.api.browser.BrowserProviderContribution;
 import dev.periscope.api.browser.BrowserRuntime;
+import dev.periscope.api.browser.spi.BrowserProviderContribution;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -60,8 +60,8 @@ public final class TestPackage {
     sources.put("sample.SampleExtension", """
         package sample;
         @org.pf4j.Extension
-        public class SampleExtension implements dev.periscope.api.browser.BrowserProviderContribution {
-          public dev.periscope.api.browser.BrowserProvider provider() { return null; }
+        public class SampleExtension implements dev.periscope.api.browser.spi.BrowserProviderContribution {
+          public dev.periscope.api.browser.spi.BrowserProvider provider() { return null; }
         }""");
   }
 

@@ -1,13 +1,13 @@
 package dev.periscope.browser.playwright;
 
 import dev.periscope.api.browser.BrowserException;
-import dev.periscope.api.browser.CheckpointMissingException;
 import dev.periscope.api.browser.ErrorCode;
+import dev.periscope.api.browser.spi.CheckpointMissingException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;

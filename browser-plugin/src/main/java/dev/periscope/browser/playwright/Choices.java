@@ -3,7 +3,7 @@ package dev.periscope.browser.playwright;
 import com.microsoft.playwright.ElementHandle;
 import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.ErrorCode;
-import dev.periscope.api.browser.ProviderElement;
+import dev.periscope.api.browser.spi.ProviderElement;
 import java.util.List;
 import java.util.Map;
 

@@ -9,7 +9,7 @@ import com.microsoft.playwright.options.BoundingBox;
 import com.microsoft.playwright.options.ElementState;
 import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.ErrorCode;
-import dev.periscope.api.browser.ProviderElement;
+import dev.periscope.api.browser.spi.ProviderElement;
 import dev.periscope.api.host.Secret;
 import java.awt.Color;
 import java.awt.Graphics2D;

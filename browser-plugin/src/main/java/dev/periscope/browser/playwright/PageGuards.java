@@ -7,7 +7,7 @@ import com.microsoft.playwright.PlaywrightException;
 import com.microsoft.playwright.Request;
 import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.ErrorCode;
-import dev.periscope.api.browser.ProviderElement;
+import dev.periscope.api.browser.spi.ProviderElement;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

@@ -3,17 +3,23 @@ package dev.periscope.browser.playwright;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.PlaywrightException;
+import com.microsoft.playwright.options.Proxy;
 import dev.periscope.api.Cancellation;
-import dev.periscope.api.browser.BrowserEnvironment;
 import dev.periscope.api.browser.BrowserException;
-import dev.periscope.api.browser.CheckpointRef;
-import dev.periscope.api.browser.CheckpointingProvider;
-import dev.periscope.api.browser.Capability;
 import dev.periscope.api.browser.ErrorCode;
+import dev.periscope.api.browser.spi.BrowserEnvironment;
+import dev.periscope.api.browser.spi.Capability;
+import dev.periscope.api.browser.spi.CheckpointRef;
+import dev.periscope.api.browser.spi.CheckpointingProvider;
+import dev.periscope.api.browser.spi.EnvironmentPolicy;
 import dev.periscope.browser.BrowserSettings;
+import dev.periscope.browser.policy.DestinationPolicy;
+import dev.periscope.browser.policy.PolicyProxy;
+import dev.periscope.browser.policy.Resolver;
+import dev.periscope.browser.policy.Upstream;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -23,12 +29,6 @@ import java.util.HexFormat;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
-import com.microsoft.playwright.options.Proxy;
-import dev.periscope.api.browser.EnvironmentPolicy;
-import dev.periscope.browser.policy.DestinationPolicy;
-import dev.periscope.browser.policy.PolicyProxy;
-import dev.periscope.browser.policy.Resolver;
-import dev.periscope.browser.policy.Upstream;
 import java.util.stream.Stream;
 
 /**
@@ -132,7 +132,7 @@ public final class PlaywrightProvider implements CheckpointingProvider {
 
   /**
    * Opens an environment with the checkpoint's cookies and local storage. A payload that is gone is
-   * {@link dev.periscope.api.browser.CheckpointMissingException}, before anything starts.
+   * {@link dev.periscope.api.browser.spi.CheckpointMissingException}, before anything starts.
    */
   @Override
   public BrowserEnvironment restore(OpenRequest request, CheckpointRef checkpoint, Cancellation cancellation) {

@@ -1,7 +1,7 @@
 package dev.periscope.browser.playwright;
 
-import dev.periscope.api.browser.BrowserProvider;
-import dev.periscope.api.browser.BrowserProviderContribution;
+import dev.periscope.api.browser.spi.BrowserProvider;
+import dev.periscope.api.browser.spi.BrowserProviderContribution;
 import jakarta.inject.Inject;
 import org.pf4j.Extension;
 

@@ -5,7 +5,7 @@ import com.microsoft.playwright.options.BoundingBox;
 import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.Screenshot;
-import dev.periscope.api.browser.EnvironmentPolicy;
+import dev.periscope.api.browser.spi.EnvironmentPolicy;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.periscope.browser.playwright;
 
-import dev.periscope.api.browser.CheckpointRef;
+import dev.periscope.api.browser.spi.CheckpointRef;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -2,8 +2,8 @@ package dev.periscope.browser.policy;
 
 import dev.periscope.api.ConfigurationException;
 import dev.periscope.api.PluginConfiguration;
-import dev.periscope.api.browser.NetworkPolicy;
-import dev.periscope.api.browser.NetworkPolicy.Mode;
+import dev.periscope.api.browser.spi.NetworkPolicy.Mode;
+import dev.periscope.api.browser.spi.NetworkPolicy;
 import java.net.IDN;
 import java.net.InetAddress;
 import java.net.UnknownHostException;

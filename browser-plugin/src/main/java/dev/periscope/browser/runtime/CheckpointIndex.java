@@ -1,7 +1,7 @@
 package dev.periscope.browser.runtime;
 
 import dev.periscope.api.browser.BrowserSessionId;
-import dev.periscope.api.browser.CheckpointRef;
+import dev.periscope.api.browser.spi.CheckpointRef;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

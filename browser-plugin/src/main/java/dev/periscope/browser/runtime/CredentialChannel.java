@@ -1,10 +1,10 @@
 package dev.periscope.browser.runtime;
 
 import dev.periscope.api.Cancellation;
-import dev.periscope.api.browser.BrowserEnvironment;
 import dev.periscope.api.browser.BrowserException;
-import dev.periscope.api.browser.ProviderElement;
 import dev.periscope.api.browser.ErrorCode;
+import dev.periscope.api.browser.spi.BrowserEnvironment;
+import dev.periscope.api.browser.spi.ProviderElement;
 import dev.periscope.api.host.ApprovalDecision;
 import dev.periscope.api.host.ApprovalRequest;
 import dev.periscope.api.host.ApprovalService;

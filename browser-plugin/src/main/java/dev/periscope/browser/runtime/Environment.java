@@ -1,15 +1,15 @@
 package dev.periscope.browser.runtime;
 
 import dev.periscope.api.Cancellation;
-import dev.periscope.api.browser.BrowserEnvironment;
 import dev.periscope.api.browser.BrowserException;
-import dev.periscope.api.browser.BrowserProvider;
 import dev.periscope.api.browser.BrowserSessionId;
-import dev.periscope.api.browser.EnvironmentFault;
 import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.Observation;
-import dev.periscope.api.browser.ProviderElement;
-import dev.periscope.api.browser.ProviderObservation;
+import dev.periscope.api.browser.spi.BrowserEnvironment;
+import dev.periscope.api.browser.spi.BrowserProvider;
+import dev.periscope.api.browser.spi.EnvironmentFault;
+import dev.periscope.api.browser.spi.ProviderElement;
+import dev.periscope.api.browser.spi.ProviderObservation;
 import dev.periscope.browser.Cleanup;
 import java.time.Instant;
 import java.util.UUID;

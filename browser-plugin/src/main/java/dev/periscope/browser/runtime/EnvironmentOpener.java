@@ -1,16 +1,16 @@
 package dev.periscope.browser.runtime;
 
-import dev.periscope.api.browser.BrowserEnvironment;
 import dev.periscope.api.browser.BrowserException;
-import dev.periscope.api.browser.BrowserProvider;
 import dev.periscope.api.browser.BrowserSessionId;
-import dev.periscope.api.browser.Capability;
-import dev.periscope.api.browser.CheckpointMissingException;
-import dev.periscope.api.browser.CheckpointRef;
-import dev.periscope.api.browser.CheckpointingEnvironment;
-import dev.periscope.api.browser.CheckpointingProvider;
 import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.Persistence;
+import dev.periscope.api.browser.spi.BrowserEnvironment;
+import dev.periscope.api.browser.spi.BrowserProvider;
+import dev.periscope.api.browser.spi.Capability;
+import dev.periscope.api.browser.spi.CheckpointMissingException;
+import dev.periscope.api.browser.spi.CheckpointRef;
+import dev.periscope.api.browser.spi.CheckpointingEnvironment;
+import dev.periscope.api.browser.spi.CheckpointingProvider;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;

@@ -2,7 +2,7 @@ package dev.periscope.browser.runtime;
 
 import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.BrowserSessionId;
-import dev.periscope.api.browser.EnvironmentFault;
+import dev.periscope.api.browser.spi.EnvironmentFault;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.concurrent.atomic.AtomicBoolean;

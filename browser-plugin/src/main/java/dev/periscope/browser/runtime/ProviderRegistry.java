@@ -1,11 +1,11 @@
 package dev.periscope.browser.runtime;
 
 import dev.periscope.api.browser.BrowserException;
-import dev.periscope.api.browser.BrowserProvider;
-import dev.periscope.api.browser.Capability;
 import dev.periscope.api.browser.ErrorCode;
-import dev.periscope.api.browser.NetworkPolicy;
 import dev.periscope.api.browser.Requirements;
+import dev.periscope.api.browser.spi.BrowserProvider;
+import dev.periscope.api.browser.spi.Capability;
+import dev.periscope.api.browser.spi.NetworkPolicy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

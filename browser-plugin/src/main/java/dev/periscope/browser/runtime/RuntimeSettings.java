@@ -1,6 +1,6 @@
 package dev.periscope.browser.runtime;
 
-import dev.periscope.api.browser.EnvironmentPolicy;
+import dev.periscope.api.browser.spi.EnvironmentPolicy;
 import java.time.Duration;
 import java.util.Optional;
 

@@ -1,7 +1,7 @@
 package dev.periscope.browser.store;
 
 import dev.periscope.api.browser.BrowserSessionId;
-import dev.periscope.api.browser.CheckpointRef;
+import dev.periscope.api.browser.spi.CheckpointRef;
 import dev.periscope.api.host.StorageDomain;
 import dev.periscope.browser.runtime.CheckpointIndex;
 import java.sql.Connection;

@@ -1,12 +1,12 @@
 package dev.periscope.browser.tools;
 
 import dev.periscope.api.browser.BrowserAction;
-import dev.periscope.api.browser.BrowserEnvironment.ObservationBudget;
 import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.BrowserLease;
 import dev.periscope.api.browser.BrowserRuntime;
 import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.Observation;
+import dev.periscope.api.browser.ObservationBudget;
 import dev.periscope.api.browser.Screenshot;
 import dev.periscope.api.browser.Transition;
 import dev.periscope.api.host.AttachmentMetadata;

@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+
+
 import dev.periscope.api.browser.BrowserException;
-import dev.periscope.api.browser.CheckpointMissingException;
+import dev.periscope.api.browser.spi.CheckpointMissingException;
 import dev.periscope.api.browser.ErrorCode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -40,9 +40,9 @@ final class LocalBrowser implements AutoCloseable {
   static final PluginConfiguration LOOPBACK = withLoopback(Map.of());
 
   /** A request to open an environment under the policy {@code config} states. */
-  static dev.periscope.api.browser.BrowserProvider.OpenRequest request(PluginConfiguration config,
+  static dev.periscope.api.browser.spi.BrowserProvider.OpenRequest request(PluginConfiguration config,
       dev.periscope.api.browser.Persistence persistence) {
-    return new dev.periscope.api.browser.BrowserProvider.OpenRequest(dev.periscope.api.browser.BrowserSessionId.random(),
+    return new dev.periscope.api.browser.spi.BrowserProvider.OpenRequest(dev.periscope.api.browser.BrowserSessionId.random(),
         persistence, BrowserSettings.from(config).environment());
   }
 

@@ -4,18 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+
+
 import com.sun.net.httpserver.HttpServer;
 import dev.periscope.api.Cancellation;
 import dev.periscope.api.PluginConfiguration;
 import dev.periscope.api.browser.BrowserAction;
-import dev.periscope.api.browser.BrowserEnvironment;
-import dev.periscope.api.browser.BrowserEnvironment.ObservationBudget;
-import dev.periscope.api.browser.BrowserProvider;
+import dev.periscope.api.browser.spi.BrowserEnvironment;
+import dev.periscope.api.browser.ObservationBudget;
+import dev.periscope.api.browser.spi.BrowserProvider;
 import dev.periscope.api.browser.BrowserSessionId;
-import dev.periscope.api.browser.Capability;
-import dev.periscope.api.browser.CheckpointMissingException;
-import dev.periscope.api.browser.CheckpointRef;
-import dev.periscope.api.browser.CheckpointingEnvironment;
+import dev.periscope.api.browser.spi.Capability;
+import dev.periscope.api.browser.spi.CheckpointMissingException;
+import dev.periscope.api.browser.spi.CheckpointRef;
+import dev.periscope.api.browser.spi.CheckpointingEnvironment;
 import dev.periscope.api.browser.Persistence;
 import dev.periscope.browser.BrowserSettings;
 import java.io.OutputStream;

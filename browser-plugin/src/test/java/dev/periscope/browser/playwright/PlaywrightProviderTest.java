@@ -5,19 +5,21 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+
+
 import com.sun.net.httpserver.HttpServer;
 import dev.periscope.api.Cancellation;
 import dev.periscope.api.PluginConfiguration;
 import dev.periscope.api.browser.BrowserAction;
-import dev.periscope.api.browser.BrowserEnvironment;
-import dev.periscope.api.browser.BrowserEnvironment.ObservationBudget;
+import dev.periscope.api.browser.spi.BrowserEnvironment;
+import dev.periscope.api.browser.ObservationBudget;
 import dev.periscope.api.browser.BrowserException;
-import dev.periscope.api.browser.BrowserProvider;
+import dev.periscope.api.browser.spi.BrowserProvider;
 import dev.periscope.api.browser.BrowserSessionId;
 import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.Persistence;
-import dev.periscope.api.browser.ProviderElement;
-import dev.periscope.api.browser.ProviderObservation;
+import dev.periscope.api.browser.spi.ProviderElement;
+import dev.periscope.api.browser.spi.ProviderObservation;
 import dev.periscope.browser.BrowserSettings;
 import java.io.OutputStream;
 import java.net.InetAddress;

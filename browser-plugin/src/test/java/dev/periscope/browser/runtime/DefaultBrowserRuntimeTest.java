@@ -8,16 +8,18 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+
+
 import dev.periscope.api.Cancellation;
-import dev.periscope.api.browser.BrowserEnvironment.ObservationBudget;
+import dev.periscope.api.browser.ObservationBudget;
 import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.BrowserLease;
 import dev.periscope.api.browser.BrowserSessionId;
-import dev.periscope.api.browser.Capability;
-import dev.periscope.api.browser.CheckpointRef;
+import dev.periscope.api.browser.spi.Capability;
+import dev.periscope.api.browser.spi.CheckpointRef;
 import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.Persistence;
-import dev.periscope.api.browser.ProviderElement;
+import dev.periscope.api.browser.spi.ProviderElement;
 import dev.periscope.api.browser.Requirements;
 import dev.periscope.api.browser.Transition;
 import java.util.List;
@@ -329,7 +331,7 @@ class DefaultBrowserRuntimeTest {
 
   @Test
   void rejectsACheckpointProviderThatCannotRestoreOrDestroy() {
-    var incomplete = new dev.periscope.api.browser.BrowserProvider() {
+    var incomplete = new dev.periscope.api.browser.spi.BrowserProvider() {
       public String id() {
         return "half";
       }
@@ -346,7 +348,7 @@ class DefaultBrowserRuntimeTest {
         return Optional.empty();
       }
 
-      public dev.periscope.api.browser.BrowserEnvironment open(OpenRequest request, Cancellation cancellation) {
+      public dev.periscope.api.browser.spi.BrowserEnvironment open(OpenRequest request, Cancellation cancellation) {
         throw new AssertionError("never opened");
       }
     };
@@ -359,11 +361,11 @@ class DefaultBrowserRuntimeTest {
     List<FakeProvider.FakeEnvironment> opened = inner.environments;
     FakeProvider provider = new FakeProvider("fake", true, CHECKPOINTING) {
       @Override
-      public dev.periscope.api.browser.BrowserEnvironment open(OpenRequest request, Cancellation cancellation) {
+      public dev.periscope.api.browser.spi.BrowserEnvironment open(OpenRequest request, Cancellation cancellation) {
         var env = inner.open(request, cancellation);
         // Hide the checkpoint method behind a plain environment.
-        return new dev.periscope.api.browser.BrowserEnvironment() {
-          public dev.periscope.api.browser.ProviderObservation observe(ObservationBudget b) {
+        return new dev.periscope.api.browser.spi.BrowserEnvironment() {
+          public dev.periscope.api.browser.spi.ProviderObservation observe(ObservationBudget b) {
             return env.observe(b);
           }
 

@@ -5,13 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+
+
 import dev.periscope.api.Cancellation;
-import dev.periscope.api.browser.BrowserEnvironment.ObservationBudget;
+import dev.periscope.api.browser.ObservationBudget;
 import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.BrowserLease;
 import dev.periscope.api.browser.BrowserSessionId;
-import dev.periscope.api.browser.Capability;
-import dev.periscope.api.browser.CheckpointRef;
+import dev.periscope.api.browser.spi.Capability;
+import dev.periscope.api.browser.spi.CheckpointRef;
 import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.Persistence;
 import dev.periscope.api.browser.Requirements;

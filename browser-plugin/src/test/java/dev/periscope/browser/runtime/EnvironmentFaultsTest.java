@@ -6,13 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+
+
 import dev.periscope.api.Cancellation;
-import dev.periscope.api.browser.BrowserEnvironment.ObservationBudget;
+import dev.periscope.api.browser.ObservationBudget;
 import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.BrowserLease;
 import dev.periscope.api.browser.BrowserSessionId;
-import dev.periscope.api.browser.Capability;
-import dev.periscope.api.browser.EnvironmentFault;
+import dev.periscope.api.browser.spi.Capability;
+import dev.periscope.api.browser.spi.EnvironmentFault;
 import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.Observation;
 import dev.periscope.api.browser.Persistence;

@@ -1,16 +1,17 @@
 package dev.periscope.browser.runtime;
 
-import dev.periscope.api.browser.BrowserAction;
 import dev.periscope.api.Cancellation;
-import dev.periscope.api.browser.BrowserEnvironment;
-import dev.periscope.api.browser.BrowserProvider;
-import dev.periscope.api.browser.Capability;
-import dev.periscope.api.browser.CheckpointRef;
-import dev.periscope.api.browser.CheckpointingEnvironment;
-import dev.periscope.api.browser.CheckpointingProvider;
-import dev.periscope.api.browser.ProviderElement;
-import dev.periscope.api.browser.ProviderObservation;
+import dev.periscope.api.browser.BrowserAction;
+import dev.periscope.api.browser.ObservationBudget;
 import dev.periscope.api.browser.Screenshot;
+import dev.periscope.api.browser.spi.BrowserEnvironment;
+import dev.periscope.api.browser.spi.BrowserProvider;
+import dev.periscope.api.browser.spi.Capability;
+import dev.periscope.api.browser.spi.CheckpointRef;
+import dev.periscope.api.browser.spi.CheckpointingEnvironment;
+import dev.periscope.api.browser.spi.CheckpointingProvider;
+import dev.periscope.api.browser.spi.ProviderElement;
+import dev.periscope.api.browser.spi.ProviderObservation;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -105,7 +106,7 @@ public class FakeProvider implements CheckpointingProvider {
   @Override
   public BrowserEnvironment restore(OpenRequest request, CheckpointRef checkpoint, Cancellation cancellation) {
     if (payloadMissing) {
-      throw new dev.periscope.api.browser.CheckpointMissingException(checkpoint.ref() + " is gone");
+      throw new dev.periscope.api.browser.spi.CheckpointMissingException(checkpoint.ref() + " is gone");
     }
     restoredFrom.add(checkpoint);
     return open(request, cancellation);
@@ -149,7 +150,7 @@ public class FakeProvider implements CheckpointingProvider {
     public final java.util.concurrent.atomic.AtomicInteger probes = new java.util.concurrent.atomic.AtomicInteger();
     /** While set and closed, this environment's liveness checks wait for it (or for the abort). */
     public volatile CountDownLatch probeGate;
-    private volatile java.util.function.Consumer<dev.periscope.api.browser.EnvironmentFault> faultListener;
+    private volatile java.util.function.Consumer<dev.periscope.api.browser.spi.EnvironmentFault> faultListener;
     volatile List<ProviderElement> elements = List.of(
         new ProviderElement("0", "fp-button", "button", "button", "Advance", false, null, 1),
         new ProviderElement("1", "fp-link", "a", "link", "Next", false, null, 4),
@@ -295,13 +296,13 @@ public class FakeProvider implements CheckpointingProvider {
     }
 
     @Override
-    public void onFault(java.util.function.Consumer<dev.periscope.api.browser.EnvironmentFault> listener) {
+    public void onFault(java.util.function.Consumer<dev.periscope.api.browser.spi.EnvironmentFault> listener) {
       faultListener = listener;
     }
 
     /** Dies as a browser would, telling the runtime's listener. */
-    public void die(dev.periscope.api.browser.EnvironmentFault.Cause cause, String detail) {
-      faultListener.accept(new dev.periscope.api.browser.EnvironmentFault(cause, detail));
+    public void die(dev.periscope.api.browser.spi.EnvironmentFault.Cause cause, String detail) {
+      faultListener.accept(new dev.periscope.api.browser.spi.EnvironmentFault(cause, detail));
     }
 
     @Override

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+
+
 import dev.periscope.api.Cancellation;
 import dev.periscope.api.PluginConfiguration;
 import dev.periscope.api.browser.BrowserException;
@@ -256,7 +258,7 @@ class BrowserToolsTest {
     ToolResult first = call("agent", "browser_open", Map.of("url", "https://example.test/a"));
     FakeProvider.FakeEnvironment dying = provider.environments.get(0);
     dying.onNextObserve = () -> {
-      dying.die(dev.periscope.api.browser.EnvironmentFault.Cause.BROWSER_EXITED, "Chromium exited");
+      dying.die(dev.periscope.api.browser.spi.EnvironmentFault.Cause.BROWSER_EXITED, "Chromium exited");
       throw new IllegalStateException("Target page, context or browser has been closed");
     };
     ToolResult observed = call("agent", "browser_observe", Map.of());
@@ -274,7 +276,7 @@ class BrowserToolsTest {
       } catch (InterruptedException e) {
         return;
       }
-      second.die(dev.periscope.api.browser.EnvironmentFault.Cause.PAGE_CRASHED, "the page's renderer crashed");
+      second.die(dev.periscope.api.browser.spi.EnvironmentFault.Cause.PAGE_CRASHED, "the page's renderer crashed");
     });
     crashAgain.start();
     ToolResult click = call("agent", "browser_click", Map.of("observation_id", observationId(opened), "element_ref", "e1"));

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+
+
 import dev.periscope.api.Cancellation;
 import dev.periscope.api.tool.ToolResult;
 import dev.periscope.verify.TestPackage;
@@ -47,6 +49,7 @@ class ContributedProviderTest {
 
       import dev.periscope.api.Cancellation;
       import dev.periscope.api.browser.*;
+import dev.periscope.api.browser.spi.*;
       import java.nio.file.*;
       import java.util.*;
 
@@ -124,9 +127,9 @@ class ContributedProviderTest {
         .source("stub.StubContribution", """
             package stub;
             @org.pf4j.Extension
-            public class StubContribution implements dev.periscope.api.browser.BrowserProviderContribution {
+            public class StubContribution implements dev.periscope.api.browser.spi.BrowserProviderContribution {
               private static final StubProvider PROVIDER = new StubProvider();
-              public dev.periscope.api.browser.BrowserProvider provider() { return PROVIDER; }
+              public dev.periscope.api.browser.spi.BrowserProvider provider() { return PROVIDER; }
             }""")
         .extensionsIndex("stub.StubContribution\n")
         .writeTo(work.resolve("stub-browser-1.0.0.zip"));

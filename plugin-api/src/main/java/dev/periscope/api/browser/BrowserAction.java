@@ -1,5 +1,6 @@
 package dev.periscope.api.browser;
 
+import dev.periscope.api.browser.spi.ProviderElement;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package dev.periscope.api.browser;
 
 import dev.periscope.api.Cancellation;
-import dev.periscope.api.browser.BrowserEnvironment.ObservationBudget;
+import dev.periscope.api.browser.ObservationBudget;
 import java.util.Optional;
 
 /**
@@ -12,6 +12,9 @@ import java.util.Optional;
  * runs. Cancelled while it runs, the environment is aborted: the operation fails with the lease marked rebuilt,
  * and this lease and every other on the environment become unusable. Closing the lease releases it exactly once;
  * the last release of an environment closes it.
+ *
+ * <p>Threading: thread-safe. Operations from several threads queue on the environment in arrival order; {@link
+ * #close()} may be called from any thread.
  */
 public interface BrowserLease extends AutoCloseable {
   BrowserSessionId sessionId();

@@ -1,12 +1,16 @@
 package dev.periscope.api.browser;
 
 import dev.periscope.api.Cancellation;
+import dev.periscope.api.browser.spi.BrowserProvider;
 import java.util.List;
 
 /**
  * The only owner of environment identity and leases. An owner is an object, compared by identity: concurrent
  * acquires by one owner share one open, and compatible acquires get separate leases over one environment.
  * Provider registration is an effect: closing it withdraws the provider and closes every environment it opened.
+ *
+ * <p>Threading: thread-safe. Owners acquire and release from any thread; a provider registration may be closed from
+ * any thread while calls run.
  */
 public interface BrowserRuntime {
   BrowserLease acquire(

@@ -1,5 +1,6 @@
 package dev.periscope.api.browser;
 
+import dev.periscope.api.browser.spi.Capability;
 import java.util.Optional;
 import java.util.Set;
 

@@ -1,8 +1,13 @@
-package dev.periscope.api.browser;
+package dev.periscope.api.browser.spi;
 
 import java.util.Optional;
 
-/** An environment whose state (cookies, local storage) can be saved as a checkpoint. */
+/**
+ * An environment whose state (cookies, local storage) can be saved as a checkpoint.
+ *
+ * <p>Threading: as {@link BrowserEnvironment}: called from the runtime's queue for the environment, one operation
+ * at a time.
+ */
 public interface CheckpointingEnvironment extends BrowserEnvironment {
   /** Writes the state as a new payload and returns its ref. */
   CheckpointRef checkpoint();

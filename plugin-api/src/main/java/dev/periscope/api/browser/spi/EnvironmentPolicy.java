@@ -1,4 +1,4 @@
-package dev.periscope.api.browser;
+package dev.periscope.api.browser.spi;
 
 import java.util.Objects;
 

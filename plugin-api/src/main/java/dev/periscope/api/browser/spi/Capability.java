@@ -1,4 +1,4 @@
-package dev.periscope.api.browser;
+package dev.periscope.api.browser.spi;
 
 /** What a provider can do. Flags must be truthful: the runtime selects providers by them. */
 public enum Capability {

@@ -1,4 +1,11 @@
-package dev.periscope.api.browser;
+package dev.periscope.api.browser.spi;
+
+import dev.periscope.api.browser.BrowserAction;
+import dev.periscope.api.browser.BrowserException;
+import dev.periscope.api.browser.ErrorCode;
+import dev.periscope.api.browser.Extraction;
+import dev.periscope.api.browser.ObservationBudget;
+import dev.periscope.api.browser.Screenshot;
 
 /**
  * One isolated browser environment: a browser context with one primary page. The runtime calls it from one
@@ -75,20 +82,4 @@ public interface BrowserEnvironment extends AutoCloseable {
 
   @Override
   void close();
-
-  /**
-   * How much an observation may carry across from the browser, and which element tiers it wants (1 to 5;
-   * elements of other tiers are left out before the cut).
-   */
-  record ObservationBudget(int maxTextChars, int maxElements, java.util.Set<Integer> tiers) {
-    public static final java.util.Set<Integer> ALL_TIERS = java.util.Set.of(1, 2, 3, 4, 5);
-
-    public ObservationBudget {
-      tiers = java.util.Set.copyOf(tiers);
-    }
-
-    public ObservationBudget(int maxTextChars, int maxElements) {
-      this(maxTextChars, maxElements, ALL_TIERS);
-    }
-  }
 }

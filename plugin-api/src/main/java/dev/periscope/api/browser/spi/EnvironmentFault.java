@@ -1,5 +1,6 @@
-package dev.periscope.api.browser;
+package dev.periscope.api.browser.spi;
 
+import dev.periscope.api.browser.ErrorCode;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -11,6 +12,8 @@ import java.util.Objects;
  *
  * @param cause what happened
  * @param detail one line for people, naming what the provider or the runtime saw; never page content
+ *
+ * <p>Immutable and thread-safe.
  */
 public record EnvironmentFault(Cause cause, String detail) {
   public EnvironmentFault {

@@ -1,4 +1,4 @@
-package dev.periscope.api.browser;
+package dev.periscope.api.browser.spi;
 
 /**
  * An element as the provider observed it. {@code target} is opaque to everyone but the provider;
@@ -7,6 +7,8 @@ package dev.periscope.api.browser;
  * pagination; 2 site navigation; 3 the title link of a repeating record; 4 ordinary body links; 5 repeated
  * per-record links, footer and sidebar links. Elements of one repeating record share a {@code groupKey} (null
  * when not in a record), which the runtime turns into a group ref.
+ *
+ * <p>Immutable and thread-safe.
  */
 public record ProviderElement(
     String target, String fingerprint, String kind, String role, String name, boolean disabled, String inputType,

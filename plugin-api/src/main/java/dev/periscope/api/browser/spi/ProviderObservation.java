@@ -1,4 +1,4 @@
-package dev.periscope.api.browser;
+package dev.periscope.api.browser.spi;
 
 import java.util.List;
 
@@ -8,6 +8,8 @@ import java.util.List;
  * whether the element list was cut, so a caller can tell what it did not see. {@code pageEvents} says, in one
  * short line each, what the page did since the previous observation that nobody asked for and the provider
  * stopped or answered: a dialog dismissed, a page or download the page started on its own and that was closed.
+ *
+ * <p>Immutable and thread-safe.
  */
 public record ProviderObservation(
     String url,

@@ -1,4 +1,4 @@
-package dev.periscope.api.browser;
+package dev.periscope.api.browser.spi;
 
 /**
  * Thrown by {@link CheckpointingProvider#restore} when the checkpoint's payload no longer exists (someone cleared

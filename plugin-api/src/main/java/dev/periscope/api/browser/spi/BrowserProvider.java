@@ -1,6 +1,8 @@
-package dev.periscope.api.browser;
+package dev.periscope.api.browser.spi;
 
 import dev.periscope.api.Cancellation;
+import dev.periscope.api.browser.BrowserSessionId;
+import dev.periscope.api.browser.Persistence;
 import java.util.Optional;
 import java.util.Set;
 
@@ -9,6 +11,9 @@ import java.util.Set;
  * available; when it is not, {@link #unavailableReason()} names the remedy (a missing Chromium names its install
  * command). {@link #open} keeps ownership of partial resources until it returns: a failed open leaves nothing
  * running. After it returns, the runtime owns the environment.
+ *
+ * <p>Threading: thread-safe. The runtime may open several environments at once, each on a thread of its own, and
+ * asks {@link #available()} from any thread.
  */
 public interface BrowserProvider {
   String id();
