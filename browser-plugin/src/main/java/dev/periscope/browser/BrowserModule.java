@@ -22,6 +22,7 @@ public final class BrowserModule extends AbstractModule {
   @Provides
   @Singleton
   PlaywrightProvider playwrightProvider(BrowserSettings settings, ProjectContext project) {
-    return new PlaywrightProvider(settings, java.util.Optional.of(project.dataDir().resolve("checkpoints")));
+    return new PlaywrightProvider(settings.playwright(),
+        java.util.Optional.of(project.dataDir().resolve("checkpoints")));
   }
 }

@@ -8,6 +8,7 @@ import dev.periscope.api.host.CredentialService;
 import dev.periscope.api.host.StorageDomainService;
 import dev.periscope.api.tool.Tool;
 import dev.periscope.api.tool.ToolRegistry;
+import dev.periscope.browser.policy.DestinationPolicy;
 import dev.periscope.browser.runtime.CredentialChannel;
 import dev.periscope.browser.runtime.DefaultBrowserRuntime;
 import dev.periscope.browser.store.AgentSessionStore;
@@ -28,6 +29,8 @@ import org.pf4j.PluginWrapper;
  * in reverse order, so tools go first and the browsers, driver and temp files last.
  */
 public final class BrowserPlugin extends Plugin {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(BrowserPlugin.class);
+
   private final ToolRegistry toolRegistry;
   private final StorageDomainService storage;
   private final ProjectContext project;
@@ -57,12 +60,12 @@ public final class BrowserPlugin extends Plugin {
     try {
       RuntimeDatabase database = effects.add(new RuntimeDatabase(storage));
       AgentSessionStore sessions = new AgentSessionStore(database, project);
-      CredentialChannel channel = new CredentialChannel(credentials, settings.credentialRefs(), System::getenv,
-          settings.requireApproval(), approval);
-      DefaultBrowserRuntime runtime = effects.add(new DefaultBrowserRuntime(settings.runtime(),
-          new SqliteCheckpointIndex(database), new SqliteTransitionLog(database), channel));
+      LOG.info("browser plugin: {}", DestinationPolicy.of(settings.runtime().environment().network()).describe());
+      CredentialChannel channel = new CredentialChannel(credentials, settings.credentials().refs(), System::getenv,
+          settings.credentials().requireApproval(), approval);
+      DefaultBrowserRuntime runtime = effects.add(DefaultBrowserRuntime.builder(settings.runtime()).checkpoints(new SqliteCheckpointIndex(database)).transitionLog(new SqliteTransitionLog(database)).credentials(channel).build());
       effects.add(new ProviderContributions(getWrapper().getPluginManager(), getWrapper().getPluginId(), runtime)).start();
-      BrowserTools tools = effects.add(new BrowserTools(runtime, sessions, settings, attachments, channel));
+      BrowserTools tools = effects.add(new BrowserTools(runtime, sessions, settings.tools(), attachments, channel));
       for (Tool tool : tools.tools()) {
         effects.add(toolRegistry.register(BrowserTools.SKILL, tool));
       }

@@ -4,45 +4,23 @@ import dev.periscope.api.ConfigurationException;
 import dev.periscope.api.PluginConfiguration;
 import dev.periscope.api.browser.Persistence;
 import dev.periscope.api.browser.spi.EnvironmentPolicy;
-import dev.periscope.api.browser.spi.NetworkPolicy;
 import dev.periscope.browser.policy.DestinationPolicy;
+import dev.periscope.browser.playwright.PlaywrightSettings;
+import dev.periscope.browser.runtime.CredentialSettings;
 import dev.periscope.browser.runtime.RuntimeSettings;
+import dev.periscope.browser.tools.Mode;
+import dev.periscope.browser.tools.ToolSettings;
 import java.util.Optional;
 
 /**
  * The plugin's settings, read once from the project's {@code plugins.browser} section, with the defaults for what
- * it leaves out. The host checks the section against plugin.yaml's schema; every number is checked against its
- * bounds here too, so a host that skips the schema still cannot start the plugin with a bad value.
+ * it leaves out, and handed out per package: the runtime's (with the policy every environment is opened under),
+ * the Playwright provider's, the tools' and the credential channel's. The host checks the section against
+ * plugin.yaml's schema; every value is checked here too, so a host that skips the schema still cannot start the
+ * plugin with a bad one: a {@link ConfigurationException} names it.
  */
-public record BrowserSettings(
-    Optional<String> provider,
-    Optional<String> chromiumExecutable,
-    Optional<String> nodeExecutable,
-    boolean headless,
-    Persistence persistence,
-    String observeMode,
-    int observeMaxTextChars,
-    int observeMaxElements,
-    int actionTimeoutMs,
-    int navigationTimeoutMs,
-    int cleanupTimeoutMs,
-    int timeoutMarginMs,
-    int livenessTimeoutMs,
-    int maxTransitionsInMemory,
-    long maxScreenshotPixels,
-    long maxScreenshotBytes,
-    int viewportWidth,
-    int viewportHeight,
-    int checkpointTtlHours,
-    int maxCheckpoints,
-    boolean persistenceConfigured,
-    boolean requireApproval,
-    java.util.Map<String, String> credentialRefs,
-    NetworkPolicy network) {
-
-  public BrowserSettings {
-    credentialRefs = java.util.Map.copyOf(credentialRefs);
-  }
+public record BrowserSettings(RuntimeSettings runtime, PlaywrightSettings playwright, ToolSettings tools,
+    CredentialSettings credentials) {
 
   /** A numeric setting: its name in {@code plugins.browser}, its default and its bounds. */
   public record Bound(String name, int defaultValue, int min, int max) {
@@ -73,31 +51,29 @@ public record BrowserSettings(
   public static final Bound MAX_CHECKPOINTS = new Bound("maxCheckpoints", 200, 1, 100_000);
 
   public static BrowserSettings from(PluginConfiguration config) {
-    return new BrowserSettings(
-        config.string("provider"),
-        config.string("chromium.executable"),
-        config.string("node.executable"),
-        config.at("chromium.headless").map(v -> (Boolean) v).orElse(true),
-        config.string("persistence").map(p -> Persistence.valueOf(p.toUpperCase())).orElse(Persistence.RESUME),
-        config.string("observeMode").orElse("summary"),
-        OBSERVE_MAX_TEXT_CHARS.read(config),
-        OBSERVE_MAX_ELEMENTS.read(config),
-        ACTION_TIMEOUT_MS.read(config),
-        NAVIGATION_TIMEOUT_MS.read(config),
-        CLEANUP_TIMEOUT_MS.read(config),
-        TIMEOUT_MARGIN_MS.read(config),
-        LIVENESS_TIMEOUT_MS.read(config),
-        MAX_TRANSITIONS_IN_MEMORY.read(config),
-        MAX_SCREENSHOT_PIXELS.read(config),
-        MAX_SCREENSHOT_BYTES.read(config),
-        1280,
-        720,
-        CHECKPOINT_TTL_HOURS.read(config),
-        MAX_CHECKPOINTS.read(config),
-        config.string("persistence").isPresent(),
-        config.at("credentials.requireApproval").map(v -> (Boolean) v).orElse(true),
-        credentialRefs(config),
-        DestinationPolicy.read(config));
+    Optional<String> provider = config.string("provider");
+    int actionTimeoutMs = ACTION_TIMEOUT_MS.read(config);
+    int navigationTimeoutMs = NAVIGATION_TIMEOUT_MS.read(config);
+    int cleanupTimeoutMs = CLEANUP_TIMEOUT_MS.read(config);
+    EnvironmentPolicy environment = new EnvironmentPolicy(DestinationPolicy.read(config),
+        new EnvironmentPolicy.Timeouts(actionTimeoutMs, navigationTimeoutMs),
+        new EnvironmentPolicy.Viewport(1280, 720),
+        new EnvironmentPolicy.ScreenshotLimits(MAX_SCREENSHOT_PIXELS.read(config), MAX_SCREENSHOT_BYTES.read(config)));
+    RuntimeSettings runtime = new RuntimeSettings(provider, cleanupTimeoutMs, MAX_TRANSITIONS_IN_MEMORY.read(config),
+        java.time.Duration.ofHours(CHECKPOINT_TTL_HOURS.read(config)), MAX_CHECKPOINTS.read(config),
+        RuntimeSettings.Timeouts.of(actionTimeoutMs, navigationTimeoutMs, TIMEOUT_MARGIN_MS.read(config),
+            LIVENESS_TIMEOUT_MS.read(config)), environment);
+    PlaywrightSettings playwright = new PlaywrightSettings(config.string("chromium.executable"),
+        config.string("node.executable"), config.at("chromium.headless").map(v -> (Boolean) v).orElse(true),
+        cleanupTimeoutMs);
+    ToolSettings tools = new ToolSettings(provider,
+        config.string("persistence").map(p -> Persistence.valueOf(p.toUpperCase(java.util.Locale.ROOT)))
+            .orElse(Persistence.RESUME),
+        config.string("persistence").isPresent(), Mode.of(config.string("observeMode").orElse("summary")),
+        OBSERVE_MAX_TEXT_CHARS.read(config), OBSERVE_MAX_ELEMENTS.read(config), actionTimeoutMs);
+    CredentialSettings credentials = new CredentialSettings(credentialRefs(config),
+        config.at("credentials.requireApproval").map(v -> (Boolean) v).orElse(true));
+    return new BrowserSettings(runtime, playwright, tools, credentials);
   }
 
   private static java.util.Map<String, String> credentialRefs(PluginConfiguration config) {
@@ -115,18 +91,5 @@ public record BrowserSettings(
       refs.put(String.valueOf(ref), name);
     });
     return refs;
-  }
-
-  /** What every environment of this project is opened under, whichever provider opens it. */
-  public EnvironmentPolicy environment() {
-    return new EnvironmentPolicy(network, new EnvironmentPolicy.Timeouts(actionTimeoutMs, navigationTimeoutMs),
-        new EnvironmentPolicy.Viewport(viewportWidth, viewportHeight),
-        new EnvironmentPolicy.ScreenshotLimits(maxScreenshotPixels, maxScreenshotBytes));
-  }
-
-  public RuntimeSettings runtime() {
-    return new RuntimeSettings(provider, cleanupTimeoutMs, maxTransitionsInMemory,
-        java.time.Duration.ofHours(checkpointTtlHours), maxCheckpoints, RuntimeSettings.Timeouts.of(actionTimeoutMs,
-            navigationTimeoutMs, timeoutMarginMs, livenessTimeoutMs), environment());
   }
 }

@@ -12,7 +12,6 @@ import dev.periscope.api.browser.spi.Capability;
 import dev.periscope.api.browser.spi.CheckpointRef;
 import dev.periscope.api.browser.spi.CheckpointingProvider;
 import dev.periscope.api.browser.spi.EnvironmentPolicy;
-import dev.periscope.browser.BrowserSettings;
 import dev.periscope.browser.policy.DestinationPolicy;
 import dev.periscope.browser.policy.PolicyProxy;
 import dev.periscope.browser.policy.Resolver;
@@ -42,7 +41,7 @@ public final class PlaywrightProvider implements CheckpointingProvider {
   private static final AtomicInteger DRIVERS = new AtomicInteger();
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PlaywrightProvider.class);
 
-  private final BrowserSettings settings;
+  private final PlaywrightSettings settings;
   private final Executables.Lookup chromium;
   private final Executables.Lookup node;
   private final Optional<CheckpointFiles> checkpoints;
@@ -52,7 +51,7 @@ public final class PlaywrightProvider implements CheckpointingProvider {
   private int environments;
 
   /** A provider without checkpoints: its sessions cannot resume. */
-  public PlaywrightProvider(BrowserSettings settings) {
+  public PlaywrightProvider(PlaywrightSettings settings) {
     this(settings, Optional.empty());
   }
 
@@ -60,7 +59,7 @@ public final class PlaywrightProvider implements CheckpointingProvider {
    * A provider that keeps checkpoint payloads in {@code checkpointDirectory}. Starting it removes the temp
    * directories that a killed host left behind.
    */
-  public PlaywrightProvider(BrowserSettings settings, Optional<Path> checkpointDirectory) {
+  public PlaywrightProvider(PlaywrightSettings settings, Optional<Path> checkpointDirectory) {
     this(settings, checkpointDirectory, Resolver.system(), Upstream.direct());
   }
 
@@ -68,7 +67,7 @@ public final class PlaywrightProvider implements CheckpointingProvider {
    * A provider whose policy proxies resolve names with {@code resolver} and dial through {@code upstream}: tests
    * answer as public DNS would and map public test addresses to loopback servers.
    */
-  public PlaywrightProvider(BrowserSettings settings, Optional<Path> checkpointDirectory, Resolver resolver,
+  public PlaywrightProvider(PlaywrightSettings settings, Optional<Path> checkpointDirectory, Resolver resolver,
       Upstream upstream) {
     this.settings = settings;
     this.resolver = resolver;
@@ -76,10 +75,9 @@ public final class PlaywrightProvider implements CheckpointingProvider {
     this.chromium = Executables.chromium(settings.chromiumExecutable());
     this.node = Executables.node(settings.nodeExecutable());
     this.checkpoints = checkpointDirectory.map(CheckpointFiles::new);
-    LOG.info("browser provider {}: Chromium {} ({}), Node.js {}, {}", ID,
+    LOG.info("browser provider {}: Chromium {} ({}), Node.js {}", ID,
         chromium.path().map(Path::toString).orElse("not found"), settings.headless() ? "headless" : "headed",
-        node.path().map(Path::toString).orElse("not found"),
-        DestinationPolicy.of(settings.network()).describe());
+        node.path().map(Path::toString).orElse("not found"));
     this.checkpoints.ifPresent(CheckpointFiles::sweepPartial);
     TempRoots.removeAbandoned(Path.of(System.getProperty("java.io.tmpdir")));
   }
@@ -182,7 +180,7 @@ public final class PlaywrightProvider implements CheckpointingProvider {
         context.addInitScript(PageScripts.guards(registryKey));
         Page page = context.newPage();
         return new PlaywrightEnvironment(driver, context, page, registryKey, policy,
-            settings.cleanupTimeoutMs(), () -> deleteTree(directory),
+            settings.closeTimeoutMs(), () -> deleteTree(directory),
             checkpoints.map(files -> new StateCheckpoints(files, ID, version().orElseThrow(), restoredFrom,
                 storageState)), proxy);
       });

@@ -35,13 +35,13 @@ final class ActionCheckpoints implements AutoCloseable {
   }
 
   /** Called inside the action's operation, on the environment's queue. */
-  void actionCompleted(DefaultBrowserRuntime.Slot slot, Environment env) {
+  void actionCompleted(Slot slot, Environment env) {
     if (slot.persistence == Persistence.RESUME) {
       env.afterThisOperation(threads, () -> run(slot, env));
     }
   }
 
-  private void run(DefaultBrowserRuntime.Slot slot, Environment env) {
+  private void run(Slot slot, Environment env) {
     try {
       opener.checkpoint(slot, env, env.timeouts().actionMs());
       afterEach.run();

@@ -64,7 +64,46 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
   private final EnvironmentFaults faults;
   private boolean closed;
 
-  public DefaultBrowserRuntime(RuntimeSettings settings, CheckpointIndex checkpoints, TransitionLog transitionLog,
+  /**
+   * A runtime with {@code settings}; what it is not given it keeps in memory ({@link CheckpointIndex#inMemory()},
+   * {@link TransitionLog#none()}) or goes without ({@link CredentialChannel#none()}).
+   */
+  public static Builder builder(RuntimeSettings settings) {
+    return new Builder(settings);
+  }
+
+  /** How a runtime is put together: its settings, where it indexes checkpoints and logs transitions, its credentials. */
+  public static final class Builder {
+    private final RuntimeSettings settings;
+    private CheckpointIndex checkpoints = CheckpointIndex.inMemory();
+    private TransitionLog transitionLog = TransitionLog.none();
+    private CredentialChannel credentials = CredentialChannel.none();
+
+    private Builder(RuntimeSettings settings) {
+      this.settings = settings;
+    }
+
+    public Builder checkpoints(CheckpointIndex index) {
+      this.checkpoints = index;
+      return this;
+    }
+
+    public Builder transitionLog(TransitionLog log) {
+      this.transitionLog = log;
+      return this;
+    }
+
+    public Builder credentials(CredentialChannel channel) {
+      this.credentials = channel;
+      return this;
+    }
+
+    public DefaultBrowserRuntime build() {
+      return new DefaultBrowserRuntime(settings, checkpoints, transitionLog, credentials);
+    }
+  }
+
+  private DefaultBrowserRuntime(RuntimeSettings settings, CheckpointIndex checkpoints, TransitionLog transitionLog,
       CredentialChannel credentials) {
     this.settings = settings;
     this.credentials = credentials;
@@ -74,14 +113,6 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     this.faults = new EnvironmentFaults(transitions, openers, settings.cleanupTimeoutMs());
   }
 
-  public DefaultBrowserRuntime(RuntimeSettings settings, CheckpointIndex checkpoints, TransitionLog transitionLog) {
-    this(settings, checkpoints, transitionLog, CredentialChannel.none());
-  }
-
-  public DefaultBrowserRuntime(RuntimeSettings settings, CheckpointIndex checkpoints) {
-    this(settings, checkpoints, TransitionLog.none());
-  }
-
   /** Where credential fills get their secrets and approval. */
   CredentialChannel credentials() {
     return credentials;
@@ -89,11 +120,6 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
 
   Redactions redactions() {
     return redactions;
-  }
-
-  public DefaultBrowserRuntime(Optional<String> configuredProvider) {
-    this(new RuntimeSettings(configuredProvider, RuntimeSettings.defaults().cleanupTimeoutMs(),
-        RuntimeSettings.defaults().maxTransitionsInMemory()), CheckpointIndex.inMemory());
   }
 
   @Override
@@ -417,25 +443,5 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     cleanup.run(() -> actionCheckpoints.close(settings.cleanupTimeoutMs()));
     watchdog.close();
     cleanup.done();
-  }
-
-  /** What the runtime holds for one owner. */
-  static final class Slot {
-    final Object owner;
-    final BrowserSessionId sessionId;
-    final Persistence persistence;
-    final BrowserProvider provider;
-    final CompletableFuture<Environment> opening = new CompletableFuture<>();
-    final Cancellation openCancellation = Cancellation.none();
-    int waiters;
-    int leases;
-    boolean shuttingDown;
-
-    Slot(Object owner, BrowserSessionId sessionId, Persistence persistence, BrowserProvider provider) {
-      this.owner = owner;
-      this.sessionId = sessionId;
-      this.persistence = persistence;
-      this.provider = provider;
-    }
   }
 }

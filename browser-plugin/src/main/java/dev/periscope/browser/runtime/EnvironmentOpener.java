@@ -48,7 +48,7 @@ final class EnvironmentOpener {
   }
 
   /** Opens the slot's environment, restoring a resuming session from its newest checkpoint. */
-  Environment open(DefaultBrowserRuntime.Slot slot) {
+  Environment open(Slot slot) {
     BrowserProvider provider = slot.provider;
     BrowserProvider.OpenRequest request = new BrowserProvider.OpenRequest(slot.sessionId, slot.persistence,
         settings.environment());
@@ -99,7 +99,7 @@ final class EnvironmentOpener {
    * already holds it, and replaces that checkpoint. Reading the state from the browser is a step of at most
    * {@code timeoutMs}. Caller holds the environment's queue.
    */
-  void checkpoint(DefaultBrowserRuntime.Slot slot, Environment env, long timeoutMs) {
+  void checkpoint(Slot slot, Environment env, long timeoutMs) {
     if (slot.persistence != Persistence.RESUME || !(env.delegate() instanceof CheckpointingEnvironment c)) {
       return;
     }

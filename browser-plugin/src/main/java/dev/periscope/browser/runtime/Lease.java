@@ -27,11 +27,11 @@ import java.util.function.Supplier;
  */
 final class Lease implements BrowserLease {
   private final DefaultBrowserRuntime runtime;
-  private final DefaultBrowserRuntime.Slot slot;
+  private final Slot slot;
   private final Environment environment;
   private final AtomicBoolean released = new AtomicBoolean();
 
-  Lease(DefaultBrowserRuntime runtime, DefaultBrowserRuntime.Slot slot, Environment environment) {
+  Lease(DefaultBrowserRuntime runtime, Slot slot, Environment environment) {
     this.runtime = runtime;
     this.slot = slot;
     this.environment = environment;

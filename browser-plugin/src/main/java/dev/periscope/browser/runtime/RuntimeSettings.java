@@ -28,6 +28,12 @@ public record RuntimeSettings(Optional<String> provider, long cleanupTimeoutMs, 
         EnvironmentPolicy.defaults());
   }
 
+  /** These settings with another configured provider. */
+  public RuntimeSettings withProvider(Optional<String> id) {
+    return new RuntimeSettings(id, cleanupTimeoutMs, maxTransitionsInMemory, checkpointTtl, maxCheckpoints, timeouts,
+        environment);
+  }
+
   /** These settings with other deadlines. */
   public RuntimeSettings with(Timeouts other) {
     return new RuntimeSettings(provider, cleanupTimeoutMs, maxTransitionsInMemory, checkpointTtl, maxCheckpoints, other,

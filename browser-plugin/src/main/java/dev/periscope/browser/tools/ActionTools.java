@@ -3,7 +3,6 @@ package dev.periscope.browser.tools;
 import dev.periscope.api.browser.BrowserAction;
 import dev.periscope.api.browser.BrowserAction.Done;
 import dev.periscope.api.tool.ToolHints;
-import dev.periscope.browser.BrowserSettings;
 import dev.periscope.browser.runtime.CredentialChannel;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,7 +39,7 @@ final class ActionTools {
       ELEMENT_REF.described("A ref from that observation."));
 
   /** How an observation is asked for: its mode and page sizes, up to the configured caps. */
-  static List<Param> observation(BrowserSettings settings) {
+  static List<Param> observation(ToolSettings settings) {
     return List.of(
         Param.oneOf("mode", List.of("summary", "interactive", "document"), "summary: controls, navigation and"
             + " record titles with a text lead (default); interactive: every element, no text; document: text with"
@@ -75,7 +74,7 @@ final class ActionTools {
   }
 
   /** The page-action tools, in the order they are offered. */
-  static List<Row<?>> rows(BrowserSettings settings) {
+  static List<Row<?>> rows(ToolSettings settings) {
     ToolHints acts = new ToolHints(false, true, false, true);
     ToolHints setsState = new ToolHints(false, true, true, true);
     ToolHints moves = new ToolHints(false, false, false, true);
@@ -116,7 +115,7 @@ final class ActionTools {
                 Param.integer("timeout_ms", 1, BrowserAction.MAX_WAIT_MS, null)), OPTIONAL_TARGET),
             a -> new BrowserAction.Wait(a.string("until"), a.optionalString("observation_id"),
                 a.optionalString("element_ref"), a.integer("timeout_ms", 1, (int) BrowserAction.MAX_WAIT_MS)
-                    .orElse(settings.actionTimeoutMs()))),
+                    .orElse(settings.waitTimeoutMs()))),
         history("browser_back", "Go back one page in this page's history.", "back"),
         history("browser_forward", "Go forward one page in this page's history.", "forward"),
         history("browser_reload", "Reload the page.", "reload"));

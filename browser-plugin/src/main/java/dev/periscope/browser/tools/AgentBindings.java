@@ -9,7 +9,6 @@ import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.Persistence;
 import dev.periscope.api.browser.Requirements;
 import dev.periscope.api.browser.spi.Capability;
-import dev.periscope.browser.BrowserSettings;
 import dev.periscope.browser.Cleanup;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,11 +29,11 @@ import java.util.function.Function;
 final class AgentBindings implements AutoCloseable {
   private final BrowserRuntime runtime;
   private final Function<String, BrowserSessionId> sessions;
-  private final BrowserSettings settings;
+  private final ToolSettings settings;
   private final Map<String, Binding> bindings = new HashMap<>();
 
   /** {@code sessions} maps a host agent session to its durable browser session. */
-  AgentBindings(BrowserRuntime runtime, Function<String, BrowserSessionId> sessions, BrowserSettings settings) {
+  AgentBindings(BrowserRuntime runtime, Function<String, BrowserSessionId> sessions, ToolSettings settings) {
     this.runtime = runtime;
     this.sessions = sessions;
     this.settings = settings;
@@ -142,7 +141,7 @@ final class AgentBindings implements AutoCloseable {
     private final Cancellation disposal = Cancellation.none();
 
     /** Acquires for the call, stopping when either the call or the agent session is cancelled. */
-    BrowserLease acquire(BrowserRuntime runtime, BrowserSessionId sessionId, BrowserSettings settings,
+    BrowserLease acquire(BrowserRuntime runtime, BrowserSessionId sessionId, ToolSettings settings,
         Cancellation call) {
       Cancellation either = Cancellation.none();
       try (Cancellation.Registration byCall = call.onCancel(either::cancel);

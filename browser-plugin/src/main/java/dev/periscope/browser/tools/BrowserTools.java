@@ -19,7 +19,6 @@ import dev.periscope.api.tool.ToolCall;
 import dev.periscope.api.tool.ToolDescriptor;
 import dev.periscope.api.tool.ToolHints;
 import dev.periscope.api.tool.ToolResult;
-import dev.periscope.browser.BrowserSettings;
 import dev.periscope.browser.runtime.CredentialChannel;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -37,7 +36,7 @@ public final class BrowserTools implements AutoCloseable {
 
   private final AgentBindings bindings;
   private final Pager pager = new Pager();
-  private final BrowserSettings settings;
+  private final ToolSettings settings;
   private final Optional<AttachmentService> attachments;
 
   private final BrowserRuntime runtime;
@@ -48,7 +47,7 @@ public final class BrowserTools implements AutoCloseable {
    * Tools whose agent sessions map to browser sessions through {@code sessions}; {@code credentials} is the channel
    * the runtime fills credentials through, which decides whether {@code browser_fill_credential} is offered.
    */
-  public BrowserTools(BrowserRuntime runtime, SessionDirectory sessions, BrowserSettings settings,
+  public BrowserTools(BrowserRuntime runtime, SessionDirectory sessions, ToolSettings settings,
       Optional<AttachmentService> attachments, CredentialChannel credentials) {
     this.runtime = runtime;
     this.sessions = sessions;
@@ -208,7 +207,7 @@ public final class BrowserTools implements AutoCloseable {
 
   private View view(ToolCall call) {
     Object requested = call.arguments().get("mode");
-    Mode mode = Mode.valueOf(settings.observeMode().toUpperCase());
+    Mode mode = settings.observeMode();
     if (requested != null) {
       mode = java.util.Arrays.stream(Mode.values()).filter(m -> m.id().equals(requested)).findFirst()
           .orElseThrow(() -> new BrowserException(ErrorCode.BROWSER_INVALID_ARGUMENT,
@@ -222,7 +221,7 @@ public final class BrowserTools implements AutoCloseable {
   }
 
   private View defaultView() {
-    Mode mode = Mode.valueOf(settings.observeMode().toUpperCase());
+    Mode mode = settings.observeMode();
     return new View(mode, Math.min(mode.textChars, settings.observeMaxTextChars()),
         Math.min(mode.elements, settings.observeMaxElements()));
   }

@@ -43,7 +43,7 @@ final class LocalBrowser implements AutoCloseable {
   static dev.periscope.api.browser.spi.BrowserProvider.OpenRequest request(PluginConfiguration config,
       dev.periscope.api.browser.Persistence persistence) {
     return new dev.periscope.api.browser.spi.BrowserProvider.OpenRequest(dev.periscope.api.browser.BrowserSessionId.random(),
-        persistence, BrowserSettings.from(config).environment());
+        persistence, BrowserSettings.from(config).runtime().environment());
   }
 
   static PluginConfiguration withLoopback(Map<String, Object> settings) {
@@ -66,11 +66,10 @@ final class LocalBrowser implements AutoCloseable {
     server.setExecutor(Executors.newCachedThreadPool());
     server.start();
     BrowserSettings settings = BrowserSettings.from(config);
-    runtime = new DefaultBrowserRuntime(settings.runtime(), CheckpointIndex.inMemory(),
-        dev.periscope.browser.runtime.TransitionLog.none(), credentials);
+    runtime = DefaultBrowserRuntime.builder(settings.runtime()).credentials(credentials).build();
     // Sessions resume, as they do by default: every action is followed by a real checkpoint.
     checkpoints = Files.createTempDirectory("local-browser-checkpoints-");
-    provider = new PlaywrightProvider(settings, java.util.Optional.of(checkpoints.resolve("checkpoints")));
+    provider = new PlaywrightProvider(settings.playwright(), java.util.Optional.of(checkpoints.resolve("checkpoints")));
     runtime.registerProvider(provider);
     tools = ToolsForTests.tools(runtime, settings, credentials);
   }

@@ -138,8 +138,8 @@ class NetworkPolicyBrowserTest {
   void browser(Map<String, Object> network) throws IOException {
     BrowserSettings settings = BrowserSettings.from(new PluginConfiguration(Map.of("persistence", "ephemeral",
         "network", network)));
-    runtime = new DefaultBrowserRuntime(settings.runtime(), CheckpointIndex.inMemory());
-    provider = new PlaywrightProvider(settings, Optional.empty(), publicDns(), upstream());
+    runtime = DefaultBrowserRuntime.builder(settings.runtime()).build();
+    provider = new PlaywrightProvider(settings.playwright(), Optional.empty(), publicDns(), upstream());
     runtime.registerProvider(provider);
     tools = ToolsForTests.tools(runtime, settings);
   }

@@ -56,8 +56,8 @@ public final class ObservationBenchmark {
     String base = "http://127.0.0.1:" + server.getAddress().getPort();
 
     BrowserSettings settings = BrowserSettings.from(LocalBrowser.withLoopback(Map.of("persistence", "ephemeral")));
-    DefaultBrowserRuntime runtime = new DefaultBrowserRuntime(settings.runtime(), CheckpointIndex.inMemory());
-    PlaywrightProvider provider = new PlaywrightProvider(settings);
+    DefaultBrowserRuntime runtime = DefaultBrowserRuntime.builder(settings.runtime()).build();
+    PlaywrightProvider provider = new PlaywrightProvider(settings.playwright());
     runtime.registerProvider(provider);
     List<Tool> tools = ToolsForTests.tools(runtime, settings);
 

@@ -70,10 +70,10 @@ class PlaywrightCheckpointTest {
 
   @Test
   void aRestoredEnvironmentHasTheCookiesAndLocalStorageOfItsCheckpoint() throws Exception {
-    PlaywrightProvider provider = new PlaywrightProvider(BrowserSettings.from(LocalBrowser.LOOPBACK),
+    PlaywrightProvider provider = new PlaywrightProvider(BrowserSettings.from(LocalBrowser.LOOPBACK).playwright(),
         Optional.of(data.resolve("checkpoints")));
     var request = new BrowserProvider.OpenRequest(new BrowserSessionId("session-cp"), Persistence.RESUME,
-        BrowserSettings.from(LocalBrowser.LOOPBACK).environment());
+        BrowserSettings.from(LocalBrowser.LOOPBACK).runtime().environment());
     try {
       assertTrue(provider.capabilities().contains(Capability.CHECKPOINT));
       CheckpointRef saved;

@@ -95,7 +95,7 @@ class PlaywrightProviderTest {
     });
     server.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
     server.start();
-    provider = new PlaywrightProvider(BrowserSettings.from(LocalBrowser.LOOPBACK));
+    provider = new PlaywrightProvider(BrowserSettings.from(LocalBrowser.LOOPBACK).playwright());
   }
 
   @AfterAll
@@ -226,8 +226,8 @@ class PlaywrightProviderTest {
     var smallBudget = LocalBrowser.withLoopback(
         Map.of("maxScreenshotPixels", 1280 * 720 + 1, "maxScreenshotBytes", 20_000_000));
     var tinyBudget = LocalBrowser.withLoopback(Map.of("maxScreenshotBytes", 100));
-    var small = new PlaywrightProvider(BrowserSettings.from(smallBudget));
-    var tiny = new PlaywrightProvider(BrowserSettings.from(tinyBudget));
+    var small = new PlaywrightProvider(BrowserSettings.from(smallBudget).playwright());
+    var tiny = new PlaywrightProvider(BrowserSettings.from(tinyBudget).playwright());
     try {
       try (BrowserEnvironment env = small.open(LocalBrowser.request(smallBudget, Persistence.EPHEMERAL),
           Cancellation.none())) {
@@ -253,7 +253,7 @@ class PlaywrightProviderTest {
   @Test
   void givesUpAPageWhoseNavigationGetsNoResponseHeadersInTimeAndOpensAFreshOne() {
     var quickNavigation = LocalBrowser.withLoopback(Map.of("navigationTimeoutMs", 500));
-    var impatient = new PlaywrightProvider(BrowserSettings.from(quickNavigation));
+    var impatient = new PlaywrightProvider(BrowserSettings.from(quickNavigation).playwright());
     try (BrowserEnvironment env = impatient.open(LocalBrowser.request(quickNavigation, Persistence.EPHEMERAL),
         Cancellation.none())) {
       env.actions().navigate(new BrowserAction.Navigate(url("/form")));
@@ -273,7 +273,7 @@ class PlaywrightProviderTest {
   @Test
   void isUnavailableWithTheInstallCommandWhenChromiumIsMissing() {
     var missing = new PlaywrightProvider(BrowserSettings.from(LocalBrowser.withLoopback(
-        Map.of("chromium", Map.of("executable", "/nonexistent/chromium")))));
+        Map.of("chromium", Map.of("executable", "/nonexistent/chromium")))).playwright());
     assertFalse(missing.available());
     String reason = missing.unavailableReason().orElseThrow();
     assertTrue(reason.contains("/nonexistent/chromium"), reason);
@@ -285,7 +285,7 @@ class PlaywrightProviderTest {
     Set<java.nio.file.Path> dirsBefore = tempRoots();
     long threadsBefore = playwrightThreads();
     Set<Long> before = ProcessHandle.current().descendants().map(ProcessHandle::pid).collect(Collectors.toSet());
-    var own = new PlaywrightProvider(BrowserSettings.from(LocalBrowser.LOOPBACK));
+    var own = new PlaywrightProvider(BrowserSettings.from(LocalBrowser.LOOPBACK).playwright());
     BrowserEnvironment env = own.open(LocalBrowser.request(LocalBrowser.LOOPBACK, Persistence.EPHEMERAL),
         Cancellation.none());
     env.actions().navigate(new BrowserAction.Navigate(url("/form")));

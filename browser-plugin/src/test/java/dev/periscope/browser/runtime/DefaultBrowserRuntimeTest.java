@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
 class DefaultBrowserRuntimeTest {
   private static final ObservationBudget BUDGET = new ObservationBudget(1000, 10);
   private static final Set<Capability> CHECKPOINTING = Set.of(Capability.SCREENSHOT, Capability.CHECKPOINT);
-  private DefaultBrowserRuntime runtime = new DefaultBrowserRuntime(Optional.empty());
+  private DefaultBrowserRuntime runtime = DefaultBrowserRuntime.builder(RuntimeSettings.defaults()).build();
   private final BrowserSessionId session = new BrowserSessionId("session-1");
 
   private BrowserLease acquire(Object owner) {
@@ -267,7 +267,7 @@ class DefaultBrowserRuntimeTest {
 
   @Test
   void aShutdownThatWaitsLongerThanTheCleanupTimeoutAbortsTheWork() throws Exception {
-    runtime = new DefaultBrowserRuntime(new RuntimeSettings(Optional.empty(), 200, 10), CheckpointIndex.inMemory());
+    runtime = DefaultBrowserRuntime.builder(new RuntimeSettings(Optional.empty(), 200, 10)).build();
     FakeProvider provider = provider();
     BrowserLease lease = acquire(new Object());
     var o = lease.observe(BUDGET, none());
@@ -405,16 +405,16 @@ class DefaultBrowserRuntimeTest {
     assertEquals(ErrorCode.BROWSER_DUPLICATE_PROVIDER, codeOf(() -> runtime.registerProvider(new FakeProvider("beta", true))));
     assertEquals(ErrorCode.BROWSER_CAPABILITY_UNSUPPORTED, codeOf(() -> runtime.acquire(new Object(), session,
         Persistence.EPHEMERAL, new Requirements(Optional.of("alpha"), Set.of(Capability.EXTRACTION)), none())));
-    var configured = new DefaultBrowserRuntime(Optional.of("zeta"));
+    var configured = DefaultBrowserRuntime.builder(RuntimeSettings.defaults().withProvider(Optional.of("zeta"))).build();
     configured.registerProvider(new FakeProvider("zeta", false));
     var unavailable = assertThrows(BrowserException.class, () -> configured.acquire(new Object(), session,
         Persistence.EPHEMERAL, Requirements.any(), none()));
     assertEquals(ErrorCode.BROWSER_PROVIDER_CONFIGURED_UNAVAILABLE, unavailable.code());
     assertTrue(unavailable.getMessage().contains("apt-get install -y zeta"));
-    var missing = new DefaultBrowserRuntime(Optional.of("nope"));
+    var missing = DefaultBrowserRuntime.builder(RuntimeSettings.defaults().withProvider(Optional.of("nope"))).build();
     assertEquals(ErrorCode.BROWSER_PROVIDER_CONFIGURED_MISSING, assertThrows(BrowserException.class,
         () -> missing.acquire(new Object(), session, Persistence.EPHEMERAL, Requirements.any(), none())).code());
-    var chosen = new DefaultBrowserRuntime(Optional.of("beta"));
+    var chosen = DefaultBrowserRuntime.builder(RuntimeSettings.defaults().withProvider(Optional.of("beta"))).build();
     chosen.registerProvider(new FakeProvider("alpha", true));
     FakeProvider beta = new FakeProvider("beta", true);
     chosen.registerProvider(beta);
@@ -739,7 +739,7 @@ class DefaultBrowserRuntimeTest {
 
   @Test
   void keepsOnlyTheConfiguredNumberOfTransitionsInMemory() {
-    runtime = new DefaultBrowserRuntime(new RuntimeSettings(Optional.empty(), 1000, 2), CheckpointIndex.inMemory());
+    runtime = DefaultBrowserRuntime.builder(new RuntimeSettings(Optional.empty(), 1000, 2)).build();
     provider();
     BrowserLease lease = acquire(new Object());
     for (int i = 0; i < 5; i++) {

@@ -54,7 +54,7 @@ class DurableCheckpointsTest {
   private void open(RuntimeSettings settings) {
     database = new RuntimeDatabase(storage);
     index = new SqliteCheckpointIndex(database);
-    runtime = new DefaultBrowserRuntime(settings, index, new SqliteTransitionLog(database));
+    runtime = DefaultBrowserRuntime.builder(settings).checkpoints(index).transitionLog(new SqliteTransitionLog(database)).build();
     provider = new FakeProvider("fake", true, Set.of(Capability.SCREENSHOT, Capability.CHECKPOINT));
     runtime.registerProvider(provider);
   }

@@ -49,7 +49,7 @@ class EnvironmentFaultsTest {
   private FakeProvider provider;
 
   private void start(RuntimeSettings.Timeouts timeouts) {
-    runtime = new DefaultBrowserRuntime(RuntimeSettings.defaults().with(timeouts), CheckpointIndex.inMemory());
+    runtime = DefaultBrowserRuntime.builder(RuntimeSettings.defaults().with(timeouts)).build();
     provider = new FakeProvider("fake", true, Set.of(Capability.SCREENSHOT, Capability.CHECKPOINT));
     runtime.registerProvider(provider);
   }
@@ -363,8 +363,7 @@ class EnvironmentFaultsTest {
           }
           return dev.periscope.api.host.ApprovalDecision.ALLOW_ONCE;
         }));
-    runtime = new DefaultBrowserRuntime(RuntimeSettings.defaults().with(SHORT), CheckpointIndex.inMemory(),
-        TransitionLog.none(), slowApproval);
+    runtime = DefaultBrowserRuntime.builder(RuntimeSettings.defaults().with(SHORT)).credentials(slowApproval).build();
     provider = new FakeProvider("fake", true, Set.of(Capability.SCREENSHOT, Capability.CHECKPOINT));
     runtime.registerProvider(provider);
     BrowserLease lease = acquire(new Object());

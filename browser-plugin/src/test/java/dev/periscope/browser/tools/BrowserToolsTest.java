@@ -33,14 +33,14 @@ import org.junit.jupiter.api.function.Executable;
 class BrowserToolsTest {
   private final BrowserSettings settings = BrowserSettings.from(
       new PluginConfiguration(java.util.Map.of("persistence", "ephemeral")));
-  private final DefaultBrowserRuntime runtime = new DefaultBrowserRuntime(RuntimeSettings.defaults(), CheckpointIndex.inMemory());
+  private final DefaultBrowserRuntime runtime = DefaultBrowserRuntime.builder(RuntimeSettings.defaults()).build();
   private final FakeProvider provider = new FakeProvider("fake", true);
   private BrowserTools tools;
 
   @BeforeEach
   void start() {
     runtime.registerProvider(provider);
-    tools = new BrowserTools(runtime, SessionDirectory.inMemory(), settings, Optional.empty(),
+    tools = new BrowserTools(runtime, SessionDirectory.inMemory(), settings.tools(), Optional.empty(),
         dev.periscope.browser.runtime.CredentialChannel.none());
   }
 
@@ -228,11 +228,11 @@ class BrowserToolsTest {
   @Test
   void aCallThatFindsItsBrowserWedgedBeforeItStartsRunsOnAFreshOneAndSaysWhy() throws Exception {
     // Liveness checks only before a call that follows a pause of 100 ms, each with 200 ms to answer.
-    DefaultBrowserRuntime quick = new DefaultBrowserRuntime(RuntimeSettings.defaults().with(
-        new RuntimeSettings.Timeouts(1_000, 1_000, 100, 200, 600_000, 100, 5_000)), CheckpointIndex.inMemory());
+    DefaultBrowserRuntime quick = DefaultBrowserRuntime.builder(RuntimeSettings.defaults().with(
+        new RuntimeSettings.Timeouts(1_000, 1_000, 100, 200, 600_000, 100, 5_000))).build();
     FakeProvider fake = new FakeProvider("fake", true);
     quick.registerProvider(fake);
-    BrowserTools mine = new BrowserTools(quick, SessionDirectory.inMemory(), settings, Optional.empty(),
+    BrowserTools mine = new BrowserTools(quick, SessionDirectory.inMemory(), settings.tools(), Optional.empty(),
         dev.periscope.browser.runtime.CredentialChannel.none());
     try {
       Tool open = mine.tools().stream().filter(t -> t.descriptor().name().equals("browser_open")).findFirst()

@@ -20,7 +20,7 @@ public final class ToolsForTests {
 
   /** With the credential channel the runtime was given. */
   public static List<Tool> tools(BrowserRuntime runtime, BrowserSettings settings, CredentialChannel credentials) {
-    current = new BrowserTools(runtime, SessionDirectory.inMemory(), settings, Optional.empty(), credentials);
+    current = new BrowserTools(runtime, SessionDirectory.inMemory(), settings.tools(), Optional.empty(), credentials);
     return current.tools();
   }
 

@@ -32,9 +32,13 @@ public final class Main implements Runnable {
     System.getProperties().putIfAbsent("org.slf4j.simpleLogger.log.org.eclipse.jetty", "warn");
     // The MCP SDK logs whole messages at debug, a browser_fill value among them: it stays at info.
     System.getProperties().putIfAbsent("org.slf4j.simpleLogger.log.io.modelcontextprotocol", "info");
-    // At startup the browser provider says what it runs: Chromium, headless or not, the network policy.
-    System.getProperties().putIfAbsent("org.slf4j.simpleLogger.log.dev.periscope.browser.playwright.PlaywrightProvider",
-        level != null && level.matches("trace|debug") ? level : "info");
+    // At startup the browser plugin says what network policy its browsers keep, and the provider what it runs:
+    // Chromium, headless or not.
+    for (String logger : java.util.List.of("dev.periscope.browser.BrowserPlugin",
+        "dev.periscope.browser.playwright.PlaywrightProvider")) {
+      System.getProperties().putIfAbsent("org.slf4j.simpleLogger.log." + logger,
+          level != null && level.matches("trace|debug") ? level : "info");
+    }
     System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
     // SQLite's native library is unpacked here rather than in the temp directory, where a killed harness would
     // leave a copy behind each time.
