@@ -30,9 +30,9 @@ import java.util.UUID;
 import javax.imageio.ImageIO;
 
 /**
- * Images as content-addressed files (named by their sha256, mode 0600) in one owner-only directory, with an
- * index of refs in a storage domain. Refs are opaque ({@code attachment-<uuid>}); the same image saved twice is
- * one file with two refs.
+ * Images as content-addressed files (named by their sha256, mode 0600) in one owner-only directory,
+ * with an index of refs in a storage domain. Refs are opaque ({@code attachment-<uuid>}); the same
+ * image saved twice is one file with two refs.
  */
 public final class FileAttachmentService implements AttachmentService {
   /** The default byte budget of one image: 16 MiB. */
@@ -59,7 +59,9 @@ public final class FileAttachmentService implements AttachmentService {
     this.index = index;
     this.maxBytes = maxBytes;
     try {
-      Files.createDirectories(directory, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+      Files.createDirectories(
+          directory,
+          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create the attachments directory " + directory, e);
     }
@@ -69,12 +71,19 @@ public final class FileAttachmentService implements AttachmentService {
   public AttachmentRef saveImage(byte[] bytes, String mimeType, AttachmentMetadata metadata) {
     String extension = EXTENSIONS.get(mimeType);
     if (extension == null) {
-      throw new AttachmentRejectedException("attachment refused: " + mimeType + " is not an image type this store keeps "
-          + EXTENSIONS.keySet());
+      throw new AttachmentRejectedException(
+          "attachment refused: "
+              + mimeType
+              + " is not an image type this store keeps "
+              + EXTENSIONS.keySet());
     }
     if (bytes.length > maxBytes) {
-      throw new AttachmentRejectedException("attachment refused: the image is " + bytes.length
-          + " bytes, over this store's budget of " + maxBytes + " bytes");
+      throw new AttachmentRejectedException(
+          "attachment refused: the image is "
+              + bytes.length
+              + " bytes, over this store's budget of "
+              + maxBytes
+              + " bytes");
     }
     BufferedImage image;
     try {
@@ -83,7 +92,8 @@ public final class FileAttachmentService implements AttachmentService {
       image = null;
     }
     if (image == null) {
-      throw new AttachmentRejectedException("attachment refused: the bytes are not a decodable " + mimeType + " image");
+      throw new AttachmentRejectedException(
+          "attachment refused: the bytes are not a decodable " + mimeType + " image");
     }
     String sha = sha256(bytes);
     Path file = directory.resolve(sha + "." + extension);
@@ -95,23 +105,26 @@ public final class FileAttachmentService implements AttachmentService {
       throw new UncheckedIOException("cannot write attachment " + sha, e);
     }
     String ref = "attachment-" + UUID.randomUUID();
-    AttachmentRef saved = new AttachmentRef(ref, mimeType, bytes.length, image.getWidth(), image.getHeight());
+    AttachmentRef saved =
+        new AttachmentRef(ref, mimeType, bytes.length, image.getWidth(), image.getHeight());
     try {
-      index.transaction(c -> {
-        try (PreparedStatement s = c.prepareStatement("INSERT INTO attachments VALUES (?,?,?,?,?,?,?,?,?)")) {
-          s.setString(1, ref);
-          s.setString(2, sha);
-          s.setString(3, mimeType);
-          s.setLong(4, bytes.length);
-          s.setInt(5, saved.width());
-          s.setInt(6, saved.height());
-          s.setString(7, Instant.now().toString());
-          s.setString(8, metadata == null ? null : metadata.agentSessionId());
-          s.setString(9, metadata == null ? null : metadata.name());
-          s.executeUpdate();
-        }
-        return null;
-      });
+      index.transaction(
+          c -> {
+            try (PreparedStatement s =
+                c.prepareStatement("INSERT INTO attachments VALUES (?,?,?,?,?,?,?,?,?)")) {
+              s.setString(1, ref);
+              s.setString(2, sha);
+              s.setString(3, mimeType);
+              s.setLong(4, bytes.length);
+              s.setInt(5, saved.width());
+              s.setInt(6, saved.height());
+              s.setString(7, Instant.now().toString());
+              s.setString(8, metadata == null ? null : metadata.agentSessionId());
+              s.setString(9, metadata == null ? null : metadata.name());
+              s.executeUpdate();
+            }
+            return null;
+          });
     } catch (SQLException e) {
       throw new IllegalStateException("cannot index attachment " + ref + ": " + e.getMessage(), e);
     }
@@ -121,23 +134,34 @@ public final class FileAttachmentService implements AttachmentService {
   @Override
   public Optional<Attachment> open(String ref) {
     try {
-      return index.transaction(c -> {
-        try (PreparedStatement s = c.prepareStatement("SELECT * FROM attachments WHERE ref = ?")) {
-          s.setString(1, ref);
-          try (ResultSet r = s.executeQuery()) {
-            if (!r.next()) {
-              return Optional.empty();
+      return index.transaction(
+          c -> {
+            try (PreparedStatement s =
+                c.prepareStatement("SELECT * FROM attachments WHERE ref = ?")) {
+              s.setString(1, ref);
+              try (ResultSet r = s.executeQuery()) {
+                if (!r.next()) {
+                  return Optional.empty();
+                }
+                String mime = r.getString("mime_type");
+                Path file = directory.resolve(r.getString("sha256") + "." + EXTENSIONS.get(mime));
+                byte[] content = Files.readAllBytes(file);
+                return Optional.of(
+                    new Attachment(
+                        ref,
+                        mime,
+                        r.getLong("bytes"),
+                        r.getInt("width"),
+                        r.getInt("height"),
+                        Instant.parse(r.getString("created")),
+                        r.getString("agent_session"),
+                        content));
+              } catch (IOException e) {
+                throw new UncheckedIOException(
+                    "attachment " + ref + " is indexed but its file cannot be read", e);
+              }
             }
-            String mime = r.getString("mime_type");
-            Path file = directory.resolve(r.getString("sha256") + "." + EXTENSIONS.get(mime));
-            byte[] content = Files.readAllBytes(file);
-            return Optional.of(new Attachment(ref, mime, r.getLong("bytes"), r.getInt("width"), r.getInt("height"),
-                Instant.parse(r.getString("created")), r.getString("agent_session"), content));
-          } catch (IOException e) {
-            throw new UncheckedIOException("attachment " + ref + " is indexed but its file cannot be read", e);
-          }
-        }
-      });
+          });
     } catch (SQLException e) {
       throw new IllegalStateException("cannot read the attachment index: " + e.getMessage(), e);
     }
@@ -145,12 +169,17 @@ public final class FileAttachmentService implements AttachmentService {
 
   /** Where the host keeps an attachment: for the host's own output, never for a tool result. */
   public Optional<Path> locate(String ref) {
-    return open(ref).map(a -> directory.resolve(sha256(a.content()) + "." + EXTENSIONS.get(a.mimeType())));
+    return open(ref)
+        .map(a -> directory.resolve(sha256(a.content()) + "." + EXTENSIONS.get(a.mimeType())));
   }
 
   private void writeAtomically(Path file, byte[] bytes) throws IOException {
-    Path temp = Files.createTempFile(directory, ".incoming-", ".tmp",
-        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    Path temp =
+        Files.createTempFile(
+            directory,
+            ".incoming-",
+            ".tmp",
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
     try {
       Files.write(temp, bytes);
       try {

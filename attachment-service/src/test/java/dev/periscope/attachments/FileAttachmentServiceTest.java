@@ -36,7 +36,9 @@ class FileAttachmentServiceTest {
     try (var s = connection.createStatement()) {
       s.executeUpdate(FileAttachmentService.MIGRATIONS.get(0).sql());
     }
-    store = new FileAttachmentService(home.resolve("attachments"), new OneConnectionDomain(connection), 10_000);
+    store =
+        new FileAttachmentService(
+            home.resolve("attachments"), new OneConnectionDomain(connection), 10_000);
   }
 
   @AfterEach
@@ -55,7 +57,9 @@ class FileAttachmentServiceTest {
     Path file = home.resolve("attachments").resolve(sha + ".png");
     assertTrue(Files.exists(file));
     assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
-    assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file.getParent())));
+    assertEquals(
+        "rwx------",
+        PosixFilePermissions.toString(Files.getPosixFilePermissions(file.getParent())));
     var back = store.open(ref.ref()).orElseThrow();
     assertArrayEquals(png, back.content());
     assertEquals("agent-1", back.agentSessionId());
@@ -77,16 +81,22 @@ class FileAttachmentServiceTest {
   void refusesAnImageOverItsByteBudgetNamingTheBudget() throws Exception {
     byte[] big = png(400, 400, true);
     assertTrue(big.length > 10_000);
-    var e = assertThrows(AttachmentRejectedException.class, () -> store.saveImage(big, "image/png", null));
+    var e =
+        assertThrows(
+            AttachmentRejectedException.class, () -> store.saveImage(big, "image/png", null));
     assertTrue(e.getMessage().contains("over this store's budget of 10000 bytes"), e.getMessage());
   }
 
   @Test
   void refusesBytesThatAreNotAnImage() {
-    var e = assertThrows(AttachmentRejectedException.class,
-        () -> store.saveImage("hello".getBytes(), "image/png", null));
+    var e =
+        assertThrows(
+            AttachmentRejectedException.class,
+            () -> store.saveImage("hello".getBytes(), "image/png", null));
     assertTrue(e.getMessage().contains("not a decodable"), e.getMessage());
-    assertThrows(AttachmentRejectedException.class, () -> store.saveImage(new byte[] {1}, "text/html", null));
+    assertThrows(
+        AttachmentRejectedException.class,
+        () -> store.saveImage(new byte[] {1}, "text/html", null));
   }
 
   @Test

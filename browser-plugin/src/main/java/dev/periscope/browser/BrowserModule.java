@@ -8,9 +8,9 @@ import dev.periscope.api.ProjectContext;
 import dev.periscope.browser.playwright.PlaywrightProvider;
 
 /**
- * The plugin's Guice module, installed by the host into a child of its injector. The host binds its services,
- * the project context, the tool registry and this plugin's validated configuration; this module adds the
- * plugin's own singletons.
+ * The plugin's Guice module, installed by the host into a child of its injector. The host binds its
+ * services, the project context, the tool registry and this plugin's validated configuration; this
+ * module adds the plugin's own singletons.
  */
 public final class BrowserModule extends AbstractModule {
   @Provides
@@ -22,7 +22,7 @@ public final class BrowserModule extends AbstractModule {
   @Provides
   @Singleton
   PlaywrightProvider playwrightProvider(BrowserSettings settings, ProjectContext project) {
-    return new PlaywrightProvider(settings.playwright(),
-        java.util.Optional.of(project.dataDir().resolve("checkpoints")));
+    return new PlaywrightProvider(
+        settings.playwright(), java.util.Optional.of(project.dataDir().resolve("checkpoints")));
   }
 }

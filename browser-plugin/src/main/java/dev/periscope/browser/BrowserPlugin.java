@@ -23,13 +23,14 @@ import org.pf4j.PluginRuntimeException;
 import org.pf4j.PluginWrapper;
 
 /**
- * The browser plugin. Starting it opens the {@code browser_runtime} storage domain (agent sessions, checkpoints,
- * the transitions index), starts a runtime on it, registers
- * every contributed browser provider and the browser tools, each as an effect; stopping it closes those effects
- * in reverse order, so tools go first and the browsers, driver and temp files last.
+ * The browser plugin. Starting it opens the {@code browser_runtime} storage domain (agent sessions,
+ * checkpoints, the transitions index), starts a runtime on it, registers every contributed browser
+ * provider and the browser tools, each as an effect; stopping it closes those effects in reverse
+ * order, so tools go first and the browsers, driver and temp files last.
  */
 public final class BrowserPlugin extends Plugin {
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(BrowserPlugin.class);
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(BrowserPlugin.class);
 
   private final ToolRegistry toolRegistry;
   private final StorageDomainService storage;
@@ -41,9 +42,15 @@ public final class BrowserPlugin extends Plugin {
   private EffectScope effects;
 
   @Inject
-  public BrowserPlugin(PluginWrapper wrapper, ToolRegistry toolRegistry, StorageDomainService storage,
-      ProjectContext project, BrowserSettings settings, Optional<AttachmentService> attachments,
-      Optional<CredentialService> credentials, Optional<ApprovalService> approval) {
+  public BrowserPlugin(
+      PluginWrapper wrapper,
+      ToolRegistry toolRegistry,
+      StorageDomainService storage,
+      ProjectContext project,
+      BrowserSettings settings,
+      Optional<AttachmentService> attachments,
+      Optional<CredentialService> credentials,
+      Optional<ApprovalService> approval) {
     super(wrapper);
     this.credentials = credentials;
     this.approval = approval;
@@ -60,12 +67,30 @@ public final class BrowserPlugin extends Plugin {
     try {
       RuntimeDatabase database = effects.add(new RuntimeDatabase(storage));
       AgentSessionStore sessions = new AgentSessionStore(database, project);
-      LOG.info("browser plugin: {}", DestinationPolicy.of(settings.runtime().environment().network()).describe());
-      CredentialChannel channel = new CredentialChannel(credentials, settings.credentials().refs(), System::getenv,
-          settings.credentials().requireApproval(), approval);
-      DefaultBrowserRuntime runtime = effects.add(DefaultBrowserRuntime.builder(settings.runtime()).checkpoints(new SqliteCheckpointIndex(database)).transitionLog(new SqliteTransitionLog(database)).credentials(channel).build());
-      effects.add(new ProviderContributions(getWrapper().getPluginManager(), getWrapper().getPluginId(), runtime)).start();
-      BrowserTools tools = effects.add(new BrowserTools(runtime, sessions, settings.tools(), attachments, channel));
+      LOG.info(
+          "browser plugin: {}",
+          DestinationPolicy.of(settings.runtime().environment().network()).describe());
+      CredentialChannel channel =
+          new CredentialChannel(
+              credentials,
+              settings.credentials().refs(),
+              System::getenv,
+              settings.credentials().requireApproval(),
+              approval);
+      DefaultBrowserRuntime runtime =
+          effects.add(
+              DefaultBrowserRuntime.builder(settings.runtime())
+                  .checkpoints(new SqliteCheckpointIndex(database))
+                  .transitionLog(new SqliteTransitionLog(database))
+                  .credentials(channel)
+                  .build());
+      effects
+          .add(
+              new ProviderContributions(
+                  getWrapper().getPluginManager(), getWrapper().getPluginId(), runtime))
+          .start();
+      BrowserTools tools =
+          effects.add(new BrowserTools(runtime, sessions, settings.tools(), attachments, channel));
       for (Tool tool : tools.tools()) {
         effects.add(toolRegistry.register(BrowserTools.SKILL, tool));
       }
@@ -88,7 +113,8 @@ public final class BrowserPlugin extends Plugin {
     try {
       effects.close();
     } catch (EffectScope.EffectsFailedException e) {
-      throw new PluginRuntimeException(e, "the browser plugin stopped with failures: {}", e.getMessage());
+      throw new PluginRuntimeException(
+          e, "the browser plugin stopped with failures: {}", e.getMessage());
     } finally {
       effects = null;
     }

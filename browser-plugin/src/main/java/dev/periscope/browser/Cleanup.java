@@ -1,8 +1,9 @@
 package dev.periscope.browser;
 
 /**
- * Cleanup that goes on past a failure: every step runs even when an earlier one failed, and {@link #done()} throws
- * the first failure with the later ones suppressed. Not thread-safe: one cleanup, one thread.
+ * Cleanup that goes on past a failure: every step runs even when an earlier one failed, and {@link
+ * #done()} throws the first failure with the later ones suppressed. Not thread-safe: one cleanup,
+ * one thread.
  */
 public final class Cleanup {
   private RuntimeException failure;
@@ -20,15 +21,16 @@ public final class Cleanup {
   /** Closes each, in order; a failure is kept, not thrown. */
   public Cleanup closeAll(Iterable<? extends AutoCloseable> closeables) {
     for (AutoCloseable c : closeables) {
-      run(() -> {
-        try {
-          c.close();
-        } catch (RuntimeException e) {
-          throw e;
-        } catch (Exception e) {
-          throw new IllegalStateException("closing " + c + " failed", e);
-        }
-      });
+      run(
+          () -> {
+            try {
+              c.close();
+            } catch (RuntimeException e) {
+              throw e;
+            } catch (Exception e) {
+              throw new IllegalStateException("closing " + c + " failed", e);
+            }
+          });
     }
     return this;
   }

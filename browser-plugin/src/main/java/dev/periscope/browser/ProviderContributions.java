@@ -13,9 +13,9 @@ import org.pf4j.PluginStateListener;
 import org.pf4j.PluginWrapper;
 
 /**
- * Registers every {@link BrowserProviderContribution} with the runtime: this plugin's own while it starts
- * (PF4J lists extensions only of started plugins, so they are looked up by class name), and other plugins' as
- * they start. A plugin that stops takes its providers' registrations with it.
+ * Registers every {@link BrowserProviderContribution} with the runtime: this plugin's own while it
+ * starts (PF4J lists extensions only of started plugins, so they are looked up by class name), and
+ * other plugins' as they start. A plugin that stops takes its providers' registrations with it.
  */
 final class ProviderContributions implements PluginStateListener, AutoCloseable {
   private final PluginManager plugins;
@@ -58,11 +58,13 @@ final class ProviderContributions implements PluginStateListener, AutoCloseable 
       try {
         type = w.getPluginClassLoader().loadClass(className);
       } catch (ClassNotFoundException e) {
-        throw new IllegalStateException("extension " + className + " of plugin " + w.getPluginId() + " does not load", e);
+        throw new IllegalStateException(
+            "extension " + className + " of plugin " + w.getPluginId() + " does not load", e);
       }
       if (BrowserProviderContribution.class.isAssignableFrom(type)) {
         try {
-          BrowserProviderContribution c = (BrowserProviderContribution) plugins.getExtensionFactory().create(type);
+          BrowserProviderContribution c =
+              (BrowserProviderContribution) plugins.getExtensionFactory().create(type);
           mine.add(runtime.registerProvider(c.provider()));
         } catch (RuntimeException e) {
           try {

@@ -26,16 +26,19 @@ import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * A profile's encrypted credential store: {@code credentials.store}, sealed with AES-256-GCM under the key in
- * {@code credentials.key} (32 random bytes, mode 0600, made on first use). Every write seals the whole store anew
- * with a fresh nonce and replaces the file atomically. A store that fails authentication (tampered with, or sealed
- * under another key), or a key file others can read, fails closed: nothing is read from it.
+ * A profile's encrypted credential store: {@code credentials.store}, sealed with AES-256-GCM under
+ * the key in {@code credentials.key} (32 random bytes, mode 0600, made on first use). Every write
+ * seals the whole store anew with a fresh nonce and replaces the file atomically. A store that
+ * fails authentication (tampered with, or sealed under another key), or a key file others can read,
+ * fails closed: nothing is read from it.
  */
 public final class CredentialStore {
   private static final Pattern NAME = Pattern.compile("^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$");
-  private static final byte[] MAGIC = "periscope-credentials-1\n".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] MAGIC =
+      "periscope-credentials-1\n".getBytes(StandardCharsets.US_ASCII);
   private static final int NONCE_BYTES = 12;
-  private static final Set<PosixFilePermission> OWNER_READ_WRITE = PosixFilePermissions.fromString("rw-------");
+  private static final Set<PosixFilePermission> OWNER_READ_WRITE =
+      PosixFilePermissions.fromString("rw-------");
 
   private final Path keyFile;
   private final Path storeFile;
@@ -93,8 +96,11 @@ public final class CredentialStore {
 
   public static void checkName(String name) {
     if (name == null || !NAME.matcher(name).matches()) {
-      throw new CredentialStoreException("\"" + name + "\" is not a credential name: letters, digits, '_', '.'"
-          + " and '-', starting with a letter or digit, at most 64");
+      throw new CredentialStoreException(
+          "\""
+              + name
+              + "\" is not a credential name: letters, digits, '_', '.'"
+              + " and '-', starting with a letter or digit, at most 64");
     }
   }
 
@@ -107,7 +113,8 @@ public final class CredentialStore {
     try {
       sealed = Files.readAllBytes(storeFile);
     } catch (IOException e) {
-      throw new CredentialStoreException("the credential store " + storeFile + " cannot be read: " + e.getMessage());
+      throw new CredentialStoreException(
+          "the credential store " + storeFile + " cannot be read: " + e.getMessage());
     }
     if (sealed.length < MAGIC.length + NONCE_BYTES
         || !Arrays.equals(Arrays.copyOf(sealed, MAGIC.length), MAGIC)) {
@@ -115,13 +122,19 @@ public final class CredentialStore {
     }
     byte[] plain;
     try {
-      Cipher cipher = cipher(Cipher.DECRYPT_MODE, Arrays.copyOfRange(sealed, MAGIC.length, MAGIC.length + NONCE_BYTES),
-          key(false));
-      plain = cipher.doFinal(sealed, MAGIC.length + NONCE_BYTES, sealed.length - MAGIC.length - NONCE_BYTES);
+      Cipher cipher =
+          cipher(
+              Cipher.DECRYPT_MODE,
+              Arrays.copyOfRange(sealed, MAGIC.length, MAGIC.length + NONCE_BYTES),
+              key(false));
+      plain =
+          cipher.doFinal(
+              sealed, MAGIC.length + NONCE_BYTES, sealed.length - MAGIC.length - NONCE_BYTES);
     } catch (AEADBadTagException e) {
       throw tampered();
     } catch (GeneralSecurityException e) {
-      throw new CredentialStoreException("the credential store " + storeFile + " cannot be opened: " + e.getMessage());
+      throw new CredentialStoreException(
+          "the credential store " + storeFile + " cannot be opened: " + e.getMessage());
     }
     try {
       for (String line : new String(plain, StandardCharsets.UTF_8).split("\n")) {
@@ -144,8 +157,13 @@ public final class CredentialStore {
 
   private void write(Map<String, byte[]> entries) {
     StringBuilder plain = new StringBuilder();
-    entries.forEach((name, value) -> plain.append(name).append('\t').append(Base64.getEncoder().encodeToString(value))
-        .append('\n'));
+    entries.forEach(
+        (name, value) ->
+            plain
+                .append(name)
+                .append('\t')
+                .append(Base64.getEncoder().encodeToString(value))
+                .append('\n'));
     byte[] plainBytes = plain.toString().getBytes(StandardCharsets.UTF_8);
     plain.setLength(0);
     byte[] nonce = new byte[NONCE_BYTES];
@@ -154,16 +172,25 @@ public final class CredentialStore {
       byte[] sealed = cipher(Cipher.ENCRYPT_MODE, nonce, key(true)).doFinal(plainBytes);
       ByteBuffer out = ByteBuffer.allocate(MAGIC.length + NONCE_BYTES + sealed.length);
       out.put(MAGIC).put(nonce).put(sealed);
-      Path partial = Files.createTempFile(storeFile.getParent(), ".credentials-", ".tmp",
-          PosixFilePermissions.asFileAttribute(OWNER_READ_WRITE));
+      Path partial =
+          Files.createTempFile(
+              storeFile.getParent(),
+              ".credentials-",
+              ".tmp",
+              PosixFilePermissions.asFileAttribute(OWNER_READ_WRITE));
       try {
         Files.write(partial, out.array());
-        Files.move(partial, storeFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(
+            partial,
+            storeFile,
+            StandardCopyOption.ATOMIC_MOVE,
+            StandardCopyOption.REPLACE_EXISTING);
       } finally {
         Files.deleteIfExists(partial);
       }
     } catch (GeneralSecurityException | IOException e) {
-      throw new CredentialStoreException("the credential store " + storeFile + " cannot be written: " + e.getMessage());
+      throw new CredentialStoreException(
+          "the credential store " + storeFile + " cannot be written: " + e.getMessage());
     } finally {
       Arrays.fill(plainBytes, (byte) 0);
     }
@@ -180,37 +207,54 @@ public final class CredentialStore {
     }
   }
 
-  /** The key, made (mode 0600) when {@code create} and there is none; a key others can read is refused. */
+  /**
+   * The key, made (mode 0600) when {@code create} and there is none; a key others can read is
+   * refused.
+   */
   private byte[] key(boolean create) {
     try {
       if (!Files.exists(keyFile, LinkOption.NOFOLLOW_LINKS)) {
         if (!create) {
-          throw new CredentialStoreException("the credential store " + storeFile + " has no key (" + keyFile
-              + " is missing); it cannot be opened");
+          throw new CredentialStoreException(
+              "the credential store "
+                  + storeFile
+                  + " has no key ("
+                  + keyFile
+                  + " is missing); it cannot be opened");
         }
         byte[] key = new byte[32];
         random.nextBytes(key);
         Files.createDirectories(keyFile.getParent());
-        Files.write(Files.createFile(keyFile, PosixFilePermissions.asFileAttribute(OWNER_READ_WRITE)), key);
+        Files.write(
+            Files.createFile(keyFile, PosixFilePermissions.asFileAttribute(OWNER_READ_WRITE)), key);
         return key;
       }
       if (Files.isSymbolicLink(keyFile)
-          || !Files.getPosixFilePermissions(keyFile, LinkOption.NOFOLLOW_LINKS).equals(OWNER_READ_WRITE)) {
-        throw new CredentialStoreException("the credential key " + keyFile + " must be a file of mode 0600 (rw-------);"
-            + " it is not, so the store was not used");
+          || !Files.getPosixFilePermissions(keyFile, LinkOption.NOFOLLOW_LINKS)
+              .equals(OWNER_READ_WRITE)) {
+        throw new CredentialStoreException(
+            "the credential key "
+                + keyFile
+                + " must be a file of mode 0600 (rw-------);"
+                + " it is not, so the store was not used");
       }
       byte[] key = Files.readAllBytes(keyFile);
       if (key.length != 32) {
-        throw new CredentialStoreException("the credential key " + keyFile + " is not 32 bytes; the store was not used");
+        throw new CredentialStoreException(
+            "the credential key " + keyFile + " is not 32 bytes; the store was not used");
       }
       return key;
     } catch (IOException e) {
-      throw new CredentialStoreException("the credential key " + keyFile + " cannot be read: " + e.getMessage());
+      throw new CredentialStoreException(
+          "the credential key " + keyFile + " cannot be read: " + e.getMessage());
     }
   }
 
   private CredentialStoreException tampered() {
-    return new CredentialStoreException("the credential store " + storeFile + " failed its integrity check (it was"
-        + " changed, or sealed under another key); it was not used. Remove it and set the credentials again.");
+    return new CredentialStoreException(
+        "the credential store "
+            + storeFile
+            + " failed its integrity check (it was"
+            + " changed, or sealed under another key); it was not used. Remove it and set the credentials again.");
   }
 }

@@ -11,14 +11,18 @@ import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
- * A project's credential references ({@code credentials:} in project.yaml), each resolved from its source: an
- * environment variable ({@code github: {env: GITHUB_TOKEN}}) or the profile's encrypted store
- * ({@code shop: {store: shop-password}}), and each optionally bound to the origins it may be filled into. An unset
- * variable, an empty value or a name missing from the store resolves to nothing, never to an empty secret.
+ * A project's credential references ({@code credentials:} in project.yaml), each resolved from its
+ * source: an environment variable ({@code github: {env: GITHUB_TOKEN}}) or the profile's encrypted
+ * store ({@code shop: {store: shop-password}}), and each optionally bound to the origins it may be
+ * filled into. An unset variable, an empty value or a name missing from the store resolves to
+ * nothing, never to an empty secret.
  */
 public final class ProjectCredentialService implements CredentialService {
   /** Where a reference's value comes from, and where it may go. */
-  public record Source(Optional<String> environmentVariable, Optional<String> storeName, List<OriginPattern> origins) {
+  public record Source(
+      Optional<String> environmentVariable,
+      Optional<String> storeName,
+      List<OriginPattern> origins) {
     public Source {
       if (environmentVariable.isPresent() == storeName.isPresent()) {
         throw new IllegalArgumentException("a credential has exactly one source: env or store");
@@ -39,7 +43,9 @@ public final class ProjectCredentialService implements CredentialService {
   private final Function<String, String> environment;
   private final Optional<CredentialStore> store;
 
-  public ProjectCredentialService(Map<String, Source> sources, Function<String, String> environment,
+  public ProjectCredentialService(
+      Map<String, Source> sources,
+      Function<String, String> environment,
       Optional<CredentialStore> store) {
     this.sources = new TreeMap<>(sources);
     this.environment = environment;

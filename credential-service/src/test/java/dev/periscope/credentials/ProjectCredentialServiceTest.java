@@ -18,14 +18,17 @@ class ProjectCredentialServiceTest {
   private ProjectCredentialService service() {
     CredentialStore store = new CredentialStore(profile);
     store.put("shop-password", "canary-store-51c".toCharArray());
-    return new ProjectCredentialService(Map.of(
-        "github", ProjectCredentialService.Source.environment("GH_TOKEN", List.of()),
-        "shop", ProjectCredentialService.Source.store("shop-password",
-            List.of(OriginPattern.parse("https://shop.test"))),
-        "unset", ProjectCredentialService.Source.environment("UNSET_VAR", List.of()),
-        "empty", ProjectCredentialService.Source.environment("EMPTY_VAR", List.of()),
-        "absent", ProjectCredentialService.Source.store("never-stored", List.of())),
-        Map.of("GH_TOKEN", "canary-7f3a9", "EMPTY_VAR", "")::get, Optional.of(store));
+    return new ProjectCredentialService(
+        Map.of(
+            "github", ProjectCredentialService.Source.environment("GH_TOKEN", List.of()),
+            "shop",
+                ProjectCredentialService.Source.store(
+                    "shop-password", List.of(OriginPattern.parse("https://shop.test"))),
+            "unset", ProjectCredentialService.Source.environment("UNSET_VAR", List.of()),
+            "empty", ProjectCredentialService.Source.environment("EMPTY_VAR", List.of()),
+            "absent", ProjectCredentialService.Source.store("never-stored", List.of())),
+        Map.of("GH_TOKEN", "canary-7f3a9", "EMPTY_VAR", "")::get,
+        Optional.of(store));
   }
 
   @Test
@@ -48,6 +51,7 @@ class ProjectCredentialServiceTest {
     var secret = service().resolve("github").orElseThrow();
     assertFalse(secret.toString().contains("canary"));
     assertFalse(String.valueOf(service()).contains("canary"));
-    assertEquals(List.of("absent", "empty", "github", "shop", "unset"), List.copyOf(service().references()));
+    assertEquals(
+        List.of("absent", "empty", "github", "shop", "unset"), List.copyOf(service().references()));
   }
 }

@@ -5,14 +5,18 @@ import java.util.List;
 import java.util.concurrent.CancellationException;
 
 /**
- * A cancellation signal that the caller of an operation owns. The operation polls it or registers a callback;
- * only the caller cancels. Cancelling one caller's signal never cancels another caller's wait.
+ * A cancellation signal that the caller of an operation owns. The operation polls it or registers a
+ * callback; only the caller cancels. Cancelling one caller's signal never cancels another caller's
+ * wait.
  */
 public final class Cancellation {
   private final List<Runnable> callbacks = new ArrayList<>();
   private boolean cancelled;
 
-  /** A signal that is never cancelled. Each call returns a fresh instance, so nobody can cancel it for others. */
+  /**
+   * A signal that is never cancelled. Each call returns a fresh instance, so nobody can cancel it
+   * for others.
+   */
   public static Cancellation none() {
     return new Cancellation();
   }
@@ -40,7 +44,10 @@ public final class Cancellation {
     }
   }
 
-  /** Runs the callback on cancellation (at once if already cancelled). Closing the result unregisters it. */
+  /**
+   * Runs the callback on cancellation (at once if already cancelled). Closing the result
+   * unregisters it.
+   */
   public Registration onCancel(Runnable callback) {
     synchronized (this) {
       if (!cancelled) {
@@ -56,7 +63,9 @@ public final class Cancellation {
     return () -> {};
   }
 
-  /** A registered cancellation callback; closing it, which never fails, unregisters the callback. */
+  /**
+   * A registered cancellation callback; closing it, which never fails, unregisters the callback.
+   */
   public interface Registration extends AutoCloseable {
     @Override
     void close();

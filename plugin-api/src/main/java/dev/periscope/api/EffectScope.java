@@ -5,9 +5,9 @@ import java.util.Deque;
 
 /**
  * Everything a plugin starts is an effect: registering a provider, a tool or a listener returns an
- * {@link AutoCloseable}, and the plugin adds it here. Closing the scope closes the effects in reverse order,
- * continues past failures, and reports them together as one exception with the others suppressed.
- * After closing, added effects are closed at once.
+ * {@link AutoCloseable}, and the plugin adds it here. Closing the scope closes the effects in
+ * reverse order, continues past failures, and reports them together as one exception with the
+ * others suppressed. After closing, added effects are closed at once.
  */
 public final class EffectScope implements AutoCloseable {
   private final Deque<AutoCloseable> effects = new ArrayDeque<>();

@@ -5,9 +5,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The plugin's section of the project configuration ({@code plugins.<id>} in the project's YAML), already
- * validated by the host against the {@code config} JSON Schema the plugin declares in plugin.yaml. Values are
- * JSON-shaped: maps, lists, strings, numbers, booleans.
+ * The plugin's section of the project configuration ({@code plugins.<id>} in the project's YAML),
+ * already validated by the host against the {@code config} JSON Schema the plugin declares in
+ * plugin.yaml. Values are JSON-shaped: maps, lists, strings, numbers, booleans.
  */
 public record PluginConfiguration(Map<String, Object> values) {
   public PluginConfiguration {
@@ -36,6 +36,8 @@ public record PluginConfiguration(Map<String, Object> values) {
 
   @SuppressWarnings("unchecked")
   public List<String> strings(String dottedPath) {
-    return at(dottedPath).map(v -> ((List<Object>) v).stream().map(String::valueOf).toList()).orElse(List.of());
+    return at(dottedPath)
+        .map(v -> ((List<Object>) v).stream().map(String::valueOf).toList())
+        .orElse(List.of());
   }
 }

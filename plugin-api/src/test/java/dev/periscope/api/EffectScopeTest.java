@@ -13,14 +13,16 @@ class EffectScopeTest {
     List<String> closed = new ArrayList<>();
     EffectScope scope = new EffectScope();
     scope.add(() -> closed.add("first"));
-    scope.add(() -> {
-      closed.add("second");
-      throw new IllegalStateException("second broke");
-    });
-    scope.add(() -> {
-      closed.add("third");
-      throw new IllegalStateException("third broke");
-    });
+    scope.add(
+        () -> {
+          closed.add("second");
+          throw new IllegalStateException("second broke");
+        });
+    scope.add(
+        () -> {
+          closed.add("third");
+          throw new IllegalStateException("third broke");
+        });
     var e = assertThrows(EffectScope.EffectsFailedException.class, scope::close);
     assertEquals(List.of("third", "second", "first"), closed);
     assertEquals(2, e.getSuppressed().length);

@@ -3,9 +3,9 @@ package dev.periscope.verify;
 import java.util.List;
 
 /**
- * The artifacts a host provides to every plugin. A second copy inside a plugin's lib/ is loaded plugin-first and
- * breaks the plugin (ClassCastException, "no extensions found", "no injectable constructor"), and a second copy
- * of sqlite-jdbc cannot load its native library at all.
+ * The artifacts a host provides to every plugin. A second copy inside a plugin's lib/ is loaded
+ * plugin-first and breaks the plugin (ClassCastException, "no extensions found", "no injectable
+ * constructor"), and a second copy of sqlite-jdbc cannot load its native library at all.
  */
 final class HostProvidedArtifacts {
   record Artifact(String name, String jarPrefix, String packagePath) {}

@@ -7,8 +7,14 @@ public final class ManifestDescriptor extends DefaultPluginDescriptor {
   private final PluginManifest manifest;
 
   public ManifestDescriptor(PluginManifest manifest) {
-    super(manifest.id(), manifest.description(), manifest.pluginClass(), manifest.version(), manifest.requires(),
-        manifest.provider(), manifest.license());
+    super(
+        manifest.id(),
+        manifest.description(),
+        manifest.pluginClass(),
+        manifest.version(),
+        manifest.requires(),
+        manifest.provider(),
+        manifest.license());
     this.manifest = manifest;
     if (!manifest.dependencies().isEmpty()) {
       setDependencies(manifest.dependencies().toArray(String[]::new));

@@ -13,14 +13,15 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * Reads plugin.yaml. Every problem is reported as a {@link ManifestException} naming the file, the field and
- * what was expected; a descriptor is either wholly valid or refused.
+ * Reads plugin.yaml. Every problem is reported as a {@link ManifestException} naming the file, the
+ * field and what was expected; a descriptor is either wholly valid or refused.
  */
 public final class ManifestReader {
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   private static final Pattern ID = Pattern.compile("^[a-z][a-z0-9-]{0,63}$");
   private static final Pattern SEMVER = Pattern.compile("^\\d+\\.\\d+\\.\\d+(-[0-9A-Za-z.-]+)?$");
-  private static final Pattern JAVA_CLASS = Pattern.compile("^([a-zA-Z_$][\\w$]*\\.)+[A-Z][\\w$]*$");
+  private static final Pattern JAVA_CLASS =
+      Pattern.compile("^([a-zA-Z_$][\\w$]*\\.)+[A-Z][\\w$]*$");
   private static final Pattern DEPENDENCY = Pattern.compile("^[a-z][a-z0-9-]{0,63}(@\\S.*)?$");
   private static final Pattern TOOL = Pattern.compile("^[a-z][a-z0-9_]{0,63}$");
 
@@ -41,9 +42,11 @@ public final class ManifestReader {
       root = YAML.readTree(yaml);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       String where = e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr();
-      throw new ManifestException(fileName, "(document)", "valid YAML" + where + ": " + firstLine(e.getOriginalMessage()));
+      throw new ManifestException(
+          fileName, "(document)", "valid YAML" + where + ": " + firstLine(e.getOriginalMessage()));
     } catch (IOException e) {
-      throw new ManifestException(fileName, "(document)", "valid YAML: " + firstLine(e.getMessage()));
+      throw new ManifestException(
+          fileName, "(document)", "valid YAML: " + firstLine(e.getMessage()));
     }
     if (root == null || !root.isObject()) {
       throw new ManifestException(fileName, "(document)", "a YAML mapping of descriptor fields");
@@ -53,25 +56,37 @@ public final class ManifestReader {
     String description = text(fileName, root, "description", null, "a non-empty string");
     String provider = text(fileName, root, "provider", null, "a non-empty string");
     String license = text(fileName, root, "license", null, "a non-empty string");
-    String requires = text(fileName, root, "requires", null, "a host API version range such as '>=2.0.0 & <3.0.0'");
-    String pluginClass = text(fileName, root, "pluginClass", JAVA_CLASS, "a fully qualified Java class name");
-    String module = text(fileName, root, "module", JAVA_CLASS, "a fully qualified Guice module class name");
+    String requires =
+        text(
+            fileName,
+            root,
+            "requires",
+            null,
+            "a host API version range such as '>=2.0.0 & <3.0.0'");
+    String pluginClass =
+        text(fileName, root, "pluginClass", JAVA_CLASS, "a fully qualified Java class name");
+    String module =
+        text(fileName, root, "module", JAVA_CLASS, "a fully qualified Guice module class name");
     JsonNode inject = root.get("inject");
     if (inject == null || !inject.isObject()) {
-      throw new ManifestException(fileName, "inject", "a mapping with 'required' and 'optional' lists of service names");
+      throw new ManifestException(
+          fileName, "inject", "a mapping with 'required' and 'optional' lists of service names");
     }
     List<String> required = names(fileName, inject, "inject.required", "required");
     List<String> optional = names(fileName, inject, "inject.optional", "optional");
     List<String> dependencies = names(fileName, root, "dependencies", "dependencies");
     for (int i = 0; i < dependencies.size(); i++) {
       if (!DEPENDENCY.matcher(dependencies.get(i)).matches()) {
-        throw new ManifestException(fileName, "dependencies[" + i + "]",
+        throw new ManifestException(
+            fileName,
+            "dependencies[" + i + "]",
             "a plugin id, optionally with a version range: browser or browser@>=0.1.0");
       }
     }
     JsonNode skillsNode = root.get("skills");
     if (skillsNode == null || !skillsNode.isArray()) {
-      throw new ManifestException(fileName, "skills", "a list of skills, each with name, tools and guidance");
+      throw new ManifestException(
+          fileName, "skills", "a list of skills, each with name, tools and guidance");
     }
     List<SkillDeclaration> skills = new ArrayList<>();
     for (int i = 0; i < skillsNode.size(); i++) {
@@ -85,28 +100,43 @@ public final class ManifestReader {
       List<String> tools = names(fileName, s, at + ".tools", "tools");
       for (int t = 0; t < tools.size(); t++) {
         if (!TOOL.matcher(tools.get(t)).matches()) {
-          throw new ManifestException(fileName, at + ".tools[" + t + "]", "a tool name matching " + TOOL);
+          throw new ManifestException(
+              fileName, at + ".tools[" + t + "]", "a tool name matching " + TOOL);
         }
       }
       skills.add(new SkillDeclaration(skillName, tools, guidance));
     }
     JsonNode config = root.get("config");
     if (config == null || !config.isObject()) {
-      throw new ManifestException(fileName, "config", "the JSON Schema (a mapping) of the plugin's project configuration");
+      throw new ManifestException(
+          fileName, "config", "the JSON Schema (a mapping) of the plugin's project configuration");
     }
     @SuppressWarnings("unchecked")
     Map<String, Object> schema = YAML.convertValue(config, Map.class);
     return new PluginManifest(
-        id, version, description, provider, license, requires, pluginClass, module, required, optional, dependencies,
-        List.copyOf(skills), schema);
+        id,
+        version,
+        description,
+        provider,
+        license,
+        requires,
+        pluginClass,
+        module,
+        required,
+        optional,
+        dependencies,
+        List.copyOf(skills),
+        schema);
   }
 
-  private static String text(String file, JsonNode node, String field, Pattern pattern, String expected)
+  private static String text(
+      String file, JsonNode node, String field, Pattern pattern, String expected)
       throws ManifestException {
     return text(file, node, field, pattern, expected, "");
   }
 
-  private static String text(String file, JsonNode node, String field, Pattern pattern, String expected, String prefix)
+  private static String text(
+      String file, JsonNode node, String field, Pattern pattern, String expected, String prefix)
       throws ManifestException {
     JsonNode value = node.get(field);
     if (value == null || !value.isValueNode() || value.isNull() || value.asText().isBlank()) {
@@ -119,7 +149,8 @@ public final class ManifestReader {
     return s;
   }
 
-  private static List<String> names(String file, JsonNode parent, String path, String field) throws ManifestException {
+  private static List<String> names(String file, JsonNode parent, String path, String field)
+      throws ManifestException {
     JsonNode list = parent.get(field);
     if (list == null || list.isNull()) {
       return List.of();

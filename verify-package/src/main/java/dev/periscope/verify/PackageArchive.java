@@ -22,10 +22,12 @@ public final class PackageArchive {
   }
 
   /**
-   * Unpacks {@code zipFile} into {@code directory}, refusing an entry that would land outside it and stopping once
-   * more than {@code maxUnpackedBytes} came out, so a small archive cannot fill the disk.
+   * Unpacks {@code zipFile} into {@code directory}, refusing an entry that would land outside it
+   * and stopping once more than {@code maxUnpackedBytes} came out, so a small archive cannot fill
+   * the disk.
    */
-  public static void unpack(Path zipFile, Path directory, long maxUnpackedBytes) throws IOException {
+  public static void unpack(Path zipFile, Path directory, long maxUnpackedBytes)
+      throws IOException {
     Path dir = directory.toAbsolutePath().normalize();
     Files.createDirectories(dir);
     long total = 0;
@@ -45,7 +47,8 @@ public final class PackageArchive {
           for (int n = in.read(buffer); n > 0; n = in.read(buffer)) {
             total += n;
             if (total > maxUnpackedBytes) {
-              throw new UnsafeArchiveException("size: package unpacks to more than " + maxUnpackedBytes + " bytes");
+              throw new UnsafeArchiveException(
+                  "size: package unpacks to more than " + maxUnpackedBytes + " bytes");
             }
             out.write(buffer, 0, n);
           }

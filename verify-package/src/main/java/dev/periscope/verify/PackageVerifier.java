@@ -27,14 +27,15 @@ import org.pf4j.Extension;
 import org.pf4j.Plugin;
 
 /**
- * Checks a built plugin package (a zip of {@code plugin.yaml}, {@code classes/} and {@code lib/}) the way a host
- * would load it, and reports every failure rather than the first.
+ * Checks a built plugin package (a zip of {@code plugin.yaml}, {@code classes/} and {@code lib/})
+ * the way a host would load it, and reports every failure rather than the first.
  */
 public final class PackageVerifier {
   /** The default size budget of a package: 8 MiB. */
   public static final long DEFAULT_MAX_BYTES = 8L * 1024 * 1024;
 
   private static final String EXTENSIONS_IDX = "classes/META-INF/extensions.idx";
+
   /** How much larger than its size budget a package may unpack to. */
   private static final long UNPACKED_FACTOR = 8;
 
@@ -49,21 +50,26 @@ public final class PackageVerifier {
   }
 
   /**
-   * Verifies {@code packageFile}; with {@code sourceDescriptor}, also that the packaged plugin.yaml equals it.
+   * Verifies {@code packageFile}; with {@code sourceDescriptor}, also that the packaged plugin.yaml
+   * equals it.
    */
   public VerificationReport verify(Path packageFile, Optional<Path> sourceDescriptor) {
     String name = packageFile.getFileName().toString();
     List<String> failures = new ArrayList<>();
     List<String> summary = new ArrayList<>();
     if (!Files.isRegularFile(packageFile)) {
-      return new VerificationReport(name, List.of("no such package file: " + packageFile), List.of(), null);
+      return new VerificationReport(
+          name, List.of("no such package file: " + packageFile), List.of(), null);
     }
     Path unpacked = null;
     try (ZipFile zip = new ZipFile(packageFile.toFile())) {
       ZipEntry descriptorEntry = zip.getEntry(YamlPluginDescriptorFinder.FILE_NAME);
       if (descriptorEntry == null) {
         return new VerificationReport(
-            name, List.of("not a plugin package: " + name + " has no plugin.yaml at its root"), List.of(), null);
+            name,
+            List.of("not a plugin package: " + name + " has no plugin.yaml at its root"),
+            List.of(),
+            null);
       }
       byte[] descriptor = zip.getInputStream(descriptorEntry).readAllBytes();
       PluginManifest manifest = null;
@@ -75,12 +81,14 @@ public final class PackageVerifier {
       if (sourceDescriptor.isPresent()) {
         byte[] source = Files.readAllBytes(sourceDescriptor.get());
         if (!java.util.Arrays.equals(source, descriptor)) {
-          failures.add("descriptor: the packaged plugin.yaml differs from " + sourceDescriptor.get());
+          failures.add(
+              "descriptor: the packaged plugin.yaml differs from " + sourceDescriptor.get());
         }
       }
       long size = Files.size(packageFile);
       if (size > maxBytes) {
-        failures.add("size: package is " + size + " bytes, over its budget of " + maxBytes + " bytes");
+        failures.add(
+            "size: package is " + size + " bytes, over its budget of " + maxBytes + " bytes");
       }
       unpacked = unpack(packageFile, UNPACKED_FACTOR * maxBytes);
       checkLibraries(unpacked, failures);
@@ -91,16 +99,27 @@ public final class PackageVerifier {
         summary.add("package " + manifest.id() + " " + manifest.version() + " (" + name + ")");
         summary.add("plugin class: " + manifest.pluginClass());
         summary.add("module: " + manifest.module());
-        summary.add("requires host API: " + manifest.requires() + " (this host: " + HostApi.VERSION + ")");
-        summary.add("inject: required " + manifest.requiredServices() + ", optional " + manifest.optionalServices());
-        manifest.skills().forEach(s -> summary.add("skill " + s.name() + ": " + String.join(", ", s.tools())));
+        summary.add(
+            "requires host API: " + manifest.requires() + " (this host: " + HostApi.VERSION + ")");
+        summary.add(
+            "inject: required "
+                + manifest.requiredServices()
+                + ", optional "
+                + manifest.optionalServices());
+        manifest
+            .skills()
+            .forEach(s -> summary.add("skill " + s.name() + ": " + String.join(", ", s.tools())));
       }
-      summary.add("extensions: " + (extensions.isEmpty() ? "(none)" : String.join(", ", extensions)));
+      summary.add(
+          "extensions: " + (extensions.isEmpty() ? "(none)" : String.join(", ", extensions)));
       summary.add("size: " + size + " bytes (budget " + maxBytes + ")");
     } catch (ZipException e) {
       return new VerificationReport(
-          name, List.of("not a plugin package: " + name + " is not a zip archive (" + e.getMessage() + ")"),
-          List.of(), null);
+          name,
+          List.of(
+              "not a plugin package: " + name + " is not a zip archive (" + e.getMessage() + ")"),
+          List.of(),
+          null);
     } catch (PackageArchive.UnsafeArchiveException e) {
       failures.add(e.getMessage());
     } catch (IOException e) {
@@ -108,7 +127,8 @@ public final class PackageVerifier {
     } finally {
       PackageArchive.deleteTree(unpacked);
     }
-    return new VerificationReport(name, failures, summary, failures.isEmpty() ? sha256(packageFile) : null);
+    return new VerificationReport(
+        name, failures, summary, failures.isEmpty() ? sha256(packageFile) : null);
   }
 
   private static void checkServices(PluginManifest manifest, List<String> failures) {
@@ -116,15 +136,24 @@ public final class PackageVerifier {
     all.addAll(manifest.optionalServices());
     for (String service : all) {
       if (!HostApi.SERVICES.containsKey(service)) {
-        failures.add("inject: '" + service + "' is not a host service (the host API defines "
-            + new TreeSet<>(HostApi.SERVICES.keySet()) + ")");
+        failures.add(
+            "inject: '"
+                + service
+                + "' is not a host service (the host API defines "
+                + new TreeSet<>(HostApi.SERVICES.keySet())
+                + ")");
       }
     }
     try {
       new DefaultVersionManager().checkVersionConstraint(HostApi.VERSION, manifest.requires());
     } catch (RuntimeException e) {
-      failures.add("requires: '" + manifest.requires() + "' is not a valid host API version range ("
-          + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")");
+      failures.add(
+          "requires: '"
+              + manifest.requires()
+              + "' is not a valid host API version range ("
+              + e.getClass().getSimpleName()
+              + (e.getMessage() == null ? "" : ": " + e.getMessage())
+              + ")");
     }
   }
 
@@ -138,13 +167,18 @@ public final class PackageVerifier {
         String jarName = jar.getFileName().toString();
         List<String> found = new ArrayList<>();
         for (HostProvidedArtifacts.Artifact artifact : HostProvidedArtifacts.ALL) {
-          if (jarName.startsWith(artifact.jarPrefix() + "-") || containsPackage(jar, artifact.packagePath())) {
+          if (jarName.startsWith(artifact.jarPrefix() + "-")
+              || containsPackage(jar, artifact.packagePath())) {
             found.add(artifact.name());
           }
         }
         if (!found.isEmpty()) {
-          failures.add("lib/" + jarName + " is host-provided (" + String.join(", ", found)
-              + ") and must not be inside the package");
+          failures.add(
+              "lib/"
+                  + jarName
+                  + " is host-provided ("
+                  + String.join(", ", found)
+                  + ") and must not be inside the package");
         }
       }
     }
@@ -163,7 +197,8 @@ public final class PackageVerifier {
     return false;
   }
 
-  private static List<String> checkExtensionIndex(Path root, List<String> failures) throws IOException {
+  private static List<String> checkExtensionIndex(Path root, List<String> failures)
+      throws IOException {
     Path classes = root.resolve("classes");
     Path idx = root.resolve(EXTENSIONS_IDX);
     TreeSet<String> listed = new TreeSet<>();
@@ -180,32 +215,37 @@ public final class PackageVerifier {
       try (URLClassLoader loader = classLoader(root);
           Stream<Path> files = Files.walk(classes)) {
         for (Path f : files.filter(p -> p.toString().endsWith(".class")).toList()) {
-          String className = classes.relativize(f).toString().replace('/', '.').replaceAll("\\.class$", "");
+          String className =
+              classes.relativize(f).toString().replace('/', '.').replaceAll("\\.class$", "");
           try {
             Class<?> c = Class.forName(className, false, loader);
             if (c.isAnnotationPresent(Extension.class)) {
               annotated.add(className);
             }
           } catch (ClassNotFoundException | LinkageError e) {
-            failures.add("classes: " + className + " does not load against the host API (" + e + ")");
+            failures.add(
+                "classes: " + className + " does not load against the host API (" + e + ")");
           }
         }
       }
     }
     for (String c : annotated) {
       if (!listed.contains(c)) {
-        failures.add("extensions.idx: @Extension class " + c + " is not listed in META-INF/extensions.idx");
+        failures.add(
+            "extensions.idx: @Extension class " + c + " is not listed in META-INF/extensions.idx");
       }
     }
     for (String c : listed) {
       if (!annotated.contains(c)) {
-        failures.add("extensions.idx: lists " + c + ", which is not an @Extension class of the package");
+        failures.add(
+            "extensions.idx: lists " + c + ", which is not an @Extension class of the package");
       }
     }
     return List.copyOf(annotated);
   }
 
-  private static void checkClasses(Path root, PluginManifest manifest, List<String> failures) throws IOException {
+  private static void checkClasses(Path root, PluginManifest manifest, List<String> failures)
+      throws IOException {
     try (URLClassLoader loader = classLoader(root)) {
       checkClass(root, loader, "pluginClass", manifest.pluginClass(), Plugin.class, failures);
       checkClass(root, loader, "module", manifest.module(), Module.class, failures);
@@ -213,10 +253,16 @@ public final class PackageVerifier {
   }
 
   private static void checkClass(
-      Path root, URLClassLoader loader, String field, String className, Class<?> expected, List<String> failures)
+      Path root,
+      URLClassLoader loader,
+      String field,
+      String className,
+      Class<?> expected,
+      List<String> failures)
       throws IOException {
     String resource = className.replace('.', '/') + ".class";
-    if (!Files.isRegularFile(root.resolve("classes").resolve(resource)) && !inLibraries(root, resource)) {
+    if (!Files.isRegularFile(root.resolve("classes").resolve(resource))
+        && !inLibraries(root, resource)) {
       failures.add(field + ": class " + className + " is not in the package");
       return;
     }
@@ -249,7 +295,10 @@ public final class PackageVerifier {
     return false;
   }
 
-  /** The plugin's classes over the host's: whatever the package needs beyond the host API must be inside it. */
+  /**
+   * The plugin's classes over the host's: whatever the package needs beyond the host API must be
+   * inside it.
+   */
   private static URLClassLoader classLoader(Path root) throws IOException {
     List<URL> urls = new ArrayList<>();
     urls.add(root.resolve("classes").toUri().toURL());

@@ -5,8 +5,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A plugin's plugin.yaml, parsed and checked: identity, the host API range it requires, its plugin class and
- * Guice module, the host services it injects, the plugins it depends on (ids, optionally {@code id@range}), its skills, and the JSON Schema of its per-project configuration.
+ * A plugin's plugin.yaml, parsed and checked: identity, the host API range it requires, its plugin
+ * class and Guice module, the host services it injects, the plugins it depends on (ids, optionally
+ * {@code id@range}), its skills, and the JSON Schema of its per-project configuration.
  */
 public record PluginManifest(
     String id,

@@ -7,8 +7,8 @@ import org.pf4j.PluginDescriptorFinder;
 import org.pf4j.PluginRuntimeException;
 
 /**
- * Finds plugin.yaml at the root of a plugin directory. Placed first in the host's compound finder; a malformed
- * descriptor is refused with the file, the field and what was expected.
+ * Finds plugin.yaml at the root of a plugin directory. Placed first in the host's compound finder;
+ * a malformed descriptor is refused with the file, the field and what was expected.
  */
 public final class YamlPluginDescriptorFinder implements PluginDescriptorFinder {
   public static final String FILE_NAME = "plugin.yaml";

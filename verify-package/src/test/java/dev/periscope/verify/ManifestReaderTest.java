@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 class ManifestReaderTest {
   private static PluginManifest parse(String yaml) throws ManifestException {
@@ -27,44 +27,56 @@ class ManifestReaderTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', value = {
-      "id: sample|id: Sample Plugin|id",
-      "pluginClass: sample.SamplePlugin|pluginClass: not a class|pluginClass",
-      "module: sample.SampleModule|module: ''|module",
-      "tools: [sample_tool]|tools: [Sample-Tool]|skills[0].tools[0]",
-      "requires: \">=2.0.0 & <3.0.0\"|requires: []|requires",
-      "config:|configuration:|config",
-  })
-  void refusesABadFieldNamingTheFileTheFieldAndWhatWasExpected(String from, String to, String field) {
-    ManifestException e = assertThrows(ManifestException.class,
-        () -> parse(TestPackage.GOOD_DESCRIPTOR.replace(from, to)));
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "id: sample|id: Sample Plugin|id",
+        "pluginClass: sample.SamplePlugin|pluginClass: not a class|pluginClass",
+        "module: sample.SampleModule|module: ''|module",
+        "tools: [sample_tool]|tools: [Sample-Tool]|skills[0].tools[0]",
+        "requires: \">=2.0.0 & <3.0.0\"|requires: []|requires",
+        "config:|configuration:|config",
+      })
+  void refusesABadFieldNamingTheFileTheFieldAndWhatWasExpected(
+      String from, String to, String field) {
+    ManifestException e =
+        assertThrows(
+            ManifestException.class, () -> parse(TestPackage.GOOD_DESCRIPTOR.replace(from, to)));
     assertEquals(field, e.field(), e.getMessage());
     assertTrue(e.getMessage().startsWith("plugin.yaml: field '" + field + "': "), e.getMessage());
   }
 
   @Test
   void refusesBrokenYamlWithItsLine() {
-    ManifestException e = assertThrows(ManifestException.class, () -> parse("id: a\nversion: [1.0\n"));
+    ManifestException e =
+        assertThrows(ManifestException.class, () -> parse("id: a\nversion: [1.0\n"));
     assertTrue(e.getMessage().contains("valid YAML at line"), e.getMessage());
   }
 
   @Test
   void refusesAnInjectSectionThatIsNotAMapping() {
-    ManifestException e = assertThrows(ManifestException.class,
-        () -> parse(TestPackage.GOOD_DESCRIPTOR.replace("inject:\n  required: [storageDomain]\n  optional: [attachments]\n",
-            "inject: storageDomain\n")));
+    ManifestException e =
+        assertThrows(
+            ManifestException.class,
+            () ->
+                parse(
+                    TestPackage.GOOD_DESCRIPTOR.replace(
+                        "inject:\n  required: [storageDomain]\n  optional: [attachments]\n",
+                        "inject: storageDomain\n")));
     assertEquals("inject", e.field());
   }
 
   @Test
-  void findsTheDescriptorOfAPluginDirectoryAndRefusesABrokenOne(@org.junit.jupiter.api.io.TempDir Path dir)
-      throws Exception {
+  void findsTheDescriptorOfAPluginDirectoryAndRefusesABrokenOne(
+      @org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
     var finder = new YamlPluginDescriptorFinder();
     assertTrue(!finder.isApplicable(dir));
     Files.writeString(dir.resolve("plugin.yaml"), TestPackage.GOOD_DESCRIPTOR);
     assertTrue(finder.isApplicable(dir));
     assertEquals("sample", finder.find(dir).getPluginId());
-    Files.writeString(dir.resolve("plugin.yaml"), TestPackage.GOOD_DESCRIPTOR.replace("version: 1.0.0", "version: x"));
+    Files.writeString(
+        dir.resolve("plugin.yaml"),
+        TestPackage.GOOD_DESCRIPTOR.replace("version: 1.0.0", "version: x"));
     var e = assertThrows(org.pf4j.PluginRuntimeException.class, () -> finder.find(dir));
     assertTrue(e.getMessage().contains("field 'version'"), e.getMessage());
   }

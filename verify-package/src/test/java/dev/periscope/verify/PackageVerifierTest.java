@@ -34,7 +34,8 @@ class PackageVerifierTest {
     VerificationReport report = verify(new TestPackage());
     assertTrue(report.passed(), report.render());
     String[] lines = report.render().split("\n");
-    assertEquals("sha256: " + PackageVerifier.sha256(dir.resolve("sample.zip")), lines[lines.length - 1]);
+    assertEquals(
+        "sha256: " + PackageVerifier.sha256(dir.resolve("sample.zip")), lines[lines.length - 1]);
     assertTrue(report.render().contains("extensions: sample.SampleExtension"), report.render());
   }
 
@@ -52,19 +53,23 @@ class PackageVerifierTest {
       zip.putNextEntry(new java.util.zip.ZipEntry("readme.txt"));
       zip.write("hello".getBytes());
     }
-    assertOnlyFailure(new PackageVerifier().verify(file, Optional.empty()), "has no plugin.yaml at its root");
+    assertOnlyFailure(
+        new PackageVerifier().verify(file, Optional.empty()), "has no plugin.yaml at its root");
   }
 
   @Test
   void namesTheFieldOfAnInvalidDescriptor() throws Exception {
-    assertOnlyFailure(verify(new TestPackage().replaceInDescriptor("version: 1.0.0", "version: one")),
+    assertOnlyFailure(
+        verify(new TestPackage().replaceInDescriptor("version: 1.0.0", "version: one")),
         "field 'version': a semantic version");
   }
 
   @Test
   void reportsAPackagedDescriptorThatDiffersFromTheSource() throws Exception {
     Path zip = new TestPackage().writeTo(dir.resolve("sample.zip"));
-    Path source = Files.writeString(dir.resolve("plugin.yaml"), TestPackage.GOOD_DESCRIPTOR.replace("1.0.0\n", "1.0.1\n"));
+    Path source =
+        Files.writeString(
+            dir.resolve("plugin.yaml"), TestPackage.GOOD_DESCRIPTOR.replace("1.0.0\n", "1.0.1\n"));
     assertOnlyFailure(new PackageVerifier().verify(zip, Optional.of(source)), "differs from");
     Path same = Files.writeString(dir.resolve("same.yaml"), TestPackage.GOOD_DESCRIPTOR);
     assertTrue(new PackageVerifier().verify(zip, Optional.of(same)).passed());
@@ -72,65 +77,88 @@ class PackageVerifierTest {
 
   @Test
   void reportsAPluginClassMissingFromThePackage() throws Exception {
-    assertOnlyFailure(verify(new TestPackage().withoutSource("sample.SamplePlugin")),
+    assertOnlyFailure(
+        verify(new TestPackage().withoutSource("sample.SamplePlugin")),
         "pluginClass: class sample.SamplePlugin is not in the package");
   }
 
   @Test
   void reportsAPluginClassThatIsNotAPlugin() throws Exception {
-    assertOnlyFailure(verify(new TestPackage().source("sample.SamplePlugin", "package sample; public class SamplePlugin {}")),
+    assertOnlyFailure(
+        verify(
+            new TestPackage()
+                .source("sample.SamplePlugin", "package sample; public class SamplePlugin {}")),
         "pluginClass: sample.SamplePlugin is not a org.pf4j.Plugin");
   }
 
   @Test
   void reportsAModuleThatIsNotAGuiceModule() throws Exception {
-    assertOnlyFailure(verify(new TestPackage().source("sample.SampleModule", "package sample; public class SampleModule {}")),
+    assertOnlyFailure(
+        verify(
+            new TestPackage()
+                .source("sample.SampleModule", "package sample; public class SampleModule {}")),
         "module: sample.SampleModule is not a com.google.inject.Module");
   }
 
   @Test
   void reportsAnExtensionMissingFromTheIndex() throws Exception {
-    assertOnlyFailure(verify(new TestPackage().extensionsIndex("")),
+    assertOnlyFailure(
+        verify(new TestPackage().extensionsIndex("")),
         "@Extension class sample.SampleExtension is not listed in META-INF/extensions.idx");
   }
 
   @Test
   void reportsAnIndexEntryThatIsNotAnExtension() throws Exception {
-    assertOnlyFailure(verify(new TestPackage().extensionsIndex("sample.SampleExtension\nsample.SampleModule\n")),
+    assertOnlyFailure(
+        verify(new TestPackage().extensionsIndex("sample.SampleExtension\nsample.SampleModule\n")),
         "lists sample.SampleModule, which is not an @Extension class of the package");
   }
 
   @Test
   void reportsAHostProvidedArtifactInsideLib() throws Exception {
-    Path guiceJar = Path.of(Guice.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-    assertOnlyFailure(verify(new TestPackage().lib("guice-7.0.0.jar", guiceJar)),
+    Path guiceJar =
+        Path.of(Guice.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    assertOnlyFailure(
+        verify(new TestPackage().lib("guice-7.0.0.jar", guiceJar)),
         "lib/guice-7.0.0.jar is host-provided (guice)");
     // A renamed copy is caught by what it contains.
-    assertOnlyFailure(verify(new TestPackage().lib("helpers.jar", guiceJar)), "lib/helpers.jar is host-provided (guice)");
+    assertOnlyFailure(
+        verify(new TestPackage().lib("helpers.jar", guiceJar)),
+        "lib/helpers.jar is host-provided (guice)");
   }
 
   @Test
   void reportsAnInjectNameTheHostApiDoesNotDefine() throws Exception {
-    assertOnlyFailure(verify(new TestPackage().replaceInDescriptor("optional: [attachments]", "optional: [database]")),
+    assertOnlyFailure(
+        verify(
+            new TestPackage()
+                .replaceInDescriptor("optional: [attachments]", "optional: [database]")),
         "inject: 'database' is not a host service");
   }
 
   @Test
   void reportsAnInvalidHostApiRange() throws Exception {
-    assertOnlyFailure(verify(new TestPackage().replaceInDescriptor("\">=2.0.0 & <3.0.0\"", "\"at least one\"")),
+    assertOnlyFailure(
+        verify(new TestPackage().replaceInDescriptor("\">=2.0.0 & <3.0.0\"", "\"at least one\"")),
         "requires: 'at least one' is not a valid host API version range");
   }
 
   @Test
   void reportsAPackageOverItsSizeBudget() throws Exception {
     Path zip = new TestPackage().padding(50_000).writeTo(dir.resolve("sample.zip"));
-    assertOnlyFailure(new PackageVerifier(40_000).verify(zip, Optional.empty()), "over its budget of 40000 bytes");
+    assertOnlyFailure(
+        new PackageVerifier(40_000).verify(zip, Optional.empty()),
+        "over its budget of 40000 bytes");
   }
 
   @Test
   void reportsEveryFailureOfABrokenPackageNotOnlyTheFirst() throws Exception {
-    var report = verify(new TestPackage().withoutSource("sample.SamplePlugin").extensionsIndex("")
-        .replaceInDescriptor("optional: [attachments]", "optional: [database]"));
+    var report =
+        verify(
+            new TestPackage()
+                .withoutSource("sample.SamplePlugin")
+                .extensionsIndex("")
+                .replaceInDescriptor("optional: [attachments]", "optional: [database]"));
     assertEquals(3, report.failures().size(), report.render());
   }
 
@@ -152,8 +180,11 @@ class PackageVerifierTest {
       System.setErr(oldErr);
     }
     assertTrue(out.toString(StandardCharsets.UTF_8).contains("sha256: "), out.toString());
-    assertTrue(err.toString(StandardCharsets.UTF_8).contains("bad.zip: 1 verification failure"), err.toString());
-    assertTrue(List.of(err.toString().split("\n")).stream().anyMatch(l -> l.contains("extensions.idx")));
+    assertTrue(
+        err.toString(StandardCharsets.UTF_8).contains("bad.zip: 1 verification failure"),
+        err.toString());
+    assertTrue(
+        List.of(err.toString().split("\n")).stream().anyMatch(l -> l.contains("extensions.idx")));
   }
 
   @Test
@@ -170,7 +201,9 @@ class PackageVerifierTest {
       out.write("x".getBytes());
     }
     var report = new PackageVerifier().verify(evil, Optional.empty());
-    assertTrue(report.failures().contains("entry lib/../../outside.txt escapes the package"), report.render());
+    assertTrue(
+        report.failures().contains("entry lib/../../outside.txt escapes the package"),
+        report.render());
     assertFalse(Files.exists(dir.getParent().resolve("outside.txt")));
   }
 
@@ -185,6 +218,8 @@ class PackageVerifierTest {
     }
     assertTrue(Files.size(zip) < 40_000);
     var report = new PackageVerifier(40_000).verify(zip, Optional.empty());
-    assertTrue(report.failures().contains("size: package unpacks to more than 320000 bytes"), report.render());
+    assertTrue(
+        report.failures().contains("size: package unpacks to more than 320000 bytes"),
+        report.render());
   }
 }

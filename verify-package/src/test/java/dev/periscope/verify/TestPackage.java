@@ -22,12 +22,13 @@ import javax.tools.SimpleJavaFileObject;
 import javax.tools.ToolProvider;
 
 /**
- * Builds real plugin packages for tests: Java sources compiled against the host API, a plugin.yaml, an
- * extensions index and lib/ jars, zipped the way the build zips the browser plugin. Each method changes one
- * thing, so a test can break exactly one rule.
+ * Builds real plugin packages for tests: Java sources compiled against the host API, a plugin.yaml,
+ * an extensions index and lib/ jars, zipped the way the build zips the browser plugin. Each method
+ * changes one thing, so a test can break exactly one rule.
  */
 public final class TestPackage {
-  public static final String GOOD_DESCRIPTOR = """
+  public static final String GOOD_DESCRIPTOR =
+      """
       id: sample
       version: 1.0.0
       description: A sample plugin.
@@ -54,10 +55,15 @@ public final class TestPackage {
   private byte[] padding;
 
   public TestPackage() {
-    sources.put("sample.SamplePlugin", "package sample; public class SamplePlugin extends org.pf4j.Plugin {}");
-    sources.put("sample.SampleModule",
+    sources.put(
+        "sample.SamplePlugin",
+        "package sample; public class SamplePlugin extends org.pf4j.Plugin {}");
+    sources.put(
+        "sample.SampleModule",
         "package sample; public class SampleModule extends com.google.inject.AbstractModule {}");
-    sources.put("sample.SampleExtension", """
+    sources.put(
+        "sample.SampleExtension",
+        """
         package sample;
         @org.pf4j.Extension
         public class SampleExtension implements dev.periscope.api.browser.spi.BrowserProviderContribution {
@@ -116,7 +122,10 @@ public final class TestPackage {
         put(zip, "classes/" + c.getKey().replace('.', '/') + ".class", c.getValue());
       }
       if (extensionsIndex != null) {
-        put(zip, "classes/META-INF/extensions.idx", extensionsIndex.getBytes(StandardCharsets.UTF_8));
+        put(
+            zip,
+            "classes/META-INF/extensions.idx",
+            extensionsIndex.getBytes(StandardCharsets.UTF_8));
       }
       for (Map.Entry<String, byte[]> lib : libs.entrySet()) {
         put(zip, "lib/" + lib.getKey(), lib.getValue());
@@ -147,26 +156,33 @@ public final class TestPackage {
     JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
     Map<String, ByteArrayOutputStream> out = new LinkedHashMap<>();
     List<JavaFileObject> units = new ArrayList<>();
-    sources.forEach((name, code) -> units.add(new SimpleJavaFileObject(
-        URI.create("string:///" + name.replace('.', '/') + ".java"), JavaFileObject.Kind.SOURCE) {
-      @Override
-      public CharSequence getCharContent(boolean ignoreEncodingErrors) {
-        return code;
-      }
-    }));
-    JavaFileManager files = new ForwardingJavaFileManager<>(compiler.getStandardFileManager(null, null, null)) {
-      @Override
-      public JavaFileObject getJavaFileForOutput(Location location, String className, JavaFileObject.Kind kind,
-          FileObject sibling) {
-        return new SimpleJavaFileObject(URI.create("mem:///" + className.replace('.', '/') + ".class"), kind) {
+    sources.forEach(
+        (name, code) ->
+            units.add(
+                new SimpleJavaFileObject(
+                    URI.create("string:///" + name.replace('.', '/') + ".java"),
+                    JavaFileObject.Kind.SOURCE) {
+                  @Override
+                  public CharSequence getCharContent(boolean ignoreEncodingErrors) {
+                    return code;
+                  }
+                }));
+    JavaFileManager files =
+        new ForwardingJavaFileManager<>(compiler.getStandardFileManager(null, null, null)) {
           @Override
-          public OutputStream openOutputStream() {
-            return out.computeIfAbsent(className, k -> new ByteArrayOutputStream());
+          public JavaFileObject getJavaFileForOutput(
+              Location location, String className, JavaFileObject.Kind kind, FileObject sibling) {
+            return new SimpleJavaFileObject(
+                URI.create("mem:///" + className.replace('.', '/') + ".class"), kind) {
+              @Override
+              public OutputStream openOutputStream() {
+                return out.computeIfAbsent(className, k -> new ByteArrayOutputStream());
+              }
+            };
           }
         };
-      }
-    };
-    List<String> options = List.of("-proc:none", "-classpath", System.getProperty("java.class.path"));
+    List<String> options =
+        List.of("-proc:none", "-classpath", System.getProperty("java.class.path"));
     StringBuilderWriter diagnostics = new StringBuilderWriter();
     if (!compiler.getTask(diagnostics, files, null, options, null, units).call()) {
       throw new IllegalStateException("test sources do not compile:\n" + diagnostics);

@@ -26,14 +26,16 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * Checkpoint payloads on disk: opaque random-name files of mode 0600 in an owner-only directory that must not be
- * a symbolic link, each written to a temporary file, flushed and moved into place atomically. Only names this
- * class made are accepted back, so a ref can never point outside the directory.
+ * Checkpoint payloads on disk: opaque random-name files of mode 0600 in an owner-only directory
+ * that must not be a symbolic link, each written to a temporary file, flushed and moved into place
+ * atomically. Only names this class made are accepted back, so a ref can never point outside the
+ * directory.
  */
 final class CheckpointFiles {
   private static final Pattern NAME = Pattern.compile("^[0-9a-f]{32}\\.json$");
   private static final String PARTIAL = ".writing-";
-  private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
+  private static final Set<PosixFilePermission> OWNER_ONLY =
+      PosixFilePermissions.fromString("rwx------");
 
   private final Path directory;
   private final SecureRandom random = new SecureRandom();
@@ -50,9 +52,14 @@ final class CheckpointFiles {
     String name = HexFormat.of().formatHex(bytes) + ".json";
     Path partial = null;
     try {
-      partial = Files.createTempFile(dir, PARTIAL, ".tmp",
-          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-      try (FileChannel out = FileChannel.open(partial, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
+      partial =
+          Files.createTempFile(
+              dir,
+              PARTIAL,
+              ".tmp",
+              PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+      try (FileChannel out =
+          FileChannel.open(partial, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
         ByteBuffer buffer = ByteBuffer.wrap(payload);
         while (buffer.hasRemaining()) {
           out.write(buffer);
@@ -69,15 +76,18 @@ final class CheckpointFiles {
           // the sweep at the next start removes it
         }
       }
-      throw new BrowserException(ErrorCode.BROWSER_CHECKPOINT_UNAVAILABLE,
-          "the browser state could not be saved in " + dir + ": " + e.getMessage(), e);
+      throw new BrowserException(
+          ErrorCode.BROWSER_CHECKPOINT_UNAVAILABLE,
+          "the browser state could not be saved in " + dir + ": " + e.getMessage(),
+          e);
     }
   }
 
   /** Reads a payload; a missing one is {@link CheckpointMissingException}. */
   byte[] read(String name) {
     Path file = directory().resolve(checked(name));
-    try (SeekableByteChannel in = Files.newByteChannel(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+    try (SeekableByteChannel in =
+        Files.newByteChannel(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
       ByteBuffer buffer = ByteBuffer.allocate(Math.toIntExact(in.size()));
       while (buffer.hasRemaining() && in.read(buffer) >= 0) {
         // read it all
@@ -86,8 +96,10 @@ final class CheckpointFiles {
     } catch (NoSuchFileException e) {
       throw new CheckpointMissingException("checkpoint payload " + name + " does not exist");
     } catch (IOException e) {
-      throw new BrowserException(ErrorCode.BROWSER_CHECKPOINT_UNAVAILABLE,
-          "checkpoint payload " + name + " could not be read: " + e.getMessage(), e);
+      throw new BrowserException(
+          ErrorCode.BROWSER_CHECKPOINT_UNAVAILABLE,
+          "checkpoint payload " + name + " could not be read: " + e.getMessage(),
+          e);
     }
   }
 
@@ -100,7 +112,9 @@ final class CheckpointFiles {
     }
   }
 
-  /** Removes partial payloads older than an hour: a host killed while writing one leaves it behind. */
+  /**
+   * Removes partial payloads older than an hour: a host killed while writing one leaves it behind.
+   */
   void sweepPartial() {
     if (!Files.isDirectory(directory, LinkOption.NOFOLLOW_LINKS)) {
       return;
@@ -119,8 +133,8 @@ final class CheckpointFiles {
   }
 
   /**
-   * The directory, created owner-only when missing. A symbolic link, or a directory of another user, is refused:
-   * whoever controls it could read or swap the payloads.
+   * The directory, created owner-only when missing. A symbolic link, or a directory of another
+   * user, is refused: whoever controls it could read or swap the payloads.
    */
   Path directory() {
     try {
@@ -147,19 +161,27 @@ final class CheckpointFiles {
       }
       return directory;
     } catch (IOException e) {
-      throw new BrowserException(ErrorCode.BROWSER_CHECKPOINT_UNAVAILABLE,
-          "the checkpoint directory " + directory + " cannot be used: " + e.getMessage(), e);
+      throw new BrowserException(
+          ErrorCode.BROWSER_CHECKPOINT_UNAVAILABLE,
+          "the checkpoint directory " + directory + " cannot be used: " + e.getMessage(),
+          e);
     }
   }
 
   private BrowserException refused(String why) {
-    return new BrowserException(ErrorCode.BROWSER_CHECKPOINT_UNAVAILABLE, "the checkpoint directory " + directory
-        + " " + why + "; refusing to keep browser state there. Remove it; it is recreated owner-only.");
+    return new BrowserException(
+        ErrorCode.BROWSER_CHECKPOINT_UNAVAILABLE,
+        "the checkpoint directory "
+            + directory
+            + " "
+            + why
+            + "; refusing to keep browser state there. Remove it; it is recreated owner-only.");
   }
 
   private static String checked(String name) {
     if (name == null || !NAME.matcher(name).matches()) {
-      throw new BrowserException(ErrorCode.BROWSER_CHECKPOINT_UNAVAILABLE, "not a checkpoint payload name: " + name);
+      throw new BrowserException(
+          ErrorCode.BROWSER_CHECKPOINT_UNAVAILABLE, "not a checkpoint payload name: " + name);
     }
     return name;
   }

@@ -27,12 +27,13 @@ import java.util.Locale;
 import javax.imageio.ImageIO;
 
 /**
- * The fields of one environment that received a credential: how their origin is read, how a secret is typed into
- * one, and how every one of them is masked in screenshots. Call on the driver's thread.
+ * The fields of one environment that received a credential: how their origin is read, how a secret
+ * is typed into one, and how every one of them is masked in screenshots. Call on the driver's
+ * thread.
  *
  * <p>An origin comes from the URL the browser committed for a frame, never from the page's scripts,
- * which can redefine {@code window.origin}. A frame without an http(s) URL of its own ({@code about:srcdoc},
- * {@code data:}) has the opaque origin {@code "null"}, which no credential admits.
+ * which can redefine {@code window.origin}. A frame without an http(s) URL of its own ({@code
+ * about:srcdoc}, {@code data:}) has the opaque origin {@code "null"}, which no credential admits.
  */
 final class CredentialFields {
   /** The mask's colour, opaque. */
@@ -57,41 +58,67 @@ final class CredentialFields {
         return "null";
       }
       int port = uri.getPort();
-      boolean defaultPort = port == -1 || (scheme.equals("http") && port == 80) || (scheme.equals("https") && port == 443);
-      return scheme + "://" + uri.getHost().toLowerCase(Locale.ROOT) + (defaultPort ? "" : ":" + port);
+      boolean defaultPort =
+          port == -1
+              || (scheme.equals("http") && port == 80)
+              || (scheme.equals("https") && port == 443);
+      return scheme
+          + "://"
+          + uri.getHost().toLowerCase(Locale.ROOT)
+          + (defaultPort ? "" : ":" + port);
     } catch (URISyntaxException e) {
       return "null";
     }
   }
 
   /**
-   * Puts the secret into the field if its origin chain is still {@code expectedChain}, once the field is editable
-   * (within {@code timeoutMs}), and returns how many characters it then holds. The value is set in the field's own
-   * document with the native setter, followed by the input and change events a typing user causes: typed keys would
-   * go to whatever has focus, and a page or another frame can take focus between keys. The field gets
-   * {@code autocomplete=off} first, so Chromium neither keeps its value for form restore nor offers it to autofill.
-   * A failure says what failed in our words only.
+   * Puts the secret into the field if its origin chain is still {@code expectedChain}, once the
+   * field is editable (within {@code timeoutMs}), and returns how many characters it then holds.
+   * The value is set in the field's own document with the native setter, followed by the input and
+   * change events a typing user causes: typed keys would go to whatever has focus, and a page or
+   * another frame can take focus between keys. The field gets {@code autocomplete=off} first, so
+   * Chromium neither keeps its value for form restore nor offers it to autofill. A failure says
+   * what failed in our words only.
    */
-  int fill(ElementHandle target, ProviderElement element, Secret secret, List<String> expectedChain, long timeoutMs) {
+  int fill(
+      ElementHandle target,
+      ProviderElement element,
+      Secret secret,
+      List<String> expectedChain,
+      long timeoutMs) {
     int length;
     try {
       if (channelLogged(System.getenv("DEBUG"))) {
-        throw new BrowserException(ErrorCode.BROWSER_CREDENTIAL_DENIED, "Playwright's channel log is on in this"
-            + " process (DEBUG contains pw:channel) and would write the secret to standard error; credentials are"
-            + " not filled until it is off");
+        throw new BrowserException(
+            ErrorCode.BROWSER_CREDENTIAL_DENIED,
+            "Playwright's channel log is on in this"
+                + " process (DEBUG contains pw:channel) and would write the secret to standard error; credentials are"
+                + " not filled until it is off");
       }
-      target.waitForElementState(ElementState.EDITABLE,
+      target.waitForElementState(
+          ElementState.EDITABLE,
           new ElementHandle.WaitForElementStateOptions().setTimeout(timeoutMs));
       List<String> chain = originChain(target);
       if (!chain.equals(expectedChain)) {
-        throw new BrowserException(ErrorCode.BROWSER_CREDENTIAL_DENIED, "the field \"" + element.name()
-            + "\" is now on " + String.join(" inside ", chain) + ", no longer on "
-            + String.join(" inside ", expectedChain) + "; nothing was filled");
+        throw new BrowserException(
+            ErrorCode.BROWSER_CREDENTIAL_DENIED,
+            "the field \""
+                + element.name()
+                + "\" is now on "
+                + String.join(" inside ", chain)
+                + ", no longer on "
+                + String.join(" inside ", expectedChain)
+                + "; nothing was filled");
       }
       Object filledLength = target.evaluate(SET_VALUE, secret.reveal());
       if (!(filledLength instanceof Number n)) {
-        throw new BrowserException(ErrorCode.BROWSER_INVALID_ARGUMENT, "the element \"" + element.name()
-            + "\" is not a text field (" + filledLength + "); credentials go into input and textarea fields");
+        throw new BrowserException(
+            ErrorCode.BROWSER_INVALID_ARGUMENT,
+            "the element \""
+                + element.name()
+                + "\" is not a text field ("
+                + filledLength
+                + "); credentials go into input and textarea fields");
       }
       length = n.intValue();
     } catch (RuntimeException e) {
@@ -107,11 +134,12 @@ final class CredentialFields {
   }
 
   /**
-   * Runs in the field's document: sets the value through the prototype's own setter (so a framework that tracks
-   * the value sees the change) and fires input and change. Answers the length it then holds, or what the element is
-   * when it takes no text.
+   * Runs in the field's document: sets the value through the prototype's own setter (so a framework
+   * that tracks the value sees the change) and fires input and change. Answers the length it then
+   * holds, or what the element is when it takes no text.
    */
-  private static final String SET_VALUE = """
+  private static final String SET_VALUE =
+      """
       (el, value) => {
         const types = ['text', 'password', 'email', 'tel', 'url', 'search', ''];
         const isInput = el instanceof HTMLInputElement && types.includes((el.getAttribute('type') || '').toLowerCase());
@@ -126,22 +154,38 @@ final class CredentialFields {
         return el.value.length;
       }""";
 
-  /** Playwright for Java logs every message it sends, parameters included, when DEBUG names pw:channel. */
+  /**
+   * Playwright for Java logs every message it sends, parameters included, when DEBUG names
+   * pw:channel.
+   */
   static boolean channelLogged(String debug) {
     return debug != null && debug.contains("pw:channel");
   }
 
-  private static RuntimeException failure(RuntimeException e, ProviderElement element, Secret secret, long timeoutMs) {
+  private static RuntimeException failure(
+      RuntimeException e, ProviderElement element, Secret secret, long timeoutMs) {
     if (e instanceof BrowserException) {
       return e;
     }
     if (e instanceof TimeoutError) {
-      return new BrowserException(ErrorCode.BROWSER_ACTION_FAILED, "the field \"" + element.name()
-          + "\" did not become editable within " + timeoutMs + " ms; nothing was filled");
+      return new BrowserException(
+          ErrorCode.BROWSER_ACTION_FAILED,
+          "the field \""
+              + element.name()
+              + "\" did not become editable within "
+              + timeoutMs
+              + " ms; nothing was filled");
     }
-    String reason = e instanceof PlaywrightException ? ChromiumLog.summary(e.getMessage()) : e.getClass().getSimpleName();
-    return new BrowserException(ErrorCode.BROWSER_ACTION_FAILED, "the credential could not be filled into \""
-        + element.name() + "\": " + secret.redactFrom(reason, "[REDACTED]"));
+    String reason =
+        e instanceof PlaywrightException
+            ? ChromiumLog.summary(e.getMessage())
+            : e.getClass().getSimpleName();
+    return new BrowserException(
+        ErrorCode.BROWSER_ACTION_FAILED,
+        "the credential could not be filled into \""
+            + element.name()
+            + "\": "
+            + secret.redactFrom(reason, "[REDACTED]"));
   }
 
   /** The rectangles, in CSS pixels of the capture, of every filled field still on the page. */
@@ -155,7 +199,7 @@ final class CredentialFields {
       scrollX = scroll.get(0).doubleValue();
       scrollY = scroll.get(1).doubleValue();
     }
-    for (Iterator<ElementHandle> i = filled.iterator(); i.hasNext();) {
+    for (Iterator<ElementHandle> i = filled.iterator(); i.hasNext(); ) {
       ElementHandle field = i.next();
       BoundingBox box;
       try {
@@ -176,7 +220,10 @@ final class CredentialFields {
     return boxes;
   }
 
-  /** The PNG with every box painted over in the mask colour; the same bytes when there is nothing to mask. */
+  /**
+   * The PNG with every box painted over in the mask colour; the same bytes when there is nothing to
+   * mask.
+   */
   static byte[] paint(byte[] png, List<BoundingBox> boxes, double ratio) {
     if (boxes.isEmpty()) {
       return png;
@@ -189,7 +236,8 @@ final class CredentialFields {
         for (BoundingBox b : boxes) {
           int x = (int) Math.floor(b.x * ratio) - 2;
           int y = (int) Math.floor(b.y * ratio) - 2;
-          g.fillRect(x, y, (int) Math.ceil(b.width * ratio) + 4, (int) Math.ceil(b.height * ratio) + 4);
+          g.fillRect(
+              x, y, (int) Math.ceil(b.width * ratio) + 4, (int) Math.ceil(b.height * ratio) + 4);
         }
       } finally {
         g.dispose();

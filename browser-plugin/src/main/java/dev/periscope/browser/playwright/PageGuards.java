@@ -18,22 +18,24 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * What keeps the agent's page the only page and keeps it from handing anything to the system: the in-page
- * guards (guards.js) record what they block; a Chromium control session reports dialogs and scripted
- * navigations to other programs ({@code location.href = 'mailto:…'}); downloads are cancelled as they start, and
- * the environment closes any other page as it appears.
+ * What keeps the agent's page the only page and keeps it from handing anything to the system: the
+ * in-page guards (guards.js) record what they block; a Chromium control session reports dialogs and
+ * scripted navigations to other programs ({@code location.href = 'mailto:…'}); downloads are
+ * cancelled as they start, and the environment closes any other page as it appears.
  *
- * <p>What the page blocked while an action ran fails that action with {@code BROWSER_POLICY_DENIED}. What it did
- * while no action ran (a timer's dialog, popup or download) becomes a page event of the next observation instead,
- * so it never fails an unrelated action.
+ * <p>What the page blocked while an action ran fails that action with {@code
+ * BROWSER_POLICY_DENIED}. What it did while no action ran (a timer's dialog, popup or download)
+ * becomes a page event of the next observation instead, so it never fails an unrelated action.
  *
- * <p>Playwright delivers these events only while a call runs on the driver's thread (the driver pumps them while
- * idle, see {@link PlaywrightDriver#whileIdle}), so the handlers only count and cancel; none of them holds the page
- * until the next call. Dialogs are dismissed by the Playwright driver itself, which does so whenever no Java
- * listener is registered: that is why there is none here.
+ * <p>Playwright delivers these events only while a call runs on the driver's thread (the driver
+ * pumps them while idle, see {@link PlaywrightDriver#whileIdle}), so the handlers only count and
+ * cancel; none of them holds the page until the next call. Dialogs are dismissed by the Playwright
+ * driver itself, which does so whenever no Java listener is registered: that is why there is none
+ * here.
  */
 final class PageGuards {
-  private static final Set<String> BROWSER_OWNED = Set.of("http", "https", "javascript", "blob", "data", "about");
+  private static final Set<String> BROWSER_OWNED =
+      Set.of("http", "https", "javascript", "blob", "data", "about");
   private static final int MAX_PAGE_EVENTS = 20;
 
   private final Page page;
@@ -48,68 +50,103 @@ final class PageGuards {
   private int attributedPages;
 
   /** Guards one primary page; {@code extraPages} counts the other pages the context closed. */
-  PageGuards(Page page, CDPSession control, String registryKey, long navigationTimeoutMs, AtomicInteger extraPages) {
+  PageGuards(
+      Page page,
+      CDPSession control,
+      String registryKey,
+      long navigationTimeoutMs,
+      AtomicInteger extraPages) {
     this.page = page;
     this.extraPages = extraPages;
     this.attributedPages = extraPages.get();
     this.registryKey = registryKey;
     this.navigationTimeoutMs = navigationTimeoutMs;
-    page.onRequest(request -> {
-      if (isMainNavigation(request)) {
-        pendingNavigations.incrementAndGet();
-      }
-    });
-    page.onResponse(response -> {
-      settle(response.request());
-      String disposition = response.headers().getOrDefault("content-disposition", "");
-      if (response.request().isNavigationRequest() && disposition.toLowerCase(Locale.ROOT).startsWith("attachment")) {
-        // A navigation that answers with a file to save: the browser turns it into a download.
-        downloads.incrementAndGet();
-      }
-    });
+    page.onRequest(
+        request -> {
+          if (isMainNavigation(request)) {
+            pendingNavigations.incrementAndGet();
+          }
+        });
+    page.onResponse(
+        response -> {
+          settle(response.request());
+          String disposition = response.headers().getOrDefault("content-disposition", "");
+          if (response.request().isNavigationRequest()
+              && disposition.toLowerCase(Locale.ROOT).startsWith("attachment")) {
+            // A navigation that answers with a file to save: the browser turns it into a download.
+            downloads.incrementAndGet();
+          }
+        });
     page.onRequestFailed(this::settle);
-    page.onDownload(download -> {
-      downloads.incrementAndGet();
-      download.cancel();
-    });
+    page.onDownload(
+        download -> {
+          downloads.incrementAndGet();
+          download.cancel();
+        });
     control.send("Page.enable");
-    control.on("Page.javascriptDialogOpening", dialog -> event("dismissed " + article(string(dialog, "type"))
-        + " dialog: \"" + clip(string(dialog, "message")) + "\""));
-    control.on("Page.frameRequestedNavigation", navigation -> {
-      String scheme = scheme(string(navigation, "url"));
-      if (scheme != null && !BROWSER_OWNED.contains(scheme)) {
-        externalNavigations.add("the page tried to hand " + scheme + ": to another program");
-      }
-    });
+    control.on(
+        "Page.javascriptDialogOpening",
+        dialog ->
+            event(
+                "dismissed "
+                    + article(string(dialog, "type"))
+                    + " dialog: \""
+                    + clip(string(dialog, "message"))
+                    + "\""));
+    control.on(
+        "Page.frameRequestedNavigation",
+        navigation -> {
+          String scheme = scheme(string(navigation, "url"));
+          if (scheme != null && !BROWSER_OWNED.contains(scheme)) {
+            externalNavigations.add("the page tried to hand " + scheme + ": to another program");
+          }
+        });
   }
 
-  /** Refuses before dispatch an element whose activation would leave the page or hand something to the system. */
+  /**
+   * Refuses before dispatch an element whose activation would leave the page or hand something to
+   * the system.
+   */
   static void refuseBeforeDispatch(ProviderElement element) {
     String f = element.fingerprint();
-    String reason = "file".equals(element.inputType()) ? "it is a file input, and uploads are not allowed"
-        : f.contains("\"opensNewPage\":true") ? "it opens a new page, and this browser keeps one page"
-        : f.contains("\"downloads\":true") ? "it downloads a file, and downloads are not allowed"
-        : f.contains("\"externalProtocol\":true") ? "it hands a link or form to another program" : null;
+    String reason =
+        "file".equals(element.inputType())
+            ? "it is a file input, and uploads are not allowed"
+            : f.contains("\"opensNewPage\":true")
+                ? "it opens a new page, and this browser keeps one page"
+                : f.contains("\"downloads\":true")
+                    ? "it downloads a file, and downloads are not allowed"
+                    : f.contains("\"externalProtocol\":true")
+                        ? "it hands a link or form to another program"
+                        : null;
     if (reason != null) {
-      throw new BrowserException(ErrorCode.BROWSER_POLICY_DENIED,
+      throw new BrowserException(
+          ErrorCode.BROWSER_POLICY_DENIED,
           "element \"" + element.name() + "\" was not activated: " + reason);
     }
   }
 
-  /** Runs an action (on the driver's thread) and fails it with what the guards blocked while it ran. */
+  /**
+   * Runs an action (on the driver's thread) and fails it with what the guards blocked while it ran.
+   */
   <T> T around(String what, Callable<T> action) throws Exception {
     noteBackground();
     T result = action.call();
     awaitNavigationHeaders();
     List<String> blocked = takeBlocked();
     if (!blocked.isEmpty()) {
-      throw BrowserException.of(ErrorCode.BROWSER_POLICY_DENIED, what + " was stopped: "
-          + String.join("; ", new LinkedHashSet<>(blocked))).withUrl(page.url());
+      throw BrowserException.of(
+              ErrorCode.BROWSER_POLICY_DENIED,
+              what + " was stopped: " + String.join("; ", new LinkedHashSet<>(blocked)))
+          .withUrl(page.url());
     }
     return result;
   }
 
-  /** The page events since the last call of this method, with whatever was blocked while no action ran. */
+  /**
+   * The page events since the last call of this method, with whatever was blocked while no action
+   * ran.
+   */
   List<String> takePageEvents() {
     noteBackground();
     List<String> events = List.copyOf(pageEvents);
@@ -117,19 +154,27 @@ final class PageGuards {
     return events;
   }
 
-  /** What was blocked before an action began was not the action's doing: it becomes a page event. */
+  /**
+   * What was blocked before an action began was not the action's doing: it becomes a page event.
+   */
   private void noteBackground() {
     takeBlocked().forEach(reason -> event(reason + " while no action ran"));
   }
 
-  /** Everything blocked since the last call: what the in-page guards recorded, downloads, pages, protocols. */
+  /**
+   * Everything blocked since the last call: what the in-page guards recorded, downloads, pages,
+   * protocols.
+   */
   private List<String> takeBlocked() {
     List<String> blocked = new ArrayList<>();
     try {
       @SuppressWarnings("unchecked")
-      List<String> recorded = (List<String>) page.evaluate(
-          "key => { const r = window[key]; if (!r) return []; const b = r.blocked.slice(); r.blocked.length = 0;"
-              + " return b; }", registryKey);
+      List<String> recorded =
+          (List<String>)
+              page.evaluate(
+                  "key => { const r = window[key]; if (!r) return []; const b = r.blocked.slice(); r.blocked.length = 0;"
+                      + " return b; }",
+                  registryKey);
       blocked.addAll(recorded);
     } catch (PlaywrightException e) {
       // The document went away; what it recorded went with it.
@@ -156,9 +201,10 @@ final class PageGuards {
   }
 
   /**
-   * Lets a navigation the action started reach its response headers (or fail), within the navigation timeout,
-   * so a download or a refusal it leads to is seen as this action's. Events arrive only while a call runs, so
-   * this waits in short Playwright calls. A navigation still without headers after the timeout closes the page.
+   * Lets a navigation the action started reach its response headers (or fail), within the
+   * navigation timeout, so a download or a refusal it leads to is seen as this action's. Events
+   * arrive only while a call runs, so this waits in short Playwright calls. A navigation still
+   * without headers after the timeout closes the page.
    */
   private void awaitNavigationHeaders() {
     long deadline = System.nanoTime() + navigationTimeoutMs * 1_000_000L;
@@ -166,8 +212,11 @@ final class PageGuards {
     while (pendingNavigations.get() > 0) {
       if (System.nanoTime() > deadline) {
         page.close();
-        throw BrowserException.of(ErrorCode.BROWSER_ACTION_FAILED, "the page sent no response headers within "
-            + navigationTimeoutMs + " ms; the page was closed");
+        throw BrowserException.of(
+            ErrorCode.BROWSER_ACTION_FAILED,
+            "the page sent no response headers within "
+                + navigationTimeoutMs
+                + " ms; the page was closed");
       }
       page.waitForTimeout(25);
     }

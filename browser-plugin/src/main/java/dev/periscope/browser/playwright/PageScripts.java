@@ -21,18 +21,20 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The scripts that run inside Chromium, and what crosses back: observe.js (rank, group, cut; or find the very node
- * a target names), extract.js (fixed traversals), guards.js (installed in every document). Call on the driver's
- * thread.
+ * The scripts that run inside Chromium, and what crosses back: observe.js (rank, group, cut; or
+ * find the very node a target names), extract.js (fixed traversals), guards.js (installed in every
+ * document). Call on the driver's thread.
  */
 final class PageScripts {
   private static final String OBSERVE = resource("observe.js");
   private static final String EXTRACT = resource("extract.js");
   private static final String GUARDS = resource("guards.js");
+
   /** The elements an observation considers, for observe.js and extract.js alike. */
-  static final String CANDIDATES = "a[href],button,input:not([type=hidden]),select,textarea,summary,[role=button],"
-      + "[role=link],[role=checkbox],[role=radio],[role=tab],[role=menuitem],[role=switch],[role=option],"
-      + "[contenteditable=\"\"],[contenteditable=true]";
+  static final String CANDIDATES =
+      "a[href],button,input:not([type=hidden]),select,textarea,summary,[role=button],"
+          + "[role=link],[role=checkbox],[role=radio],[role=tab],[role=menuitem],[role=switch],[role=option],"
+          + "[contenteditable=\"\"],[contenteditable=true]";
 
   private PageScripts() {}
 
@@ -47,11 +49,13 @@ final class PageScripts {
   }
 
   /**
-   * Observes the page and the frames inside it (up to {@value #MAX_FRAMES}; their elements only, in section
-   * {@code frame <origin>}), ranked by tier with the page's elements first within a tier. The frames observed are added to
-   * {@code frames}: a frame element's target names its frame by its index there.
+   * Observes the page and the frames inside it (up to {@value #MAX_FRAMES}; their elements only, in
+   * section {@code frame <origin>}), ranked by tier with the page's elements first within a tier.
+   * The frames observed are added to {@code frames}: a frame element's target names its frame by
+   * its index there.
    */
-  static ProviderObservation observe(Page page, String registryKey, ObservationBudget budget, List<Frame> frames) {
+  static ProviderObservation observe(
+      Page page, String registryKey, ObservationBudget budget, List<Frame> frames) {
     Map<String, Object> raw = observeIn(page.mainFrame(), registryKey, budget);
     List<ProviderElement> elements = new ArrayList<>(elements(raw, null, null));
     int total = ((Number) raw.get("totalElements")).intValue();
@@ -62,14 +66,21 @@ final class PageScripts {
       }
       Map<String, Object> inFrame;
       try {
-        inFrame = observeIn(frame, registryKey,
-            new ObservationBudget(0, Math.min(budget.maxElements(), MAX_FRAME_ELEMENTS), budget.tiers()));
+        inFrame =
+            observeIn(
+                frame,
+                registryKey,
+                new ObservationBudget(
+                    0, Math.min(budget.maxElements(), MAX_FRAME_ELEMENTS), budget.tiers()));
       } catch (PlaywrightException gone) {
         continue; // navigated or detached while observed: it is not on the page as it stands
       }
       frames.add(frame);
-      elements.addAll(elements(inFrame, "f" + (frames.size() - 1) + FRAME_SEPARATOR,
-          "frame " + CredentialFields.originOfUrl(frame.url())));
+      elements.addAll(
+          elements(
+              inFrame,
+              "f" + (frames.size() - 1) + FRAME_SEPARATOR,
+              "frame " + CredentialFields.originOfUrl(frame.url())));
       total += ((Number) inFrame.get("totalElements")).intValue();
       truncated |= Boolean.TRUE.equals(inFrame.get("elementsTruncated"));
     }
@@ -78,35 +89,75 @@ final class PageScripts {
       elements = new ArrayList<>(elements.subList(0, budget.maxElements()));
       truncated = true;
     }
-    return new ProviderObservation(str(raw.get("url")), str(raw.get("title")), str(raw.get("text")),
-        ((Number) raw.get("totalTextChars")).intValue(), elements, total, truncated);
+    return new ProviderObservation(
+        str(raw.get("url")),
+        str(raw.get("title")),
+        str(raw.get("text")),
+        ((Number) raw.get("totalTextChars")).intValue(),
+        elements,
+        total,
+        truncated);
   }
 
   static final int MAX_FRAMES = 8;
-  /** So that frames (advertising, widgets) cannot crowd the page's own elements out of an observation. */
+
+  /**
+   * So that frames (advertising, widgets) cannot crowd the page's own elements out of an
+   * observation.
+   */
   static final int MAX_FRAME_ELEMENTS = 40;
+
   private static final String FRAME_SEPARATOR = "|";
 
   @SuppressWarnings("unchecked")
-  private static Map<String, Object> observeIn(Frame frame, String registryKey, ObservationBudget budget) {
-    return (Map<String, Object>) frame.evaluate(OBSERVE, Map.of("maxTextChars", budget.maxTextChars(),
-        "maxElements", budget.maxElements(), "tiers", List.copyOf(budget.tiers()), "key", registryKey,
-        "selector", CANDIDATES));
+  private static Map<String, Object> observeIn(
+      Frame frame, String registryKey, ObservationBudget budget) {
+    return (Map<String, Object>)
+        frame.evaluate(
+            OBSERVE,
+            Map.of(
+                "maxTextChars",
+                budget.maxTextChars(),
+                "maxElements",
+                budget.maxElements(),
+                "tiers",
+                List.copyOf(budget.tiers()),
+                "key",
+                registryKey,
+                "selector",
+                CANDIDATES));
   }
 
   @SuppressWarnings("unchecked")
-  private static List<ProviderElement> elements(Map<String, Object> raw, String framePrefix, String frameSection) {
+  private static List<ProviderElement> elements(
+      Map<String, Object> raw, String framePrefix, String frameSection) {
     List<ProviderElement> list = new ArrayList<>();
     for (Map<String, Object> e : (List<Map<String, Object>>) raw.get("elements")) {
       ProviderElement el = element(e);
-      list.add(framePrefix == null ? el : new ProviderElement(framePrefix + el.target(), el.fingerprint(), el.kind(),
-          el.role(), el.name(), el.disabled(), el.inputType(), el.tier(), el.pagination(), frameSection, el.groupKey(),
-          el.groupLabel()));
+      list.add(
+          framePrefix == null
+              ? el
+              : new ProviderElement(
+                  framePrefix + el.target(),
+                  el.fingerprint(),
+                  el.kind(),
+                  el.role(),
+                  el.name(),
+                  el.disabled(),
+                  el.inputType(),
+                  el.tier(),
+                  el.pagination(),
+                  frameSection,
+                  el.groupKey(),
+                  el.groupLabel()));
     }
     return list;
   }
 
-  /** The frame a target lives in (the page's main frame, or one of the observed frames) and its in-frame target. */
+  /**
+   * The frame a target lives in (the page's main frame, or one of the observed frames) and its
+   * in-frame target.
+   */
   record Located(Frame frame, String target) {}
 
   static Located locate(Page page, List<Frame> frames, String target, ProviderElement element) {
@@ -123,16 +174,36 @@ final class PageScripts {
   }
 
   private static BrowserException stale(Page page, ProviderElement element) {
-    return BrowserException.of(ErrorCode.BROWSER_STALE_REFERENCE, "the element \"" + element.name() + "\" changed or is gone since it was observed; observe the page again").withUrl(page.url());
+    return BrowserException.of(
+            ErrorCode.BROWSER_STALE_REFERENCE,
+            "the element \""
+                + element.name()
+                + "\" changed or is gone since it was observed; observe the page again")
+        .withUrl(page.url());
   }
 
-  /** The very node the element's target names, still with its fingerprint, or {@code BROWSER_STALE_REFERENCE}. */
-  static ElementHandle resolve(Page page, List<Frame> frames, String registryKey, ProviderElement element) {
+  /**
+   * The very node the element's target names, still with its fingerprint, or {@code
+   * BROWSER_STALE_REFERENCE}.
+   */
+  static ElementHandle resolve(
+      Page page, List<Frame> frames, String registryKey, ProviderElement element) {
     Located at = locate(page, frames, element.target(), element);
     JSHandle handle;
     try {
-      handle = at.frame().evaluateHandle(OBSERVE, Map.of("resolve", at.target(), "fingerprint",
-          element.fingerprint(), "key", registryKey, "selector", CANDIDATES));
+      handle =
+          at.frame()
+              .evaluateHandle(
+                  OBSERVE,
+                  Map.of(
+                      "resolve",
+                      at.target(),
+                      "fingerprint",
+                      element.fingerprint(),
+                      "key",
+                      registryKey,
+                      "selector",
+                      CANDIDATES));
     } catch (PlaywrightException gone) {
       if (at.frame() == page.mainFrame()) {
         throw gone;
@@ -147,10 +218,27 @@ final class PageScripts {
     return target;
   }
 
-  static Extraction extract(Page page, List<Frame> frames, String registryKey, String kind, ProviderElement region,
-      int limit, int maxFieldChars) {
-    Map<String, Object> arg = new HashMap<>(Map.of("kind", kind, "limit", limit, "maxChars", maxFieldChars,
-        "key", registryKey, "selector", CANDIDATES));
+  static Extraction extract(
+      Page page,
+      List<Frame> frames,
+      String registryKey,
+      String kind,
+      ProviderElement region,
+      int limit,
+      int maxFieldChars) {
+    Map<String, Object> arg =
+        new HashMap<>(
+            Map.of(
+                "kind",
+                kind,
+                "limit",
+                limit,
+                "maxChars",
+                maxFieldChars,
+                "key",
+                registryKey,
+                "selector",
+                CANDIDATES));
     Frame frame = page.mainFrame();
     if (region != null) {
       Located at = locate(page, frames, region.target(), region);
@@ -160,21 +248,33 @@ final class PageScripts {
     @SuppressWarnings("unchecked")
     Map<String, Object> raw = (Map<String, Object>) frame.evaluate(EXTRACT, arg);
     if (Boolean.TRUE.equals(raw.get("stale"))) {
-      throw BrowserException.of(ErrorCode.BROWSER_STALE_REFERENCE, "the region \"" + region.name()
-          + "\" changed or is gone since it was observed; observe the page again").withUrl(page.url());
+      throw BrowserException.of(
+              ErrorCode.BROWSER_STALE_REFERENCE,
+              "the region \""
+                  + region.name()
+                  + "\" changed or is gone since it was observed; observe the page again")
+          .withUrl(page.url());
     }
     @SuppressWarnings("unchecked")
     List<Map<String, String>> rows = (List<Map<String, String>>) raw.get("rows");
     @SuppressWarnings("unchecked")
     List<String> columns = (List<String>) raw.get("columns");
-    return new Extraction(kind, page.url(), null, columns, rows, ((Number) raw.get("total")).intValue());
+    return new Extraction(
+        kind, page.url(), null, columns, rows, ((Number) raw.get("total")).intValue());
   }
 
   private static ProviderElement element(Map<String, Object> e) {
-    return new ProviderElement(str(e.get("target")), str(e.get("fingerprint")), str(e.get("kind")),
-        str(e.get("role")), str(e.get("name")), Boolean.TRUE.equals(e.get("disabled")),
-        e.get("inputType") == null ? null : str(e.get("inputType")), ((Number) e.get("tier")).intValue(),
-        Boolean.TRUE.equals(e.get("pagination")), str(e.get("section")),
+    return new ProviderElement(
+        str(e.get("target")),
+        str(e.get("fingerprint")),
+        str(e.get("kind")),
+        str(e.get("role")),
+        str(e.get("name")),
+        Boolean.TRUE.equals(e.get("disabled")),
+        e.get("inputType") == null ? null : str(e.get("inputType")),
+        ((Number) e.get("tier")).intValue(),
+        Boolean.TRUE.equals(e.get("pagination")),
+        str(e.get("section")),
         e.get("groupKey") == null ? null : str(e.get("groupKey")),
         e.get("groupLabel") == null ? null : str(e.get("groupLabel")));
   }
@@ -189,7 +289,8 @@ final class PageScripts {
         throw new IllegalStateException("missing resource " + name);
       }
       // Leading comment lines would keep Playwright from seeing the text as a function.
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8).replaceAll("(?m)\\A(\\s*//[^\\n]*\\n)+", "");
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8)
+          .replaceAll("(?m)\\A(\\s*//[^\\n]*\\n)+", "");
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

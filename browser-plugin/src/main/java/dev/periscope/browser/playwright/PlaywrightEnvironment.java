@@ -21,55 +21,85 @@ import dev.periscope.api.browser.spi.ProviderObservation;
 import dev.periscope.browser.Cleanup;
 import dev.periscope.browser.policy.PolicyProxy;
 import java.util.List;
-import java.util.Map;
 
 /**
- * One BrowserContext with its primary page. Every call runs on the driver's thread. Its checkpoint is Playwright's
- * storage state (cookies and local storage), written through {@link CheckpointFiles}.
+ * One BrowserContext with its primary page. Every call runs on the driver's thread. Its checkpoint
+ * is Playwright's storage state (cookies and local storage), written through {@link
+ * CheckpointFiles}.
  */
 final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAction.Handler {
   private final PlaywrightDriver driver;
   private final BrowserContext context;
+
   /** The primary page; replaced only when a navigation got no response headers in time. */
   private Page page;
+
   private final Runnable onClosed;
   private final long closeTimeoutMs;
   private final long navigationTimeoutMs;
   private final EnvironmentPolicy policy;
   private PageGuards guards;
   private boolean replacingPage;
-  private final java.util.concurrent.atomic.AtomicInteger extraPages = new java.util.concurrent.atomic.AtomicInteger();
-  /** The page-global name of this environment's registry: random, so page scripts cannot rely on it. */
+  private final java.util.concurrent.atomic.AtomicInteger extraPages =
+      new java.util.concurrent.atomic.AtomicInteger();
+
+  /**
+   * The page-global name of this environment's registry: random, so page scripts cannot rely on it.
+   */
   private final String registryKey;
-  private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+
+  private final java.util.concurrent.atomic.AtomicBoolean closed =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   private final java.util.Optional<StateCheckpoints> saving;
-  /** Every connection of this environment's browser goes through it; it closes before the context does. */
+
+  /**
+   * Every connection of this environment's browser goes through it; it closes before the context
+   * does.
+   */
   private final PolicyProxy proxy;
+
   private NavigationDenials denials;
-  /** The frames the latest observation looked into: a frame element's target names one by its index. */
+
+  /**
+   * The frames the latest observation looked into: a frame element's target names one by its index.
+   */
   private List<com.microsoft.playwright.Frame> observedFrames = List.of();
+
   private final CredentialFields credentialFields = new CredentialFields();
+
   /** The first fault this environment noticed, and the runtime's listener for it. */
   private final java.util.concurrent.atomic.AtomicReference<EnvironmentFault> fault =
       new java.util.concurrent.atomic.AtomicReference<>();
-  private volatile java.util.function.Consumer<EnvironmentFault> faultListener;
-  private final java.util.concurrent.atomic.AtomicBoolean faultDelivered = new java.util.concurrent.atomic.AtomicBoolean();
 
-  PlaywrightEnvironment(PlaywrightDriver driver, BrowserContext context, Page page, String registryKey,
-      EnvironmentPolicy policy, long closeTimeoutMs, Runnable onClosed, java.util.Optional<StateCheckpoints> saving, PolicyProxy proxy) {
+  private volatile java.util.function.Consumer<EnvironmentFault> faultListener;
+  private final java.util.concurrent.atomic.AtomicBoolean faultDelivered =
+      new java.util.concurrent.atomic.AtomicBoolean();
+
+  PlaywrightEnvironment(
+      PlaywrightDriver driver,
+      BrowserContext context,
+      Page page,
+      String registryKey,
+      EnvironmentPolicy policy,
+      long closeTimeoutMs,
+      Runnable onClosed,
+      java.util.Optional<StateCheckpoints> saving,
+      PolicyProxy proxy) {
     this.saving = saving;
     this.proxy = proxy;
     this.denials = new NavigationDenials(page, proxy);
     this.registryKey = registryKey;
     this.guards = guard(context, page, registryKey, policy.timeouts().navigationMs(), extraPages);
-    // One primary page: any other page the context gets is closed (at the next call, when events arrive).
-    context.onPage(other -> {
-      if (other != this.page && !replacingPage) {
-        extraPages.incrementAndGet();
-        other.close();
-      }
-    });
+    // One primary page: any other page the context gets is closed (at the next call, when events
+    // arrive).
+    context.onPage(
+        other -> {
+          if (other != this.page && !replacingPage) {
+            extraPages.incrementAndGet();
+            other.close();
+          }
+        });
     this.policy = policy;
     this.navigationTimeoutMs = policy.timeouts().navigationMs();
     this.closeTimeoutMs = closeTimeoutMs;
@@ -77,26 +107,33 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     this.context = context;
     this.page = page;
     this.onClosed = onClosed;
-    // Death, noticed as it happens: Playwright's events arrive while a call runs or the driver pumps them (below);
+    // Death, noticed as it happens: Playwright's events arrive while a call runs or the driver
+    // pumps them (below);
     // the driver process is watched by the JVM.
     watchRenderer(page);
-    context.browser().onDisconnected(b -> fault(EnvironmentFault.Cause.BROWSER_EXITED,
-        "Chromium exited"));
-    driver.onDriverExit(() -> fault(EnvironmentFault.Cause.DRIVER_EXITED,
-        "the browser's driver (Node.js) exited"));
-    // Between tool calls the driver keeps delivering this page's events, so a popup is closed and a download
+    context
+        .browser()
+        .onDisconnected(b -> fault(EnvironmentFault.Cause.BROWSER_EXITED, "Chromium exited"));
+    driver.onDriverExit(
+        () -> fault(EnvironmentFault.Cause.DRIVER_EXITED, "the browser's driver (Node.js) exited"));
+    // Between tool calls the driver keeps delivering this page's events, so a popup is closed and a
+    // download
     // cancelled as they happen, not at the next call.
     driver.whileIdle(this::pumpEvents);
   }
 
-  private static PageGuards guard(BrowserContext context, Page page, String registryKey, long navigationTimeoutMs,
+  private static PageGuards guard(
+      BrowserContext context,
+      Page page,
+      String registryKey,
+      long navigationTimeoutMs,
       java.util.concurrent.atomic.AtomicInteger extraPages) {
-    return new PageGuards(page, context.newCDPSession(page), registryKey, navigationTimeoutMs, extraPages);
+    return new PageGuards(
+        page, context.newCDPSession(page), registryKey, navigationTimeoutMs, extraPages);
   }
 
   private void watchRenderer(Page watched) {
-    watched.onCrash(p -> fault(EnvironmentFault.Cause.PAGE_CRASHED,
-        "the page's renderer crashed"));
+    watched.onCrash(p -> fault(EnvironmentFault.Cause.PAGE_CRASHED, "the page's renderer crashed"));
   }
 
   /** A fault this environment noticed itself; nothing counts once it is closing or was aborted. */
@@ -128,7 +165,9 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     call("checking the page", () -> page.evaluate("1"));
   }
 
-  /** On the driver's thread while no call runs: lets Playwright dispatch the events that arrived. */
+  /**
+   * On the driver's thread while no call runs: lets Playwright dispatch the events that arrived.
+   */
   private void pumpEvents() {
     if (!closed.get() && !page.isClosed()) {
       page.waitForTimeout(1);
@@ -136,8 +175,8 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
   }
 
   /**
-   * Runs an action on the driver's thread and then reports, as {@code BROWSER_POLICY_DENIED}, whatever the page
-   * guards blocked while it ran and a main document the network policy denied.
+   * Runs an action on the driver's thread and then reports, as {@code BROWSER_POLICY_DENIED},
+   * whatever the page guards blocked while it ran and a main document the network policy denied.
    */
   private <T> T guarded(String what, java.util.concurrent.Callable<T> work) {
     return call(what, () -> guards.around(what, () -> denials.watch(work)));
@@ -148,18 +187,22 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
   }
 
   /**
-   * Runs work on the driver's thread. A Playwright failure becomes {@code BROWSER_ACTION_FAILED} with a one-line
-   * reason: the driver's JavaScript stack and its file paths never reach the model.
+   * Runs work on the driver's thread. A Playwright failure becomes {@code BROWSER_ACTION_FAILED}
+   * with a one-line reason: the driver's JavaScript stack and its file paths never reach the model.
    */
   private <T> T call(String what, java.util.concurrent.Callable<T> work) {
     if (driver.killed()) {
-      throw new BrowserException(ErrorCode.BROWSER_ENVIRONMENT_CLOSED, "this browser environment was aborted");
+      throw new BrowserException(
+          ErrorCode.BROWSER_ENVIRONMENT_CLOSED, "this browser environment was aborted");
     }
     try {
       return driver.call(work);
     } catch (PlaywrightException e) {
       noticeDeath(e);
-      throw BrowserException.of(ErrorCode.BROWSER_ACTION_FAILED, what + " failed: " + ChromiumLog.summary(e.getMessage()), e);
+      throw BrowserException.of(
+          ErrorCode.BROWSER_ACTION_FAILED,
+          what + " failed: " + ChromiumLog.summary(e.getMessage()),
+          e);
     } catch (RuntimeException e) {
       noticeDeath(e);
       throw e;
@@ -167,8 +210,9 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
   }
 
   /**
-   * After a failed call: a driver, browser or renderer that died is a fault now, before its event arrives (the
-   * driver's exit is seen by another thread; Chromium's and the renderer's reach Java after the failure).
+   * After a failed call: a driver, browser or renderer that died is a fault now, before its event
+   * arrives (the driver's exit is seen by another thread; Chromium's and the renderer's reach Java
+   * after the failure).
    */
   private void noticeDeath(RuntimeException failure) {
     if (!driver.driverRunning()) {
@@ -182,13 +226,22 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
 
   @Override
   public ProviderObservation observe(ObservationBudget budget) {
-    return call("observing the page", () -> {
-      List<com.microsoft.playwright.Frame> frames = new java.util.ArrayList<>();
-      ProviderObservation o = PageScripts.observe(page, registryKey, budget, frames);
-      observedFrames = frames;
-      return new ProviderObservation(o.url(), o.title(), o.text(), o.totalTextChars(), o.elements(), o.totalElements(),
-          o.elementsTruncated(), guards.takePageEvents());
-    });
+    return call(
+        "observing the page",
+        () -> {
+          List<com.microsoft.playwright.Frame> frames = new java.util.ArrayList<>();
+          ProviderObservation o = PageScripts.observe(page, registryKey, budget, frames);
+          observedFrames = frames;
+          return new ProviderObservation(
+              o.url(),
+              o.title(),
+              o.text(),
+              o.totalTextChars(),
+              o.elements(),
+              o.totalElements(),
+              o.elementsTruncated(),
+              guards.takePageEvents());
+        });
   }
 
   /** The page kept navigating itself while it was asked to go elsewhere, once and again. */
@@ -212,22 +265,30 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     try {
       navigateOnce(url, deadline);
     } catch (SelfNavigating e) {
-      // A page that keeps navigating itself (a script redirecting in a loop) cut the navigation short twice: it
+      // A page that keeps navigating itself (a script redirecting in a loop) cut the navigation
+      // short twice: it
       // is given up for a fresh page, on which the navigation starts over within the same timeout.
-      call("leaving a page that keeps navigating", () -> {
-        replacePage();
-        return null;
-      });
+      call(
+          "leaving a page that keeps navigating",
+          () -> {
+            replacePage();
+            return null;
+          });
       try {
         navigateOnce(url, deadline);
       } catch (SelfNavigating again) {
-        throw BrowserException.of(ErrorCode.BROWSER_ACTION_FAILED, "opening " + url + " failed: "
-            + ChromiumLog.summary(again.getMessage()), again.getCause());
+        throw BrowserException.of(
+            ErrorCode.BROWSER_ACTION_FAILED,
+            "opening " + url + " failed: " + ChromiumLog.summary(again.getMessage()),
+            again.getCause());
       }
     }
   }
 
-  /** A fresh primary page takes the place of the current one, which is closed. On the driver's thread. */
+  /**
+   * A fresh primary page takes the place of the current one, which is closed. On the driver's
+   * thread.
+   */
   private void replacePage() {
     Page old = page;
     replacingPage = true;
@@ -243,122 +304,156 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
   }
 
   private void navigateOnce(String url, long deadline) {
-    guarded("opening " + url, () -> {
-      try {
-        for (int attempt = 1; ; attempt++) {
+    guarded(
+        "opening " + url,
+        () -> {
           try {
-            page.navigate(url, new Page.NavigateOptions()
-                .setWaitUntil(com.microsoft.playwright.options.WaitUntilState.COMMIT)
-                .setTimeout(Math.max(1, (deadline - System.nanoTime()) / 1_000_000)));
-            break;
+            for (int attempt = 1; ; attempt++) {
+              try {
+                page.navigate(
+                    url,
+                    new Page.NavigateOptions()
+                        .setWaitUntil(com.microsoft.playwright.options.WaitUntilState.COMMIT)
+                        .setTimeout(Math.max(1, (deadline - System.nanoTime()) / 1_000_000)));
+                break;
+              } catch (PlaywrightException e) {
+                if (e instanceof com.microsoft.playwright.TimeoutError
+                    || !String.valueOf(e.getMessage())
+                        .contains("is interrupted by another navigation")) {
+                  throw e;
+                }
+                if (attempt == 2) {
+                  throw new SelfNavigating(e);
+                }
+              }
+            }
+          } catch (com.microsoft.playwright.TimeoutError e) {
+            // No response headers in time: this page is given up, and a fresh one takes its place.
+            replacePage();
+            throw BrowserException.of(
+                ErrorCode.BROWSER_ACTION_FAILED,
+                url
+                    + " sent no response headers within "
+                    + navigationTimeoutMs
+                    + " ms; that page was closed and a fresh one opened",
+                e);
           } catch (PlaywrightException e) {
-            if (e instanceof com.microsoft.playwright.TimeoutError
-                || !String.valueOf(e.getMessage()).contains("is interrupted by another navigation")) {
-              throw e;
+            if (String.valueOf(e.getMessage()).contains("Cannot navigate to invalid URL")) {
+              throw BrowserException.of(
+                  ErrorCode.BROWSER_INVALID_URL,
+                  "Chromium cannot navigate to " + url + ": it is not a valid URL");
             }
-            if (attempt == 2) {
-              throw new SelfNavigating(e);
+            if (String.valueOf(e.getMessage()).contains("net::ERR_")) {
+              // Chromium commits its error page a moment after the navigation failed; wait for it,
+              // so that it
+              // cannot cut the next navigation short.
+              try {
+                page.waitForURL(
+                    u -> u.startsWith("chrome-error:"),
+                    new Page.WaitForURLOptions()
+                        .setTimeout(2000)
+                        .setWaitUntil(com.microsoft.playwright.options.WaitUntilState.COMMIT));
+              } catch (PlaywrightException settled) {
+                e.addSuppressed(settled);
+              }
             }
+            throw e;
           }
-        }
-      } catch (com.microsoft.playwright.TimeoutError e) {
-        // No response headers in time: this page is given up, and a fresh one takes its place.
-        replacePage();
-        throw BrowserException.of(ErrorCode.BROWSER_ACTION_FAILED, url + " sent no response headers within "
-            + navigationTimeoutMs + " ms; that page was closed and a fresh one opened", e);
-      } catch (PlaywrightException e) {
-        if (String.valueOf(e.getMessage()).contains("Cannot navigate to invalid URL")) {
-          throw BrowserException.of(ErrorCode.BROWSER_INVALID_URL, "Chromium cannot navigate to " + url
-              + ": it is not a valid URL");
-        }
-        if (String.valueOf(e.getMessage()).contains("net::ERR_")) {
-          // Chromium commits its error page a moment after the navigation failed; wait for it, so that it
-          // cannot cut the next navigation short.
           try {
-            page.waitForURL(u -> u.startsWith("chrome-error:"), new Page.WaitForURLOptions().setTimeout(2000)
-                .setWaitUntil(com.microsoft.playwright.options.WaitUntilState.COMMIT));
-          } catch (PlaywrightException settled) {
-            e.addSuppressed(settled);
+            page.waitForLoadState(
+                LoadState.LOAD,
+                new Page.WaitForLoadStateOptions()
+                    .setTimeout(Math.max(1, (deadline - System.nanoTime()) / 1_000_000)));
+          } catch (PlaywrightException e) {
+            // Headers came; a page still loading is for the after-observation to show.
           }
-        }
-        throw e;
-      }
-      try {
-        page.waitForLoadState(LoadState.LOAD, new Page.WaitForLoadStateOptions()
-            .setTimeout(Math.max(1, (deadline - System.nanoTime()) / 1_000_000)));
-      } catch (PlaywrightException e) {
-        // Headers came; a page still loading is for the after-observation to show.
-      }
-      return null;
-    });
+          return null;
+        });
   }
 
   @Override
   public void click(BrowserAction.Click action, ProviderElement element) {
     refuseBeforeDispatch(element);
-    guarded("the click", () -> {
-      ElementHandle target = resolve(element);
-      try {
-        target.click();
-      } finally {
-        target.dispose();
-      }
-      try {
-        page.waitForLoadState(LoadState.LOAD);
-      } catch (PlaywrightException e) {
-        // The click happened: a page still loading is for the after-observation to show, not a failed click
-        // that the model might repeat.
-      }
-      return null;
-    });
+    guarded(
+        "the click",
+        () -> {
+          ElementHandle target = resolve(element);
+          try {
+            target.click();
+          } finally {
+            target.dispose();
+          }
+          try {
+            page.waitForLoadState(LoadState.LOAD);
+          } catch (PlaywrightException e) {
+            // The click happened: a page still loading is for the after-observation to show, not a
+            // failed click
+            // that the model might repeat.
+          }
+          return null;
+        });
   }
 
   @Override
   public void hover(BrowserAction.Hover action, ProviderElement element) {
-    call("hovering", () -> {
-      ElementHandle target = resolve(element);
-      try {
-        target.hover();
-      } finally {
-        target.dispose();
-      }
-      // Hover handlers run on the next frame: let the page open what it opens on hover first.
-      page.evaluate("() => new Promise(done => requestAnimationFrame(() => setTimeout(done, 0)))");
-      return null;
-    });
+    call(
+        "hovering",
+        () -> {
+          ElementHandle target = resolve(element);
+          try {
+            target.hover();
+          } finally {
+            target.dispose();
+          }
+          // Hover handlers run on the next frame: let the page open what it opens on hover first.
+          page.evaluate(
+              "() => new Promise(done => requestAnimationFrame(() => setTimeout(done, 0)))");
+          return null;
+        });
   }
 
   @Override
   public void fill(BrowserAction.Fill action, ProviderElement element) {
     String value = action.value();
-    guarded("filling the field", () -> {
-      ElementHandle target = resolve(element);
-      try {
-        target.fill(value);
-      } finally {
-        target.dispose();
-      }
-      return null;
-    });
+    guarded(
+        "filling the field",
+        () -> {
+          ElementHandle target = resolve(element);
+          try {
+            target.fill(value);
+          } finally {
+            target.dispose();
+          }
+          return null;
+        });
   }
 
   @Override
   public List<String> originChain(ProviderElement element) {
-    return call("reading the field's origin", () -> {
-      ElementHandle target = resolve(element);
-      try {
-        return CredentialFields.originChain(target);
-      } finally {
-        target.dispose();
-      }
-    });
+    return call(
+        "reading the field's origin",
+        () -> {
+          ElementHandle target = resolve(element);
+          try {
+            return CredentialFields.originChain(target);
+          } finally {
+            target.dispose();
+          }
+        });
   }
 
-  /** The handle stays with {@link CredentialFields}, which masks the field in every later screenshot. */
+  /**
+   * The handle stays with {@link CredentialFields}, which masks the field in every later
+   * screenshot.
+   */
   @Override
-  public int fillCredential(ProviderElement element, dev.periscope.api.host.Secret secret, List<String> expectedChain) {
-    return guarded("filling the credential",
-        () -> credentialFields.fill(resolve(element), element, secret, expectedChain, policy.timeouts().actionMs()));
+  public int fillCredential(
+      ProviderElement element, dev.periscope.api.host.Secret secret, List<String> expectedChain) {
+    return guarded(
+        "filling the credential",
+        () ->
+            credentialFields.fill(
+                resolve(element), element, secret, expectedChain, policy.timeouts().actionMs()));
   }
 
   @Override
@@ -368,73 +463,86 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     if (element != null && "file".equals(element.inputType())) {
       refuseBeforeDispatch(element);
     }
-    guarded("pressing " + key, () -> {
-      if (element == null) {
-        page.keyboard().press(playwrightKey);
-      } else {
-        ElementHandle target = resolve(element);
-        try {
-          target.press(playwrightKey);
-        } finally {
-          target.dispose();
-        }
-      }
-      settle();
-      return null;
-    });
+    guarded(
+        "pressing " + key,
+        () -> {
+          if (element == null) {
+            page.keyboard().press(playwrightKey);
+          } else {
+            ElementHandle target = resolve(element);
+            try {
+              target.press(playwrightKey);
+            } finally {
+              target.dispose();
+            }
+          }
+          settle();
+          return null;
+        });
   }
 
   @Override
   public void select(BrowserAction.Select action, ProviderElement element) {
     List<String> values = action.values();
-    guarded("choosing an option", () -> {
-      ElementHandle target = resolve(element);
-      try {
-        Choices.select(target, element, values);
-      } finally {
-        target.dispose();
-      }
-      return null;
-    });
+    guarded(
+        "choosing an option",
+        () -> {
+          ElementHandle target = resolve(element);
+          try {
+            Choices.select(target, element, values);
+          } finally {
+            target.dispose();
+          }
+          return null;
+        });
   }
 
   @Override
   public void check(BrowserAction.Check action, ProviderElement element) {
     boolean checked = action.checked();
-    guarded(checked ? "checking" : "unchecking", () -> {
-      ElementHandle target = resolve(element);
-      try {
-        target.setChecked(checked);
-      } finally {
-        target.dispose();
-      }
-      return null;
-    });
+    guarded(
+        checked ? "checking" : "unchecking",
+        () -> {
+          ElementHandle target = resolve(element);
+          try {
+            target.setChecked(checked);
+          } finally {
+            target.dispose();
+          }
+          return null;
+        });
   }
 
   @Override
   public void scroll(BrowserAction.Scroll action, ProviderElement element) {
     String to = action.to();
     double pages = action.pages();
-    call("scrolling", () -> {
-      switch (to) {
-        case "up", "down" -> page.evaluate("pages => window.scrollBy(0, pages * window.innerHeight)",
-            to.equals("up") ? -pages : pages);
-        case "top" -> page.evaluate("() => window.scrollTo(0, 0)");
-        case "bottom" -> page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)");
-        default -> {
-          ElementHandle target = resolve(element);
-          try {
-            target.scrollIntoViewIfNeeded();
-          } finally {
-            target.dispose();
+    call(
+        "scrolling",
+        () -> {
+          switch (to) {
+            case "up", "down" ->
+                page.evaluate(
+                    "pages => window.scrollBy(0, pages * window.innerHeight)",
+                    to.equals("up") ? -pages : pages);
+            case "top" -> page.evaluate("() => window.scrollTo(0, 0)");
+            case "bottom" ->
+                page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)");
+            default -> {
+              ElementHandle target = resolve(element);
+              try {
+                target.scrollIntoViewIfNeeded();
+              } finally {
+                target.dispose();
+              }
+            }
           }
-        }
-      }
-      // Scroll events run on the next frame: let the page's handlers (lazy loading, sticky headers) see it first.
-      page.evaluate("() => new Promise(done => requestAnimationFrame(() => setTimeout(done, 0)))");
-      return null;
-    });
+          // Scroll events run on the next frame: let the page's handlers (lazy loading, sticky
+          // headers) see it first.
+          page.evaluate(
+              "() => new Promise(done => requestAnimationFrame(() => setTimeout(done, 0)))");
+          return null;
+        });
   }
 
   @Override
@@ -442,55 +550,71 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     String until = action.until();
     long timeoutMs = action.timeoutMs();
     double timeout = Math.min(timeoutMs, navigationTimeoutMs);
-    call("waiting for " + until, () -> {
-      switch (until) {
-        case "load" -> page.waitForLoadState(LoadState.LOAD, new Page.WaitForLoadStateOptions().setTimeout(timeout));
-        case "network-idle" -> page.waitForLoadState(LoadState.NETWORKIDLE,
-            new Page.WaitForLoadStateOptions().setTimeout(timeout));
-        default -> {
-          ElementHandle target;
-          try {
-            target = resolve(element);
-          } catch (BrowserException gone) {
-            if (until.equals("element-hidden")) {
-              return null;
+    call(
+        "waiting for " + until,
+        () -> {
+          switch (until) {
+            case "load" ->
+                page.waitForLoadState(
+                    LoadState.LOAD, new Page.WaitForLoadStateOptions().setTimeout(timeout));
+            case "network-idle" ->
+                page.waitForLoadState(
+                    LoadState.NETWORKIDLE, new Page.WaitForLoadStateOptions().setTimeout(timeout));
+            default -> {
+              ElementHandle target;
+              try {
+                target = resolve(element);
+              } catch (BrowserException gone) {
+                if (until.equals("element-hidden")) {
+                  return null;
+                }
+                throw gone;
+              }
+              try {
+                target.waitForElementState(
+                    until.equals("element-visible") ? ElementState.VISIBLE : ElementState.HIDDEN,
+                    new ElementHandle.WaitForElementStateOptions().setTimeout(timeout));
+              } finally {
+                target.dispose();
+              }
             }
-            throw gone;
           }
-          try {
-            target.waitForElementState(until.equals("element-visible") ? ElementState.VISIBLE : ElementState.HIDDEN,
-                new ElementHandle.WaitForElementStateOptions().setTimeout(timeout));
-          } finally {
-            target.dispose();
-          }
-        }
-      }
-      return null;
-    });
+          return null;
+        });
   }
 
   @Override
   public void history(BrowserAction.History action) {
     String move = action.move();
-    guarded(move, () -> {
-      if (move.equals("reload")) {
-        if (page.url().equals("about:blank")) {
-          throw BrowserException.of(ErrorCode.BROWSER_POLICY_DENIED, "there is no page to reload").withUrl(page.url());
-        }
-        page.reload();
-        return null;
-      }
-      String before = page.url();
-      Object response = move.equals("back") ? page.goBack() : page.goForward();
-      boolean moved = response != null || !page.url().equals(before);
-      if (!moved) {
-        throw BrowserException.of(ErrorCode.BROWSER_POLICY_DENIED, "there is no history entry to go " + move + " to").withUrl(page.url());
-      }
-      return null;
-    });
+    guarded(
+        move,
+        () -> {
+          if (move.equals("reload")) {
+            if (page.url().equals("about:blank")) {
+              throw BrowserException.of(
+                      ErrorCode.BROWSER_POLICY_DENIED, "there is no page to reload")
+                  .withUrl(page.url());
+            }
+            page.reload();
+            return null;
+          }
+          String before = page.url();
+          Object response = move.equals("back") ? page.goBack() : page.goForward();
+          boolean moved = response != null || !page.url().equals(before);
+          if (!moved) {
+            throw BrowserException.of(
+                    ErrorCode.BROWSER_POLICY_DENIED,
+                    "there is no history entry to go " + move + " to")
+                .withUrl(page.url());
+          }
+          return null;
+        });
   }
 
-  /** After a key press that may submit a form, let a started navigation load; a page still loading is not a failure. */
+  /**
+   * After a key press that may submit a form, let a started navigation load; a page still loading
+   * is not a failure.
+   */
   private void settle() {
     try {
       page.waitForLoadState(LoadState.LOAD);
@@ -499,24 +623,31 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     }
   }
 
-  /** Finds the element again and checks it is still the very node observed. On the driver's thread. */
+  /**
+   * Finds the element again and checks it is still the very node observed. On the driver's thread.
+   */
   private ElementHandle resolve(ProviderElement element) {
     return PageScripts.resolve(page, observedFrames, registryKey, element);
   }
 
   /**
-   * A PNG of the viewport or the full page. The device-pixel budget is checked before capture, the byte budget
-   * after PNG encoding; either refusal is {@code BROWSER_POLICY_DENIED}.
+   * A PNG of the viewport or the full page. The device-pixel budget is checked before capture, the
+   * byte budget after PNG encoding; either refusal is {@code BROWSER_POLICY_DENIED}.
    */
   @Override
   public Screenshot screenshot(boolean fullPage) {
-    return call("the screenshot", () -> Screenshots.capture(page, fullPage, policy.screenshots(), credentialFields));
+    return call(
+        "the screenshot",
+        () -> Screenshots.capture(page, fullPage, policy.screenshots(), credentialFields));
   }
 
   @Override
   public Extraction extract(String kind, ProviderElement region, int limit, int maxFieldChars) {
-    return call("extracting " + kind, () -> PageScripts.extract(page, observedFrames, registryKey, kind, region, limit,
-        maxFieldChars));
+    return call(
+        "extracting " + kind,
+        () ->
+            PageScripts.extract(
+                page, observedFrames, registryKey, kind, region, limit, maxFieldChars));
   }
 
   @Override
@@ -525,13 +656,17 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
   }
 
   @Override
-  public java.util.Optional<CheckpointRef> checkpointIfChanged(java.util.Optional<CheckpointRef> current) {
+  public java.util.Optional<CheckpointRef> checkpointIfChanged(
+      java.util.Optional<CheckpointRef> current) {
     return checkpoints().writeIfChanged(storageState(), current);
   }
 
   private StateCheckpoints checkpoints() {
-    return saving.orElseThrow(() -> new BrowserException(ErrorCode.BROWSER_CHECKPOINT_UNAVAILABLE,
-        "this browser environment keeps no checkpoints"));
+    return saving.orElseThrow(
+        () ->
+            new BrowserException(
+                ErrorCode.BROWSER_CHECKPOINT_UNAVAILABLE,
+                "this browser environment keeps no checkpoints"));
   }
 
   /** Cookies and local storage, as Playwright's storage-state JSON. */
@@ -539,29 +674,39 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     return call("saving the browser state", () -> context.storageState());
   }
 
-  /** Kills this environment's driver: a running operation fails at once. Waits for nothing but the kill. */
+  /**
+   * Kills this environment's driver: a running operation fails at once. Waits for nothing but the
+   * kill.
+   */
   @Override
   public void abort() {
     driver.kill();
   }
 
-  /** Closes the context and the driver (Chromium, Node.js, the thread), then removes the temp directory. */
+  /**
+   * Closes the context and the driver (Chromium, Node.js, the thread), then removes the temp
+   * directory.
+   */
   @Override
   public void close() {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
     new Cleanup()
-        // The proxy stops admitting and drops its sockets first: nothing the page still does gets out meanwhile.
+        // The proxy stops admitting and drops its sockets first: nothing the page still does gets
+        // out meanwhile.
         .run(proxy::close)
-        .run(() -> {
-          if (!driver.killed()) {
-            driver.call(() -> {
-              context.close();
-              return null;
-            }, closeTimeoutMs);
-          }
-        })
+        .run(
+            () -> {
+              if (!driver.killed()) {
+                driver.call(
+                    () -> {
+                      context.close();
+                      return null;
+                    },
+                    closeTimeoutMs);
+              }
+            })
         .run(driver::close)
         .run(onClosed)
         .done();

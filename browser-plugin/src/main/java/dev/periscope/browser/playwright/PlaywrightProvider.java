@@ -21,25 +21,24 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.security.SecureRandom;
 import java.util.Comparator;
-import java.util.HexFormat;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 /**
- * The Playwright provider: each environment is an isolated BrowserContext with one page, on a system Chromium
- * driven by Playwright through the host's Node.js. Each environment has a driver of its own (its own Node.js and
- * Chromium), so environments run in parallel and one can be aborted without touching another. Everything on disk
- * lives under one short temp root that {@link #dispose()} removes.
+ * The Playwright provider: each environment is an isolated BrowserContext with one page, on a
+ * system Chromium driven by Playwright through the host's Node.js. Each environment has a driver of
+ * its own (its own Node.js and Chromium), so environments run in parallel and one can be aborted
+ * without touching another. Everything on disk lives under one short temp root that {@link
+ * #dispose()} removes.
  */
 public final class PlaywrightProvider implements CheckpointingProvider {
   public static final String ID = "playwright";
   private static final AtomicInteger DRIVERS = new AtomicInteger();
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PlaywrightProvider.class);
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(PlaywrightProvider.class);
 
   private final PlaywrightSettings settings;
   private final Executables.Lookup chromium;
@@ -56,18 +55,21 @@ public final class PlaywrightProvider implements CheckpointingProvider {
   }
 
   /**
-   * A provider that keeps checkpoint payloads in {@code checkpointDirectory}. Starting it removes the temp
-   * directories that a killed host left behind.
+   * A provider that keeps checkpoint payloads in {@code checkpointDirectory}. Starting it removes
+   * the temp directories that a killed host left behind.
    */
   public PlaywrightProvider(PlaywrightSettings settings, Optional<Path> checkpointDirectory) {
     this(settings, checkpointDirectory, Resolver.system(), Upstream.direct());
   }
 
   /**
-   * A provider whose policy proxies resolve names with {@code resolver} and dial through {@code upstream}: tests
-   * answer as public DNS would and map public test addresses to loopback servers.
+   * A provider whose policy proxies resolve names with {@code resolver} and dial through {@code
+   * upstream}: tests answer as public DNS would and map public test addresses to loopback servers.
    */
-  public PlaywrightProvider(PlaywrightSettings settings, Optional<Path> checkpointDirectory, Resolver resolver,
+  public PlaywrightProvider(
+      PlaywrightSettings settings,
+      Optional<Path> checkpointDirectory,
+      Resolver resolver,
       Upstream upstream) {
     this.settings = settings;
     this.resolver = resolver;
@@ -75,8 +77,11 @@ public final class PlaywrightProvider implements CheckpointingProvider {
     this.chromium = Executables.chromium(settings.chromiumExecutable());
     this.node = Executables.node(settings.nodeExecutable());
     this.checkpoints = checkpointDirectory.map(CheckpointFiles::new);
-    LOG.info("browser provider {}: Chromium {} ({}), Node.js {}", ID,
-        chromium.path().map(Path::toString).orElse("not found"), settings.headless() ? "headless" : "headed",
+    LOG.info(
+        "browser provider {}: Chromium {} ({}), Node.js {}",
+        ID,
+        chromium.path().map(Path::toString).orElse("not found"),
+        settings.headless() ? "headless" : "headed",
         node.path().map(Path::toString).orElse("not found"));
     this.checkpoints.ifPresent(CheckpointFiles::sweepPartial);
     TempRoots.removeAbandoned(Path.of(System.getProperty("java.io.tmpdir")));
@@ -90,7 +95,11 @@ public final class PlaywrightProvider implements CheckpointingProvider {
   @Override
   public Set<Capability> capabilities() {
     return checkpoints.isPresent()
-        ? Set.of(Capability.SCREENSHOT, Capability.EXTRACTION, Capability.NETWORK_POLICY, Capability.CHECKPOINT)
+        ? Set.of(
+            Capability.SCREENSHOT,
+            Capability.EXTRACTION,
+            Capability.NETWORK_POLICY,
+            Capability.CHECKPOINT)
         : Set.of(Capability.SCREENSHOT, Capability.EXTRACTION, Capability.NETWORK_POLICY);
   }
 
@@ -109,9 +118,12 @@ public final class PlaywrightProvider implements CheckpointingProvider {
 
   @Override
   public Optional<String> version() {
-    // The payload is Playwright's storage state, so the Playwright release is the build that matters.
-    return Optional.of("playwright-" + com.microsoft.playwright.Playwright.class.getPackage().getImplementationVersion()
-        + "/storage-state-1");
+    // The payload is Playwright's storage state, so the Playwright release is the build that
+    // matters.
+    return Optional.of(
+        "playwright-"
+            + com.microsoft.playwright.Playwright.class.getPackage().getImplementationVersion()
+            + "/storage-state-1");
   }
 
   /** The Chromium executable this provider drives, when found. */
@@ -120,8 +132,8 @@ public final class PlaywrightProvider implements CheckpointingProvider {
   }
 
   /**
-   * Opens an environment on a driver of its own, under its own temp directory. A cancellation while Chromium
-   * starts kills that driver, and the open fails leaving nothing behind.
+   * Opens an environment on a driver of its own, under its own temp directory. A cancellation while
+   * Chromium starts kills that driver, and the open fails leaving nothing behind.
    */
   @Override
   public BrowserEnvironment open(OpenRequest request, Cancellation cancellation) {
@@ -133,7 +145,8 @@ public final class PlaywrightProvider implements CheckpointingProvider {
    * {@link dev.periscope.api.browser.spi.CheckpointMissingException}, before anything starts.
    */
   @Override
-  public BrowserEnvironment restore(OpenRequest request, CheckpointRef checkpoint, Cancellation cancellation) {
+  public BrowserEnvironment restore(
+      OpenRequest request, CheckpointRef checkpoint, Cancellation cancellation) {
     String state = new String(checkpointFiles().read(checkpoint.ref()), StandardCharsets.UTF_8);
     return open(request.policy(), cancellation, state, checkpoint.ref());
   }
@@ -144,46 +157,75 @@ public final class PlaywrightProvider implements CheckpointingProvider {
   }
 
   private CheckpointFiles checkpointFiles() {
-    return checkpoints.orElseThrow(() -> new BrowserException(ErrorCode.BROWSER_CHECKPOINT_UNAVAILABLE,
-        "this Playwright provider keeps no checkpoints"));
+    return checkpoints.orElseThrow(
+        () ->
+            new BrowserException(
+                ErrorCode.BROWSER_CHECKPOINT_UNAVAILABLE,
+                "this Playwright provider keeps no checkpoints"));
   }
 
-  private BrowserEnvironment open(EnvironmentPolicy policy, Cancellation cancellation, String storageState,
+  private BrowserEnvironment open(
+      EnvironmentPolicy policy,
+      Cancellation cancellation,
+      String storageState,
       String restoredFrom) {
     cancellation.throwIfCancelled();
     DestinationPolicy destinations = DestinationPolicy.of(policy.network());
     Path directory = environmentDirectory();
     PolicyProxy proxy = new PolicyProxy(destinations, resolver, upstream);
-    // No credentials here: Playwright would pause every request to answer proxy challenges. ProxyBootstrap
+    // No credentials here: Playwright would pause every request to answer proxy challenges.
+    // ProxyBootstrap
     // teaches the context the credentials once instead.
     Proxy viaProxy = new Proxy(proxy.server());
-    PlaywrightDriver driver = new PlaywrightDriver(chromium.path().get(), node.path().get(), directory,
-        settings.headless(), DRIVERS.incrementAndGet(), viaProxy);
+    PlaywrightDriver driver =
+        new PlaywrightDriver(
+            chromium.path().get(),
+            node.path().get(),
+            directory,
+            settings.headless(),
+            DRIVERS.incrementAndGet(),
+            viaProxy);
     PlaywrightEnvironment environment = null;
     try (Cancellation.Registration killing = cancellation.onCancel(driver::kill)) {
-      environment = driver.call(() -> {
-        // Downloads are cancelled as they start (the environment counts and cancels them); permissions start
-        // empty and prompts are denied at launch.
-        // Every connection, loopback included, goes through this environment's policy proxy.
-        var options = new com.microsoft.playwright.Browser.NewContextOptions()
-            .setViewportSize(policy.viewport().width(), policy.viewport().height())
-            .setProxy(viaProxy);
-        if (storageState != null) {
-          options.setStorageState(storageState);
-        }
-        BrowserContext context = driver.browser().newContext(options);
-        context.setDefaultTimeout(policy.timeouts().actionMs());
-        context.setDefaultNavigationTimeout(policy.timeouts().navigationMs());
-        String registryKey = "__periscope_" + java.util.UUID.randomUUID().toString().replace("-", "");
-        // The browser learns the proxy's credentials from the proxy itself, before any page of the agent loads.
-        ProxyBootstrap.prime(context, proxy);
-        context.addInitScript(PageScripts.guards(registryKey));
-        Page page = context.newPage();
-        return new PlaywrightEnvironment(driver, context, page, registryKey, policy,
-            settings.closeTimeoutMs(), () -> deleteTree(directory),
-            checkpoints.map(files -> new StateCheckpoints(files, ID, version().orElseThrow(), restoredFrom,
-                storageState)), proxy);
-      });
+      environment =
+          driver.call(
+              () -> {
+                // Downloads are cancelled as they start (the environment counts and cancels them);
+                // permissions start
+                // empty and prompts are denied at launch.
+                // Every connection, loopback included, goes through this environment's policy
+                // proxy.
+                var options =
+                    new com.microsoft.playwright.Browser.NewContextOptions()
+                        .setViewportSize(policy.viewport().width(), policy.viewport().height())
+                        .setProxy(viaProxy);
+                if (storageState != null) {
+                  options.setStorageState(storageState);
+                }
+                BrowserContext context = driver.browser().newContext(options);
+                context.setDefaultTimeout(policy.timeouts().actionMs());
+                context.setDefaultNavigationTimeout(policy.timeouts().navigationMs());
+                String registryKey =
+                    "__periscope_" + java.util.UUID.randomUUID().toString().replace("-", "");
+                // The browser learns the proxy's credentials from the proxy itself, before any page
+                // of the agent loads.
+                ProxyBootstrap.prime(context, proxy);
+                context.addInitScript(PageScripts.guards(registryKey));
+                Page page = context.newPage();
+                return new PlaywrightEnvironment(
+                    driver,
+                    context,
+                    page,
+                    registryKey,
+                    policy,
+                    settings.closeTimeoutMs(),
+                    () -> deleteTree(directory),
+                    checkpoints.map(
+                        files ->
+                            new StateCheckpoints(
+                                files, ID, version().orElseThrow(), restoredFrom, storageState)),
+                    proxy);
+              });
       cancellation.throwIfCancelled();
       return environment;
     } catch (RuntimeException e) {
@@ -202,8 +244,10 @@ public final class PlaywrightProvider implements CheckpointingProvider {
         throw new java.util.concurrent.CancellationException("the browser open was cancelled");
       }
       if (e instanceof PlaywrightException p) {
-        throw new BrowserException(ErrorCode.BROWSER_PROVIDER_UNAVAILABLE, "Chromium could not be started: "
-            + ChromiumLog.summary(p.getMessage()), p);
+        throw new BrowserException(
+            ErrorCode.BROWSER_PROVIDER_UNAVAILABLE,
+            "Chromium could not be started: " + ChromiumLog.summary(p.getMessage()),
+            p);
       }
       throw e;
     }
@@ -211,7 +255,8 @@ public final class PlaywrightProvider implements CheckpointingProvider {
 
   private synchronized Path environmentDirectory() {
     if (!available()) {
-      throw new BrowserException(ErrorCode.BROWSER_PROVIDER_UNAVAILABLE, unavailableReason().orElse("unavailable"));
+      throw new BrowserException(
+          ErrorCode.BROWSER_PROVIDER_UNAVAILABLE, unavailableReason().orElse("unavailable"));
     }
     if (tempRoot == null) {
       tempRoot = TempRoots.create(Path.of(System.getProperty("java.io.tmpdir")));

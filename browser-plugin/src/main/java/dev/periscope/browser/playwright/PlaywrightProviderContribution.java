@@ -5,7 +5,9 @@ import dev.periscope.api.browser.spi.BrowserProviderContribution;
 import jakarta.inject.Inject;
 import org.pf4j.Extension;
 
-/** Contributes the Playwright provider through the same extension point any other plugin would use. */
+/**
+ * Contributes the Playwright provider through the same extension point any other plugin would use.
+ */
 @Extension
 public final class PlaywrightProviderContribution implements BrowserProviderContribution {
   private final PlaywrightProvider provider;

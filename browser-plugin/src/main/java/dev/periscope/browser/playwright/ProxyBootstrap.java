@@ -8,11 +8,12 @@ import com.microsoft.playwright.Page;
 import dev.periscope.browser.policy.PolicyProxy;
 
 /**
- * Teaches a browser context its proxy's credentials once, before any page of the agent loads: a page opens the
- * bootstrap address, which the proxy answers itself, and the proxy's 407 is answered over a Chromium control
- * session of that page alone. Chromium keeps the credentials for the proxy and sends them with every later
- * request, so nothing intercepts the agent's traffic afterwards (Playwright's own proxy credentials would pause
- * every request and switch the HTTP cache off). Call on the driver's thread.
+ * Teaches a browser context its proxy's credentials once, before any page of the agent loads: a
+ * page opens the bootstrap address, which the proxy answers itself, and the proxy's 407 is answered
+ * over a Chromium control session of that page alone. Chromium keeps the credentials for the proxy
+ * and sends them with every later request, so nothing intercepts the agent's traffic afterwards
+ * (Playwright's own proxy credentials would pause every request and switch the HTTP cache off).
+ * Call on the driver's thread.
  */
 final class ProxyBootstrap {
   private ProxyBootstrap() {}
@@ -21,19 +22,23 @@ final class ProxyBootstrap {
     Page page = context.newPage();
     CDPSession control = context.newCDPSession(page);
     try {
-      control.on("Fetch.requestPaused", event -> answer(control, "Fetch.continueRequest", request(event)));
-      control.on("Fetch.authRequired", event -> {
-        JsonObject answer = new JsonObject();
-        boolean fromProxy = "Proxy".equals(event.getAsJsonObject("authChallenge").get("source").getAsString());
-        answer.addProperty("response", fromProxy ? "ProvideCredentials" : "CancelAuth");
-        if (fromProxy) {
-          answer.addProperty("username", proxy.username());
-          answer.addProperty("password", proxy.password());
-        }
-        JsonObject params = request(event);
-        params.add("authChallengeResponse", answer);
-        answer(control, "Fetch.continueWithAuth", params);
-      });
+      control.on(
+          "Fetch.requestPaused", event -> answer(control, "Fetch.continueRequest", request(event)));
+      control.on(
+          "Fetch.authRequired",
+          event -> {
+            JsonObject answer = new JsonObject();
+            boolean fromProxy =
+                "Proxy".equals(event.getAsJsonObject("authChallenge").get("source").getAsString());
+            answer.addProperty("response", fromProxy ? "ProvideCredentials" : "CancelAuth");
+            if (fromProxy) {
+              answer.addProperty("username", proxy.username());
+              answer.addProperty("password", proxy.password());
+            }
+            JsonObject params = request(event);
+            params.add("authChallengeResponse", answer);
+            answer(control, "Fetch.continueWithAuth", params);
+          });
       JsonObject pattern = new JsonObject();
       pattern.addProperty("urlPattern", "http://" + PolicyProxy.BOOTSTRAP_HOST + "/*");
       JsonArray patterns = new JsonArray();
@@ -42,8 +47,11 @@ final class ProxyBootstrap {
       enable.addProperty("handleAuthRequests", true);
       enable.add("patterns", patterns);
       control.send("Fetch.enable", enable);
-      // Its own timeout: a project's short navigation timeout is for the agent's pages, not for this.
-      page.navigate("http://" + PolicyProxy.BOOTSTRAP_HOST + "/", new Page.NavigateOptions().setTimeout(30_000));
+      // Its own timeout: a project's short navigation timeout is for the agent's pages, not for
+      // this.
+      page.navigate(
+          "http://" + PolicyProxy.BOOTSTRAP_HOST + "/",
+          new Page.NavigateOptions().setTimeout(30_000));
       control.send("Fetch.disable");
     } finally {
       control.detach();
@@ -52,8 +60,8 @@ final class ProxyBootstrap {
   }
 
   /**
-   * Answers a paused request. One that arrives after the bootstrap (its favicon, say) finds the domain disabled
-   * and the request already released by that: nothing to answer.
+   * Answers a paused request. One that arrives after the bootstrap (its favicon, say) finds the
+   * domain disabled and the request already released by that: nothing to answer.
    */
   private static void answer(CDPSession control, String method, JsonObject params) {
     try {

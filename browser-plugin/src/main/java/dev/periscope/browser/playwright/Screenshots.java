@@ -12,34 +12,55 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A PNG of the viewport or the full page, within the budgets (device pixels checked before capture, PNG bytes
- * after), with every field that received a credential painted over. Call on the driver's thread.
+ * A PNG of the viewport or the full page, within the budgets (device pixels checked before capture,
+ * PNG bytes after), with every field that received a credential painted over. Call on the driver's
+ * thread.
  */
 final class Screenshots {
   private Screenshots() {}
 
-  static Screenshot capture(Page page, boolean fullPage, EnvironmentPolicy.ScreenshotLimits budgets, CredentialFields credentialFields) {
+  static Screenshot capture(
+      Page page,
+      boolean fullPage,
+      EnvironmentPolicy.ScreenshotLimits budgets,
+      CredentialFields credentialFields) {
     @SuppressWarnings("unchecked")
-    Map<String, Object> size = (Map<String, Object>) page.evaluate("""
+    Map<String, Object> size =
+        (Map<String, Object>)
+            page.evaluate(
+                """
         full => ({ width: full ? Math.max(document.documentElement.scrollWidth, innerWidth) : innerWidth,
                    height: full ? Math.max(document.documentElement.scrollHeight, innerHeight) : innerHeight,
-                   ratio: devicePixelRatio })""", fullPage);
+                   ratio: devicePixelRatio })""",
+                fullPage);
     double ratio = ((Number) size.get("ratio")).doubleValue();
-    long pixels = Math.round(((Number) size.get("width")).doubleValue() * ratio)
-        * Math.round(((Number) size.get("height")).doubleValue() * ratio);
+    long pixels =
+        Math.round(((Number) size.get("width")).doubleValue() * ratio)
+            * Math.round(((Number) size.get("height")).doubleValue() * ratio);
     if (pixels > budgets.maxPixels()) {
-      throw BrowserException.of(ErrorCode.BROWSER_POLICY_DENIED, "the screenshot would be " + pixels
-          + " device pixels, over the budget of " + budgets.maxPixels()
-          + "; take the viewport instead of the full page").withUrl(page.url());
+      throw BrowserException.of(
+              ErrorCode.BROWSER_POLICY_DENIED,
+              "the screenshot would be "
+                  + pixels
+                  + " device pixels, over the budget of "
+                  + budgets.maxPixels()
+                  + "; take the viewport instead of the full page")
+          .withUrl(page.url());
     }
-    // Filled fields are masked where they were before and after the capture, so one moved meanwhile is covered.
+    // Filled fields are masked where they were before and after the capture, so one moved meanwhile
+    // is covered.
     List<BoundingBox> masks = new ArrayList<>(credentialFields.masks(page, fullPage));
     byte[] png = page.screenshot(new Page.ScreenshotOptions().setFullPage(fullPage));
     masks.addAll(credentialFields.masks(page, fullPage));
     png = CredentialFields.paint(png, masks, ratio);
     if (png.length > budgets.maxBytes()) {
-      throw BrowserException.of(ErrorCode.BROWSER_POLICY_DENIED, "the screenshot is " + png.length
-          + " bytes as PNG, over the budget of " + budgets.maxBytes()).withUrl(page.url());
+      throw BrowserException.of(
+              ErrorCode.BROWSER_POLICY_DENIED,
+              "the screenshot is "
+                  + png.length
+                  + " bytes as PNG, over the budget of "
+                  + budgets.maxBytes())
+          .withUrl(page.url());
     }
     ByteBuffer header = ByteBuffer.wrap(png, 16, 8);
     return new Screenshot(png, header.getInt(), header.getInt(), null, page.url(), page.title());

@@ -8,8 +8,9 @@ import java.util.HexFormat;
 import java.util.Optional;
 
 /**
- * One environment's checkpoints: its storage states written as payloads, with the payload it last wrote or was
- * restored from and the digest of that state, so an unchanged state is not written again.
+ * One environment's checkpoints: its storage states written as payloads, with the payload it last
+ * wrote or was restored from and the digest of that state, so an unchanged state is not written
+ * again.
  */
 final class StateCheckpoints {
   private final CheckpointFiles files;
@@ -18,7 +19,11 @@ final class StateCheckpoints {
   private String lastRef;
   private String lastDigest;
 
-  StateCheckpoints(CheckpointFiles files, String providerId, String version, String restoredFrom,
+  StateCheckpoints(
+      CheckpointFiles files,
+      String providerId,
+      String version,
+      String restoredFrom,
       String restoredState) {
     this.files = files;
     this.providerId = providerId;
@@ -36,8 +41,11 @@ final class StateCheckpoints {
   }
 
   /** Writes the state unless it is what {@code current}, the indexed checkpoint, already holds. */
-  synchronized Optional<CheckpointRef> writeIfChanged(String state, Optional<CheckpointRef> current) {
-    if (current.isPresent() && current.get().ref().equals(lastRef) && digest(state).equals(lastDigest)) {
+  synchronized Optional<CheckpointRef> writeIfChanged(
+      String state, Optional<CheckpointRef> current) {
+    if (current.isPresent()
+        && current.get().ref().equals(lastRef)
+        && digest(state).equals(lastDigest)) {
       return Optional.empty();
     }
     return Optional.of(write(state));
@@ -45,8 +53,9 @@ final class StateCheckpoints {
 
   private static String digest(String state) {
     try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-          .digest(state.getBytes(StandardCharsets.UTF_8)));
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256").digest(state.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }

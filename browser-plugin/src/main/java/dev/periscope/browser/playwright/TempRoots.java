@@ -16,10 +16,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The provider's temp roots: short owner-only directories ({@code periscope-<8 hex>}: Chromium puts a Unix socket
- * a few levels below, and socket paths must stay under 108 bytes), each holding an {@code owner} file with the
- * process id and start time of the host that made it. A host killed with SIGKILL cannot remove its root; the next
- * start finds roots whose owner process is gone and removes them.
+ * The provider's temp roots: short owner-only directories ({@code periscope-<8 hex>}: Chromium puts
+ * a Unix socket a few levels below, and socket paths must stay under 108 bytes), each holding an
+ * {@code owner} file with the process id and start time of the host that made it. A host killed
+ * with SIGKILL cannot remove its root; the next start finds roots whose owner process is gone and
+ * removes them.
  */
 final class TempRoots {
   private static final Logger LOG = LoggerFactory.getLogger(TempRoots.class);
@@ -33,12 +34,15 @@ final class TempRoots {
     for (int attempt = 0; ; attempt++) {
       Path dir = base.resolve(PREFIX + HexFormat.of().toHexDigits(random.nextInt()));
       try {
-        Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Files.createDirectory(
+            dir,
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         Files.writeString(dir.resolve(OWNER), identity(ProcessHandle.current()));
         return dir;
       } catch (FileAlreadyExistsException e) {
         if (attempt > 10) {
-          throw new UncheckedIOException("cannot create the browser's temp directory in " + base, e);
+          throw new UncheckedIOException(
+              "cannot create the browser's temp directory in " + base, e);
         }
       } catch (IOException e) {
         throw new UncheckedIOException("cannot create the browser's temp directory in " + base, e);
@@ -46,7 +50,10 @@ final class TempRoots {
     }
   }
 
-  /** Removes the roots in {@code base} whose owner process no longer runs. Best effort: a failure only warns. */
+  /**
+   * Removes the roots in {@code base} whose owner process no longer runs. Best effort: a failure
+   * only warns.
+   */
   static void removeAbandoned(Path base) {
     try (Stream<Path> entries = Files.list(base)) {
       for (Path dir : entries.filter(TempRoots::isRoot).toList()) {
@@ -56,7 +63,8 @@ final class TempRoots {
             PlaywrightProvider.deleteTree(dir);
             LOG.info("removed {}, left behind by a host that is gone", dir);
           } catch (UncheckedIOException e) {
-            LOG.warn("could not remove {}, left behind by a host that is gone: {}", dir, e.getMessage());
+            LOG.warn(
+                "could not remove {}, left behind by a host that is gone: {}", dir, e.getMessage());
           }
         }
       }
@@ -67,13 +75,16 @@ final class TempRoots {
 
   private static boolean isRoot(Path dir) {
     String name = dir.getFileName().toString();
-    return name.matches(PREFIX + "[0-9a-f]{8}") && Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)
+    return name.matches(PREFIX + "[0-9a-f]{8}")
+        && Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)
         && ownedByUs(dir);
   }
 
   private static boolean ownedByUs(Path dir) {
     try {
-      return Files.getOwner(dir, LinkOption.NOFOLLOW_LINKS).getName().equals(System.getProperty("user.name"));
+      return Files.getOwner(dir, LinkOption.NOFOLLOW_LINKS)
+          .getName()
+          .equals(System.getProperty("user.name"));
     } catch (IOException e) {
       return false;
     }
@@ -83,18 +94,23 @@ final class TempRoots {
     try {
       Path file = dir.resolve(OWNER);
       return Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)
-          ? Optional.of(Files.readString(file, StandardCharsets.UTF_8).strip()) : Optional.empty();
+          ? Optional.of(Files.readString(file, StandardCharsets.UTF_8).strip())
+          : Optional.empty();
     } catch (IOException e) {
       return Optional.empty();
     }
   }
 
-  /** Whether the process the identity names still runs: same pid and same start time (pids are reused). */
+  /**
+   * Whether the process the identity names still runs: same pid and same start time (pids are
+   * reused).
+   */
   private static boolean alive(String identity) {
     String[] parts = identity.split(" ", 2);
     try {
       Optional<ProcessHandle> process = ProcessHandle.of(Long.parseLong(parts[0]));
-      return process.isPresent() && process.get().isAlive()
+      return process.isPresent()
+          && process.get().isAlive()
           && identity.equals(identity(process.get()));
     } catch (NumberFormatException e) {
       return true;

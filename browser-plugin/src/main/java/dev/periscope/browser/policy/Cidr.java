@@ -2,7 +2,10 @@ package dev.periscope.browser.policy;
 
 import java.net.InetAddress;
 
-/** A network in CIDR notation ({@code 10.0.0.0/8}, {@code fd00::/8}); an IPv4-mapped network counts as IPv4. */
+/**
+ * A network in CIDR notation ({@code 10.0.0.0/8}, {@code fd00::/8}); an IPv4-mapped network counts
+ * as IPv4.
+ */
 public record Cidr(InetAddress network, int prefix, String text) {
   /** Parses a CIDR, or fails naming what is wrong with it. */
   public static Cidr parse(String text) {
@@ -11,24 +14,31 @@ public record Cidr(InetAddress network, int prefix, String text) {
     if (slash <= 0 || slash == t.length() - 1) {
       throw new IllegalArgumentException("\"" + text + "\" is not a CIDR (address/prefix)");
     }
-    InetAddress address = IpLiteral.parse(t.substring(0, slash))
-        .orElseThrow(() -> new IllegalArgumentException("\"" + text + "\" is not a CIDR: the address is not an IP literal"));
+    InetAddress address =
+        IpLiteral.parse(t.substring(0, slash))
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "\"" + text + "\" is not a CIDR: the address is not an IP literal"));
     int prefix;
     try {
       prefix = Integer.parseInt(t.substring(slash + 1));
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("\"" + text + "\" is not a CIDR: the prefix is not a number");
+      throw new IllegalArgumentException(
+          "\"" + text + "\" is not a CIDR: the prefix is not a number");
     }
     int bits = address.getAddress().length * 8;
     // An IPv4-mapped IPv6 network (::ffff:10.0.0.0/104) is the IPv4 network it carries.
     if (t.substring(0, slash).contains(":") && IpLiteral.isV4(address)) {
       if (prefix < 96) {
-        throw new IllegalArgumentException("\"" + text + "\" is not a CIDR: an IPv4-mapped network needs a prefix of 96 or more");
+        throw new IllegalArgumentException(
+            "\"" + text + "\" is not a CIDR: an IPv4-mapped network needs a prefix of 96 or more");
       }
       prefix -= 96;
     }
     if (prefix < 0 || prefix > bits) {
-      throw new IllegalArgumentException("\"" + text + "\" is not a CIDR: the prefix must be from 0 to " + bits);
+      throw new IllegalArgumentException(
+          "\"" + text + "\" is not a CIDR: the prefix must be from 0 to " + bits);
     }
     return new Cidr(address, prefix, t);
   }

@@ -2,8 +2,8 @@ package dev.periscope.browser.policy;
 
 import dev.periscope.api.ConfigurationException;
 import dev.periscope.api.PluginConfiguration;
-import dev.periscope.api.browser.spi.NetworkPolicy.Mode;
 import dev.periscope.api.browser.spi.NetworkPolicy;
+import dev.periscope.api.browser.spi.NetworkPolicy.Mode;
 import java.net.IDN;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -13,13 +13,15 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * How a project's {@link NetworkPolicy} judges a destination, in this order: the host's form ({@code localhost}
- * names, numbers that are not canonical IP literals), one resolution to every address, {@code denyCidrs} and cloud
- * metadata addresses (in every mode; metadata only passes when {@code allowCidrs} names that very address), then,
- * except in {@code unrestricted}, every address must be public unicast, or (in {@code allowlist}) the host listed in
- * {@code allowHosts} or the address inside {@code allowCidrs}.
+ * How a project's {@link NetworkPolicy} judges a destination, in this order: the host's form
+ * ({@code localhost} names, numbers that are not canonical IP literals), one resolution to every
+ * address, {@code denyCidrs} and cloud metadata addresses (in every mode; metadata only passes when
+ * {@code allowCidrs} names that very address), then, except in {@code unrestricted}, every address
+ * must be public unicast, or (in {@code allowlist}) the host listed in {@code allowHosts} or the
+ * address inside {@code allowCidrs}.
  */
-public record DestinationPolicy(Mode mode, List<String> allowHosts, List<Cidr> allowCidrs, List<Cidr> denyCidrs) {
+public record DestinationPolicy(
+    Mode mode, List<String> allowHosts, List<Cidr> allowCidrs, List<Cidr> denyCidrs) {
   private static final Pattern HOST_ENTRY = Pattern.compile("\\.?[a-z0-9]([a-z0-9.-]*[a-z0-9])?");
 
   public DestinationPolicy {
@@ -37,18 +39,28 @@ public record DestinationPolicy(Mode mode, List<String> allowHosts, List<Cidr> a
     return of(read(config));
   }
 
-  /** The policy {@code plugins.browser.network} states, checked entry by entry; a malformed entry fails, naming it. */
+  /**
+   * The policy {@code plugins.browser.network} states, checked entry by entry; a malformed entry
+   * fails, naming it.
+   */
   public static NetworkPolicy read(PluginConfiguration config) {
     String mode = config.string("network.mode").orElse("strict");
     Mode m;
     try {
       m = Mode.valueOf(mode.toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
-      throw invalid("mode", "plugins.browser.network.mode must be strict, allowlist or unrestricted (found " + mode
-          + ")");
+      throw invalid(
+          "mode",
+          "plugins.browser.network.mode must be strict, allowlist or unrestricted (found "
+              + mode
+              + ")");
     }
-    NetworkPolicy stated = new NetworkPolicy(m, config.strings("network.allowHosts"),
-        config.strings("network.allowCidrs"), config.strings("network.denyCidrs"));
+    NetworkPolicy stated =
+        new NetworkPolicy(
+            m,
+            config.strings("network.allowHosts"),
+            config.strings("network.allowCidrs"),
+            config.strings("network.denyCidrs"));
     of(stated);
     return stated;
   }
@@ -60,12 +72,19 @@ public record DestinationPolicy(Mode mode, List<String> allowHosts, List<Cidr> a
     for (int i = 0; i < listed.size(); i++) {
       String h = normalizeHost(listed.get(i).strip());
       if (!HOST_ENTRY.matcher(h).matches() || h.startsWith("..")) {
-        throw invalid("allowHosts[" + i + "]", "plugins.browser.network.allowHosts[" + i
-            + "] is not a host name or .domain: " + listed.get(i));
+        throw invalid(
+            "allowHosts[" + i + "]",
+            "plugins.browser.network.allowHosts["
+                + i
+                + "] is not a host name or .domain: "
+                + listed.get(i));
       }
       hosts.add(h);
     }
-    return new DestinationPolicy(stated.mode(), hosts, cidrs(stated.allowCidrs(), "allowCidrs"),
+    return new DestinationPolicy(
+        stated.mode(),
+        hosts,
+        cidrs(stated.allowCidrs(), "allowCidrs"),
         cidrs(stated.denyCidrs(), "denyCidrs"));
   }
 
@@ -75,7 +94,9 @@ public record DestinationPolicy(Mode mode, List<String> allowHosts, List<Cidr> a
       try {
         out.add(Cidr.parse(listed.get(i)));
       } catch (IllegalArgumentException e) {
-        throw invalid(key + "[" + i + "]", "plugins.browser.network." + key + "[" + i + "]: " + e.getMessage());
+        throw invalid(
+            key + "[" + i + "]",
+            "plugins.browser.network." + key + "[" + i + "]: " + e.getMessage());
       }
     }
     return out;
@@ -85,9 +106,16 @@ public record DestinationPolicy(Mode mode, List<String> allowHosts, List<Cidr> a
     return new ConfigurationException("plugins.browser.network." + key, message);
   }
 
-  /** What a destination came to: admitted with the addresses to use, denied with the reason, or unresolved. */
+  /**
+   * What a destination came to: admitted with the addresses to use, denied with the reason, or
+   * unresolved.
+   */
   public record Verdict(Outcome outcome, String host, List<InetAddress> addresses, String reason) {
-    public enum Outcome { ADMITTED, DENIED, UNRESOLVED }
+    public enum Outcome {
+      ADMITTED,
+      DENIED,
+      UNRESOLVED
+    }
 
     public boolean admitted() {
       return outcome == Outcome.ADMITTED;
@@ -101,7 +129,9 @@ public record DestinationPolicy(Mode mode, List<String> allowHosts, List<Cidr> a
       return denied(host, "no host");
     }
     boolean listed = mode == Mode.ALLOWLIST && hostListed(host);
-    if (mode != Mode.UNRESTRICTED && !listed && (host.equals("localhost") || host.endsWith(".localhost"))) {
+    if (mode != Mode.UNRESTRICTED
+        && !listed
+        && (host.equals("localhost") || host.endsWith(".localhost"))) {
       return denied(host, "localhost names are refused");
     }
     if (IpLiteral.looksNumeric(host)) {
@@ -127,7 +157,8 @@ public record DestinationPolicy(Mode mode, List<String> allowHosts, List<Cidr> a
           return denied(host, a.getHostAddress() + " is in denyCidrs " + deny);
         }
       }
-      if (Addresses.isMetadata(a) && allowCidrs.stream().noneMatch(c -> c.single() && c.contains(a))) {
+      if (Addresses.isMetadata(a)
+          && allowCidrs.stream().noneMatch(c -> c.single() && c.contains(a))) {
         return denied(host, a.getHostAddress() + " is a cloud metadata address");
       }
     }
@@ -135,11 +166,18 @@ public record DestinationPolicy(Mode mode, List<String> allowHosts, List<Cidr> a
       return new Verdict(Verdict.Outcome.ADMITTED, host, addresses, null);
     }
     for (InetAddress a : addresses) {
-      boolean ok = Addresses.isPublicUnicast(a)
-          || (mode == Mode.ALLOWLIST && (listed || allowCidrs.stream().anyMatch(c -> c.contains(a))));
+      boolean ok =
+          Addresses.isPublicUnicast(a)
+              || (mode == Mode.ALLOWLIST
+                  && (listed || allowCidrs.stream().anyMatch(c -> c.contains(a))));
       if (!ok) {
-        return denied(host, a.getHostAddress() + " is not a public address"
-            + (mode == Mode.ALLOWLIST ? " and not allowed by allowHosts or allowCidrs" : " (strict mode)"));
+        return denied(
+            host,
+            a.getHostAddress()
+                + " is not a public address"
+                + (mode == Mode.ALLOWLIST
+                    ? " and not allowed by allowHosts or allowCidrs"
+                    : " (strict mode)"));
       }
     }
     return new Verdict(Verdict.Outcome.ADMITTED, host, addresses, null);
@@ -147,7 +185,9 @@ public record DestinationPolicy(Mode mode, List<String> allowHosts, List<Cidr> a
 
   private boolean hostListed(String host) {
     for (String entry : allowHosts) {
-      if (entry.startsWith(".") ? host.equals(entry.substring(1)) || host.endsWith(entry) : host.equals(entry)) {
+      if (entry.startsWith(".")
+          ? host.equals(entry.substring(1)) || host.endsWith(entry)
+          : host.equals(entry)) {
         return true;
       }
     }
@@ -176,7 +216,13 @@ public record DestinationPolicy(Mode mode, List<String> allowHosts, List<Cidr> a
 
   /** One line for the startup log: the mode and the allow and deny lists. */
   public String describe() {
-    return "network " + mode.name().toLowerCase(Locale.ROOT) + ", allowHosts " + allowHosts + ", allowCidrs "
-        + allowCidrs + ", denyCidrs " + denyCidrs;
+    return "network "
+        + mode.name().toLowerCase(Locale.ROOT)
+        + ", allowHosts "
+        + allowHosts
+        + ", allowCidrs "
+        + allowCidrs
+        + ", denyCidrs "
+        + denyCidrs;
   }
 }

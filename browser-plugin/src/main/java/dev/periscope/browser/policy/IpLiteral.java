@@ -8,19 +8,26 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * IP literals, parsed without ever asking DNS: a canonical dotted quad, or an IPv6 literal (bracketed or not).
- * IPv4-mapped IPv6 addresses are taken as the IPv4 address they carry.
+ * IP literals, parsed without ever asking DNS: a canonical dotted quad, or an IPv6 literal
+ * (bracketed or not). IPv4-mapped IPv6 addresses are taken as the IPv4 address they carry.
  */
 final class IpLiteral {
-  private static final Pattern DOTTED_QUAD = Pattern.compile("(0|[1-9][0-9]{0,2})(\\.(0|[1-9][0-9]{0,2})){3}");
+  private static final Pattern DOTTED_QUAD =
+      Pattern.compile("(0|[1-9][0-9]{0,2})(\\.(0|[1-9][0-9]{0,2})){3}");
   private static final Pattern IPV6 = Pattern.compile("[0-9A-Fa-f:.]+(%[A-Za-z0-9_.-]+)?");
-  /** A host a browser would read as a number (decimal, octal, hex, short forms), but not a canonical quad. */
-  private static final Pattern NUMERIC = Pattern.compile("(0[xX][0-9A-Fa-f]*|[0-9]+)(\\.(0[xX][0-9A-Fa-f]*|[0-9]*))*\\.?");
+
+  /**
+   * A host a browser would read as a number (decimal, octal, hex, short forms), but not a canonical
+   * quad.
+   */
+  private static final Pattern NUMERIC =
+      Pattern.compile("(0[xX][0-9A-Fa-f]*|[0-9]+)(\\.(0[xX][0-9A-Fa-f]*|[0-9]*))*\\.?");
 
   private IpLiteral() {}
 
   static Optional<InetAddress> parse(String host) {
-    String h = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+    String h =
+        host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
     try {
       if (DOTTED_QUAD.matcher(h).matches()) {
         String[] parts = h.split("\\.");
@@ -44,7 +51,10 @@ final class IpLiteral {
     return Optional.empty();
   }
 
-  /** Whether a host is written as a number without being a canonical dotted quad ({@code 2130706433}, {@code 0x7f.1}). */
+  /**
+   * Whether a host is written as a number without being a canonical dotted quad ({@code
+   * 2130706433}, {@code 0x7f.1}).
+   */
   static boolean looksNumeric(String host) {
     return NUMERIC.matcher(host).matches() && !DOTTED_QUAD.matcher(host).matches();
   }

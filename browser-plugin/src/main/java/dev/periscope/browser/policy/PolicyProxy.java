@@ -30,23 +30,35 @@ import org.eclipse.jetty.util.Promise;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * One environment's proxy on an ephemeral 127.0.0.1 port: every connection its browser makes comes here. It
- * checks its credentials (else 407), judges the destination by the {@link DestinationPolicy} (resolving the host
- * once), answers 403 to a denied one before any upstream connection, and connects only to an address it checked:
- * CONNECT tunnels (HTTPS, WebSockets) dial the checked address; forwarded HTTP is sent to the checked address as an
- * IP literal with the original Host header, so no later DNS answer can redirect it. Jetty does the HTTP and
- * tunnelling; the policy decides and dials.
+ * One environment's proxy on an ephemeral 127.0.0.1 port: every connection its browser makes comes
+ * here. It checks its credentials (else 407), judges the destination by the {@link
+ * DestinationPolicy} (resolving the host once), answers 403 to a denied one before any upstream
+ * connection, and connects only to an address it checked: CONNECT tunnels (HTTPS, WebSockets) dial
+ * the checked address; forwarded HTTP is sent to the checked address as an IP literal with the
+ * original Host header, so no later DNS answer can redirect it. Jetty does the HTTP and tunnelling;
+ * the policy decides and dials.
  *
- * <p>{@link #close()} stops admission first, so a connection still resolving is never opened, then stops the
- * server, which closes every socket, tunnels included.
+ * <p>{@link #close()} stops admission first, so a connection still resolving is never opened, then
+ * stops the server, which closes every socket, tunnels included.
  */
 public final class PolicyProxy implements AutoCloseable {
-  /** The host the proxy answers itself, so a browser learns its credentials before any page loads. */
+  /**
+   * The host the proxy answers itself, so a browser learns its credentials before any page loads.
+   */
   public static final String BOOTSTRAP_HOST = "periscope-proxy.invalid";
-  /** The header a denial carries, so the browser side can tell a policy denial from a site's own 403. */
+
+  /**
+   * The header a denial carries, so the browser side can tell a policy denial from a site's own
+   * 403.
+   */
   public static final String DENIAL_HEADER = "X-Periscope-Policy";
-  /** The header the proxy's own transport failures carry (a name that does not resolve, a refused dial). */
+
+  /**
+   * The header the proxy's own transport failures carry (a name that does not resolve, a refused
+   * dial).
+   */
   public static final String TRANSPORT_HEADER = "X-Periscope-Transport";
+
   private static final AtomicInteger PROXIES = new AtomicInteger();
 
   /** A denied destination, in order. */
@@ -68,17 +80,22 @@ public final class PolicyProxy implements AutoCloseable {
     this.policy = policy;
     this.resolver = resolver;
     this.upstream = upstream;
-    this.expectedAuthorization = "Basic " + Base64.getEncoder()
-        .encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8));
+    this.expectedAuthorization =
+        "Basic "
+            + Base64.getEncoder()
+                .encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8));
     QueuedThreadPool threads = new QueuedThreadPool(32, 2);
     threads.setName("periscope-proxy-" + PROXIES.incrementAndGet());
     threads.setDaemon(true);
     server = new Server(threads);
-    // The proxy forwards paths as the browser wrote them: an encoded % or / in a path is the site's business.
-    org.eclipse.jetty.server.HttpConfiguration http = new org.eclipse.jetty.server.HttpConfiguration();
+    // The proxy forwards paths as the browser wrote them: an encoded % or / in a path is the site's
+    // business.
+    org.eclipse.jetty.server.HttpConfiguration http =
+        new org.eclipse.jetty.server.HttpConfiguration();
     http.setUriCompliance(org.eclipse.jetty.http.UriCompliance.UNSAFE);
     http.setSendServerVersion(false);
-    connector = new ServerConnector(server, 1, 1, new org.eclipse.jetty.server.HttpConnectionFactory(http));
+    connector =
+        new ServerConnector(server, 1, 1, new org.eclipse.jetty.server.HttpConnectionFactory(http));
     connector.setHost("127.0.0.1");
     connector.setPort(0);
     server.addConnector(connector);
@@ -151,7 +168,8 @@ public final class PolicyProxy implements AutoCloseable {
     try {
       server.stop();
     } catch (Exception e) {
-      throw new IllegalStateException("the policy proxy did not stop cleanly: " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "the policy proxy did not stop cleanly: " + e.getMessage(), e);
     }
   }
 
@@ -159,7 +177,8 @@ public final class PolicyProxy implements AutoCloseable {
     return closed.get();
   }
 
-  private static void refuse(Request request, Response response, Callback callback, int status, String text) {
+  private static void refuse(
+      Request request, Response response, Callback callback, int status, String text) {
     response.setStatus(status);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
     if (status == 403) {
@@ -171,7 +190,10 @@ public final class PolicyProxy implements AutoCloseable {
     response.write(true, ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)), callback);
   }
 
-  /** Every request needs this proxy's credentials; the bootstrap host is answered here, never forwarded. */
+  /**
+   * Every request needs this proxy's credentials; the bootstrap host is answered here, never
+   * forwarded.
+   */
   private final class AuthGate extends Handler.Wrapper {
     AuthGate(Handler next) {
       super(next);
@@ -187,13 +209,19 @@ public final class PolicyProxy implements AutoCloseable {
         response.setStatus(407);
         response.getHeaders().put(HttpHeader.PROXY_AUTHENTICATE, "Basic realm=\"periscope\"");
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
-        response.write(true, ByteBuffer.wrap("proxy credentials required".getBytes(StandardCharsets.UTF_8)), callback);
+        response.write(
+            true,
+            ByteBuffer.wrap("proxy credentials required".getBytes(StandardCharsets.UTF_8)),
+            callback);
         return true;
       }
-      if (!HttpMethod.CONNECT.is(request.getMethod()) && BOOTSTRAP_HOST.equals(request.getHttpURI().getHost())) {
+      if (!HttpMethod.CONNECT.is(request.getMethod())
+          && BOOTSTRAP_HOST.equals(request.getHttpURI().getHost())) {
         response.setStatus(200);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html; charset=utf-8");
-        response.write(true, ByteBuffer.wrap("<!doctype html><title>ready</title>".getBytes(StandardCharsets.UTF_8)),
+        response.write(
+            true,
+            ByteBuffer.wrap("<!doctype html><title>ready</title>".getBytes(StandardCharsets.UTF_8)),
             callback);
         return true;
       }
@@ -219,14 +247,15 @@ public final class PolicyProxy implements AutoCloseable {
     }
 
     @Override
-    protected void connectToServer(Request request, String host, int port, Promise<SocketChannel> promise) {
+    protected void connectToServer(
+        Request request, String host, int port, Promise<SocketChannel> promise) {
       DestinationPolicy.Verdict v = judge(host, port);
       if (!v.admitted()) {
-        promise.failed(new Denied(status(v),
-            v.host() + ": " + v.reason()));
+        promise.failed(new Denied(status(v), v.host() + ": " + v.reason()));
         return;
       }
-      // Close wins over a resolution that was still running, and a client that left is not dialled for.
+      // Close wins over a resolution that was still running, and a client that left is not dialled
+      // for.
       if (closed.get() || clientLeft(request)) {
         promise.failed(new Denied(503, "the proxy is closing or the client left"));
         return;
@@ -252,12 +281,13 @@ public final class PolicyProxy implements AutoCloseable {
     }
 
     /**
-     * Whether the client closed its connection while its CONNECT was judged. A client sends nothing before the
-     * tunnel is granted, so one read that finds the end of the stream means it left; bytes sent early are a
-     * protocol error and refused too.
+     * Whether the client closed its connection while its CONNECT was judged. A client sends nothing
+     * before the tunnel is granted, so one read that finds the end of the stream means it left;
+     * bytes sent early are a protocol error and refused too.
      */
     private boolean clientLeft(Request request) {
-      org.eclipse.jetty.io.EndPoint client = request.getConnectionMetaData().getConnection().getEndPoint();
+      org.eclipse.jetty.io.EndPoint client =
+          request.getConnectionMetaData().getConnection().getEndPoint();
       if (!client.isOpen()) {
         return true;
       }
@@ -269,7 +299,8 @@ public final class PolicyProxy implements AutoCloseable {
     }
 
     @Override
-    protected void onConnectFailure(Request request, Response response, Callback callback, Throwable failure) {
+    protected void onConnectFailure(
+        Request request, Response response, Callback callback, Throwable failure) {
       if (failure instanceof Denied d) {
         refuse(request, response, callback, d.status, d.getMessage());
       } else {
@@ -278,7 +309,10 @@ public final class PolicyProxy implements AutoCloseable {
     }
   }
 
-  /** Forwarded HTTP: judged before anything is sent, then sent to the checked address with the original Host. */
+  /**
+   * Forwarded HTTP: judged before anything is sent, then sent to the checked address with the
+   * original Host.
+   */
   private final class Forward extends ProxyHandler.Forward {
     private static final String CHECKED = "periscope.checked";
     private static final String AUTHORITY = "periscope.authority";
@@ -287,13 +321,22 @@ public final class PolicyProxy implements AutoCloseable {
     public boolean handle(Request request, Response response, Callback callback) {
       HttpURI uri = request.getHttpURI();
       if (uri.getHost() == null || uri.getScheme() == null || !(uri.getScheme().equals("http"))) {
-        refuse(request, response, callback, 400, "this proxy forwards absolute http URLs and tunnels with CONNECT");
+        refuse(
+            request,
+            response,
+            callback,
+            400,
+            "this proxy forwards absolute http URLs and tunnels with CONNECT");
         return true;
       }
       int port = uri.getPort() > 0 ? uri.getPort() : 80;
       DestinationPolicy.Verdict v = judge(uri.getHost(), port);
       if (!v.admitted()) {
-        refuse(request, response, callback, status(v),
+        refuse(
+            request,
+            response,
+            callback,
+            status(v),
             "Blocked by the project's network policy: " + v.host() + ": " + v.reason());
         return true;
       }
@@ -317,12 +360,16 @@ public final class PolicyProxy implements AutoCloseable {
     protected HttpURI rewriteHttpURI(Request request) {
       InetSocketAddress target = (InetSocketAddress) request.getAttribute(CHECKED);
       InetAddress address = target.getAddress();
-      String literal = address.getAddress().length == 16 ? "[" + address.getHostAddress() + "]" : address.getHostAddress();
+      String literal =
+          address.getAddress().length == 16
+              ? "[" + address.getHostAddress() + "]"
+              : address.getHostAddress();
       return HttpURI.build(request.getHttpURI()).host(literal).port(target.getPort()).asImmutable();
     }
 
     @Override
-    protected org.eclipse.jetty.client.Request newProxyToServerRequest(Request request, HttpURI target) {
+    protected org.eclipse.jetty.client.Request newProxyToServerRequest(
+        Request request, HttpURI target) {
       org.eclipse.jetty.client.Request toServer = super.newProxyToServerRequest(request, target);
       String authority = (String) request.getAttribute(AUTHORITY);
       return toServer.headers(h -> h.put(HttpHeader.HOST, authority));
@@ -331,15 +378,19 @@ public final class PolicyProxy implements AutoCloseable {
     @Override
     protected HttpClient newHttpClient() {
       HttpClient client = super.newHttpClient();
-      // Only the checked IP literal ever reaches the client: any name is refused rather than resolved.
-      client.setSocketAddressResolver((host, port, context, promise) -> {
-        var literal = IpLiteral.parse(host);
-        if (literal.isEmpty()) {
-          promise.failed(new IOException("refusing to resolve " + host + ": only checked addresses are dialled"));
-        } else {
-          promise.succeeded(List.of(new InetSocketAddress(literal.get(), port)));
-        }
-      });
+      // Only the checked IP literal ever reaches the client: any name is refused rather than
+      // resolved.
+      client.setSocketAddressResolver(
+          (host, port, context, promise) -> {
+            var literal = IpLiteral.parse(host);
+            if (literal.isEmpty()) {
+              promise.failed(
+                  new IOException(
+                      "refusing to resolve " + host + ": only checked addresses are dialled"));
+            } else {
+              promise.succeeded(List.of(new InetSocketAddress(literal.get(), port)));
+            }
+          });
       client.setFollowRedirects(false);
       return client;
     }

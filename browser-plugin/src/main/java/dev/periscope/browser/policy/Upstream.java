@@ -4,9 +4,9 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 
 /**
- * Where the proxy dials for a checked address. In production it is the address itself; tests substitute one that
- * maps a public test address to a loopback server and refuses (and records) any other non-loopback destination,
- * so no test can send a packet off the machine.
+ * Where the proxy dials for a checked address. In production it is the address itself; tests
+ * substitute one that maps a public test address to a loopback server and refuses (and records) any
+ * other non-loopback destination, so no test can send a packet off the machine.
  */
 @FunctionalInterface
 public interface Upstream {

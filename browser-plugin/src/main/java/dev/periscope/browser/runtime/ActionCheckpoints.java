@@ -11,20 +11,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The checkpoint that follows a completed action of a resuming session, so a host killed outright resumes with the
- * state of its last completed action. The action's caller has its result at once; the checkpoint runs right after,
- * on a thread of its own, still holding the environment's queue, so the next action (one that may hang for its
- * whole timeout) cannot go before it. It writes only when cookies or local storage changed.
+ * The checkpoint that follows a completed action of a resuming session, so a host killed outright
+ * resumes with the state of its last completed action. The action's caller has its result at once;
+ * the checkpoint runs right after, on a thread of its own, still holding the environment's queue,
+ * so the next action (one that may hang for its whole timeout) cannot go before it. It writes only
+ * when cookies or local storage changed.
  */
 final class ActionCheckpoints implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ActionCheckpoints.class);
   private static final AtomicInteger THREADS = new AtomicInteger();
 
-  private final ExecutorService threads = Executors.newCachedThreadPool(r -> {
-    Thread t = new Thread(r, "periscope-checkpoint-" + THREADS.incrementAndGet());
-    t.setDaemon(true);
-    return t;
-  });
+  private final ExecutorService threads =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "periscope-checkpoint-" + THREADS.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+          });
   private final EnvironmentOpener opener;
   private final Runnable afterEach;
 
@@ -47,10 +50,16 @@ final class ActionCheckpoints implements AutoCloseable {
       afterEach.run();
     } catch (BrowserException e) {
       if (e.code() != ErrorCode.BROWSER_ENVIRONMENT_CLOSED) {
-        LOG.warn("browser session {}: the checkpoint after an action failed: {}", slot.sessionId, e.getMessage());
+        LOG.warn(
+            "browser session {}: the checkpoint after an action failed: {}",
+            slot.sessionId,
+            e.getMessage());
       }
     } catch (RuntimeException e) {
-      LOG.warn("browser session {}: the checkpoint after an action failed: {}", slot.sessionId, e.toString());
+      LOG.warn(
+          "browser session {}: the checkpoint after an action failed: {}",
+          slot.sessionId,
+          e.toString());
     }
   }
 

@@ -13,13 +13,15 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The newest checkpoint of each browser session: which provider build wrote it, its payload ref, the generation
- * of the environment it came from and when it was written. {@link #inMemory()} lasts as long as the process; the
- * durable index ({@code store.RuntimeStore}) keeps it in the {@code checkpoints} table.
+ * The newest checkpoint of each browser session: which provider build wrote it, its payload ref,
+ * the generation of the environment it came from and when it was written. {@link #inMemory()} lasts
+ * as long as the process; the durable index ({@code store.RuntimeStore}) keeps it in the {@code
+ * checkpoints} table.
  */
 public interface CheckpointIndex {
   /** One session's checkpoint. */
-  record Entry(BrowserSessionId sessionId, CheckpointRef checkpoint, int generation, Instant createdAt) {}
+  record Entry(
+      BrowserSessionId sessionId, CheckpointRef checkpoint, int generation, Instant createdAt) {}
 
   Optional<Entry> find(BrowserSessionId sessionId);
 
@@ -32,9 +34,10 @@ public interface CheckpointIndex {
   List<Entry> entries();
 
   /**
-   * Retention: removes the entries older than {@code ttl}, then the oldest until at most {@code max} remain, never
-   * the entry of a session in {@code live} (its environment still owns the payload; it counts toward the limit).
-   * Returns what it removed, so the caller deletes their payloads.
+   * Retention: removes the entries older than {@code ttl}, then the oldest until at most {@code
+   * max} remain, never the entry of a session in {@code live} (its environment still owns the
+   * payload; it counts toward the limit). Returns what it removed, so the caller deletes their
+   * payloads.
    */
   default List<Entry> prune(Duration ttl, int max, Set<BrowserSessionId> live) {
     List<Entry> all = new ArrayList<>(entries());

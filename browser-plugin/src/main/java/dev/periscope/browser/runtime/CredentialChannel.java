@@ -4,7 +4,6 @@ import dev.periscope.api.Cancellation;
 import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.spi.BrowserEnvironment;
-import dev.periscope.api.browser.spi.ProviderElement;
 import dev.periscope.api.host.ApprovalDecision;
 import dev.periscope.api.host.ApprovalRequest;
 import dev.periscope.api.host.ApprovalService;
@@ -19,10 +18,11 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * Where a credential fill gets its secret and its permission. The host's credential service answers first for
- * the references it lists; the plugin's {@code credentials.refs} map other references to environment variables.
- * A credential bound to origins is refused on any other origin before approval is asked; approval, when required,
- * fails closed: no approval service, a refusal or a failing service all deny.
+ * Where a credential fill gets its secret and its permission. The host's credential service answers
+ * first for the references it lists; the plugin's {@code credentials.refs} map other references to
+ * environment variables. A credential bound to origins is refused on any other origin before
+ * approval is asked; approval, when required, fails closed: no approval service, a refusal or a
+ * failing service all deny.
  */
 public final class CredentialChannel {
   public static final String TOOL = "browser_fill_credential";
@@ -33,8 +33,12 @@ public final class CredentialChannel {
   private final boolean requireApproval;
   private final Optional<ApprovalService> approval;
 
-  public CredentialChannel(Optional<CredentialService> service, Map<String, String> environmentRefs,
-      Function<String, String> environment, boolean requireApproval, Optional<ApprovalService> approval) {
+  public CredentialChannel(
+      Optional<CredentialService> service,
+      Map<String, String> environmentRefs,
+      Function<String, String> environment,
+      boolean requireApproval,
+      Optional<ApprovalService> approval) {
     this.service = service;
     this.environmentRefs = Map.copyOf(environmentRefs);
     this.environment = environment;
@@ -59,7 +63,10 @@ public final class CredentialChannel {
     return List.copyOf(all);
   }
 
-  /** A resolved credential: its reference, its secret, and the origins it may go to (none listed: any). */
+  /**
+   * A resolved credential: its reference, its secret, and the origins it may go to (none listed:
+   * any).
+   */
   record Credential(String ref, Secret secret, List<OriginPattern> origins) {
     boolean allows(String origin) {
       return origins.isEmpty() || origins.stream().anyMatch(p -> p.matches(origin));
@@ -70,7 +77,10 @@ public final class CredentialChannel {
     }
   }
 
-  /** The credential a reference names, or {@code BROWSER_CREDENTIAL_UNAVAILABLE} naming the configured ones. */
+  /**
+   * The credential a reference names, or {@code BROWSER_CREDENTIAL_UNAVAILABLE} naming the
+   * configured ones.
+   */
   Credential resolve(String ref) {
     if (service.isPresent() && service.get().references().contains(ref)) {
       Optional<Secret> secret = service.get().resolve(ref);
@@ -82,24 +92,38 @@ public final class CredentialChannel {
     String variable = environmentRefs.get(ref);
     if (variable == null) {
       List<String> configured = references();
-      throw unavailable("unknown credential reference \"" + ref + "\"; "
-          + (configured.isEmpty() ? "none are configured" : "configured: " + String.join(", ", configured)));
+      throw unavailable(
+          "unknown credential reference \""
+              + ref
+              + "\"; "
+              + (configured.isEmpty()
+                  ? "none are configured"
+                  : "configured: " + String.join(", ", configured)));
     }
     String value = environment.apply(variable);
     if (value == null || value.isEmpty()) {
-      throw unavailable("credential \"" + ref + "\" has no value: environment variable " + variable
-          + " is unset or empty");
+      throw unavailable(
+          "credential \""
+              + ref
+              + "\" has no value: environment variable "
+              + variable
+              + " is unset or empty");
     }
     return new Credential(ref, Secret.of(value), List.of());
   }
 
   /**
-   * A credential fill, on the environment's queue: the secret is resolved, the origins of the field's frame and of
-   * every frame around it checked against the credential's origins (before anyone is asked), approval obtained,
-   * the secret handed to {@code filled} (so the session redacts it from then on) and only then to the provider,
-   * which checks the origins once more as it fills. Returns the number of characters filled.
+   * A credential fill, on the environment's queue: the secret is resolved, the origins of the
+   * field's frame and of every frame around it checked against the credential's origins (before
+   * anyone is asked), approval obtained, the secret handed to {@code filled} (so the session
+   * redacts it from then on) and only then to the provider, which checks the origins once more as
+   * it fills. Returns the number of characters filled.
    */
-  int fill(Field field, String ref, Cancellation cancellation, java.util.function.Consumer<Secret> filled) {
+  int fill(
+      Field field,
+      String ref,
+      Cancellation cancellation,
+      java.util.function.Consumer<Secret> filled) {
     Credential credential = resolve(ref);
     List<String> chain = field.originChain();
     checkOrigins(credential, chain, field.name());
@@ -109,8 +133,9 @@ public final class CredentialChannel {
   }
 
   /**
-   * The field a credential goes into, as the runtime reaches it: each of its calls is one step of the browser, so
-   * the time a person takes to approve is not counted against the browser's deadlines.
+   * The field a credential goes into, as the runtime reaches it: each of its calls is one step of
+   * the browser, so the time a person takes to approve is not counted against the browser's
+   * deadlines.
    */
   interface Field {
     /** The field's accessible name, for the approval request. */
@@ -124,33 +149,57 @@ public final class CredentialChannel {
   }
 
   /**
-   * Refuses a fill the credential's origins do not admit, before anyone is asked: the field's own frame and every
-   * frame around it up to the top page must be on one of them, so neither a look-alike page nor an allowed page
-   * framed by a stranger gets it. A credential bound to no origins may go anywhere only with approval.
+   * Refuses a fill the credential's origins do not admit, before anyone is asked: the field's own
+   * frame and every frame around it up to the top page must be on one of them, so neither a
+   * look-alike page nor an allowed page framed by a stranger gets it. A credential bound to no
+   * origins may go anywhere only with approval.
    */
   void checkOrigins(Credential credential, List<String> chain, String fieldName) {
     if (credential.origins().isEmpty()) {
       if (!requireApproval) {
-        throw denied("credential \"" + credential.ref() + "\" is bound to no origins and approval is off, so it"
-            + " goes nowhere; list its origins or turn approval on");
+        throw denied(
+            "credential \""
+                + credential.ref()
+                + "\" is bound to no origins and approval is off, so it"
+                + " goes nowhere; list its origins or turn approval on");
       }
       return;
     }
     String field = "the field \"" + printable(fieldName) + "\"";
     if (!credential.allows(chain.get(0))) {
-      throw denied("credential \"" + credential.ref() + "\" may be filled only on " + credential.originList() + "; "
-          + field + " is on " + chain.get(0));
+      throw denied(
+          "credential \""
+              + credential.ref()
+              + "\" may be filled only on "
+              + credential.originList()
+              + "; "
+              + field
+              + " is on "
+              + chain.get(0));
     }
     for (String around : chain.subList(1, chain.size())) {
       if (!credential.allows(around)) {
-        throw denied("credential \"" + credential.ref() + "\" may be filled only on " + credential.originList() + "; "
-            + field + " is on " + chain.get(0) + " but framed by " + around);
+        throw denied(
+            "credential \""
+                + credential.ref()
+                + "\" may be filled only on "
+                + credential.originList()
+                + "; "
+                + field
+                + " is on "
+                + chain.get(0)
+                + " but framed by "
+                + around);
       }
     }
   }
 
-  /** Asks for approval when it is required; anything but an allow-once answer is {@code BROWSER_CREDENTIAL_DENIED}. */
-  void approve(Credential credential, List<String> chain, String fieldName, Cancellation cancellation) {
+  /**
+   * Asks for approval when it is required; anything but an allow-once answer is {@code
+   * BROWSER_CREDENTIAL_DENIED}.
+   */
+  void approve(
+      Credential credential, List<String> chain, String fieldName, Cancellation cancellation) {
     if (!requireApproval) {
       return;
     }
@@ -160,24 +209,41 @@ public final class CredentialChannel {
     String origin = chain.get(0);
     String top = chain.get(chain.size() - 1);
     String field = printable(fieldName);
-    String reason = "inject the stored credential \"" + credential.ref() + "\" into a browser form field"
-        + (top.equals(origin) ? "" : " (in a frame of " + origin + " inside a page of " + top + ")");
+    String reason =
+        "inject the stored credential \""
+            + credential.ref()
+            + "\" into a browser form field"
+            + (top.equals(origin)
+                ? ""
+                : " (in a frame of " + origin + " inside a page of " + top + ")");
     ApprovalDecision decision;
     try {
-      decision = approval.get().decide(new ApprovalRequest(TOOL, credential.ref(), origin, field, reason),
-          cancellation);
+      decision =
+          approval
+              .get()
+              .decide(
+                  new ApprovalRequest(TOOL, credential.ref(), origin, field, reason), cancellation);
     } catch (RuntimeException e) {
-      throw denied("the approval service failed (" + e.getClass().getSimpleName() + "), so the fill was denied");
+      throw denied(
+          "the approval service failed ("
+              + e.getClass().getSimpleName()
+              + "), so the fill was denied");
     }
     if (decision != ApprovalDecision.ALLOW_ONCE) {
-      throw denied("filling credential \"" + credential.ref() + "\" into \"" + field + "\" on " + origin
-          + " was not approved");
+      throw denied(
+          "filling credential \""
+              + credential.ref()
+              + "\" into \""
+              + field
+              + "\" on "
+              + origin
+              + " was not approved");
     }
   }
 
   /**
-   * A page-chosen name as it may be shown to a person: without control and format characters (which could move a
-   * terminal's cursor or reorder the line around it) and at most 120 characters.
+   * A page-chosen name as it may be shown to a person: without control and format characters (which
+   * could move a terminal's cursor or reorder the line around it) and at most 120 characters.
    */
   static String printable(String name) {
     String clean = String.valueOf(name).replaceAll("[\\p{Cc}\\p{Cf}\\p{Co}\\p{Cn}]", "").strip();

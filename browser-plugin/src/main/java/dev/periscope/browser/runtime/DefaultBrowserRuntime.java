@@ -20,7 +20,6 @@ import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -34,11 +33,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The runtime: providers, owner slots and leases. An owner slot is keyed by the owner object's identity and
- * holds one environment; the first acquire starts its open on a runtime thread, and every acquire of that owner
- * waits for the same open (single flight), each able to cancel only its own wait. When the last waiter leaves
- * before the open finished, the open is cancelled and whatever it produced is closed. The last lease's release
- * drains the environment, checkpoints it when the session resumes, and closes it.
+ * The runtime: providers, owner slots and leases. An owner slot is keyed by the owner object's
+ * identity and holds one environment; the first acquire starts its open on a runtime thread, and
+ * every acquire of that owner waits for the same open (single flight), each able to cancel only its
+ * own wait. When the last waiter leaves before the open finished, the open is cancelled and
+ * whatever it produced is closed. The last lease's release drains the environment, checkpoints it
+ * when the session resumes, and closes it.
  */
 public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseable {
   private static final AtomicInteger OPENER_THREADS = new AtomicInteger();
@@ -46,17 +46,21 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
   private final ProviderRegistry registry = new ProviderRegistry();
   private final RuntimeSettings settings;
   private final Map<Object, Slot> slots = new IdentityHashMap<>();
+
   /** Aborted environments no longer handed out, waiting for their last lease's release. */
   private final Set<Slot> detached = new HashSet<>();
+
   private final SessionClosings closings = new SessionClosings();
   private final EnvironmentOpener opener;
   private static final Logger LOG = LoggerFactory.getLogger(DefaultBrowserRuntime.class);
   private final TransitionRecords transitions;
-  private final ExecutorService openers = Executors.newCachedThreadPool(r -> {
-    Thread t = new Thread(r, "periscope-open-" + OPENER_THREADS.incrementAndGet());
-    t.setDaemon(true);
-    return t;
-  });
+  private final ExecutorService openers =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "periscope-open-" + OPENER_THREADS.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+          });
   private final ActionCheckpoints actionCheckpoints;
   private final CredentialChannel credentials;
   private final Redactions redactions = new Redactions();
@@ -65,14 +69,18 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
   private boolean closed;
 
   /**
-   * A runtime with {@code settings}; what it is not given it keeps in memory ({@link CheckpointIndex#inMemory()},
-   * {@link TransitionLog#none()}) or goes without ({@link CredentialChannel#none()}).
+   * A runtime with {@code settings}; what it is not given it keeps in memory ({@link
+   * CheckpointIndex#inMemory()}, {@link TransitionLog#none()}) or goes without ({@link
+   * CredentialChannel#none()}).
    */
   public static Builder builder(RuntimeSettings settings) {
     return new Builder(settings);
   }
 
-  /** How a runtime is put together: its settings, where it indexes checkpoints and logs transitions, its credentials. */
+  /**
+   * How a runtime is put together: its settings, where it indexes checkpoints and logs transitions,
+   * its credentials.
+   */
   public static final class Builder {
     private final RuntimeSettings settings;
     private CheckpointIndex checkpoints = CheckpointIndex.inMemory();
@@ -103,7 +111,10 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     }
   }
 
-  private DefaultBrowserRuntime(RuntimeSettings settings, CheckpointIndex checkpoints, TransitionLog transitionLog,
+  private DefaultBrowserRuntime(
+      RuntimeSettings settings,
+      CheckpointIndex checkpoints,
+      TransitionLog transitionLog,
       CredentialChannel credentials) {
     this.settings = settings;
     this.credentials = credentials;
@@ -124,9 +135,13 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
 
   @Override
   public AutoCloseable registerProvider(BrowserProvider provider) {
-    if (provider.capabilities().contains(Capability.CHECKPOINT) && !(provider instanceof CheckpointingProvider)) {
-      throw new BrowserException(ErrorCode.BROWSER_CHECKPOINT_UNAVAILABLE, "browser provider \"" + provider.id()
-          + "\" advertises checkpoints but cannot restore or destroy them");
+    if (provider.capabilities().contains(Capability.CHECKPOINT)
+        && !(provider instanceof CheckpointingProvider)) {
+      throw new BrowserException(
+          ErrorCode.BROWSER_CHECKPOINT_UNAVAILABLE,
+          "browser provider \""
+              + provider.id()
+              + "\" advertises checkpoints but cannot restore or destroy them");
     }
     registry.add(provider);
     prune();
@@ -134,8 +149,8 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
   }
 
   /**
-   * Withdraws a provider: out of selection first, then its unfinished opens are cancelled and settled, every
-   * environment it opened is closed, and finally the provider is disposed.
+   * Withdraws a provider: out of selection first, then its unfinished opens are cancelled and
+   * settled, every environment it opened is closed, and finally the provider is disposed.
    */
   private void unregister(BrowserProvider provider) {
     if (!registry.remove(provider)) {
@@ -143,20 +158,24 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     }
     List<Slot> opened = new ArrayList<>();
     synchronized (this) {
-      slots.values().removeIf(slot -> {
-        if (slot.provider == provider) {
-          opened.add(slot);
-          return true;
-        }
-        return false;
-      });
-      detached.removeIf(slot -> {
-        if (slot.provider == provider) {
-          opened.add(slot);
-          return true;
-        }
-        return false;
-      });
+      slots
+          .values()
+          .removeIf(
+              slot -> {
+                if (slot.provider == provider) {
+                  opened.add(slot);
+                  return true;
+                }
+                return false;
+              });
+      detached.removeIf(
+          slot -> {
+            if (slot.provider == provider) {
+              opened.add(slot);
+              return true;
+            }
+            return false;
+          });
       opened.removeIf(slot -> slot.shuttingDown);
       opened.forEach(slot -> slot.shuttingDown = true);
     }
@@ -169,13 +188,19 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.cleanupTimeoutMs());
     for (Slot slot : toSettle) {
       try {
-        slot.opening.get(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())),
+        slot.opening.get(
+            Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())),
             TimeUnit.MILLISECONDS);
       } catch (ExecutionException | CancellationException e) {
         // a failed open left nothing to close
       } catch (TimeoutException e) {
-        cleanup.add(new IllegalStateException("an open by provider " + slot.provider.id()
-            + " did not settle within " + settings.cleanupTimeoutMs() + " ms"));
+        cleanup.add(
+            new IllegalStateException(
+                "an open by provider "
+                    + slot.provider.id()
+                    + " did not settle within "
+                    + settings.cleanupTimeoutMs()
+                    + " ms"));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
@@ -185,14 +210,18 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
 
   @Override
   public BrowserLease acquire(
-      Object owner, BrowserSessionId sessionId, Persistence persistence, Requirements requirements,
+      Object owner,
+      BrowserSessionId sessionId,
+      Persistence persistence,
+      Requirements requirements,
       Cancellation cancellation) {
     cancellation.throwIfCancelled();
     Slot slot;
     boolean opener = false;
     synchronized (this) {
       if (closed) {
-        throw new BrowserException(ErrorCode.BROWSER_ENVIRONMENT_CLOSED, "the browser runtime is closed");
+        throw new BrowserException(
+            ErrorCode.BROWSER_ENVIRONMENT_CLOSED, "the browser runtime is closed");
       }
       Slot existing = slots.get(owner);
       slot = existing;
@@ -201,16 +230,29 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
         if (persistence == Persistence.RESUME) {
           needed.add(Capability.CHECKPOINT);
         }
-        BrowserProvider provider = registry.select(new Requirements(requirements.providerId(), needed),
-            settings.provider(), settings.environment().network().mode());
+        BrowserProvider provider =
+            registry.select(
+                new Requirements(requirements.providerId(), needed),
+                settings.provider(),
+                settings.environment().network().mode());
         slot = new Slot(owner, sessionId, persistence, provider);
         slots.put(owner, slot);
         opener = true;
-      } else if (!slot.sessionId.equals(sessionId) || slot.persistence != persistence
-          || requirements.providerId().filter(id -> !id.equals(existing.provider.id())).isPresent()) {
-        throw new BrowserException(ErrorCode.BROWSER_OWNER_CONFLICT,
-            "this owner already holds browser session " + slot.sessionId + " (" + slot.persistence.name().toLowerCase()
-                + ", provider " + slot.provider.id() + ")");
+      } else if (!slot.sessionId.equals(sessionId)
+          || slot.persistence != persistence
+          || requirements
+              .providerId()
+              .filter(id -> !id.equals(existing.provider.id()))
+              .isPresent()) {
+        throw new BrowserException(
+            ErrorCode.BROWSER_OWNER_CONFLICT,
+            "this owner already holds browser session "
+                + slot.sessionId
+                + " ("
+                + slot.persistence.name().toLowerCase()
+                + ", provider "
+                + slot.provider.id()
+                + ")");
       }
       slot.waiters++;
     }
@@ -236,17 +278,21 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
   }
 
   /**
-   * Opens (or, for a resuming session with a checkpoint, restores) the slot's environment on a runtime thread,
-   * under the slot's own cancellation: no caller's cancellation reaches it, and it is cancelled only when no
-   * caller waits for it any more.
+   * Opens (or, for a resuming session with a checkpoint, restores) the slot's environment on a
+   * runtime thread, under the slot's own cancellation: no caller's cancellation reaches it, and it
+   * is cancelled only when no caller waits for it any more.
    */
   private void open(Slot slot) {
     long openMs = settings.timeouts().openMs() + settings.timeouts().marginMs();
-    java.util.concurrent.atomic.AtomicBoolean late = new java.util.concurrent.atomic.AtomicBoolean();
-    Watchdog.Timer deadline = watchdog.after(openMs, () -> {
-      late.set(true);
-      slot.openCancellation.cancel();
-    });
+    java.util.concurrent.atomic.AtomicBoolean late =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    Watchdog.Timer deadline =
+        watchdog.after(
+            openMs,
+            () -> {
+              late.set(true);
+              slot.openCancellation.cancel();
+            });
     java.time.Instant startedAt = java.time.Instant.now();
     long start = System.nanoTime();
     try {
@@ -262,32 +308,43 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
       }
       if (!keep) {
         environment.shutdown(settings.cleanupTimeoutMs(), timeLeft -> {});
-        slot.opening.completeExceptionally(new BrowserException(ErrorCode.BROWSER_ENVIRONMENT_CLOSED,
-            "nobody waits for this browser any more, or its provider was withdrawn while it opened"));
+        slot.opening.completeExceptionally(
+            new BrowserException(
+                ErrorCode.BROWSER_ENVIRONMENT_CLOSED,
+                "nobody waits for this browser any more, or its provider was withdrawn while it opened"));
         return;
       }
       faults.opened(environment, startedAt, start);
       environment.watch(() -> detach(slot), faults::faulted);
-      // If the last waiter leaves after the check above, shutdownAll() closes the environment once it completes.
+      // If the last waiter leaves after the check above, shutdownAll() closes the environment once
+      // it completes.
       slot.opening.complete(environment);
     } catch (Throwable e) {
       synchronized (this) {
         slots.remove(slot.owner, slot);
       }
-      slot.opening.completeExceptionally(late.get() ? BrowserException.rebuilt(ErrorCode.BROWSER_UNRESPONSIVE, "the browser did not start within " + openMs + " ms, and was stopped", null, e) : e);
+      slot.opening.completeExceptionally(
+          late.get()
+              ? BrowserException.rebuilt(
+                  ErrorCode.BROWSER_UNRESPONSIVE,
+                  "the browser did not start within " + openMs + " ms, and was stopped",
+                  null,
+                  e)
+              : e);
     }
   }
 
   /** Waits for the shared open; the caller's cancellation ends only this caller's wait. */
   private static Environment await(Slot slot, Cancellation cancellation) {
     CompletableFuture<Environment> mine = new CompletableFuture<>();
-    slot.opening.whenComplete((env, error) -> {
-      if (error != null) {
-        mine.completeExceptionally(error);
-      } else {
-        mine.complete(env);
-      }
-    });
+    slot.opening.whenComplete(
+        (env, error) -> {
+          if (error != null) {
+            mine.completeExceptionally(error);
+          } else {
+            mine.complete(env);
+          }
+        });
     try (Cancellation.Registration waiting = cancellation.onCancel(() -> mine.cancel(false))) {
       return mine.get();
     } catch (ExecutionException e) {
@@ -297,7 +354,9 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
       if (e.getCause() instanceof Error err) {
         throw err;
       }
-      throw new BrowserException(ErrorCode.BROWSER_ACTION_FAILED, "opening the browser failed: " + e.getCause(),
+      throw new BrowserException(
+          ErrorCode.BROWSER_ACTION_FAILED,
+          "opening the browser failed: " + e.getCause(),
           e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -306,8 +365,8 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
   }
 
   /**
-   * An aborted environment is no longer handed out: its owner's next acquire opens a fresh one, while this one is
-   * shut down when its last lease is released.
+   * An aborted environment is no longer handed out: its owner's next acquire opens a fresh one,
+   * while this one is shut down when its last lease is released.
    */
   private synchronized void detach(Slot slot) {
     if (slots.remove(slot.owner, slot)) {
@@ -325,8 +384,11 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
   private void releaseIfUnused(Slot slot) {
     boolean last;
     synchronized (this) {
-      last = slot.leases == 0 && slot.waiters == 0 && !slot.shuttingDown
-          && (slots.get(slot.owner) == slot || detached.contains(slot));
+      last =
+          slot.leases == 0
+              && slot.waiters == 0
+              && !slot.shuttingDown
+              && (slots.get(slot.owner) == slot || detached.contains(slot));
       if (last) {
         slot.shuttingDown = true;
         slots.remove(slot.owner, slot);
@@ -344,9 +406,10 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
   }
 
   /**
-   * Shuts each slot's environment down, now or, for one still opening, when its open completes. All of them
-   * share one deadline of {@code cleanupTimeoutMs}. While a session's environment shuts down, a new open of that
-   * session waits for it, so it restores the checkpoint this shutdown writes.
+   * Shuts each slot's environment down, now or, for one still opening, when its open completes. All
+   * of them share one deadline of {@code cleanupTimeoutMs}. While a session's environment shuts
+   * down, a new open of that session waits for it, so it restores the checkpoint this shutdown
+   * writes.
    */
   private RuntimeException shutdownAll(List<Slot> toClose) {
     Cleanup cleanup = new Cleanup();
@@ -360,13 +423,15 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
         continue; // a fault ended it: EnvironmentFaults closes it, and there is no state to save
       }
       if (env == null) {
-        // Still opening, so nobody used it: nothing to checkpoint, and nothing a new open must wait for.
+        // Still opening, so nobody used it: nothing to checkpoint, and nothing a new open must wait
+        // for.
         slot.opening.thenAccept(e -> e.shutdown(settings.cleanupTimeoutMs(), timeLeft -> {}));
         continue;
       }
       CompletableFuture<Void> done = closings.begin(slot.sessionId);
       try {
-        env.shutdown(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())),
+        env.shutdown(
+            Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())),
             timeLeft -> opener.checkpoint(slot, env, timeLeft));
       } catch (RuntimeException e) {
         cleanup.add(e);
@@ -434,8 +499,11 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     openers.shutdown();
     try {
       if (!openers.awaitTermination(settings.cleanupTimeoutMs(), TimeUnit.MILLISECONDS)) {
-        cleanup.add(new IllegalStateException("the runtime's threads did not finish within "
-            + settings.cleanupTimeoutMs() + " ms"));
+        cleanup.add(
+            new IllegalStateException(
+                "the runtime's threads did not finish within "
+                    + settings.cleanupTimeoutMs()
+                    + " ms"));
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -21,18 +21,20 @@ import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
 /**
- * One open provider environment as the runtime holds it: its identity, its queue (a fair lock: operations run one
- * at a time, in admission order), its health, and the refs of its newest observation ({@link ObservationRefs}).
+ * One open provider environment as the runtime holds it: its identity, its queue (a fair lock:
+ * operations run one at a time, in admission order), its health, and the refs of its newest
+ * observation ({@link ObservationRefs}).
  *
- * <p>Its life: admitting, then (last release) no longer admitting while admitted work drains, then closed. An
- * abort (a caller's cancellation, a shutdown that waited too long, or a fault) stops the running operation and
- * makes the environment unusable at once.
+ * <p>Its life: admitting, then (last release) no longer admitting while admitted work drains, then
+ * closed. An abort (a caller's cancellation, a shutdown that waited too long, or a fault) stops the
+ * running operation and makes the environment unusable at once.
  *
- * <p>Health: every provider call is a {@link #step} with a deadline of its timeout plus the margin; a step still
- * running then is stopped and the environment faulted as unresponsive. The page gets a liveness check
- * ({@link BrowserEnvironment#probe()}) with a short deadline of its own while the environment is idle, before a
- * call that follows a pause, and after a step that failed. A fault the provider reports itself (its browser,
- * renderer or driver died) aborts the environment the same way. Either way the runtime hears of it at once.
+ * <p>Health: every provider call is a {@link #step} with a deadline of its timeout plus the margin;
+ * a step still running then is stopped and the environment faulted as unresponsive. The page gets a
+ * liveness check ({@link BrowserEnvironment#probe()}) with a short deadline of its own while the
+ * environment is idle, before a call that follows a pause, and after a step that failed. A fault
+ * the provider reports itself (its browser, renderer or driver died) aborts the environment the
+ * same way. Either way the runtime hears of it at once.
  */
 final class Environment {
   final String id = "browser-" + UUID.randomUUID();
@@ -44,8 +46,10 @@ final class Environment {
   private final ObservationRefs refs;
   private final Watchdog watchdog;
   private final RuntimeSettings.Timeouts timeouts;
+
   /** Whether the session's next environment is restored from its checkpoint. */
   private final boolean restores;
+
   private volatile Runnable onAbort = () -> {};
   private volatile BiConsumer<Environment, LostEnvironment> onFault = (env, lost) -> {};
   private volatile boolean admitting = true;
@@ -54,12 +58,23 @@ final class Environment {
   private volatile LostEnvironment lost;
   private volatile long lastAnswer = System.nanoTime();
   private volatile Watchdog.Timer liveness = () -> {};
-  /** Work the current operation asked to run after it, still holding the queue; set and read on its thread. */
+
+  /**
+   * Work the current operation asked to run after it, still holding the queue; set and read on its
+   * thread.
+   */
   private Runnable followUp;
+
   private Executor followUpExecutor;
 
-  Environment(BrowserSessionId sessionId, BrowserProvider provider, BrowserEnvironment delegate, int generation,
-      boolean restores, Watchdog watchdog, RuntimeSettings.Timeouts timeouts) {
+  Environment(
+      BrowserSessionId sessionId,
+      BrowserProvider provider,
+      BrowserEnvironment delegate,
+      int generation,
+      boolean restores,
+      Watchdog watchdog,
+      RuntimeSettings.Timeouts timeouts) {
     this.restores = restores;
     this.sessionId = sessionId;
     this.provider = provider;
@@ -71,18 +86,20 @@ final class Environment {
   }
 
   /**
-   * Starts watching the environment's health: {@code faulted} hears, once, of a fault that ends it, just before it
-   * is aborted, and must not block; {@code aborted} hears of every abort, so the owner stops handing it out.
+   * Starts watching the environment's health: {@code faulted} hears, once, of a fault that ends it,
+   * just before it is aborted, and must not block; {@code aborted} hears of every abort, so the
+   * owner stops handing it out.
    */
   void watch(Runnable aborted, BiConsumer<Environment, LostEnvironment> faulted) {
     this.onAbort = aborted;
     this.onFault = faulted;
     // What the provider reports once the environment closed is the close's doing, not a fault.
-    delegate.onFault(fault -> {
-      if (!closed) {
-        fault(fault);
-      }
-    });
+    delegate.onFault(
+        fault -> {
+          if (!closed) {
+            fault(fault);
+          }
+        });
     liveness = watchdog.every(timeouts.livenessIntervalMs(), this::checkWhileIdle);
     if (this.aborted) {
       liveness.close();
@@ -95,8 +112,9 @@ final class Environment {
   }
 
   /**
-   * From inside an operation: runs {@code work} on {@code executor} once the operation returned, before the next
-   * operation is admitted. The caller has its result at once; the queue passes on when {@code work} is done.
+   * From inside an operation: runs {@code work} on {@code executor} once the operation returned,
+   * before the next operation is admitted. The caller has its result at once; the queue passes on
+   * when {@code work} is done.
    */
   void afterThisOperation(Executor executor, Runnable work) {
     followUpExecutor = executor;
@@ -114,13 +132,14 @@ final class Environment {
       return;
     }
     try {
-      executor.execute(() -> {
-        try {
-          work.run();
-        } finally {
-          queue.exit();
-        }
-      });
+      executor.execute(
+          () -> {
+            try {
+              work.run();
+            } finally {
+              queue.exit();
+            }
+          });
     } catch (RejectedExecutionException e) {
       queue.exit();
     }
@@ -148,10 +167,10 @@ final class Environment {
   }
 
   /**
-   * Runs one operation on this environment's queue. A caller cancelled while it waits in the queue leaves without
-   * running; cancelled while its operation runs, the environment is aborted. An environment found discarded, or
-   * whose page no longer answers after a pause, fails the operation before it starts
-   * ({@link BrowserException#environmentGone}): nothing was done.
+   * Runs one operation on this environment's queue. A caller cancelled while it waits in the queue
+   * leaves without running; cancelled while its operation runs, the environment is aborted. An
+   * environment found discarded, or whose page no longer answers after a pause, fails the operation
+   * before it starts ({@link BrowserException#environmentGone}): nothing was done.
    */
   <T> T queued(Cancellation cancellation, Supplier<T> operation) {
     if (!usable()) {
@@ -160,16 +179,23 @@ final class Environment {
     try {
       queue.enter(cancellation);
     } catch (CancellationException e) {
-      throw BrowserException.of(ErrorCode.BROWSER_ACTION_CANCELLED, "the call was cancelled while it waited for the browser; nothing was done").withUrl(lastUrl());
+      throw BrowserException.of(
+              ErrorCode.BROWSER_ACTION_CANCELLED,
+              "the call was cancelled while it waited for the browser; nothing was done")
+          .withUrl(lastUrl());
     }
     try {
       if (closed || aborted) {
         throw gone();
       }
       if (cancellation.isCancelled()) {
-        throw BrowserException.of(ErrorCode.BROWSER_ACTION_CANCELLED, "the call was cancelled before the browser started on it; nothing was done").withUrl(lastUrl());
+        throw BrowserException.of(
+                ErrorCode.BROWSER_ACTION_CANCELLED,
+                "the call was cancelled before the browser started on it; nothing was done")
+            .withUrl(lastUrl());
       }
-      if (System.nanoTime() - lastAnswer > TimeUnit.MILLISECONDS.toNanos(timeouts.checkAfterPauseMs())) {
+      if (System.nanoTime() - lastAnswer
+          > TimeUnit.MILLISECONDS.toNanos(timeouts.checkAfterPauseMs())) {
         checkResponsive();
         if (aborted) {
           throw gone();
@@ -189,21 +215,33 @@ final class Environment {
   private BrowserException gone() {
     LostEnvironment l = lost;
     String why = l != null ? l.fault.detail() : aborted ? "it was discarded" : "it is closed";
-    return BrowserException.environmentGone("this browser environment cannot be used: " + why
-        + "; the next call opens a fresh one", lastUrl());
+    return BrowserException.environmentGone(
+        "this browser environment cannot be used: " + why + "; the next call opens a fresh one",
+        lastUrl());
   }
 
   /**
-   * Runs one provider call of the current operation under a deadline: still running {@code timeoutMs} plus the
-   * margin after it began, it is stopped by faulting the environment as unresponsive. A step that fails for a
-   * reason that may be the page's (not a refusal, not a stale ref) is followed by a liveness check. Caller holds
-   * the queue.
+   * Runs one provider call of the current operation under a deadline: still running {@code
+   * timeoutMs} plus the margin after it began, it is stopped by faulting the environment as
+   * unresponsive. A step that fails for a reason that may be the page's (not a refusal, not a stale
+   * ref) is followed by a liveness check. Caller holds the queue.
    */
   <T> T step(String what, long timeoutMs, Supplier<T> work) {
     long limit = timeoutMs + timeouts.marginMs();
-    Watchdog.Timer deadline = watchdog.after(limit, () -> fault(new EnvironmentFault(
-        EnvironmentFault.Cause.DEADLINE_EXCEEDED, what + " was still running " + limit + " ms after it began (its"
-            + " timeout is " + timeoutMs + " ms)")));
+    Watchdog.Timer deadline =
+        watchdog.after(
+            limit,
+            () ->
+                fault(
+                    new EnvironmentFault(
+                        EnvironmentFault.Cause.DEADLINE_EXCEEDED,
+                        what
+                            + " was still running "
+                            + limit
+                            + " ms after it began (its"
+                            + " timeout is "
+                            + timeoutMs
+                            + " ms)")));
     T result;
     try {
       result = work.get();
@@ -223,35 +261,49 @@ final class Environment {
     if (aborted) {
       return false;
     }
-    return !(e instanceof BrowserException b) || b.code() == ErrorCode.BROWSER_ACTION_FAILED
+    return !(e instanceof BrowserException b)
+        || b.code() == ErrorCode.BROWSER_ACTION_FAILED
         || b.code() == ErrorCode.BROWSER_ACTION_EVIDENCE_FAILED;
   }
 
   /**
-   * A liveness check: the page must answer within the liveness timeout, or the environment is faulted as
-   * unresponsive. Caller holds the queue.
+   * A liveness check: the page must answer within the liveness timeout, or the environment is
+   * faulted as unresponsive. Caller holds the queue.
    */
   private void checkResponsive() {
     if (aborted) {
       return;
     }
-    Watchdog.Timer deadline = watchdog.after(timeouts.livenessMs(), () -> fault(new EnvironmentFault(
-        EnvironmentFault.Cause.UNRESPONSIVE, "the page did not answer a liveness check within "
-            + timeouts.livenessMs() + " ms")));
+    Watchdog.Timer deadline =
+        watchdog.after(
+            timeouts.livenessMs(),
+            () ->
+                fault(
+                    new EnvironmentFault(
+                        EnvironmentFault.Cause.UNRESPONSIVE,
+                        "the page did not answer a liveness check within "
+                            + timeouts.livenessMs()
+                            + " ms")));
     try {
       delegate.probe();
       lastAnswer = System.nanoTime();
     } catch (RuntimeException quick) {
-      // Not a missed answer: a page that is navigating, or one that died, which its provider reports.
+      // Not a missed answer: a page that is navigating, or one that died, which its provider
+      // reports.
     } finally {
       deadline.close();
     }
   }
 
-  /** Between operations: checks the page still answers, unless an operation holds the queue or one just did. */
+  /**
+   * Between operations: checks the page still answers, unless an operation holds the queue or one
+   * just did.
+   */
   private void checkWhileIdle() {
-    if (!usable() || closed
-        || System.nanoTime() - lastAnswer < TimeUnit.MILLISECONDS.toNanos(timeouts.livenessIntervalMs())) {
+    if (!usable()
+        || closed
+        || System.nanoTime() - lastAnswer
+            < TimeUnit.MILLISECONDS.toNanos(timeouts.livenessIntervalMs())) {
       return;
     }
     if (!queue.tryEnterNow()) {
@@ -267,9 +319,10 @@ final class Environment {
   }
 
   /**
-   * Ends the environment for a fault, from any thread: the first fault wins, and none counts once the environment
-   * was aborted for another reason. (A checkpoint that hangs while the environment closes is a fault too.) The
-   * runtime hears of it, then the environment is aborted; neither waits.
+   * Ends the environment for a fault, from any thread: the first fault wins, and none counts once
+   * the environment was aborted for another reason. (A checkpoint that hangs while the environment
+   * closes is a fault too.) The runtime hears of it, then the environment is aborted; neither
+   * waits.
    */
   void fault(EnvironmentFault fault) {
     LostEnvironment l;
@@ -278,16 +331,27 @@ final class Environment {
         return;
       }
       Refs r = refs.latest();
-      l = new LostEnvironment(sessionId, id, fault, Instant.now(), lastUrl(),
-          r == null ? null : r.observation().id(), restores);
+      l =
+          new LostEnvironment(
+              sessionId,
+              id,
+              fault,
+              Instant.now(),
+              lastUrl(),
+              r == null ? null : r.observation().id(),
+              restores);
       lost = l;
     }
-    // The runtime notes the loss first, so an open of the session that begins once this one is detached tells of it.
+    // The runtime notes the loss first, so an open of the session that begins once this one is
+    // detached tells of it.
     onFault.accept(this, l);
     abort();
   }
 
-  /** Stops the running operation and makes the environment unusable. Safe from any thread, more than once. */
+  /**
+   * Stops the running operation and makes the environment unusable. Safe from any thread, more than
+   * once.
+   */
   void abort() {
     synchronized (this) {
       if (aborted) {
@@ -302,9 +366,9 @@ final class Environment {
   }
 
   /**
-   * Stops admission, waits up to {@code timeoutMs} for admitted work to drain (aborting it after that), runs
-   * {@code beforeClose} with the time left (the checkpoint), then closes. Both a {@code beforeClose} failure and a
-   * close failure are reported, the second suppressed in the first.
+   * Stops admission, waits up to {@code timeoutMs} for admitted work to drain (aborting it after
+   * that), runs {@code beforeClose} with the time left (the checkpoint), then closes. Both a {@code
+   * beforeClose} failure and a close failure are reported, the second suppressed in the first.
    */
   void shutdown(long timeoutMs, java.util.function.LongConsumer beforeClose) {
     admitting = false;
@@ -323,7 +387,10 @@ final class Environment {
       }
       liveness.close();
       if (!aborted) {
-        cleanup.run(() -> beforeClose.accept(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))));
+        cleanup.run(
+            () ->
+                beforeClose.accept(
+                    Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))));
       }
       refs.clear();
       cleanup.run(delegate::close);
@@ -343,12 +410,17 @@ final class Environment {
     return refs.lastUrl();
   }
 
-  /** Turns a provider observation into the newest observation, minting refs. Caller holds the queue. */
+  /**
+   * Turns a provider observation into the newest observation, minting refs. Caller holds the queue.
+   */
   Observation record(ProviderObservation p, boolean shown) {
     return refs.record(p, shown);
   }
 
-  /** The provider element behind a ref of the newest observation, or {@code BROWSER_STALE_REFERENCE}. */
+  /**
+   * The provider element behind a ref of the newest observation, or {@code
+   * BROWSER_STALE_REFERENCE}.
+   */
   ProviderElement resolve(String observationId, String ref) {
     return refs.resolve(observationId, ref);
   }

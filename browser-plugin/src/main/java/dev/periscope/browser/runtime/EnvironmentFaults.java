@@ -13,22 +13,29 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What the runtime does with an environment a fault ended: the operator hears of it in the log, the audit trail
- * gets a {@code fault} transition, its browser is shut down at once (not when its last lease goes), and the loss is
- * kept for the session's next environment, which records a {@code recover} transition and, when no call told the
- * model yet, tells it.
+ * What the runtime does with an environment a fault ended: the operator hears of it in the log, the
+ * audit trail gets a {@code fault} transition, its browser is shut down at once (not when its last
+ * lease goes), and the loss is kept for the session's next environment, which records a {@code
+ * recover} transition and, when no call told the model yet, tells it.
  */
 final class EnvironmentFaults {
   private static final Logger LOG = LoggerFactory.getLogger(EnvironmentFaults.class);
-  /** How many sessions' losses are kept at most: the oldest go, so sessions that never come back cannot fill it. */
+
+  /**
+   * How many sessions' losses are kept at most: the oldest go, so sessions that never come back
+   * cannot fill it.
+   */
   private static final int KEPT = 1_000;
 
-  private final Map<BrowserSessionId, LostEnvironment> lost = Collections.synchronizedMap(new LinkedHashMap<>() {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<BrowserSessionId, LostEnvironment> eldest) {
-      return size() > KEPT;
-    }
-  });
+  private final Map<BrowserSessionId, LostEnvironment> lost =
+      Collections.synchronizedMap(
+          new LinkedHashMap<>() {
+            @Override
+            protected boolean removeEldestEntry(
+                Map.Entry<BrowserSessionId, LostEnvironment> eldest) {
+              return size() > KEPT;
+            }
+          });
   private final TransitionRecords transitions;
   private final Executor closer;
   private final long cleanupTimeoutMs;
@@ -40,21 +47,41 @@ final class EnvironmentFaults {
     this.cleanupTimeoutMs = cleanupTimeoutMs;
   }
 
-  /** Called by the environment, on whatever thread saw the fault, just before it is aborted; never blocks. */
+  /**
+   * Called by the environment, on whatever thread saw the fault, just before it is aborted; never
+   * blocks.
+   */
   void faulted(Environment environment, LostEnvironment fault) {
     lost.put(environment.sessionId, fault);
-    LOG.warn("browser session {}: environment {} ended by a fault ({}): {}; the next call opens {}",
-        environment.sessionId, environment.id, fault.fault.cause().id(), fault.fault.detail(), fault.next());
+    LOG.warn(
+        "browser session {}: environment {} ended by a fault ({}): {}; the next call opens {}",
+        environment.sessionId,
+        environment.id,
+        fault.fault.cause().id(),
+        fault.fault.detail(),
+        fault.next());
     try {
-      closer.execute(() -> {
-        Refs latest = environment.latest();
-        transitions.add(new Transition("transition-" + UUID.randomUUID(), environment.sessionId.value(),
-            environment.id, environment.provider.id(), environment.generation,
-            Map.of("kind", "fault", "cause", fault.fault.cause().id()), Transition.Outcome.FAILED,
-            fault.observationId, null, fault.at, fault.at, new Transition.Metrics(0, 0, 0, 0, 0, false, false),
-            fault.fault.cause().code()), latest == null ? null : latest.observation());
-        close(environment);
-      });
+      closer.execute(
+          () -> {
+            Refs latest = environment.latest();
+            transitions.add(
+                new Transition(
+                    "transition-" + UUID.randomUUID(),
+                    environment.sessionId.value(),
+                    environment.id,
+                    environment.provider.id(),
+                    environment.generation,
+                    Map.of("kind", "fault", "cause", fault.fault.cause().id()),
+                    Transition.Outcome.FAILED,
+                    fault.observationId,
+                    null,
+                    fault.at,
+                    fault.at,
+                    new Transition.Metrics(0, 0, 0, 0, 0, false, false),
+                    fault.fault.cause().code()),
+                latest == null ? null : latest.observation());
+            close(environment);
+          });
     } catch (RejectedExecutionException runtimeClosing) {
       close(environment);
     }
@@ -64,14 +91,16 @@ final class EnvironmentFaults {
     try {
       environment.shutdown(cleanupTimeoutMs, timeLeft -> {});
     } catch (RuntimeException e) {
-      LOG.warn("browser session {}: closing the environment a fault ended failed: {}", environment.sessionId,
+      LOG.warn(
+          "browser session {}: closing the environment a fault ended failed: {}",
+          environment.sessionId,
           e.toString());
     }
   }
 
   /**
-   * A new environment of the session opened: if a fault ended the one before, the audit trail says the session
-   * goes on, and the new one tells the model of the loss unless a call already did.
+   * A new environment of the session opened: if a fault ended the one before, the audit trail says
+   * the session goes on, and the new one tells the model of the loss unless a call already did.
    */
   void opened(Environment environment, Instant startedAt, long startNanos) {
     LostEnvironment predecessor = lost.remove(environment.sessionId);
@@ -82,11 +111,28 @@ final class EnvironmentFaults {
       environment.inherit(predecessor);
     }
     long ms = (System.nanoTime() - startNanos) / 1_000_000;
-    transitions.add(new Transition("transition-" + UUID.randomUUID(), environment.sessionId.value(),
-        environment.id, environment.provider.id(), environment.generation,
-        Map.of("kind", "recover", "cause", predecessor.fault.cause().id(), "from_environment",
-            predecessor.environmentId), Transition.Outcome.SUCCEEDED, null, null, startedAt, Instant.now(),
-        new Transition.Metrics(ms, ms, 0, 0, 0, false, false), null), null);
+    transitions.add(
+        new Transition(
+            "transition-" + UUID.randomUUID(),
+            environment.sessionId.value(),
+            environment.id,
+            environment.provider.id(),
+            environment.generation,
+            Map.of(
+                "kind",
+                "recover",
+                "cause",
+                predecessor.fault.cause().id(),
+                "from_environment",
+                predecessor.environmentId),
+            Transition.Outcome.SUCCEEDED,
+            null,
+            null,
+            startedAt,
+            Instant.now(),
+            new Transition.Metrics(ms, ms, 0, 0, 0, false, false),
+            null),
+        null);
   }
 
   /** The session was discarded: its loss is nothing to tell any more. */

@@ -23,11 +23,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Opens environments and saves them. A resuming session is restored from its newest checkpoint, through the
- * provider and provider build that wrote it, after any earlier environment of the session has finished closing;
- * a payload found missing drops the index entry and opens fresh. Checkpoint work for one session is serialized
- * across owners in arrival order: a payload is written, then its metadata committed (a metadata failure deletes
- * the new payload), then the replaced payload deleted before the next checkpoint of the session may begin.
+ * Opens environments and saves them. A resuming session is restored from its newest checkpoint,
+ * through the provider and provider build that wrote it, after any earlier environment of the
+ * session has finished closing; a payload found missing drops the index entry and opens fresh.
+ * Checkpoint work for one session is serialized across owners in arrival order: a payload is
+ * written, then its metadata committed (a metadata failure deletes the new payload), then the
+ * replaced payload deleted before the next checkpoint of the session may begin.
  */
 final class EnvironmentOpener {
   private static final Logger LOG = LoggerFactory.getLogger(EnvironmentOpener.class);
@@ -36,10 +37,16 @@ final class EnvironmentOpener {
   private final SessionClosings closings;
   private final RuntimeSettings settings;
   private final Watchdog watchdog;
-  /** One fair lock per session: a waiter keeps its place in line even when its caller was cancelled. */
+
+  /**
+   * One fair lock per session: a waiter keeps its place in line even when its caller was cancelled.
+   */
   private final Map<BrowserSessionId, ReentrantLock> sessionLocks = new ConcurrentHashMap<>();
 
-  EnvironmentOpener(CheckpointIndex checkpoints, SessionClosings closings, RuntimeSettings settings,
+  EnvironmentOpener(
+      CheckpointIndex checkpoints,
+      SessionClosings closings,
+      RuntimeSettings settings,
       Watchdog watchdog) {
     this.checkpoints = checkpoints;
     this.closings = closings;
@@ -50,20 +57,25 @@ final class EnvironmentOpener {
   /** Opens the slot's environment, restoring a resuming session from its newest checkpoint. */
   Environment open(Slot slot) {
     BrowserProvider provider = slot.provider;
-    BrowserProvider.OpenRequest request = new BrowserProvider.OpenRequest(slot.sessionId, slot.persistence,
-        settings.environment());
+    BrowserProvider.OpenRequest request =
+        new BrowserProvider.OpenRequest(slot.sessionId, slot.persistence, settings.environment());
     closings.await(slot.sessionId, settings.cleanupTimeoutMs());
-    Optional<CheckpointIndex.Entry> saved = slot.persistence == Persistence.RESUME
-        ? checkpoints.find(slot.sessionId) : Optional.empty();
+    Optional<CheckpointIndex.Entry> saved =
+        slot.persistence == Persistence.RESUME
+            ? checkpoints.find(slot.sessionId)
+            : Optional.empty();
     BrowserEnvironment env = null;
     int generation = saved.map(s -> s.generation() + 1).orElse(1);
     if (saved.isPresent()) {
       CheckpointRef checkpoint = saved.get().checkpoint();
       refuseForeign(slot.sessionId, checkpoint, provider);
       try {
-        env = ((CheckpointingProvider) provider).restore(request, checkpoint, slot.openCancellation);
+        env =
+            ((CheckpointingProvider) provider).restore(request, checkpoint, slot.openCancellation);
       } catch (CheckpointMissingException e) {
-        LOG.warn("browser session {}: its checkpoint payload is gone ({}); starting fresh", slot.sessionId,
+        LOG.warn(
+            "browser session {}: its checkpoint payload is gone ({}); starting fresh",
+            slot.sessionId,
             e.getMessage());
         serialized(slot.sessionId, () -> checkpoints.remove(slot.sessionId));
       }
@@ -71,86 +83,136 @@ final class EnvironmentOpener {
     if (env == null) {
       env = provider.open(request, slot.openCancellation);
     }
-    if (provider.capabilities().contains(Capability.CHECKPOINT) && !(env instanceof CheckpointingEnvironment)) {
+    if (provider.capabilities().contains(Capability.CHECKPOINT)
+        && !(env instanceof CheckpointingEnvironment)) {
       env.close();
-      throw new BrowserException(ErrorCode.BROWSER_CHECKPOINT_UNAVAILABLE,
-          "browser provider \"" + provider.id() + "\" opened an environment that cannot be checkpointed");
+      throw new BrowserException(
+          ErrorCode.BROWSER_CHECKPOINT_UNAVAILABLE,
+          "browser provider \""
+              + provider.id()
+              + "\" opened an environment that cannot be checkpointed");
     }
-    boolean restores = slot.persistence == Persistence.RESUME && env instanceof CheckpointingEnvironment;
-    return new Environment(slot.sessionId, provider, env, generation, restores, watchdog, settings.timeouts());
+    boolean restores =
+        slot.persistence == Persistence.RESUME && env instanceof CheckpointingEnvironment;
+    return new Environment(
+        slot.sessionId, provider, env, generation, restores, watchdog, settings.timeouts());
   }
 
-  private static void refuseForeign(BrowserSessionId sessionId, CheckpointRef checkpoint, BrowserProvider provider) {
+  private static void refuseForeign(
+      BrowserSessionId sessionId, CheckpointRef checkpoint, BrowserProvider provider) {
     if (!checkpoint.providerId().equals(provider.id())) {
-      throw new BrowserException(ErrorCode.BROWSER_CHECKPOINT_PROVIDER_MISMATCH, "browser session " + sessionId
-          + " was saved by provider \"" + checkpoint.providerId() + "\", not \"" + provider.id()
-          + "\"; use browser_reset to start this session afresh");
+      throw new BrowserException(
+          ErrorCode.BROWSER_CHECKPOINT_PROVIDER_MISMATCH,
+          "browser session "
+              + sessionId
+              + " was saved by provider \""
+              + checkpoint.providerId()
+              + "\", not \""
+              + provider.id()
+              + "\"; use browser_reset to start this session afresh");
     }
-    if (checkpoint.providerVersion() != null && provider.version().isPresent()
+    if (checkpoint.providerVersion() != null
+        && provider.version().isPresent()
         && !checkpoint.providerVersion().equals(provider.version().get())) {
-      throw new BrowserException(ErrorCode.BROWSER_CHECKPOINT_VERSION_MISMATCH, "browser session " + sessionId
-          + " was saved by " + checkpoint.providerVersion() + " and cannot be read by " + provider.version().get()
-          + "; use browser_reset to start this session afresh");
+      throw new BrowserException(
+          ErrorCode.BROWSER_CHECKPOINT_VERSION_MISMATCH,
+          "browser session "
+              + sessionId
+              + " was saved by "
+              + checkpoint.providerVersion()
+              + " and cannot be read by "
+              + provider.version().get()
+              + "; use browser_reset to start this session afresh");
     }
   }
 
   /**
-   * Saves a resuming session's state, after an action or on its last release, unless its indexed checkpoint
-   * already holds it, and replaces that checkpoint. Reading the state from the browser is a step of at most
-   * {@code timeoutMs}. Caller holds the environment's queue.
+   * Saves a resuming session's state, after an action or on its last release, unless its indexed
+   * checkpoint already holds it, and replaces that checkpoint. Reading the state from the browser
+   * is a step of at most {@code timeoutMs}. Caller holds the environment's queue.
    */
   void checkpoint(Slot slot, Environment env, long timeoutMs) {
-    if (slot.persistence != Persistence.RESUME || !(env.delegate() instanceof CheckpointingEnvironment c)) {
+    if (slot.persistence != Persistence.RESUME
+        || !(env.delegate() instanceof CheckpointingEnvironment c)) {
       return;
     }
     CheckpointingProvider provider = (CheckpointingProvider) slot.provider;
-    serialized(slot.sessionId, () -> {
-      Optional<CheckpointIndex.Entry> current = checkpoints.find(slot.sessionId);
-      if (current.isPresent() && !current.get().checkpoint().providerId().equals(provider.id())) {
-        throw new BrowserException(ErrorCode.BROWSER_CHECKPOINT_PROVIDER_MISMATCH, "browser session "
-            + slot.sessionId + " is checkpointed by provider \"" + current.get().checkpoint().providerId()
-            + "\"; provider \"" + provider.id() + "\" may not replace it");
-      }
-      Optional<CheckpointRef> written = env.step("saving the browser state", timeoutMs,
-          () -> c.checkpointIfChanged(current.map(CheckpointIndex.Entry::checkpoint)));
-      if (written.isEmpty()) {
-        return null;
-      }
-      Optional<CheckpointIndex.Entry> replaced;
-      try {
-        replaced = checkpoints.put(new CheckpointIndex.Entry(slot.sessionId, written.get(), env.generation,
-            Instant.now()));
-      } catch (RuntimeException e) {
-        BrowserException failure = new BrowserException(ErrorCode.BROWSER_CHECKPOINT_METADATA_FAILED,
-            "the checkpoint of browser session " + slot.sessionId + " could not be recorded: " + e.getMessage(),
-            e);
-        try {
-          provider.destroyCheckpoint(written.get());
-        } catch (RuntimeException rollback) {
-          failure.addSuppressed(rollback);
-        }
-        throw failure;
-      }
-      replaced.filter(r -> !r.checkpoint().ref().equals(written.get().ref()))
-          .ifPresent(r -> destroy(provider, r));
-      return null;
-    });
+    serialized(
+        slot.sessionId,
+        () -> {
+          Optional<CheckpointIndex.Entry> current = checkpoints.find(slot.sessionId);
+          if (current.isPresent()
+              && !current.get().checkpoint().providerId().equals(provider.id())) {
+            throw new BrowserException(
+                ErrorCode.BROWSER_CHECKPOINT_PROVIDER_MISMATCH,
+                "browser session "
+                    + slot.sessionId
+                    + " is checkpointed by provider \""
+                    + current.get().checkpoint().providerId()
+                    + "\"; provider \""
+                    + provider.id()
+                    + "\" may not replace it");
+          }
+          Optional<CheckpointRef> written =
+              env.step(
+                  "saving the browser state",
+                  timeoutMs,
+                  () -> c.checkpointIfChanged(current.map(CheckpointIndex.Entry::checkpoint)));
+          if (written.isEmpty()) {
+            return null;
+          }
+          Optional<CheckpointIndex.Entry> replaced;
+          try {
+            replaced =
+                checkpoints.put(
+                    new CheckpointIndex.Entry(
+                        slot.sessionId, written.get(), env.generation, Instant.now()));
+          } catch (RuntimeException e) {
+            BrowserException failure =
+                new BrowserException(
+                    ErrorCode.BROWSER_CHECKPOINT_METADATA_FAILED,
+                    "the checkpoint of browser session "
+                        + slot.sessionId
+                        + " could not be recorded: "
+                        + e.getMessage(),
+                    e);
+            try {
+              provider.destroyCheckpoint(written.get());
+            } catch (RuntimeException rollback) {
+              failure.addSuppressed(rollback);
+            }
+            throw failure;
+          }
+          replaced
+              .filter(r -> !r.checkpoint().ref().equals(written.get().ref()))
+              .ifPresent(r -> destroy(provider, r));
+          return null;
+        });
   }
 
   /** Deletes a session's checkpoint: metadata first, then the payload. */
   void discard(BrowserSessionId sessionId, Function<String, Optional<BrowserProvider>> providers) {
-    serialized(sessionId, () -> {
-      checkpoints.remove(sessionId).ifPresent(entry -> providers.apply(entry.checkpoint().providerId())
-          .filter(p -> p instanceof CheckpointingProvider)
-          .ifPresent(p -> destroy((CheckpointingProvider) p, entry)));
-      return null;
-    });
+    serialized(
+        sessionId,
+        () -> {
+          checkpoints
+              .remove(sessionId)
+              .ifPresent(
+                  entry ->
+                      providers
+                          .apply(entry.checkpoint().providerId())
+                          .filter(p -> p instanceof CheckpointingProvider)
+                          .ifPresent(p -> destroy((CheckpointingProvider) p, entry)));
+          return null;
+        });
   }
 
   /** Applies retention; the live sessions' records stay. */
   void prune(Set<BrowserSessionId> live, Function<String, Optional<BrowserProvider>> providers) {
-    for (CheckpointIndex.Entry dropped : checkpoints.prune(settings.checkpointTtl(), settings.maxCheckpoints(), live)) {
-      providers.apply(dropped.checkpoint().providerId())
+    for (CheckpointIndex.Entry dropped :
+        checkpoints.prune(settings.checkpointTtl(), settings.maxCheckpoints(), live)) {
+      providers
+          .apply(dropped.checkpoint().providerId())
           .filter(p -> p instanceof CheckpointingProvider)
           .ifPresent(p -> destroy((CheckpointingProvider) p, dropped));
     }
@@ -160,7 +222,9 @@ final class EnvironmentOpener {
     try {
       provider.destroyCheckpoint(entry.checkpoint());
     } catch (RuntimeException e) {
-      LOG.warn("could not delete the replaced checkpoint payload of browser session {}: {}", entry.sessionId(),
+      LOG.warn(
+          "could not delete the replaced checkpoint payload of browser session {}: {}",
+          entry.sessionId(),
           e.getMessage());
     }
   }

@@ -9,14 +9,17 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * One holder at a time, in strict arrival order. A waiter that is cancelled, or whose time runs out, leaves the
- * line without disturbing the others: the turn passes straight from one holder to the next in line.
+ * One holder at a time, in strict arrival order. A waiter that is cancelled, or whose time runs
+ * out, leaves the line without disturbing the others: the turn passes straight from one holder to
+ * the next in line.
  */
 public final class FifoGate {
   private final ArrayDeque<CompletableFuture<Void>> line = new ArrayDeque<>();
   private boolean held;
 
-  /** Waits for this caller's turn. Throws {@link CancellationException} if the caller cancels first. */
+  /**
+   * Waits for this caller's turn. Throws {@link CancellationException} if the caller cancels first.
+   */
   public void enter(Cancellation cancellation) {
     CompletableFuture<Void> turn = join();
     if (turn == null) {
@@ -98,5 +101,4 @@ public final class FifoGate {
     }
     return false;
   }
-
 }

@@ -22,8 +22,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
- * One caller's share of an environment. Every operation goes through the environment's queue; every admitted
- * action yields a transition, recorded with the runtime whether it succeeded or not.
+ * One caller's share of an environment. Every operation goes through the environment's queue; every
+ * admitted action yields a transition, recorded with the runtime whether it succeeded or not.
  */
 final class Lease implements BrowserLease {
   private final DefaultBrowserRuntime runtime;
@@ -58,12 +58,15 @@ final class Lease implements BrowserLease {
   }
 
   /**
-   * Observes on the queue, with every secret filled in this session redacted; {@code shown} when the model sees
-   * this observation. Caller holds the queue.
+   * Observes on the queue, with every secret filled in this session redacted; {@code shown} when
+   * the model sees this observation. Caller holds the queue.
    */
   private Observation observeNow(ObservationBudget budget, boolean shown) {
-    ProviderObservation seen = environment.step("observing the page", timeouts().actionMs(),
-        () -> environment.delegate().observe(budget));
+    ProviderObservation seen =
+        environment.step(
+            "observing the page",
+            timeouts().actionMs(),
+            () -> environment.delegate().observe(budget));
     return environment.record(runtime.redactions().observation(environment.sessionId, seen), shown);
   }
 
@@ -72,42 +75,64 @@ final class Lease implements BrowserLease {
   }
 
   @Override
-  public <R> Acted<R> act(BrowserAction<R> action, ObservationBudget budget, Cancellation cancellation) {
+  public <R> Acted<R> act(
+      BrowserAction<R> action, ObservationBudget budget, Cancellation cancellation) {
     validate(action);
-    return run(cancellation, action.repeatable() ? Rerun.REPEATABLE : Rerun.NEVER, () -> {
-      ProviderElement target = action.target() == null ? null
-          : environment.resolve(action.target().observationId(), action.target().elementRef());
-      if (target != null) {
-        action.admit(target);
-      }
-      if (action instanceof BrowserAction.PageAction<R> page) {
-        return transition(action, budget, cancellation, () -> environment.step(action.step(),
-            action.timeoutMs(timeouts().actionMs(), timeouts().navigationMs()),
-            () -> page.accept(environment.delegate().actions(), target)));
-      }
-      // The runtime's own action. Its browser calls are steps of their own: the time a person takes to approve is
-      // not the browser's.
-      BrowserAction.FillCredential fill = (BrowserAction.FillCredential) action;
-      @SuppressWarnings("unchecked") // R is FillCredential's own result type
-      Acted<R> filled = (Acted<R>) transition(fill, budget, cancellation, () -> fillCredential(fill, target,
-          cancellation));
-      return filled;
-    });
+    return run(
+        cancellation,
+        action.repeatable() ? Rerun.REPEATABLE : Rerun.NEVER,
+        () -> {
+          ProviderElement target =
+              action.target() == null
+                  ? null
+                  : environment.resolve(
+                      action.target().observationId(), action.target().elementRef());
+          if (target != null) {
+            action.admit(target);
+          }
+          if (action instanceof BrowserAction.PageAction<R> page) {
+            return transition(
+                action,
+                budget,
+                cancellation,
+                () ->
+                    environment.step(
+                        action.step(),
+                        action.timeoutMs(timeouts().actionMs(), timeouts().navigationMs()),
+                        () -> page.accept(environment.delegate().actions(), target)));
+          }
+          // The runtime's own action. Its browser calls are steps of their own: the time a person
+          // takes to approve is
+          // not the browser's.
+          BrowserAction.FillCredential fill = (BrowserAction.FillCredential) action;
+          @SuppressWarnings("unchecked") // R is FillCredential's own result type
+          Acted<R> filled =
+              (Acted<R>)
+                  transition(
+                      fill, budget, cancellation, () -> fillCredential(fill, target, cancellation));
+          return filled;
+        });
   }
 
   /** What a call can do on the fresh browser that replaces one a fault ended. */
   private enum Rerun {
     /** It only reads the page: found the browser dead, it runs again on a fresh one, as it is. */
     READ,
-    /** It names no ref of the lost page, so repeating it can succeed; but it acts, so only the caller repeats it. */
+    /**
+     * It names no ref of the lost page, so repeating it can succeed; but it acts, so only the
+     * caller repeats it.
+     */
     REPEATABLE,
-    /** It names a ref of the lost page, or moves through its history: it cannot succeed on another browser. */
+    /**
+     * It names a ref of the lost page, or moves through its history: it cannot succeed on another
+     * browser.
+     */
     NEVER
   }
 
   /**
-   * Checks what can be checked before the queue: the action's own fields, and that a ref comes with its
-   * observation.
+   * Checks what can be checked before the queue: the action's own fields, and that a ref comes with
+   * its observation.
    */
   private void validate(BrowserAction<?> action) {
     try {
@@ -121,17 +146,30 @@ final class Lease implements BrowserLease {
   }
 
   /**
-   * Fills a credential into a password or other field: the channel resolves the secret, checks the field's
-   * origins, asks for approval and fills; the session redacts the secret from then on. Caller holds the queue.
+   * Fills a credential into a password or other field: the channel resolves the secret, checks the
+   * field's origins, asks for approval and fills; the session redacts the secret from then on.
+   * Caller holds the queue.
    */
-  private BrowserAction.FillCredential.Filled fillCredential(BrowserAction.FillCredential action,
-      ProviderElement target, Cancellation cancellation) {
-    int chars = runtime.credentials().fill(credentialField(target), action.credentialRef(), cancellation,
-        secret -> runtime.redactions().remember(environment.sessionId, action.credentialRef(), secret));
+  private BrowserAction.FillCredential.Filled fillCredential(
+      BrowserAction.FillCredential action, ProviderElement target, Cancellation cancellation) {
+    int chars =
+        runtime
+            .credentials()
+            .fill(
+                credentialField(target),
+                action.credentialRef(),
+                cancellation,
+                secret ->
+                    runtime
+                        .redactions()
+                        .remember(environment.sessionId, action.credentialRef(), secret));
     return new BrowserAction.FillCredential.Filled(chars);
   }
 
-  /** A field as the credential channel reaches it: reading its origins and filling it are steps of their own. */
+  /**
+   * A field as the credential channel reaches it: reading its origins and filling it are steps of
+   * their own.
+   */
   private CredentialChannel.Field credentialField(ProviderElement target) {
     var env = environment.delegate();
     return new CredentialChannel.Field() {
@@ -142,12 +180,15 @@ final class Lease implements BrowserLease {
 
       @Override
       public List<String> originChain() {
-        return environment.step("reading the field's origin", timeouts().actionMs(), () -> env.originChain(target));
+        return environment.step(
+            "reading the field's origin", timeouts().actionMs(), () -> env.originChain(target));
       }
 
       @Override
       public int fill(dev.periscope.api.host.Secret secret, List<String> expectedChain) {
-        return environment.step("filling the credential", timeouts().actionThenNavigationMs(),
+        return environment.step(
+            "filling the credential",
+            timeouts().actionThenNavigationMs(),
             () -> env.fillCredential(target, secret, expectedChain));
       }
     };
@@ -165,30 +206,60 @@ final class Lease implements BrowserLease {
 
   @Override
   public Screenshot screenshot(boolean fullPage, Cancellation cancellation) {
-    return run(cancellation, Rerun.READ, () -> {
-      Refs refs = environment.latest();
-      Observation o = refs != null ? refs.observation()
-          : observeNow(new ObservationBudget(0, 0), false);
-      var shot = environment.step("the screenshot", timeouts().actionMs(),
-          () -> environment.delegate().screenshot(fullPage));
-      return new Screenshot(shot.png(), shot.width(), shot.height(), o.id(), o.url(), o.title());
-    });
+    return run(
+        cancellation,
+        Rerun.READ,
+        () -> {
+          Refs refs = environment.latest();
+          Observation o =
+              refs != null ? refs.observation() : observeNow(new ObservationBudget(0, 0), false);
+          var shot =
+              environment.step(
+                  "the screenshot",
+                  timeouts().actionMs(),
+                  () -> environment.delegate().screenshot(fullPage));
+          return new Screenshot(
+              shot.png(), shot.width(), shot.height(), o.id(), o.url(), o.title());
+        });
   }
 
   @Override
-  public Extraction extract(String kind, String observationId, String regionRef, int limit, int maxFieldChars,
+  public Extraction extract(
+      String kind,
+      String observationId,
+      String regionRef,
+      int limit,
+      int maxFieldChars,
       Cancellation cancellation) {
     optionalElement(observationId, regionRef);
-    return run(cancellation, regionRef == null ? Rerun.READ : Rerun.NEVER, () -> {
-      ProviderElement region = resolveOptional(observationId, regionRef);
-      // The provider cuts each value a little past the limit and the cut to the limit follows redaction, so the
-      // caller's choice of limit cannot end a value inside a secret and show its first characters.
-      Extraction raw = environment.step("extracting " + kind, timeouts().actionMs(),
-          () -> environment.delegate().extract(kind, region, limit, maxFieldChars + Redactions.CUT_SLACK));
-      Extraction e = Redactions.cut(runtime.redactions().extraction(environment.sessionId, raw), maxFieldChars);
-      return new Extraction(kind, environment.lastUrl(), regionRef == null ? null : observationId, e.columns(),
-          e.rows(), e.total());
-    });
+    return run(
+        cancellation,
+        regionRef == null ? Rerun.READ : Rerun.NEVER,
+        () -> {
+          ProviderElement region = resolveOptional(observationId, regionRef);
+          // The provider cuts each value a little past the limit and the cut to the limit follows
+          // redaction, so the
+          // caller's choice of limit cannot end a value inside a secret and show its first
+          // characters.
+          Extraction raw =
+              environment.step(
+                  "extracting " + kind,
+                  timeouts().actionMs(),
+                  () ->
+                      environment
+                          .delegate()
+                          .extract(kind, region, limit, maxFieldChars + Redactions.CUT_SLACK));
+          Extraction e =
+              Redactions.cut(
+                  runtime.redactions().extraction(environment.sessionId, raw), maxFieldChars);
+          return new Extraction(
+              kind,
+              environment.lastUrl(),
+              regionRef == null ? null : observationId,
+              e.columns(),
+              e.rows(),
+              e.total());
+        });
   }
 
   @Override
@@ -206,17 +277,22 @@ final class Lease implements BrowserLease {
 
   private void requireObservation(String observationId, String elementRef) {
     if (observationId == null || observationId.isBlank()) {
-      throw BrowserException.of(ErrorCode.BROWSER_OBSERVATION_REQUIRED, "element \"" + elementRef + "\" needs the observation_id it came from").withUrl(environment.lastUrl());
+      throw BrowserException.of(
+              ErrorCode.BROWSER_OBSERVATION_REQUIRED,
+              "element \"" + elementRef + "\" needs the observation_id it came from")
+          .withUrl(environment.lastUrl());
     }
   }
 
   /**
-   * Runs on the queue and turns every failure into a browser failure that knows the last URL. {@code rerun} says
-   * what the same call can do on the fresh browser that replaces one a fault ended.
+   * Runs on the queue and turns every failure into a browser failure that knows the last URL.
+   * {@code rerun} says what the same call can do on the fresh browser that replaces one a fault
+   * ended.
    */
   private <T> T run(Cancellation cancellation, Rerun rerun, Supplier<T> operation) {
     if (released.get()) {
-      throw new BrowserException(ErrorCode.BROWSER_ENVIRONMENT_CLOSED, "this browser lease was released");
+      throw new BrowserException(
+          ErrorCode.BROWSER_ENVIRONMENT_CLOSED, "this browser lease was released");
     }
     try {
       return environment.queued(cancellation, operation);
@@ -226,37 +302,66 @@ final class Lease implements BrowserLease {
   }
 
   /**
-   * Any failure as a browser failure that knows the last URL. One that met an abort says why the browser was
-   * discarded: the caller's cancellation, a fault (named, with the way on), or the runtime closing it.
+   * Any failure as a browser failure that knows the last URL. One that met an abort says why the
+   * browser was discarded: the caller's cancellation, a fault (named, with the way on), or the
+   * runtime closing it.
    */
-  private BrowserException failure(Cancellation cancellation, Rerun rerun, RuntimeException thrown) {
-    if (thrown instanceof BrowserException e && (e.rerunnable() || !environment.aborted() || e.leaseRebuilt())) {
-      return e.url() == null && environment.lastUrl() != null ? e.withUrl(environment.lastUrl()) : e;
+  private BrowserException failure(
+      Cancellation cancellation, Rerun rerun, RuntimeException thrown) {
+    if (thrown instanceof BrowserException e
+        && (e.rerunnable() || !environment.aborted() || e.leaseRebuilt())) {
+      return e.url() == null && environment.lastUrl() != null
+          ? e.withUrl(environment.lastUrl())
+          : e;
     }
     if (environment.aborted()) {
       return aborted(cancellation, rerun, thrown);
     }
-    // A provider that broke its contract by throwing something else: still a failure the model can route.
-    String reason = String.valueOf(thrown.getMessage()).lines().findFirst().orElse(thrown.getClass().getSimpleName());
-    return BrowserException.of(ErrorCode.BROWSER_ACTION_FAILED, "the browser failed: " + reason, thrown).withUrl(environment.lastUrl());
+    // A provider that broke its contract by throwing something else: still a failure the model can
+    // route.
+    String reason =
+        String.valueOf(thrown.getMessage())
+            .lines()
+            .findFirst()
+            .orElse(thrown.getClass().getSimpleName());
+    return BrowserException.of(
+            ErrorCode.BROWSER_ACTION_FAILED, "the browser failed: " + reason, thrown)
+        .withUrl(environment.lastUrl());
   }
 
   private BrowserException aborted(Cancellation cancellation, Rerun rerun, RuntimeException cause) {
     if (cancellation.isCancelled()) {
-      return BrowserException.rebuilt(ErrorCode.BROWSER_ACTION_CANCELLED, "the call was cancelled while the browser worked on it; that browser was discarded and the next call"
-              + " opens a fresh one", environment.lastUrl(), cause);
+      return BrowserException.rebuilt(
+          ErrorCode.BROWSER_ACTION_CANCELLED,
+          "the call was cancelled while the browser worked on it; that browser was discarded and the next call"
+              + " opens a fresh one",
+          environment.lastUrl(),
+          cause);
     }
     LostEnvironment lost = environment.lost();
     if (lost == null) {
-      return BrowserException.rebuilt(ErrorCode.BROWSER_ENVIRONMENT_CLOSED, "the browser was discarded while it worked on this call; the next call opens a fresh one", environment.lastUrl(), cause);
+      return BrowserException.rebuilt(
+          ErrorCode.BROWSER_ENVIRONMENT_CLOSED,
+          "the browser was discarded while it worked on this call; the next call opens a fresh one",
+          environment.lastUrl(),
+          cause);
     }
     String url = lost.url;
-    BrowserException failure = BrowserException.rebuilt(lost.fault.cause().code(), "the call did not complete: "
-        + lost.fault.detail() + ". This browser was discarded; the next call opens " + lost.next()
-        + ", with no page open" + (url == null ? "" : ": open " + url + " again"), url, cause)
-        .withRecovery("browser_open", rerun != Rerun.NEVER);
+    BrowserException failure =
+        BrowserException.rebuilt(
+                lost.fault.cause().code(),
+                "the call did not complete: "
+                    + lost.fault.detail()
+                    + ". This browser was discarded; the next call opens "
+                    + lost.next()
+                    + ", with no page open"
+                    + (url == null ? "" : ": open " + url + " again"),
+                url,
+                cause)
+            .withRecovery("browser_open", rerun != Rerun.NEVER);
     if (rerun == Rerun.READ && lost.fault.cause().code() == ErrorCode.BROWSER_CRASHED) {
-      // The browser was dead: the call read nothing, and runs again on the next browser, which tells of the fault.
+      // The browser was dead: the call read nothing, and runs again on the next browser, which
+      // tells of the fault.
       return failure.withRerunnable(true);
     }
     lost.report();
@@ -264,11 +369,14 @@ final class Lease implements BrowserLease {
   }
 
   /**
-   * Runs an action and observes the page after it. A failure of the action is a {@code failed} transition; an
-   * action that ran but could not be observed afterwards is {@code unknown} and fails
-   * {@code BROWSER_ACTION_EVIDENCE_FAILED}: repeating it could act twice.
+   * Runs an action and observes the page after it. A failure of the action is a {@code failed}
+   * transition; an action that ran but could not be observed afterwards is {@code unknown} and
+   * fails {@code BROWSER_ACTION_EVIDENCE_FAILED}: repeating it could act twice.
    */
-  private <R> Acted<R> transition(BrowserAction<R> performed, ObservationBudget budget, Cancellation cancellation,
+  private <R> Acted<R> transition(
+      BrowserAction<R> performed,
+      ObservationBudget budget,
+      Cancellation cancellation,
       Supplier<R> act) {
     Map<String, Object> action = performed.describe();
     Refs before = environment.latest();
@@ -281,11 +389,22 @@ final class Lease implements BrowserLease {
     try {
       result = act.get();
     } catch (RuntimeException e) {
-      runtime.recordTransition(new Transition(id, environment.sessionId.value(), environment.id,
-          environment.provider.id(), environment.generation, action,
-          environment.aborted() ? Transition.Outcome.UNKNOWN : Transition.Outcome.FAILED, beforeId, null, startedAt,
-          Instant.now(), metrics(start, System.nanoTime(), System.nanoTime(), null), outcomeCode(e, action,
-              cancellation)), beforeObservation);
+      runtime.recordTransition(
+          new Transition(
+              id,
+              environment.sessionId.value(),
+              environment.id,
+              environment.provider.id(),
+              environment.generation,
+              action,
+              environment.aborted() ? Transition.Outcome.UNKNOWN : Transition.Outcome.FAILED,
+              beforeId,
+              null,
+              startedAt,
+              Instant.now(),
+              metrics(start, System.nanoTime(), System.nanoTime(), null),
+              outcomeCode(e, action, cancellation)),
+          beforeObservation);
       throw e;
     } finally {
       // Done or failed, the action may have changed cookies or local storage.
@@ -296,24 +415,58 @@ final class Lease implements BrowserLease {
     try {
       after = observeNow(budget, true);
     } catch (RuntimeException e) {
-      runtime.recordTransition(new Transition(id, environment.sessionId.value(), environment.id,
-          environment.provider.id(), environment.generation, action, Transition.Outcome.UNKNOWN, beforeId, null,
-          startedAt, Instant.now(), metrics(start, acted, System.nanoTime(), null),
-          ErrorCode.BROWSER_ACTION_EVIDENCE_FAILED), beforeObservation);
+      runtime.recordTransition(
+          new Transition(
+              id,
+              environment.sessionId.value(),
+              environment.id,
+              environment.provider.id(),
+              environment.generation,
+              action,
+              Transition.Outcome.UNKNOWN,
+              beforeId,
+              null,
+              startedAt,
+              Instant.now(),
+              metrics(start, acted, System.nanoTime(), null),
+              ErrorCode.BROWSER_ACTION_EVIDENCE_FAILED),
+          beforeObservation);
       if (environment.aborted()) {
         throw e;
       }
-      throw BrowserException.of(ErrorCode.BROWSER_ACTION_EVIDENCE_FAILED, action.get("kind") + " ran but the page could not be observed afterwards: " + e.getMessage(), e).withUrl(environment.lastUrl());
+      throw BrowserException.of(
+              ErrorCode.BROWSER_ACTION_EVIDENCE_FAILED,
+              action.get("kind")
+                  + " ran but the page could not be observed afterwards: "
+                  + e.getMessage(),
+              e)
+          .withUrl(environment.lastUrl());
     }
-    Transition t = new Transition(id, environment.sessionId.value(), environment.id, environment.provider.id(),
-        environment.generation, action, Transition.Outcome.SUCCEEDED, beforeId, after, startedAt, Instant.now(),
-        metrics(start, acted, System.nanoTime(), after), null);
+    Transition t =
+        new Transition(
+            id,
+            environment.sessionId.value(),
+            environment.id,
+            environment.provider.id(),
+            environment.generation,
+            action,
+            Transition.Outcome.SUCCEEDED,
+            beforeId,
+            after,
+            startedAt,
+            Instant.now(),
+            metrics(start, acted, System.nanoTime(), after),
+            null);
     runtime.recordTransition(t, beforeObservation);
     return new Acted<>(result, t);
   }
 
-  /** The failure code a transition records: the abort's reason when there was one, else the failure's own. */
-  private ErrorCode outcomeCode(RuntimeException e, Map<String, Object> action, Cancellation cancellation) {
+  /**
+   * The failure code a transition records: the abort's reason when there was one, else the
+   * failure's own.
+   */
+  private ErrorCode outcomeCode(
+      RuntimeException e, Map<String, Object> action, Cancellation cancellation) {
     if (environment.aborted()) {
       if (cancellation.isCancelled()) {
         return ErrorCode.BROWSER_ACTION_CANCELLED;
@@ -325,8 +478,13 @@ final class Lease implements BrowserLease {
   }
 
   private static Transition.Metrics metrics(long start, long acted, long done, Observation after) {
-    return new Transition.Metrics((done - start) / 1_000_000, (acted - start) / 1_000_000, (done - acted) / 1_000_000,
-        after == null ? 0 : after.text().length(), after == null ? 0 : after.elements().size(),
-        after != null && after.textTruncated(), after != null && after.elementsTruncated());
+    return new Transition.Metrics(
+        (done - start) / 1_000_000,
+        (acted - start) / 1_000_000,
+        (done - acted) / 1_000_000,
+        after == null ? 0 : after.text().length(),
+        after == null ? 0 : after.elements().size(),
+        after != null && after.textTruncated(),
+        after != null && after.elementsTruncated());
   }
 }

@@ -16,9 +16,10 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * The refs of an environment's newest observation: minted when an observation is recorded, resolved when an
- * action names them. Only the newest observation's provider targets are kept, so an older observation can never
- * be acted on. An environment that replaced a lost one also answers for the lost page's observation, once.
+ * The refs of an environment's newest observation: minted when an observation is recorded, resolved
+ * when an action names them. Only the newest observation's provider targets are kept, so an older
+ * observation can never be acted on. An environment that replaced a lost one also answers for the
+ * lost page's observation, once.
  */
 final class ObservationRefs {
   private final String environmentId;
@@ -51,8 +52,8 @@ final class ObservationRefs {
   }
 
   /**
-   * Turns a provider observation into the newest observation, minting refs. One the model sees ({@code shown})
-   * also tells of the lost environment this one replaced. Caller holds the queue.
+   * Turns a provider observation into the newest observation, minting refs. One the model sees
+   * ({@code shown}) also tells of the lost environment this one replaced. Caller holds the queue.
    */
   Observation record(ProviderObservation p, boolean shown) {
     revision++;
@@ -71,11 +72,22 @@ final class ObservationRefs {
         groupLabels.putIfAbsent(group, e.groupLabel() == null ? "" : e.groupLabel());
         groupMembers.computeIfAbsent(group, k -> new ArrayList<>()).add(ref);
       }
-      elements.add(new Observation.ObservedElement(ref, e.kind(), e.role(), e.name(), e.disabled(), e.inputType(),
-          e.tier(), e.pagination(), e.section(), group));
+      elements.add(
+          new Observation.ObservedElement(
+              ref,
+              e.kind(),
+              e.role(),
+              e.name(),
+              e.disabled(),
+              e.inputType(),
+              e.tier(),
+              e.pagination(),
+              e.section(),
+              group));
     }
     List<Observation.Group> groups = new ArrayList<>();
-    groupMembers.forEach((ref, members) -> groups.add(new Observation.Group(ref, groupLabels.get(ref), members)));
+    groupMembers.forEach(
+        (ref, members) -> groups.add(new Observation.Group(ref, groupLabels.get(ref), members)));
     List<String> events = p.pageEvents();
     LostEnvironment lost = shown ? predecessor : null;
     if (lost != null) {
@@ -85,14 +97,32 @@ final class ObservationRefs {
         events.add(0, lost.pageEvent());
       }
     }
-    Observation o = new Observation("observation-" + UUID.randomUUID(), environmentId, generation, "page-1", revision,
-        p.url(), p.title(), p.text(), p.text().length() < p.totalTextChars(), p.totalTextChars(), elements, groups,
-        p.elementsTruncated(), p.totalElements(), digest(p), events);
+    Observation o =
+        new Observation(
+            "observation-" + UUID.randomUUID(),
+            environmentId,
+            generation,
+            "page-1",
+            revision,
+            p.url(),
+            p.title(),
+            p.text(),
+            p.text().length() < p.totalTextChars(),
+            p.totalTextChars(),
+            elements,
+            groups,
+            p.elementsTruncated(),
+            p.totalElements(),
+            digest(p),
+            events);
     latest = new Refs(o, Map.copyOf(byRef));
     return o;
   }
 
-  /** The provider element behind a ref of the newest observation, or {@code BROWSER_STALE_REFERENCE}. */
+  /**
+   * The provider element behind a ref of the newest observation, or {@code
+   * BROWSER_STALE_REFERENCE}.
+   */
   ProviderElement resolve(String observationId, String ref) {
     Refs r = latest;
     if (r == null || !r.observation().id().equals(observationId)) {
@@ -101,11 +131,21 @@ final class ObservationRefs {
         predecessor = null;
         throw lost.lostObservation(observationId);
       }
-      throw BrowserException.of(ErrorCode.BROWSER_STALE_REFERENCE, "observation \"" + observationId + "\" is stale; observe the page again").withUrl(lastUrl());
+      throw BrowserException.of(
+              ErrorCode.BROWSER_STALE_REFERENCE,
+              "observation \"" + observationId + "\" is stale; observe the page again")
+          .withUrl(lastUrl());
     }
     ProviderElement e = r.elementsByRef().get(ref);
     if (e == null) {
-      throw BrowserException.of(ErrorCode.BROWSER_STALE_REFERENCE, "element \"" + ref + "\" is not in observation \"" + observationId + "\"; observe the page again").withUrl(lastUrl());
+      throw BrowserException.of(
+              ErrorCode.BROWSER_STALE_REFERENCE,
+              "element \""
+                  + ref
+                  + "\" is not in observation \""
+                  + observationId
+                  + "\"; observe the page again")
+          .withUrl(lastUrl());
     }
     return e;
   }

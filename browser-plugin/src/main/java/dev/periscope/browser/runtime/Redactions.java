@@ -12,10 +12,10 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The secrets filled into each browser session, held in memory only, so that whatever the page echoes of them
- * (into its text, a title, a URL, an attribute that becomes a name) reaches the caller as {@code [REDACTED:ref]}:
- * in observations, extraction results and failures. Redaction runs on what the provider returned, before paging or
- * rendering can cut a copy in two.
+ * The secrets filled into each browser session, held in memory only, so that whatever the page
+ * echoes of them (into its text, a title, a URL, an attribute that becomes a name) reaches the
+ * caller as {@code [REDACTED:ref]}: in observations, extraction results and failures. Redaction
+ * runs on what the provider returned, before paging or rendering can cut a copy in two.
  */
 final class Redactions {
   private final Map<BrowserSessionId, Map<String, Secret>> filled = new ConcurrentHashMap<>();
@@ -44,12 +44,32 @@ final class Redactions {
     if (!filled.containsKey(session)) {
       return o;
     }
-    List<ProviderElement> elements = o.elements().stream().map(e -> new ProviderElement(e.target(), e.fingerprint(),
-        text(session, e.kind()), text(session, e.role()), text(session, e.name()), e.disabled(),
-        text(session, e.inputType()), e.tier(), e.pagination(),
-        text(session, e.section()), text(session, e.groupKey()), text(session, e.groupLabel()))).toList();
-    return new ProviderObservation(text(session, o.url()), text(session, o.title()), text(session, o.text()),
-        o.totalTextChars(), elements, o.totalElements(), o.elementsTruncated(),
+    List<ProviderElement> elements =
+        o.elements().stream()
+            .map(
+                e ->
+                    new ProviderElement(
+                        e.target(),
+                        e.fingerprint(),
+                        text(session, e.kind()),
+                        text(session, e.role()),
+                        text(session, e.name()),
+                        e.disabled(),
+                        text(session, e.inputType()),
+                        e.tier(),
+                        e.pagination(),
+                        text(session, e.section()),
+                        text(session, e.groupKey()),
+                        text(session, e.groupLabel())))
+            .toList();
+    return new ProviderObservation(
+        text(session, o.url()),
+        text(session, o.title()),
+        text(session, o.text()),
+        o.totalTextChars(),
+        elements,
+        o.totalElements(),
+        o.elementsTruncated(),
         o.pageEvents().stream().map(line -> text(session, line)).toList());
   }
 
@@ -57,32 +77,54 @@ final class Redactions {
     if (!filled.containsKey(session)) {
       return e;
     }
-    List<Map<String, String>> rows = e.rows().stream().map(row -> {
-      Map<String, String> copy = new LinkedHashMap<>();
-      row.forEach((column, value) -> copy.put(text(session, column), text(session, value)));
-      return copy;
-    }).toList();
-    return new Extraction(e.kind(), text(session, e.url()), e.observationId(),
-        e.columns().stream().map(c -> text(session, c)).toList(), rows, e.total());
+    List<Map<String, String>> rows =
+        e.rows().stream()
+            .map(
+                row -> {
+                  Map<String, String> copy = new LinkedHashMap<>();
+                  row.forEach(
+                      (column, value) -> copy.put(text(session, column), text(session, value)));
+                  return copy;
+                })
+            .toList();
+    return new Extraction(
+        e.kind(),
+        text(session, e.url()),
+        e.observationId(),
+        e.columns().stream().map(c -> text(session, c)).toList(),
+        rows,
+        e.total());
   }
 
-  /** How far past a caller's limit a provider reads values, so that redaction sees whole copies before the cut. */
+  /**
+   * How far past a caller's limit a provider reads values, so that redaction sees whole copies
+   * before the cut.
+   */
   static final int CUT_SLACK = 256;
 
   /** Each value cut to {@code maxChars}, after redaction. */
   static Extraction cut(Extraction e, int maxChars) {
-    List<Map<String, String>> rows = e.rows().stream().map(row -> {
-      Map<String, String> copy = new LinkedHashMap<>();
-      row.forEach((column, value) -> copy.put(column, value != null && value.length() > maxChars
-          ? value.substring(0, maxChars) : value));
-      return copy;
-    }).toList();
+    List<Map<String, String>> rows =
+        e.rows().stream()
+            .map(
+                row -> {
+                  Map<String, String> copy = new LinkedHashMap<>();
+                  row.forEach(
+                      (column, value) ->
+                          copy.put(
+                              column,
+                              value != null && value.length() > maxChars
+                                  ? value.substring(0, maxChars)
+                                  : value));
+                  return copy;
+                })
+            .toList();
     return new Extraction(e.kind(), e.url(), e.observationId(), e.columns(), rows, e.total());
   }
 
   /**
-   * The failure with its message and URL redacted. Its cause keeps only its type, its redacted message and its
-   * stack: a provider's raw message may quote what it was given.
+   * The failure with its message and URL redacted. Its cause keeps only its type, its redacted
+   * message and its stack: a provider's raw message may quote what it was given.
    */
   BrowserException failure(BrowserSessionId session, BrowserException e) {
     if (!filled.containsKey(session)) {
@@ -91,7 +133,9 @@ final class Redactions {
     Throwable cause = e.getCause();
     RuntimeException redactedCause = null;
     if (cause != null) {
-      redactedCause = new RuntimeException(cause.getClass().getName() + ": " + text(session, cause.getMessage()));
+      redactedCause =
+          new RuntimeException(
+              cause.getClass().getName() + ": " + text(session, cause.getMessage()));
       redactedCause.setStackTrace(cause.getStackTrace());
     }
     return e.rewritten(text(session, e.getMessage()), text(session, e.url()), redactedCause);

@@ -9,8 +9,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Which browser sessions have an environment closing right now. A new environment of such a session waits for
- * the close, so it restores the checkpoint that close writes instead of an older one.
+ * Which browser sessions have an environment closing right now. A new environment of such a session
+ * waits for the close, so it restores the checkpoint that close writes instead of an older one.
  */
 final class SessionClosings {
   private final Map<BrowserSessionId, CompletableFuture<Void>> pending = new HashMap<>();

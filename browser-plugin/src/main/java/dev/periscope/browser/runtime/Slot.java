@@ -7,9 +7,9 @@ import dev.periscope.api.browser.spi.BrowserProvider;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * What the runtime holds for one owner: the browser session it is bound to, the provider chosen for it, the
- * environment being opened or open, and how many callers wait for it or hold a lease on it. The counts and
- * {@code shuttingDown} are guarded by the runtime's lock.
+ * What the runtime holds for one owner: the browser session it is bound to, the provider chosen for
+ * it, the environment being opened or open, and how many callers wait for it or hold a lease on it.
+ * The counts and {@code shuttingDown} are guarded by the runtime's lock.
  */
 final class Slot {
   final Object owner;
@@ -22,7 +22,8 @@ final class Slot {
   int leases;
   boolean shuttingDown;
 
-  Slot(Object owner, BrowserSessionId sessionId, Persistence persistence, BrowserProvider provider) {
+  Slot(
+      Object owner, BrowserSessionId sessionId, Persistence persistence, BrowserProvider provider) {
     this.owner = owner;
     this.sessionId = sessionId;
     this.persistence = persistence;

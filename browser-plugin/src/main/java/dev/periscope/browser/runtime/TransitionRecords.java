@@ -14,9 +14,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The runtime's transitions: the most recent ones in memory (bounded), each also appended in compact form to the
- * durable index. An index failure only warns, and listing a session merges the index with memory by id, so a
- * record the index did not keep is still listed while this process runs.
+ * The runtime's transitions: the most recent ones in memory (bounded), each also appended in
+ * compact form to the durable index. An index failure only warns, and listing a session merges the
+ * index with memory by id, so a record the index did not keep is still listed while this process
+ * runs.
  */
 final class TransitionRecords {
   private static final Logger LOG = LoggerFactory.getLogger(TransitionRecords.class);
@@ -33,12 +34,30 @@ final class TransitionRecords {
   }
 
   void add(Transition t, Observation before) {
-    TransitionRecord record = new TransitionRecord(t.id(), t.sessionId(), t.environmentId(), t.providerId(),
-        t.generation(), String.valueOf(t.action().get("kind")), t.outcome(), TransitionRecord.Evidence.of(before),
-        TransitionRecord.Evidence.of(t.after()), t.startedAt(), t.finishedAt(), t.metrics(), t.error(),
-        t.action().get("cause") instanceof String cause ? cause : null);
-    LOG.debug("browser session {} gen {}: {} {} {}{}", t.sessionId(), t.generation(), t.action(), t.outcome(),
-        t.after() == null ? "" : t.after().url(), t.error() == null ? "" : " " + t.error());
+    TransitionRecord record =
+        new TransitionRecord(
+            t.id(),
+            t.sessionId(),
+            t.environmentId(),
+            t.providerId(),
+            t.generation(),
+            String.valueOf(t.action().get("kind")),
+            t.outcome(),
+            TransitionRecord.Evidence.of(before),
+            TransitionRecord.Evidence.of(t.after()),
+            t.startedAt(),
+            t.finishedAt(),
+            t.metrics(),
+            t.error(),
+            t.action().get("cause") instanceof String cause ? cause : null);
+    LOG.debug(
+        "browser session {} gen {}: {} {} {}{}",
+        t.sessionId(),
+        t.generation(),
+        t.action(),
+        t.outcome(),
+        t.after() == null ? "" : t.after().url(),
+        t.error() == null ? "" : " " + t.error());
     synchronized (recent) {
       recent.addLast(new Kept(t, record));
       while (recent.size() > limit) {
@@ -48,8 +67,11 @@ final class TransitionRecords {
     try {
       log.append(record);
     } catch (RuntimeException e) {
-      LOG.warn("transition {} of browser session {} was not written to the transitions index: {}", t.id(),
-          t.sessionId(), e.getMessage());
+      LOG.warn(
+          "transition {} of browser session {} was not written to the transitions index: {}",
+          t.id(),
+          t.sessionId(),
+          e.getMessage());
     }
   }
 
@@ -67,7 +89,9 @@ final class TransitionRecords {
       LOG.warn("the transitions index could not be read: {}", e.getMessage());
     }
     synchronized (recent) {
-      recent.stream().map(Kept::record).filter(r -> r.sessionId().equals(sessionId.value()))
+      recent.stream()
+          .map(Kept::record)
+          .filter(r -> r.sessionId().equals(sessionId.value()))
           .forEach(r -> merged.put(r.id(), r));
     }
     List<TransitionRecord> all = new ArrayList<>(merged.values());

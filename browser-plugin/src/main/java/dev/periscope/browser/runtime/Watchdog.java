@@ -10,9 +10,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The runtime's clock: deadlines that fire unless disarmed, and periodic checks. One timer thread keeps time and
- * runs nothing itself: what a deadline or a check does (aborting an environment, a liveness check that waits for
- * its own deadline) runs on a worker thread, so one slow abort never delays another session's deadline.
+ * The runtime's clock: deadlines that fire unless disarmed, and periodic checks. One timer thread
+ * keeps time and runs nothing itself: what a deadline or a check does (aborting an environment, a
+ * liveness check that waits for its own deadline) runs on a worker thread, so one slow abort never
+ * delays another session's deadline.
  */
 final class Watchdog implements AutoCloseable {
   private static final AtomicInteger THREADS = new AtomicInteger();
@@ -23,36 +24,49 @@ final class Watchdog implements AutoCloseable {
     void close();
   }
 
-  private final ScheduledThreadPoolExecutor timers = new ScheduledThreadPoolExecutor(1, r -> {
-    Thread t = new Thread(r, "periscope-watchdog-" + THREADS.incrementAndGet());
-    t.setDaemon(true);
-    return t;
-  });
-  private final ExecutorService checks = Executors.newCachedThreadPool(r -> {
-    Thread t = new Thread(r, "periscope-liveness-" + THREADS.incrementAndGet());
-    t.setDaemon(true);
-    return t;
-  });
+  private final ScheduledThreadPoolExecutor timers =
+      new ScheduledThreadPoolExecutor(
+          1,
+          r -> {
+            Thread t = new Thread(r, "periscope-watchdog-" + THREADS.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+          });
+  private final ExecutorService checks =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "periscope-liveness-" + THREADS.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+          });
 
   Watchdog() {
     timers.setRemoveOnCancelPolicy(true);
   }
 
-  /** Runs {@code expired} on a worker thread after {@code delayMs}, unless the timer is closed first. */
+  /**
+   * Runs {@code expired} on a worker thread after {@code delayMs}, unless the timer is closed
+   * first.
+   */
   Timer after(long delayMs, Runnable expired) {
     AtomicBoolean closed = new AtomicBoolean();
     try {
-      ScheduledFuture<?> f = timers.schedule(() -> {
-        try {
-          checks.execute(() -> {
-            if (!closed.get()) {
-              expired.run();
-            }
-          });
-        } catch (RejectedExecutionException stopped) {
-          // the runtime is closing
-        }
-      }, delayMs, TimeUnit.MILLISECONDS);
+      ScheduledFuture<?> f =
+          timers.schedule(
+              () -> {
+                try {
+                  checks.execute(
+                      () -> {
+                        if (!closed.get()) {
+                          expired.run();
+                        }
+                      });
+                } catch (RejectedExecutionException stopped) {
+                  // the runtime is closing
+                }
+              },
+              delayMs,
+              TimeUnit.MILLISECONDS);
       return () -> {
         closed.set(true);
         f.cancel(false);
@@ -63,32 +77,35 @@ final class Watchdog implements AutoCloseable {
   }
 
   /**
-   * Runs {@code check} every {@code intervalMs} on a check thread, skipping a turn while the previous run still
-   * goes on, until the timer is closed.
+   * Runs {@code check} every {@code intervalMs} on a check thread, skipping a turn while the
+   * previous run still goes on, until the timer is closed.
    */
   Timer every(long intervalMs, Runnable check) {
     AtomicBoolean running = new AtomicBoolean();
     AtomicBoolean closed = new AtomicBoolean();
-    Runnable turn = () -> {
-      if (closed.get() || !running.compareAndSet(false, true)) {
-        return;
-      }
-      try {
-        checks.execute(() -> {
+    Runnable turn =
+        () -> {
+          if (closed.get() || !running.compareAndSet(false, true)) {
+            return;
+          }
           try {
-            if (!closed.get()) {
-              check.run();
-            }
-          } finally {
+            checks.execute(
+                () -> {
+                  try {
+                    if (!closed.get()) {
+                      check.run();
+                    }
+                  } finally {
+                    running.set(false);
+                  }
+                });
+          } catch (RejectedExecutionException stopped) {
             running.set(false);
           }
-        });
-      } catch (RejectedExecutionException stopped) {
-        running.set(false);
-      }
-    };
+        };
     try {
-      ScheduledFuture<?> f = timers.scheduleWithFixedDelay(turn, intervalMs, intervalMs, TimeUnit.MILLISECONDS);
+      ScheduledFuture<?> f =
+          timers.scheduleWithFixedDelay(turn, intervalMs, intervalMs, TimeUnit.MILLISECONDS);
       return () -> {
         closed.set(true);
         f.cancel(false);

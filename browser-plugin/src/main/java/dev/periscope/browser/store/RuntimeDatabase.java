@@ -6,18 +6,24 @@ import dev.periscope.api.host.StorageDomainService;
 import java.util.List;
 
 /**
- * The {@code browser_runtime} storage domain and its schema: {@code agent_sessions}, {@code checkpoints} and
- * {@code transitions} (with the {@code cause} of fault and recover records since version 3). A database whose schema is newer than this plugin knows fails closed: it is closed again,
- * untouched, with a message naming both versions.
+ * The {@code browser_runtime} storage domain and its schema: {@code agent_sessions}, {@code
+ * checkpoints} and {@code transitions} (with the {@code cause} of fault and recover records since
+ * version 3). A database whose schema is newer than this plugin knows fails closed: it is closed
+ * again, untouched, with a message naming both versions.
  */
 public final class RuntimeDatabase implements AutoCloseable {
   public static final String DOMAIN = "browser_runtime";
 
-  static final List<Migration> MIGRATIONS = List.of(
-      new Migration(1, """
+  static final List<Migration> MIGRATIONS =
+      List.of(
+          new Migration(
+              1,
+              """
           CREATE TABLE agent_sessions (project TEXT NOT NULL, agent_session TEXT NOT NULL,
             browser_session TEXT NOT NULL, created_at TEXT NOT NULL, PRIMARY KEY (project, agent_session))"""),
-      new Migration(2, """
+          new Migration(
+              2,
+              """
           CREATE TABLE checkpoints (browser_session TEXT PRIMARY KEY, provider TEXT NOT NULL, provider_version TEXT,
             ref TEXT NOT NULL, generation INTEGER NOT NULL, created_at TEXT NOT NULL);
           CREATE TABLE transitions (id TEXT PRIMARY KEY, browser_session TEXT NOT NULL, environment TEXT NOT NULL,
@@ -29,8 +35,8 @@ public final class RuntimeDatabase implements AutoCloseable {
             element_count INTEGER NOT NULL, text_truncated INTEGER NOT NULL, elements_truncated INTEGER NOT NULL,
             error_code TEXT);
           CREATE INDEX transitions_by_session ON transitions (browser_session, started_at)"""),
-      // The cause of a fault (page-crashed, unresponsive, ...) on fault and recover records.
-      new Migration(3, "ALTER TABLE transitions ADD COLUMN cause TEXT"));
+          // The cause of a fault (page-crashed, unresponsive, ...) on fault and recover records.
+          new Migration(3, "ALTER TABLE transitions ADD COLUMN cause TEXT"));
 
   static final int VERSION = MIGRATIONS.get(MIGRATIONS.size() - 1).version();
 
@@ -41,9 +47,15 @@ public final class RuntimeDatabase implements AutoCloseable {
     if (opened.schemaVersion() > VERSION) {
       int found = opened.schemaVersion();
       opened.close();
-      throw new IllegalStateException("the " + DOMAIN + " database has schema version " + found
-          + ", newer than this browser plugin understands (" + VERSION + "); it was left unchanged. Install the"
-          + " browser plugin release that wrote it, or a newer one.");
+      throw new IllegalStateException(
+          "the "
+              + DOMAIN
+              + " database has schema version "
+              + found
+              + ", newer than this browser plugin understands ("
+              + VERSION
+              + "); it was left unchanged. Install the"
+              + " browser plugin release that wrote it, or a newer one.");
     }
     this.domain = opened;
   }

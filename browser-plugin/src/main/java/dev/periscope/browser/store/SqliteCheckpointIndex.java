@@ -13,7 +13,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** The checkpoint index in the {@code checkpoints} table: one row per browser session, its newest checkpoint. */
+/**
+ * The checkpoint index in the {@code checkpoints} table: one row per browser session, its newest
+ * checkpoint.
+ */
 public final class SqliteCheckpointIndex implements CheckpointIndex {
   private final StorageDomain domain;
 
@@ -28,52 +31,63 @@ public final class SqliteCheckpointIndex implements CheckpointIndex {
 
   @Override
   public Optional<Entry> put(Entry entry) {
-    return run("record the checkpoint of " + entry.sessionId(), c -> {
-      Optional<Entry> previous = find(c, entry.sessionId());
-      try (PreparedStatement upsert = c.prepareStatement("INSERT INTO checkpoints VALUES (?, ?, ?, ?, ?, ?)"
-          + " ON CONFLICT (browser_session) DO UPDATE SET provider = excluded.provider,"
-          + " provider_version = excluded.provider_version, ref = excluded.ref, generation = excluded.generation,"
-          + " created_at = excluded.created_at")) {
-        upsert.setString(1, entry.sessionId().value());
-        upsert.setString(2, entry.checkpoint().providerId());
-        upsert.setString(3, entry.checkpoint().providerVersion());
-        upsert.setString(4, entry.checkpoint().ref());
-        upsert.setInt(5, entry.generation());
-        upsert.setString(6, entry.createdAt().toString());
-        upsert.executeUpdate();
-      }
-      return previous;
-    });
+    return run(
+        "record the checkpoint of " + entry.sessionId(),
+        c -> {
+          Optional<Entry> previous = find(c, entry.sessionId());
+          try (PreparedStatement upsert =
+              c.prepareStatement(
+                  "INSERT INTO checkpoints VALUES (?, ?, ?, ?, ?, ?)"
+                      + " ON CONFLICT (browser_session) DO UPDATE SET provider = excluded.provider,"
+                      + " provider_version = excluded.provider_version, ref = excluded.ref, generation = excluded.generation,"
+                      + " created_at = excluded.created_at")) {
+            upsert.setString(1, entry.sessionId().value());
+            upsert.setString(2, entry.checkpoint().providerId());
+            upsert.setString(3, entry.checkpoint().providerVersion());
+            upsert.setString(4, entry.checkpoint().ref());
+            upsert.setInt(5, entry.generation());
+            upsert.setString(6, entry.createdAt().toString());
+            upsert.executeUpdate();
+          }
+          return previous;
+        });
   }
 
   @Override
   public Optional<Entry> remove(BrowserSessionId sessionId) {
-    return run("remove the checkpoint of " + sessionId, c -> {
-      Optional<Entry> previous = find(c, sessionId);
-      try (PreparedStatement delete = c.prepareStatement("DELETE FROM checkpoints WHERE browser_session = ?")) {
-        delete.setString(1, sessionId.value());
-        delete.executeUpdate();
-      }
-      return previous;
-    });
+    return run(
+        "remove the checkpoint of " + sessionId,
+        c -> {
+          Optional<Entry> previous = find(c, sessionId);
+          try (PreparedStatement delete =
+              c.prepareStatement("DELETE FROM checkpoints WHERE browser_session = ?")) {
+            delete.setString(1, sessionId.value());
+            delete.executeUpdate();
+          }
+          return previous;
+        });
   }
 
   @Override
   public List<Entry> entries() {
-    return run("list checkpoints", c -> {
-      List<Entry> all = new ArrayList<>();
-      try (PreparedStatement select = c.prepareStatement("SELECT * FROM checkpoints");
-          ResultSet r = select.executeQuery()) {
-        while (r.next()) {
-          all.add(entry(r));
-        }
-      }
-      return all;
-    });
+    return run(
+        "list checkpoints",
+        c -> {
+          List<Entry> all = new ArrayList<>();
+          try (PreparedStatement select = c.prepareStatement("SELECT * FROM checkpoints");
+              ResultSet r = select.executeQuery()) {
+            while (r.next()) {
+              all.add(entry(r));
+            }
+          }
+          return all;
+        });
   }
 
-  private static Optional<Entry> find(Connection c, BrowserSessionId sessionId) throws SQLException {
-    try (PreparedStatement select = c.prepareStatement("SELECT * FROM checkpoints WHERE browser_session = ?")) {
+  private static Optional<Entry> find(Connection c, BrowserSessionId sessionId)
+      throws SQLException {
+    try (PreparedStatement select =
+        c.prepareStatement("SELECT * FROM checkpoints WHERE browser_session = ?")) {
       select.setString(1, sessionId.value());
       try (ResultSet r = select.executeQuery()) {
         return r.next() ? Optional.of(entry(r)) : Optional.empty();
@@ -82,9 +96,12 @@ public final class SqliteCheckpointIndex implements CheckpointIndex {
   }
 
   private static Entry entry(ResultSet r) throws SQLException {
-    return new Entry(new BrowserSessionId(r.getString("browser_session")),
-        new CheckpointRef(r.getString("provider"), r.getString("provider_version"), r.getString("ref")),
-        r.getInt("generation"), Instant.parse(r.getString("created_at")));
+    return new Entry(
+        new BrowserSessionId(r.getString("browser_session")),
+        new CheckpointRef(
+            r.getString("provider"), r.getString("provider_version"), r.getString("ref")),
+        r.getInt("generation"),
+        Instant.parse(r.getString("created_at")));
   }
 
   private <T> T run(String what, StorageDomain.Work<T> work) {

@@ -10,17 +10,24 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
- * The tools that perform one browser action each, as one table: a row names its tool, says what it does, lists
- * its params (its input schema is built from them) and builds its action from the call's arguments. Adding an
- * action tool is adding a row.
+ * The tools that perform one browser action each, as one table: a row names its tool, says what it
+ * does, lists its params (its input schema is built from them) and builds its action from the
+ * call's arguments. Adding an action tool is adding a row.
  */
 final class ActionTools {
   /**
-   * One action tool. {@code heading}, when set, is the first line of its answer, from the arguments and the
-   * action's result; {@code observes} says that the call chooses how the page after it is observed.
+   * One action tool. {@code heading}, when set, is the first line of its answer, from the arguments
+   * and the action's result; {@code observes} says that the call chooses how the page after it is
+   * observed.
    */
-  record Row<R>(String name, String description, ToolHints hints, List<Param> params,
-      Function<Arguments, BrowserAction<R>> action, BiFunction<Arguments, R, String> heading, boolean observes) {
+  record Row<R>(
+      String name,
+      String description,
+      ToolHints hints,
+      List<Param> params,
+      Function<Arguments, BrowserAction<R>> action,
+      BiFunction<Arguments, R, String> heading,
+      boolean observes) {
     Row<R> withHeading(BiFunction<Arguments, R, String> h) {
       return new Row<>(name, description, hints, params, action, h, observes);
     }
@@ -30,29 +37,44 @@ final class ActionTools {
     }
   }
 
-  static final Param OBSERVATION_ID = Param.string("observation_id", "The id of the latest observation.");
-  static final Param ELEMENT_REF = Param.pattern("element_ref", "^e[0-9]+$",
-      "A ref from that observation, such as e3.");
+  static final Param OBSERVATION_ID =
+      Param.string("observation_id", "The id of the latest observation.");
+  static final Param ELEMENT_REF =
+      Param.pattern("element_ref", "^e[0-9]+$", "A ref from that observation, such as e3.");
   static final List<Param> TARGET = List.of(OBSERVATION_ID.asRequired(), ELEMENT_REF.asRequired());
-  static final List<Param> OPTIONAL_TARGET = List.of(
-      OBSERVATION_ID.described("The id of the latest observation, with element_ref."),
-      ELEMENT_REF.described("A ref from that observation."));
+  static final List<Param> OPTIONAL_TARGET =
+      List.of(
+          OBSERVATION_ID.described("The id of the latest observation, with element_ref."),
+          ELEMENT_REF.described("A ref from that observation."));
 
   /** How an observation is asked for: its mode and page sizes, up to the configured caps. */
   static List<Param> observation(ToolSettings settings) {
     return List.of(
-        Param.oneOf("mode", List.of("summary", "interactive", "document"), "summary: controls, navigation and"
-            + " record titles with a text lead (default); interactive: every element, no text; document: text with"
-            + " controls and navigation."),
-        Param.integer("max_text_chars", 1, settings.observeMaxTextChars(), "Most page text on one page of the"
-            + " observation."),
-        Param.integer("max_elements", 1, settings.observeMaxElements(), "Most elements on one page of the"
-            + " observation."));
+        Param.oneOf(
+            "mode",
+            List.of("summary", "interactive", "document"),
+            "summary: controls, navigation and"
+                + " record titles with a text lead (default); interactive: every element, no text; document: text with"
+                + " controls and navigation."),
+        Param.integer(
+            "max_text_chars",
+            1,
+            settings.observeMaxTextChars(),
+            "Most page text on one page of the" + " observation."),
+        Param.integer(
+            "max_elements",
+            1,
+            settings.observeMaxElements(),
+            "Most elements on one page of the" + " observation."));
   }
 
   private ActionTools() {}
 
-  static <R> Row<R> row(String name, String description, ToolHints hints, List<Param> params,
+  static <R> Row<R> row(
+      String name,
+      String description,
+      ToolHints hints,
+      List<Param> params,
       Function<Arguments, BrowserAction<R>> action) {
     return new Row<>(name, description, hints, params, action, null, false);
   }
@@ -79,68 +101,145 @@ final class ActionTools {
     ToolHints setsState = new ToolHints(false, true, true, true);
     ToolHints moves = new ToolHints(false, false, false, true);
     return List.of(
-        row("browser_open", "Open an http(s) URL in this agent's browser page and return the observation of the loaded"
-                + " page.", moves,
-            plus(Param.string("url", "Absolute http or https URL.").asRequired(), observation(settings)),
-            a -> new BrowserAction.Navigate(a.string("url"))).observing(),
-        row("browser_click", "Click an element named by its ref in the latest observation, then observe the result.",
-            acts, TARGET, a -> new BrowserAction.Click(a.string("observation_id"), a.string("element_ref"))),
-        row("browser_hover", "Move the pointer over an element named by its ref, opening a menu or tooltip that shows"
-                + " on hover, then observe the result.", new ToolHints(false, false, true, true), TARGET,
+        row(
+                "browser_open",
+                "Open an http(s) URL in this agent's browser page and return the observation of the loaded"
+                    + " page.",
+                moves,
+                plus(
+                    Param.string("url", "Absolute http or https URL.").asRequired(),
+                    observation(settings)),
+                a -> new BrowserAction.Navigate(a.string("url")))
+            .observing(),
+        row(
+            "browser_click",
+            "Click an element named by its ref in the latest observation, then observe the result.",
+            acts,
+            TARGET,
+            a -> new BrowserAction.Click(a.string("observation_id"), a.string("element_ref"))),
+        row(
+            "browser_hover",
+            "Move the pointer over an element named by its ref, opening a menu or tooltip that shows"
+                + " on hover, then observe the result.",
+            new ToolHints(false, false, true, true),
+            TARGET,
             a -> new BrowserAction.Hover(a.string("observation_id"), a.string("element_ref"))),
-        row("browser_fill", "Type a value into a field named by its ref in the latest observation, replacing its"
-                + " content. Never for passwords: use browser_fill_credential.", setsState,
-            plus(TARGET, Param.text("value", 100_000, null).asRequired()),
-            a -> new BrowserAction.Fill(a.string("observation_id"), a.string("element_ref"), a.text("value")))
+        row(
+                "browser_fill",
+                "Type a value into a field named by its ref in the latest observation, replacing its"
+                    + " content. Never for passwords: use browser_fill_credential.",
+                setsState,
+                plus(TARGET, Param.text("value", 100_000, null).asRequired()),
+                a ->
+                    new BrowserAction.Fill(
+                        a.string("observation_id"), a.string("element_ref"), a.text("value")))
             .withHeading((a, done) -> "Filled " + a.text("value").length() + " characters"),
-        row("browser_press", "Press one key on an element, or on whatever has focus when no element is named.", acts,
+        row(
+            "browser_press",
+            "Press one key on an element, or on whatever has focus when no element is named.",
+            acts,
             plus(Param.oneOf("key", BrowserAction.KEYS, null).asRequired(), OPTIONAL_TARGET),
-            a -> new BrowserAction.Press(a.optionalString("observation_id"), a.optionalString("element_ref"),
-                a.string("key"))),
-        row("browser_select", "Choose options of a select element by their values or labels.", setsState,
+            a ->
+                new BrowserAction.Press(
+                    a.optionalString("observation_id"),
+                    a.optionalString("element_ref"),
+                    a.string("key"))),
+        row(
+            "browser_select",
+            "Choose options of a select element by their values or labels.",
+            setsState,
             plus(TARGET, Param.strings("values", 1, 100, null).asRequired()),
-            a -> new BrowserAction.Select(a.string("observation_id"), a.string("element_ref"), a.strings("values"))),
-        row("browser_check", "Check or uncheck a checkbox, radio button or switch.", setsState,
+            a ->
+                new BrowserAction.Select(
+                    a.string("observation_id"), a.string("element_ref"), a.strings("values"))),
+        row(
+            "browser_check",
+            "Check or uncheck a checkbox, radio button or switch.",
+            setsState,
             plus(TARGET, Param.bool("checked", null).asRequired()),
-            a -> new BrowserAction.Check(a.string("observation_id"), a.string("element_ref"), a.bool("checked"))),
-        row("browser_scroll", "Scroll the page up or down by viewports, to its top or bottom, or an element into view.",
+            a ->
+                new BrowserAction.Check(
+                    a.string("observation_id"), a.string("element_ref"), a.bool("checked"))),
+        row(
+            "browser_scroll",
+            "Scroll the page up or down by viewports, to its top or bottom, or an element into view.",
             new ToolHints(false, false, false, true),
-            plus(List.of(Param.oneOf("to", BrowserAction.Scroll.TO, null).asRequired(),
-                Param.number("pages", 0, 20, "Viewports to scroll up or down (default 1).")), OPTIONAL_TARGET),
-            a -> new BrowserAction.Scroll(a.string("to"), a.number("pages", 1), a.optionalString("observation_id"),
-                a.optionalString("element_ref"))),
-        row("browser_wait", "Wait for the page to load or go network-idle, or for an element to become visible or"
-                + " hidden.", new ToolHints(true, false, true, true),
-            plus(List.of(Param.oneOf("until", BrowserAction.Wait.UNTIL, null).asRequired(),
-                Param.integer("timeout_ms", 1, BrowserAction.MAX_WAIT_MS, null)), OPTIONAL_TARGET),
-            a -> new BrowserAction.Wait(a.string("until"), a.optionalString("observation_id"),
-                a.optionalString("element_ref"), a.integer("timeout_ms", 1, (int) BrowserAction.MAX_WAIT_MS)
-                    .orElse(settings.waitTimeoutMs()))),
+            plus(
+                List.of(
+                    Param.oneOf("to", BrowserAction.Scroll.TO, null).asRequired(),
+                    Param.number("pages", 0, 20, "Viewports to scroll up or down (default 1).")),
+                OPTIONAL_TARGET),
+            a ->
+                new BrowserAction.Scroll(
+                    a.string("to"),
+                    a.number("pages", 1),
+                    a.optionalString("observation_id"),
+                    a.optionalString("element_ref"))),
+        row(
+            "browser_wait",
+            "Wait for the page to load or go network-idle, or for an element to become visible or"
+                + " hidden.",
+            new ToolHints(true, false, true, true),
+            plus(
+                List.of(
+                    Param.oneOf("until", BrowserAction.Wait.UNTIL, null).asRequired(),
+                    Param.integer("timeout_ms", 1, BrowserAction.MAX_WAIT_MS, null)),
+                OPTIONAL_TARGET),
+            a ->
+                new BrowserAction.Wait(
+                    a.string("until"),
+                    a.optionalString("observation_id"),
+                    a.optionalString("element_ref"),
+                    a.integer("timeout_ms", 1, (int) BrowserAction.MAX_WAIT_MS)
+                        .orElse(settings.waitTimeoutMs()))),
         history("browser_back", "Go back one page in this page's history.", "back"),
         history("browser_forward", "Go forward one page in this page's history.", "forward"),
         history("browser_reload", "Reload the page.", "reload"));
   }
 
   private static Row<Done> history(String name, String description, String move) {
-    return row(name, description, new ToolHints(false, false, false, true), List.of(),
+    return row(
+        name,
+        description,
+        new ToolHints(false, false, false, true),
+        List.of(),
         a -> new BrowserAction.History(move));
   }
 
   /**
-   * {@code browser_fill_credential}, offered only when the project has a credential source: the model names a
-   * reference, never a value.
+   * {@code browser_fill_credential}, offered only when the project has a credential source: the
+   * model names a reference, never a value.
    */
   static Row<BrowserAction.FillCredential.Filled> fillCredential(List<String> references) {
-    String known = references.isEmpty() ? "" : " Configured references: " + String.join(", ", references) + ".";
-    return row(CredentialChannel.TOOL, "Fill a password or other secret into a field named by its ref, by the"
-            + " credential's reference: the value is never shown to you. The user may be asked to approve; a"
-            + " credential bound to origins is refused on any other." + known,
-        new ToolHints(false, true, true, true),
-        plus(TARGET, Param.string("credential_ref", "The credential's reference, such as github or shop.password.")
-            .with("maxLength", 200).asRequired()),
-        a -> new BrowserAction.FillCredential(a.string("observation_id"), a.string("element_ref"),
-            a.string("credential_ref")))
-        .withHeading((a, filled) -> "Filled " + filled.chars() + " characters of credential \""
-            + a.string("credential_ref") + "\"");
+    String known =
+        references.isEmpty()
+            ? ""
+            : " Configured references: " + String.join(", ", references) + ".";
+    return row(
+            CredentialChannel.TOOL,
+            "Fill a password or other secret into a field named by its ref, by the"
+                + " credential's reference: the value is never shown to you. The user may be asked to approve; a"
+                + " credential bound to origins is refused on any other."
+                + known,
+            new ToolHints(false, true, true, true),
+            plus(
+                TARGET,
+                Param.string(
+                        "credential_ref",
+                        "The credential's reference, such as github or shop.password.")
+                    .with("maxLength", 200)
+                    .asRequired()),
+            a ->
+                new BrowserAction.FillCredential(
+                    a.string("observation_id"),
+                    a.string("element_ref"),
+                    a.string("credential_ref")))
+        .withHeading(
+            (a, filled) ->
+                "Filled "
+                    + filled.chars()
+                    + " characters of credential \""
+                    + a.string("credential_ref")
+                    + "\"");
   }
 }

@@ -21,10 +21,10 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
 /**
- * One lease per host agent session: the binding is the lease's owner, so two agents never share an environment.
- * A tool call's cancellation ends only its own wait for the lease; a call cancelled while its operation ran
- * leaves the lease unusable, and the binding releases it so the next call acquires a fresh environment. Ending
- * an agent session releases its lease.
+ * One lease per host agent session: the binding is the lease's owner, so two agents never share an
+ * environment. A tool call's cancellation ends only its own wait for the lease; a call cancelled
+ * while its operation ran leaves the lease unusable, and the binding releases it so the next call
+ * acquires a fresh environment. Ending an agent session releases its lease.
  */
 final class AgentBindings implements AutoCloseable {
   private final BrowserRuntime runtime;
@@ -33,17 +33,19 @@ final class AgentBindings implements AutoCloseable {
   private final Map<String, Binding> bindings = new HashMap<>();
 
   /** {@code sessions} maps a host agent session to its durable browser session. */
-  AgentBindings(BrowserRuntime runtime, Function<String, BrowserSessionId> sessions, ToolSettings settings) {
+  AgentBindings(
+      BrowserRuntime runtime, Function<String, BrowserSessionId> sessions, ToolSettings settings) {
     this.runtime = runtime;
     this.sessions = sessions;
     this.settings = settings;
   }
 
   /**
-   * Runs an operation on the agent session's lease, acquiring it first when needed. An operation that did nothing
-   * because its browser was gone ({@link BrowserException#rerunnable()}: discarded before the operation began, or
-   * found dead by a call that only reads the page or opens a URL) runs once more on a fresh lease, so a call after
-   * a crash does not fail merely because the crash came first.
+   * Runs an operation on the agent session's lease, acquiring it first when needed. An operation
+   * that did nothing because its browser was gone ({@link BrowserException#rerunnable()}: discarded
+   * before the operation began, or found dead by a call that only reads the page or opens a URL)
+   * runs once more on a fresh lease, so a call after a crash does not fail merely because the crash
+   * came first.
    */
   <T> T run(String agentSessionId, Cancellation cancellation, Function<BrowserLease, T> operation) {
     try {
@@ -56,7 +58,8 @@ final class AgentBindings implements AutoCloseable {
     }
   }
 
-  private <T> T runOnce(String agentSessionId, Cancellation cancellation, Function<BrowserLease, T> operation) {
+  private <T> T runOnce(
+      String agentSessionId, Cancellation cancellation, Function<BrowserLease, T> operation) {
     Binding binding;
     BrowserLease lease;
     while (true) {
@@ -75,7 +78,8 @@ final class AgentBindings implements AutoCloseable {
           binding.lease = null;
         }
         if (binding.lease == null) {
-          binding.lease = binding.acquire(runtime, sessions.apply(agentSessionId), settings, cancellation);
+          binding.lease =
+              binding.acquire(runtime, sessions.apply(agentSessionId), settings, cancellation);
         }
         lease = binding.lease;
         break;
@@ -119,6 +123,7 @@ final class AgentBindings implements AutoCloseable {
   private static final class Binding {
     /** Held while a call gets the lease; a call waiting for it can still be cancelled. */
     private final ReentrantLock acquiring = new ReentrantLock(true);
+
     private volatile BrowserLease lease;
     private volatile boolean ended;
 
@@ -141,18 +146,24 @@ final class AgentBindings implements AutoCloseable {
     private final Cancellation disposal = Cancellation.none();
 
     /** Acquires for the call, stopping when either the call or the agent session is cancelled. */
-    BrowserLease acquire(BrowserRuntime runtime, BrowserSessionId sessionId, ToolSettings settings,
+    BrowserLease acquire(
+        BrowserRuntime runtime,
+        BrowserSessionId sessionId,
+        ToolSettings settings,
         Cancellation call) {
       Cancellation either = Cancellation.none();
       try (Cancellation.Registration byCall = call.onCancel(either::cancel);
           Cancellation.Registration byDisposal = disposal.onCancel(either::cancel)) {
-        Requirements requirements = new Requirements(settings.provider(), Set.of(Capability.SCREENSHOT));
+        Requirements requirements =
+            new Requirements(settings.provider(), Set.of(Capability.SCREENSHOT));
         try {
           return runtime.acquire(this, sessionId, settings.persistence(), requirements, either);
         } catch (BrowserException e) {
-          // Resuming is the default, not a demand: a provider that keeps no checkpoints still serves, ephemerally.
+          // Resuming is the default, not a demand: a provider that keeps no checkpoints still
+          // serves, ephemerally.
           // A project that asked for resume explicitly gets the refusal.
-          if (e.code() != ErrorCode.BROWSER_CAPABILITY_UNSUPPORTED || settings.persistenceConfigured()
+          if (e.code() != ErrorCode.BROWSER_CAPABILITY_UNSUPPORTED
+              || settings.persistenceConfigured()
               || settings.persistence() != Persistence.RESUME) {
             throw e;
           }
@@ -161,7 +172,9 @@ final class AgentBindings implements AutoCloseable {
       }
     }
 
-    /** Drops an unusable lease, releasing it before another call of the session can look for one. */
+    /**
+     * Drops an unusable lease, releasing it before another call of the session can look for one.
+     */
     void discard(BrowserLease unusable) {
       acquiring.lock();
       try {
@@ -188,6 +201,5 @@ final class AgentBindings implements AutoCloseable {
         acquiring.unlock();
       }
     }
-
   }
 }

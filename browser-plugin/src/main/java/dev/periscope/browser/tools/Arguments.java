@@ -7,8 +7,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A call's arguments, read by type. A value of the wrong type is {@code BROWSER_INVALID_ARGUMENT} naming the
- * field; bounds are the schema's (checked by the host) and the action's own (checked by the runtime).
+ * A call's arguments, read by type. A value of the wrong type is {@code BROWSER_INVALID_ARGUMENT}
+ * naming the field; bounds are the schema's (checked by the host) and the action's own (checked by
+ * the runtime).
  */
 record Arguments(Map<String, Object> values) {
   String string(String field) {
@@ -68,21 +69,35 @@ record Arguments(Map<String, Object> values) {
     return n.doubleValue();
   }
 
-  /** An optional integer within [min, max], or {@code BROWSER_INVALID_ARGUMENT} naming the bound. */
+  /**
+   * An optional integer within [min, max], or {@code BROWSER_INVALID_ARGUMENT} naming the bound.
+   */
   Optional<Integer> integer(String field, int min, int max) {
     Object v = values.get(field);
     if (v == null) {
       return Optional.empty();
     }
-    if (!(v instanceof Number n) || n.doubleValue() != Math.rint(n.doubleValue())
-        || n.doubleValue() < min || n.doubleValue() > max) {
-      throw invalid("/" + field + ": an integer from " + min + " to " + max + " is required (found " + v + ")");
+    if (!(v instanceof Number n)
+        || n.doubleValue() != Math.rint(n.doubleValue())
+        || n.doubleValue() < min
+        || n.doubleValue() > max) {
+      throw invalid(
+          "/"
+              + field
+              + ": an integer from "
+              + min
+              + " to "
+              + max
+              + " is required (found "
+              + v
+              + ")");
     }
     return Optional.of(n.intValue());
   }
 
   List<String> strings(String field) {
-    if (!(values.get(field) instanceof List<?> list) || list.stream().anyMatch(v -> !(v instanceof String))) {
+    if (!(values.get(field) instanceof List<?> list)
+        || list.stream().anyMatch(v -> !(v instanceof String))) {
       throw invalid("/" + field + ": a list of strings is required");
     }
     return list.stream().map(String.class::cast).toList();

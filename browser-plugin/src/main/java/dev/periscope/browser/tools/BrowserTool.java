@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A browser tool: a descriptor and a body. Every failure a model should see becomes an error result whose text
- * ends with the failure line and whose structured content is the same failure as data; bad arguments get
- * {@code BROWSER_INVALID_ARGUMENT} whichever side caught them.
+ * A browser tool: a descriptor and a body. Every failure a model should see becomes an error result
+ * whose text ends with the failure line and whose structured content is the same failure as data;
+ * bad arguments get {@code BROWSER_INVALID_ARGUMENT} whichever side caught them.
  */
 final class BrowserTool implements Tool {
   /** What a tool does with a call; may throw {@link BrowserException}. */
@@ -27,7 +27,10 @@ final class BrowserTool implements Tool {
   private final java.util.function.BiConsumer<ToolCall, BrowserException> onFailure;
 
   /** {@code onFailure} hears of every browser failure before the model does. */
-  BrowserTool(ToolDescriptor descriptor, Body body, java.util.function.BiConsumer<ToolCall, BrowserException> onFailure) {
+  BrowserTool(
+      ToolDescriptor descriptor,
+      Body body,
+      java.util.function.BiConsumer<ToolCall, BrowserException> onFailure) {
     this.descriptor = descriptor;
     this.body = body;
     this.onFailure = onFailure;
@@ -46,20 +49,29 @@ final class BrowserTool implements Tool {
       onFailure.accept(call, e);
       return failure(e);
     } catch (java.util.concurrent.CancellationException e) {
-      return failure(new BrowserException(ErrorCode.BROWSER_ACTION_CANCELLED,
-          "the call was cancelled before the browser was reached; nothing was done"));
+      return failure(
+          new BrowserException(
+              ErrorCode.BROWSER_ACTION_CANCELLED,
+              "the call was cancelled before the browser was reached; nothing was done"));
     }
   }
 
   @Override
   public ToolResult rejectArguments(List<String> violations) {
-    return failure(new BrowserException(ErrorCode.BROWSER_INVALID_ARGUMENT,
-        "invalid arguments for " + descriptor.name() + ": " + String.join("; ", violations)));
+    return failure(
+        new BrowserException(
+            ErrorCode.BROWSER_INVALID_ARGUMENT,
+            "invalid arguments for " + descriptor.name() + ": " + String.join("; ", violations)));
   }
 
-  /** The failure line after the message, for the model; the same failure as data under {@code error}, for clients. */
+  /**
+   * The failure line after the message, for the model; the same failure as data under {@code
+   * error}, for clients.
+   */
   static ToolResult failure(BrowserException e) {
-    return new ToolResult(List.of(new Content.Text(e.getMessage() + "\n" + e.failureLine())), true,
+    return new ToolResult(
+        List.of(new Content.Text(e.getMessage() + "\n" + e.failureLine())),
+        true,
         Map.of("error", e.toStructured()));
   }
 }

@@ -30,8 +30,11 @@ import java.util.Optional;
 public final class BrowserTools implements AutoCloseable {
   public static final String SKILL = "browser";
 
-  /** What an observation retains for paging: the runtime's text limit and a bound on the elements. */
+  /**
+   * What an observation retains for paging: the runtime's text limit and a bound on the elements.
+   */
   static final int RETAINED_TEXT_CHARS = 60_000;
+
   static final int RETAINED_ELEMENTS = 500;
 
   private final AgentBindings bindings;
@@ -44,11 +47,16 @@ public final class BrowserTools implements AutoCloseable {
   private final CredentialChannel credentials;
 
   /**
-   * Tools whose agent sessions map to browser sessions through {@code sessions}; {@code credentials} is the channel
-   * the runtime fills credentials through, which decides whether {@code browser_fill_credential} is offered.
+   * Tools whose agent sessions map to browser sessions through {@code sessions}; {@code
+   * credentials} is the channel the runtime fills credentials through, which decides whether {@code
+   * browser_fill_credential} is offered.
    */
-  public BrowserTools(BrowserRuntime runtime, SessionDirectory sessions, ToolSettings settings,
-      Optional<AttachmentService> attachments, CredentialChannel credentials) {
+  public BrowserTools(
+      BrowserRuntime runtime,
+      SessionDirectory sessions,
+      ToolSettings settings,
+      Optional<AttachmentService> attachments,
+      CredentialChannel credentials) {
     this.runtime = runtime;
     this.sessions = sessions;
     this.credentials = credentials;
@@ -62,25 +70,53 @@ public final class BrowserTools implements AutoCloseable {
     List<ActionTools.Row<?>> rows = ActionTools.rows(settings);
     List<Tool> all = new ArrayList<>();
     all.add(actionTool(rows.get(0)));
-    all.add(new BrowserTool(new ToolDescriptor("browser_observe",
-        "Observe the current page: its URL, title, ranked interactive elements with refs, records, and text."
-            + " Older refs go stale.",
-        Param.schema(ActionTools.observation(settings)), new ToolHints(true, false, true, true)), this::observe,
-        this::failed));
-    all.add(new BrowserTool(new ToolDescriptor("browser_observe_next",
-        "Read the next page of the latest observation. Its refs stay valid.",
-        Param.schema(List.of(Param.pattern("continuation", "^cursor-[0-9]+$",
-            "The continuation the previous page named.").asRequired())),
-        new ToolHints(true, false, true, false)), this::observeNext, this::failed));
+    all.add(
+        new BrowserTool(
+            new ToolDescriptor(
+                "browser_observe",
+                "Observe the current page: its URL, title, ranked interactive elements with refs, records, and text."
+                    + " Older refs go stale.",
+                Param.schema(ActionTools.observation(settings)),
+                new ToolHints(true, false, true, true)),
+            this::observe,
+            this::failed));
+    all.add(
+        new BrowserTool(
+            new ToolDescriptor(
+                "browser_observe_next",
+                "Read the next page of the latest observation. Its refs stay valid.",
+                Param.schema(
+                    List.of(
+                        Param.pattern(
+                                "continuation",
+                                "^cursor-[0-9]+$",
+                                "The continuation the previous page named.")
+                            .asRequired())),
+                new ToolHints(true, false, true, false)),
+            this::observeNext,
+            this::failed));
     rows.subList(1, rows.size()).forEach(row -> all.add(actionTool(row)));
-    all.add(new BrowserTool(new ToolDescriptor("browser_screenshot",
-        "Take a PNG screenshot of the page (the viewport, or the full page) and store it as an attachment.",
-        Param.schema(List.of(Param.bool("full_page", "Capture the whole page, not only the viewport."))),
-        new ToolHints(true, false, true, true)), this::screenshot, this::failed));
-    all.add(new BrowserTool(new ToolDescriptor("browser_reset",
-        "Discard this agent's browser session: close the browser, delete its saved state (cookies, local"
-            + " storage, logins); the next browser call starts fresh.",
-        Param.schema(List.of()), new ToolHints(false, true, true, false)), this::reset, this::failed));
+    all.add(
+        new BrowserTool(
+            new ToolDescriptor(
+                "browser_screenshot",
+                "Take a PNG screenshot of the page (the viewport, or the full page) and store it as an attachment.",
+                Param.schema(
+                    List.of(
+                        Param.bool("full_page", "Capture the whole page, not only the viewport."))),
+                new ToolHints(true, false, true, true)),
+            this::screenshot,
+            this::failed));
+    all.add(
+        new BrowserTool(
+            new ToolDescriptor(
+                "browser_reset",
+                "Discard this agent's browser session: close the browser, delete its saved state (cookies, local"
+                    + " storage, logins); the next browser call starts fresh.",
+                Param.schema(List.of()),
+                new ToolHints(false, true, true, false)),
+            this::reset,
+            this::failed));
     all.addAll(new ExtractionTools(bindings, this::failed).tools());
     if (credentials.available()) {
       all.add(actionTool(ActionTools.fillCredential(credentials.references())));
@@ -89,27 +125,39 @@ public final class BrowserTools implements AutoCloseable {
   }
 
   /**
-   * A tool that performs a row's action and shows the transition with the first page of the observation after it,
-   * under the row's heading.
+   * A tool that performs a row's action and shows the transition with the first page of the
+   * observation after it, under the row's heading.
    */
   private <R> Tool actionTool(ActionTools.Row<R> row) {
-    return new BrowserTool(new ToolDescriptor(row.name(), row.description(), Param.schema(row.params()), row.hints()),
+    return new BrowserTool(
+        new ToolDescriptor(row.name(), row.description(), Param.schema(row.params()), row.hints()),
         call -> {
           Arguments args = new Arguments(call.arguments());
           BrowserAction<R> action = row.action().apply(args);
           View view = row.observes() ? view(call) : defaultView();
-          BrowserLease.Acted<R> acted = bindings.run(call.agentSessionId(), call.cancellation(),
-              lease -> lease.act(action, view.retained(), call.cancellation()));
+          BrowserLease.Acted<R> acted =
+              bindings.run(
+                  call.agentSessionId(),
+                  call.cancellation(),
+                  lease -> lease.act(action, view.retained(), call.cancellation()));
           ToolResult shown = transition(call, view, acted.transition());
           if (row.heading() == null) {
             return shown;
           }
-          return new ToolResult(List.of(new Content.Text(row.heading().apply(args, acted.result()) + "\n"
-              + shown.text())), false, shown.structured());
-        }, this::failed);
+          return new ToolResult(
+              List.of(
+                  new Content.Text(
+                      row.heading().apply(args, acted.result()) + "\n" + shown.text())),
+              false,
+              shown.structured());
+        },
+        this::failed);
   }
 
-  /** Closes the agent's lease (its last checkpoint with it), deletes the checkpoint, maps a new session. */
+  /**
+   * Closes the agent's lease (its last checkpoint with it), deletes the checkpoint, maps a new
+   * session.
+   */
   private ToolResult reset(ToolCall call) {
     String agent = call.agentSessionId();
     dev.periscope.api.browser.BrowserSessionId old = sessions.sessionFor(agent);
@@ -117,15 +165,21 @@ public final class BrowserTools implements AutoCloseable {
     pager.forget(agent);
     runtime.discard(old);
     dev.periscope.api.browser.BrowserSessionId fresh = sessions.replace(agent);
-    return ToolResult.text("Browser session " + old.value() + " was closed and its saved state deleted. The next"
-        + " browser call starts fresh, as browser session " + fresh.value() + ".",
+    return ToolResult.text(
+        "Browser session "
+            + old.value()
+            + " was closed and its saved state deleted. The next"
+            + " browser call starts fresh, as browser session "
+            + fresh.value()
+            + ".",
         Map.of("discarded_session", old.value(), "session", fresh.value()));
   }
 
   /** A failure that leaves the refs invalid also closes the session's page cursor. */
   private void failed(ToolCall call, BrowserException e) {
-    boolean pagerItself = e.code() == ErrorCode.BROWSER_OBSERVATION_SUPERSEDED
-        || e.code() == ErrorCode.BROWSER_CONTINUATION_EXHAUSTED;
+    boolean pagerItself =
+        e.code() == ErrorCode.BROWSER_OBSERVATION_SUPERSEDED
+            || e.code() == ErrorCode.BROWSER_CONTINUATION_EXHAUSTED;
     if (!e.observationValid() && !pagerItself) {
       pager.clear(call.agentSessionId());
     }
@@ -139,9 +193,13 @@ public final class BrowserTools implements AutoCloseable {
 
   private ToolResult observe(ToolCall call) {
     View view = view(call);
-    Observation o = bindings.run(call.agentSessionId(), call.cancellation(),
-        lease -> lease.observe(view.retained(), call.cancellation()));
-    ObservationPage page = pager.first(call.agentSessionId(), o, view.mode(), view.textChars(), view.elements());
+    Observation o =
+        bindings.run(
+            call.agentSessionId(),
+            call.cancellation(),
+            lease -> lease.observe(view.retained(), call.cancellation()));
+    ObservationPage page =
+        pager.first(call.agentSessionId(), o, view.mode(), view.textChars(), view.elements());
     return ToolResult.text(Rendering.text(page), Map.of("observation", Rendering.json(page)));
   }
 
@@ -153,8 +211,11 @@ public final class BrowserTools implements AutoCloseable {
 
   private ToolResult screenshot(ToolCall call) {
     boolean fullPage = new Arguments(call.arguments()).optionalBool("full_page", false);
-    Screenshot shot = bindings.run(call.agentSessionId(), call.cancellation(),
-        lease -> lease.screenshot(fullPage, call.cancellation()));
+    Screenshot shot =
+        bindings.run(
+            call.agentSessionId(),
+            call.cancellation(),
+            lease -> lease.screenshot(fullPage, call.cancellation()));
     String heading = "Screenshot for " + shot.url() + " (observation " + shot.observationId() + ")";
     Map<String, Object> structured = new LinkedHashMap<>();
     structured.put("observation_id", shot.observationId());
@@ -162,15 +223,25 @@ public final class BrowserTools implements AutoCloseable {
     structured.put("title", shot.title());
     if (attachments.isEmpty()) {
       structured.put("attachment", null);
-      return new ToolResult(List.of(new Content.Text(heading + "\nReturned inline: this host stores no attachments."),
-          new Content.Image("image/png", shot.png())), false, structured);
+      return new ToolResult(
+          List.of(
+              new Content.Text(heading + "\nReturned inline: this host stores no attachments."),
+              new Content.Image("image/png", shot.png())),
+          false,
+          structured);
     }
     AttachmentRef ref;
     try {
-      ref = attachments.get().saveImage(shot.png(), "image/png",
-          new AttachmentMetadata("browser-screenshot.png", call.agentSessionId()));
+      ref =
+          attachments
+              .get()
+              .saveImage(
+                  shot.png(),
+                  "image/png",
+                  new AttachmentMetadata("browser-screenshot.png", call.agentSessionId()));
     } catch (AttachmentRejectedException e) {
-      throw BrowserException.of(ErrorCode.BROWSER_POLICY_DENIED, e.getMessage(), e).withUrl(shot.url());
+      throw BrowserException.of(ErrorCode.BROWSER_POLICY_DENIED, e.getMessage(), e)
+          .withUrl(shot.url());
     }
     Map<String, Object> attachment = new LinkedHashMap<>();
     attachment.put("ref", ref.ref());
@@ -179,15 +250,29 @@ public final class BrowserTools implements AutoCloseable {
     attachment.put("width", ref.width());
     attachment.put("height", ref.height());
     structured.put("attachment", attachment);
-    return new ToolResult(List.of(
-        new Content.Text(heading + "\nStored as attachment " + ref.ref() + " (" + ref.width() + "x" + ref.height()
-            + " PNG, " + ref.bytes() + " bytes)"),
-        new Content.Image("image/png", shot.png()),
-        new Content.AttachmentLink(ref.ref(), ref.mimeType())), false, structured);
+    return new ToolResult(
+        List.of(
+            new Content.Text(
+                heading
+                    + "\nStored as attachment "
+                    + ref.ref()
+                    + " ("
+                    + ref.width()
+                    + "x"
+                    + ref.height()
+                    + " PNG, "
+                    + ref.bytes()
+                    + " bytes)"),
+            new Content.Image("image/png", shot.png()),
+            new Content.AttachmentLink(ref.ref(), ref.mimeType())),
+        false,
+        structured);
   }
 
   private ToolResult transition(ToolCall call, View view, Transition t) {
-    ObservationPage page = pager.first(call.agentSessionId(), t.after(), view.mode(), view.textChars(), view.elements());
+    ObservationPage page =
+        pager.first(
+            call.agentSessionId(), t.after(), view.mode(), view.textChars(), view.elements());
     Map<String, Object> structured = new LinkedHashMap<>();
     structured.put("transition", Rendering.json(t));
     structured.put("observation", Rendering.json(page));
@@ -195,9 +280,9 @@ public final class BrowserTools implements AutoCloseable {
   }
 
   /**
-   * How an observation is taken and shown: the mode, the page sizes (the call's, else the mode's, never above the
-   * configured caps), and what the browser retains for paging (the text and the elements of the mode's tiers, up
-   * to the retained bounds).
+   * How an observation is taken and shown: the mode, the page sizes (the call's, else the mode's,
+   * never above the configured caps), and what the browser retains for paging (the text and the
+   * elements of the mode's tiers, up to the retained bounds).
    */
   record View(Mode mode, int textChars, int elements) {
     ObservationBudget retained() {
@@ -209,20 +294,34 @@ public final class BrowserTools implements AutoCloseable {
     Object requested = call.arguments().get("mode");
     Mode mode = settings.observeMode();
     if (requested != null) {
-      mode = java.util.Arrays.stream(Mode.values()).filter(m -> m.id().equals(requested)).findFirst()
-          .orElseThrow(() -> new BrowserException(ErrorCode.BROWSER_INVALID_ARGUMENT,
-              "/mode: one of summary, interactive, document is required (found " + requested + ")"));
+      mode =
+          java.util.Arrays.stream(Mode.values())
+              .filter(m -> m.id().equals(requested))
+              .findFirst()
+              .orElseThrow(
+                  () ->
+                      new BrowserException(
+                          ErrorCode.BROWSER_INVALID_ARGUMENT,
+                          "/mode: one of summary, interactive, document is required (found "
+                              + requested
+                              + ")"));
     }
-    int text = new Arguments(call.arguments()).integer("max_text_chars", 1, settings.observeMaxTextChars())
-        .orElse(Math.min(mode.textChars, settings.observeMaxTextChars()));
-    int elements = new Arguments(call.arguments()).integer("max_elements", 1, settings.observeMaxElements())
-        .orElse(Math.min(mode.elements, settings.observeMaxElements()));
+    int text =
+        new Arguments(call.arguments())
+            .integer("max_text_chars", 1, settings.observeMaxTextChars())
+            .orElse(Math.min(mode.textChars, settings.observeMaxTextChars()));
+    int elements =
+        new Arguments(call.arguments())
+            .integer("max_elements", 1, settings.observeMaxElements())
+            .orElse(Math.min(mode.elements, settings.observeMaxElements()));
     return new View(mode, text, elements);
   }
 
   private View defaultView() {
     Mode mode = settings.observeMode();
-    return new View(mode, Math.min(mode.textChars, settings.observeMaxTextChars()),
+    return new View(
+        mode,
+        Math.min(mode.textChars, settings.observeMaxTextChars()),
         Math.min(mode.elements, settings.observeMaxElements()));
   }
 

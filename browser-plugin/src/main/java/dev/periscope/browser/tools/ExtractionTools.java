@@ -15,17 +15,22 @@ import java.util.Map;
 import java.util.function.BiConsumer;
 
 /**
- * {@code browser_extract_list}, {@code _table}, {@code _links} and {@code _article}: records read by a fixed
- * traversal from the page or from a region ref of the latest observation, narrowed to the fields asked for.
+ * {@code browser_extract_list}, {@code _table}, {@code _links} and {@code _article}: records read
+ * by a fixed traversal from the page or from a region ref of the latest observation, narrowed to
+ * the fields asked for.
  */
 final class ExtractionTools {
-  private static final List<Param> PARAMS = List.of(
-      Param.string("observation_id", "The latest observation, with region_ref."),
-      Param.pattern("region_ref", "^e[0-9]+$", "An element of the region; a record's link stands for its listing."),
-      Param.strings("fields", 1, 50, null),
-      Param.integer("limit", 1, 1000, "Most records (default 100)."),
-      Param.integer("max_text_chars", 1, 20_000, "Most characters of one field (default 2000)."));
-
+  private static final List<Param> PARAMS =
+      List.of(
+          Param.string("observation_id", "The latest observation, with region_ref."),
+          Param.pattern(
+              "region_ref",
+              "^e[0-9]+$",
+              "An element of the region; a record's link stands for its listing."),
+          Param.strings("fields", 1, 50, null),
+          Param.integer("limit", 1, 1000, "Most records (default 100)."),
+          Param.integer(
+              "max_text_chars", 1, 20_000, "Most characters of one field (default 2000)."));
 
   private final AgentBindings bindings;
   private final BiConsumer<ToolCall, BrowserException> failed;
@@ -38,9 +43,17 @@ final class ExtractionTools {
   List<Tool> tools() {
     List<Tool> tools = new ArrayList<>();
     for (String kind : List.of("list", "table", "links", "article")) {
-      tools.add(new BrowserTool(new ToolDescriptor("browser_extract_" + kind,
-          "Extract " + kind + " records from the page, or from a region named by a ref of the latest observation.",
-          Param.schema(PARAMS), new ToolHints(true, false, true, true)), call -> extract(call, kind), failed));
+      tools.add(
+          new BrowserTool(
+              new ToolDescriptor(
+                  "browser_extract_" + kind,
+                  "Extract "
+                      + kind
+                      + " records from the page, or from a region named by a ref of the latest observation.",
+                  Param.schema(PARAMS),
+                  new ToolHints(true, false, true, true)),
+              call -> extract(call, kind),
+              failed));
     }
     return tools;
   }
@@ -51,23 +64,40 @@ final class ExtractionTools {
     String region = args.optionalString("region_ref");
     int limit = args.integer("limit", 1, 1000).orElse(100);
     int maxChars = args.integer("max_text_chars", 1, 20_000).orElse(2000);
-    Extraction e = bindings.run(call.agentSessionId(), call.cancellation(),
-        lease -> lease.extract(kind, observationId, region, limit, maxChars, call.cancellation()));
+    Extraction e =
+        bindings.run(
+            call.agentSessionId(),
+            call.cancellation(),
+            lease ->
+                lease.extract(kind, observationId, region, limit, maxChars, call.cancellation()));
     List<String> columns = e.columns();
     java.util.Optional<List<String>> fields = args.optionalStrings("fields");
     if (fields.isPresent()) {
       List<String> wanted = fields.get();
       List<String> unknown = wanted.stream().filter(f -> !e.columns().contains(f)).toList();
       if (!unknown.isEmpty()) {
-        throw BrowserException.of(ErrorCode.BROWSER_INVALID_ARGUMENT, "unknown extraction fields: "
-            + String.join(", ", unknown) + "; this region offers " + String.join(", ", e.columns())).withUrl(e.url());
+        throw BrowserException.of(
+                ErrorCode.BROWSER_INVALID_ARGUMENT,
+                "unknown extraction fields: "
+                    + String.join(", ", unknown)
+                    + "; this region offers "
+                    + String.join(", ", e.columns()))
+            .withUrl(e.url());
       }
       columns = wanted;
     }
     List<Map<String, Object>> rows = new ArrayList<>();
-    StringBuilder text = new StringBuilder(e.truncated()
-        ? "Extracted " + e.rows().size() + " of " + e.total() + " " + kind + " records (truncated)"
-        : "Extracted " + e.rows().size() + " " + kind + " records");
+    StringBuilder text =
+        new StringBuilder(
+            e.truncated()
+                ? "Extracted "
+                    + e.rows().size()
+                    + " of "
+                    + e.total()
+                    + " "
+                    + kind
+                    + " records (truncated)"
+                : "Extracted " + e.rows().size() + " " + kind + " records");
     for (int i = 0; i < e.rows().size(); i++) {
       Map<String, Object> row = new LinkedHashMap<>();
       List<String> cells = new ArrayList<>();

@@ -3,8 +3,9 @@ package dev.periscope.browser.tools;
 import java.util.Set;
 
 /**
- * What one page of an observation shows: {@code summary} (controls, navigation and record titles plus a text
- * lead), {@code interactive} (every element, no text), {@code document} (text plus controls and navigation).
+ * What one page of an observation shows: {@code summary} (controls, navigation and record titles
+ * plus a text lead), {@code interactive} (every element, no text), {@code document} (text plus
+ * controls and navigation).
  */
 public enum Mode {
   SUMMARY(4000, 40, Set.of(1, 2, 3)),
@@ -33,7 +34,8 @@ public enum Mode {
         return m;
       }
     }
-    throw new dev.periscope.api.ConfigurationException("plugins.browser.observeMode",
+    throw new dev.periscope.api.ConfigurationException(
+        "plugins.browser.observeMode",
         "plugins.browser.observeMode must be summary, interactive or document (found " + id + ")");
   }
 }

@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One argument of a tool: its name, whether it is required, and its JSON Schema. A tool's input schema is built
- * from its params ({@link #schema(List)}), never written by hand, and {@link Arguments} reads a call's values by
- * the same names.
+ * One argument of a tool: its name, whether it is required, and its JSON Schema. A tool's input
+ * schema is built from its params ({@link #schema(List)}), never written by hand, and {@link
+ * Arguments} reads a call's values by the same names.
  */
 record Param(String name, boolean required, Map<String, Object> schema) {
   Param {
@@ -22,11 +22,13 @@ record Param(String name, boolean required, Map<String, Object> schema) {
 
   /** A string that may be empty, of at most {@code maxLength} characters. */
   static Param text(String name, int maxLength, String description) {
-    return new Param(name, false, describe(ordered("type", "string", "maxLength", maxLength), description));
+    return new Param(
+        name, false, describe(ordered("type", "string", "maxLength", maxLength), description));
   }
 
   static Param pattern(String name, String regex, String description) {
-    return new Param(name, false, describe(ordered("type", "string", "pattern", regex), description));
+    return new Param(
+        name, false, describe(ordered("type", "string", "pattern", regex), description));
   }
 
   static Param oneOf(String name, List<String> values, String description) {
@@ -34,13 +36,20 @@ record Param(String name, boolean required, Map<String, Object> schema) {
   }
 
   static Param integer(String name, long min, long max, String description) {
-    return new Param(name, false, describe(ordered("type", "integer", "minimum", min, "maximum", max), description));
+    return new Param(
+        name,
+        false,
+        describe(ordered("type", "integer", "minimum", min, "maximum", max), description));
   }
 
   /** A number greater than {@code exclusiveMin} and at most {@code max}. */
   static Param number(String name, double exclusiveMin, double max, String description) {
-    return new Param(name, false,
-        describe(ordered("type", "number", "exclusiveMinimum", exclusiveMin, "maximum", max), description));
+    return new Param(
+        name,
+        false,
+        describe(
+            ordered("type", "number", "exclusiveMinimum", exclusiveMin, "maximum", max),
+            description));
   }
 
   static Param bool(String name, String description) {
@@ -48,8 +57,20 @@ record Param(String name, boolean required, Map<String, Object> schema) {
   }
 
   static Param strings(String name, int minItems, int maxItems, String description) {
-    return new Param(name, false, describe(ordered("type", "array", "items", ordered("type", "string"),
-        "minItems", minItems, "maxItems", maxItems), description));
+    return new Param(
+        name,
+        false,
+        describe(
+            ordered(
+                "type",
+                "array",
+                "items",
+                ordered("type", "string"),
+                "minItems",
+                minItems,
+                "maxItems",
+                maxItems),
+            description));
   }
 
   /** This param with one more schema keyword. */

@@ -9,15 +9,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** How observation pages and transitions read to the model (text) and to clients (structured JSON). */
+/**
+ * How observation pages and transitions read to the model (text) and to clients (structured JSON).
+ */
 final class Rendering {
   private Rendering() {}
 
   static String text(ObservationPage page) {
     Observation o = page.observation();
     StringBuilder b = new StringBuilder();
-    b.append("Observation ").append(o.id()).append(" (revision ").append(o.revision()).append(", mode ")
-        .append(page.mode().id()).append(")\n");
+    b.append("Observation ")
+        .append(o.id())
+        .append(" (revision ")
+        .append(o.revision())
+        .append(", mode ")
+        .append(page.mode().id())
+        .append(")\n");
     b.append("URL: ").append(o.url()).append('\n');
     b.append("Title: ").append(o.title().isEmpty() ? "(untitled)" : o.title()).append('\n');
     if (firstPage(page) && !o.pageEvents().isEmpty()) {
@@ -27,12 +34,22 @@ final class Rendering {
     int shown = page.elements().size();
     int hidden = Math.max(0, o.totalElements() - page.elementOffset() - shown);
     if (page.elementOffset() > 0 || page.elementsTruncated()) {
-      b.append("Interactive elements: ").append(shown).append(" shown from rank ").append(page.elementOffset() + 1)
-          .append("; ").append(hidden).append(" not shown\n");
+      b.append("Interactive elements: ")
+          .append(shown)
+          .append(" shown from rank ")
+          .append(page.elementOffset() + 1)
+          .append("; ")
+          .append(hidden)
+          .append(" not shown\n");
     } else {
-      b.append("Interactive elements: ").append(shown).append(" of ").append(o.totalElements()).append('\n');
+      b.append("Interactive elements: ")
+          .append(shown)
+          .append(" of ")
+          .append(o.totalElements())
+          .append('\n');
     }
-    List<Observation.ObservedElement> ungrouped = page.elements().stream().filter(e -> e.group() == null).toList();
+    List<Observation.ObservedElement> ungrouped =
+        page.elements().stream().filter(e -> e.group() == null).toList();
     List<Observation.Group> groups = groupsOf(page);
     if (ungrouped.isEmpty() && groups.isEmpty()) {
       b.append("  (none)\n");
@@ -41,25 +58,41 @@ final class Rendering {
     if (!groups.isEmpty()) {
       b.append("Records: ").append(groups.size()).append('\n');
       for (Observation.Group g : groups) {
-        b.append("  [").append(g.ref()).append("] ").append(g.label().isEmpty() ? "(untitled record)" : g.label())
+        b.append("  [")
+            .append(g.ref())
+            .append("] ")
+            .append(g.label().isEmpty() ? "(untitled record)" : g.label())
             .append('\n');
-        page.elements().stream().filter(e -> g.ref().equals(e.group())).forEach(e -> element(b, e, "    "));
+        page.elements().stream()
+            .filter(e -> g.ref().equals(e.group()))
+            .forEach(e -> element(b, e, "    "));
       }
     }
     b.append('\n');
     if (page.text().isEmpty() && page.textOffset() == 0) {
-      b.append("Page text: not included in ").append(page.mode().id()).append(" mode (").append(o.totalTextChars())
+      b.append("Page text: not included in ")
+          .append(page.mode().id())
+          .append(" mode (")
+          .append(o.totalTextChars())
           .append(" chars available)");
     } else {
-      b.append("Page text (").append(page.textOffset() + 1).append('-').append(page.textEnd()).append(" of ")
-          .append(o.totalTextChars()).append(" chars):\n").append(page.text());
+      b.append("Page text (")
+          .append(page.textOffset() + 1)
+          .append('-')
+          .append(page.textEnd())
+          .append(" of ")
+          .append(o.totalTextChars())
+          .append(" chars):\n")
+          .append(page.text());
     }
     if (page.continuation() != null) {
-      b.append("\n\nMore remains. Call browser_observe_next with continuation \"").append(page.continuation())
+      b.append("\n\nMore remains. Call browser_observe_next with continuation \"")
+          .append(page.continuation())
           .append("\".");
     } else if (page.textTruncated() || page.elementsTruncated()) {
-      b.append("\n\nThe page holds more than this observation retained; re-observe with a larger budget or another"
-          + " mode.");
+      b.append(
+          "\n\nThe page holds more than this observation retained; re-observe with a larger budget or another"
+              + " mode.");
     }
     return b.toString();
   }
@@ -89,18 +122,30 @@ final class Rendering {
   /** The groups with at least one element on this page, in order of first appearance. */
   private static List<Observation.Group> groupsOf(ObservationPage page) {
     Set<String> refs = new LinkedHashSet<>();
-    page.elements().forEach(e -> {
-      if (e.group() != null) {
-        refs.add(e.group());
-      }
-    });
+    page.elements()
+        .forEach(
+            e -> {
+              if (e.group() != null) {
+                refs.add(e.group());
+              }
+            });
     return page.observation().groups().stream().filter(g -> refs.contains(g.ref())).toList();
   }
 
   static String text(Transition t, ObservationPage page) {
     Transition.Metrics m = t.metrics();
-    return "Transition " + t.id() + ": " + t.outcome().name().toLowerCase() + " (" + m.durationMs() + "ms total, "
-        + m.actionMs() + "ms action, " + m.observationMs() + "ms observation)\n\n" + text(page);
+    return "Transition "
+        + t.id()
+        + ": "
+        + t.outcome().name().toLowerCase()
+        + " ("
+        + m.durationMs()
+        + "ms total, "
+        + m.actionMs()
+        + "ms action, "
+        + m.observationMs()
+        + "ms observation)\n\n"
+        + text(page);
   }
 
   static Map<String, Object> json(ObservationPage page) {
@@ -134,7 +179,9 @@ final class Rendering {
       em.put("pagination", e.pagination());
       if (e.group() != null) {
         em.put("group", e.group());
-        o.groups().stream().filter(g -> g.ref().equals(e.group())).findFirst()
+        o.groups().stream()
+            .filter(g -> g.ref().equals(e.group()))
+            .findFirst()
             .ifPresent(g -> em.put("group_label", g.label()));
       }
       elements.add(em);

@@ -10,7 +10,10 @@ public interface SessionDirectory {
   /** Gives the agent session a new browser session, its current one being discarded. */
   BrowserSessionId replace(String agentSessionId);
 
-  /** A directory that lasts as long as the process: browser sessions named after their agent sessions. */
+  /**
+   * A directory that lasts as long as the process: browser sessions named after their agent
+   * sessions.
+   */
   static SessionDirectory inMemory() {
     java.util.Map<String, BrowserSessionId> map = new java.util.concurrent.ConcurrentHashMap<>();
     return new SessionDirectory() {

@@ -4,9 +4,15 @@ import dev.periscope.api.browser.Persistence;
 import java.util.Optional;
 
 /**
- * What the tools are configured with: the provider they ask for, whether sessions resume ({@code persistence},
- * and whether the project chose it), the default observation mode and the caps on a page of an observation, and
- * how long a {@code browser_wait} waits when the call does not say.
+ * What the tools are configured with: the provider they ask for, whether sessions resume ({@code
+ * persistence}, and whether the project chose it), the default observation mode and the caps on a
+ * page of an observation, and how long a {@code browser_wait} waits when the call does not say.
  */
-public record ToolSettings(Optional<String> provider, Persistence persistence, boolean persistenceConfigured,
-    Mode observeMode, int observeMaxTextChars, int observeMaxElements, int waitTimeoutMs) {}
+public record ToolSettings(
+    Optional<String> provider,
+    Persistence persistence,
+    boolean persistenceConfigured,
+    Mode observeMode,
+    int observeMaxTextChars,
+    int observeMaxElements,
+    int waitTimeoutMs) {}

@@ -14,8 +14,10 @@ import org.junit.jupiter.api.Test;
 /** Every action kind through the tools, on real Chromium and pages served on 127.0.0.1. */
 class ActionsTest {
   static LocalBrowser browser;
-  static final Map<String, String> PAGES = Map.of(
-      "/form", """
+  static final Map<String, String> PAGES =
+      Map.of(
+          "/form",
+              """
           <!doctype html><html><head><title>Form</title></head><body>
           <form action="/result"><input name="q" aria-label="Query"></form>
           <select aria-label="Size"><option value="s">Small</option><option value="m">Medium</option></select>
@@ -29,8 +31,10 @@ class ActionsTest {
               + ' agree=' + document.getElementById('agree').checked;
             document.addEventListener('change', show); show();
           </script></body></html>""",
-      "/result", "<!doctype html><html><head><title>Result</title></head><body>searched</body></html>",
-      "/menu", """
+          "/result",
+              "<!doctype html><html><head><title>Result</title></head><body>searched</body></html>",
+          "/menu",
+              """
           <!doctype html><html><head><title>Menu</title>
           <style>#sub { display: none } #products:hover #sub { display: block }</style></head><body>
           <nav><ul><li id="products"><button>Products</button>
@@ -38,11 +42,13 @@ class ActionsTest {
           <p id="seen">closed</p>
           <script>document.getElementById('products').addEventListener('mouseenter',
             () => document.getElementById('seen').textContent = 'menu opened');</script></body></html>""",
-      "/tall", """
+          "/tall",
+              """
           <!doctype html><html><head><title>y=0</title></head><body style="margin:0">
           <div style="height:5000px">top</div><button id="far">Far button</button><div style="height:2000px"></div>
           <script>addEventListener('scroll', () => document.title = 'y=' + Math.round(scrollY));</script></body></html>""",
-      "/late", """
+          "/late",
+              """
           <!doctype html><html><body><p id="note" style="display:none">Arrived late</p>
           <button id="gone">Going away</button>
           <script>setTimeout(() => { document.getElementById('note').style.display = 'block';
@@ -85,13 +91,16 @@ class ActionsTest {
   @Test
   void hoveringOpensAMenuWhoseLinkCanThenBeClicked() {
     ToolResult menu = call("hover", "browser_open", Map.of("url", url("/menu")));
-    assertTrue(LocalBrowser.elements(menu).stream().noneMatch(e -> "Lamps".equals(e.get("name"))), menu.text());
+    assertTrue(
+        LocalBrowser.elements(menu).stream().noneMatch(e -> "Lamps".equals(e.get("name"))),
+        menu.text());
     ToolResult hovered = call("hover", "browser_hover", target(menu, "Products"));
     assertFalse(hovered.isError(), hovered.text());
     assertTrue(hovered.text().contains("menu opened"), hovered.text());
     @SuppressWarnings("unchecked")
     var transition = (Map<String, Object>) hovered.structured().get("transition");
-    assertEquals("hover", ((Map<?, ?>) transition.get("action")).get("kind"), transition.toString());
+    assertEquals(
+        "hover", ((Map<?, ?>) transition.get("action")).get("kind"), transition.toString());
     ToolResult clicked = call("hover", "browser_click", target(hovered, "Lamps"));
     assertTrue(clicked.text().contains("URL: " + url("/result")), clicked.text());
   }
@@ -99,11 +108,16 @@ class ActionsTest {
   @Test
   void submitsAFormByPressingEnterInItsField() {
     ToolResult form = call("press", "browser_open", Map.of("url", url("/form")));
-    ToolResult filled = call("press", "browser_fill", with(target(form, "Query"), "value", "lighthouse"));
-    ToolResult pressed = call("press", "browser_press", with(target(filled, "Query"), "key", "Enter"));
+    ToolResult filled =
+        call("press", "browser_fill", with(target(form, "Query"), "value", "lighthouse"));
+    ToolResult pressed =
+        call("press", "browser_press", with(target(filled, "Query"), "key", "Enter"));
     assertFalse(pressed.isError(), pressed.text());
     assertEquals(url("/result?q=lighthouse"), observation(pressed).get("url"));
-    assertEquals("press", ((Map<?, ?>) ((Map<?, ?>) pressed.structured().get("transition")).get("action")).get("kind"));
+    assertEquals(
+        "press",
+        ((Map<?, ?>) ((Map<?, ?>) pressed.structured().get("transition")).get("action"))
+            .get("kind"));
   }
 
   @Test
@@ -118,18 +132,30 @@ class ActionsTest {
 
   @Test
   void choosesOptionsByValueOrLabelAndTogglesACheckbox() {
-    ToolResult form = call("select", "browser_open", Map.of("url", url("/form"), "mode", "document"));
-    ToolResult size = call("select", "browser_select", with(target(form, "Size"), "values", List.of("Medium")));
+    ToolResult form =
+        call("select", "browser_open", Map.of("url", url("/form"), "mode", "document"));
+    ToolResult size =
+        call("select", "browser_select", with(target(form, "Size"), "values", List.of("Medium")));
     assertFalse(size.isError(), size.text());
-    ToolResult toppings = call("select", "browser_select", with(target(size, "Toppings"), "values", List.of("Ham", "Basil")));
-    ToolResult agree = call("select", "browser_check", with(target(toppings, "Agree"), "checked", true));
-    assertTrue(((String) observation(agree).get("text")).contains("size=m toppings=Ham+Basil agree=true"),
+    ToolResult toppings =
+        call(
+            "select",
+            "browser_select",
+            with(target(size, "Toppings"), "values", List.of("Ham", "Basil")));
+    ToolResult agree =
+        call("select", "browser_check", with(target(toppings, "Agree"), "checked", true));
+    assertTrue(
+        ((String) observation(agree).get("text")).contains("size=m toppings=Ham+Basil agree=true"),
         (String) observation(agree).get("text"));
-    ToolResult two = call("select", "browser_select", with(target(agree, "Size"), "values", List.of("s", "m")));
+    ToolResult two =
+        call("select", "browser_select", with(target(agree, "Size"), "values", List.of("s", "m")));
     assertTrue(two.text().contains("more than one needs a multi-select"), two.text());
-    ToolResult none = call("select", "browser_select", with(target(agree, "Size"), "values", List.of("Huge")));
-    assertTrue(none.text().contains("no option of \"Size\" has the value or label [Huge]"), none.text());
-    ToolResult empty = call("select", "browser_select", with(target(agree, "Size"), "values", List.of()));
+    ToolResult none =
+        call("select", "browser_select", with(target(agree, "Size"), "values", List.of("Huge")));
+    assertTrue(
+        none.text().contains("no option of \"Size\" has the value or label [Huge]"), none.text());
+    ToolResult empty =
+        call("select", "browser_select", with(target(agree, "Size"), "values", List.of()));
     assertTrue(empty.text().contains("code=BROWSER_INVALID_ARGUMENT"), empty.text());
   }
 
@@ -141,31 +167,44 @@ class ActionsTest {
     ToolResult top = call("scroll", "browser_scroll", Map.of("to", "top"));
     assertEquals("y=0", observation(top).get("title"));
     ToolResult bottom = call("scroll", "browser_scroll", Map.of("to", "bottom"));
-    assertEquals("y=" + (7000 + 21 - 720), observation(bottom).get("title"), "the page is 7000px plus the button");
+    assertEquals(
+        "y=" + (7000 + 21 - 720),
+        observation(bottom).get("title"),
+        "the page is 7000px plus the button");
     ToolResult topAgain = call("scroll", "browser_scroll", Map.of("to", "top"));
-    ToolResult far = call("scroll", "browser_scroll", with(target(topAgain, "Far button"), "to", "element"));
-    assertTrue(((String) observation(far).get("title")).startsWith("y=4"), (String) observation(far).get("title"));
+    ToolResult far =
+        call("scroll", "browser_scroll", with(target(topAgain, "Far button"), "to", "element"));
+    assertTrue(
+        ((String) observation(far).get("title")).startsWith("y=4"),
+        (String) observation(far).get("title"));
     ToolResult tooFar = call("scroll", "browser_scroll", Map.of("to", "down", "pages", 21));
-    assertTrue(tooFar.text().contains("/pages: a number greater than 0 and at most 20"), tooFar.text());
+    assertTrue(
+        tooFar.text().contains("/pages: a number greater than 0 and at most 20"), tooFar.text());
   }
 
   @Test
   void waitsForLoadAndForElementsToAppearAndDisappear() {
-    ToolResult page = call("wait", "browser_open", Map.of("url", url("/late"), "mode", "interactive"));
-    ToolResult gone = call("wait", "browser_wait", with(target(page, "Going away"), "until", "element-hidden",
-        "timeout_ms", 10_000));
+    ToolResult page =
+        call("wait", "browser_open", Map.of("url", url("/late"), "mode", "interactive"));
+    ToolResult gone =
+        call(
+            "wait",
+            "browser_wait",
+            with(target(page, "Going away"), "until", "element-hidden", "timeout_ms", 10_000));
     assertFalse(gone.isError(), gone.text());
     ToolResult load = call("wait", "browser_wait", Map.of("until", "load"));
     assertFalse(load.isError(), load.text());
     ToolResult noRef = call("wait", "browser_wait", Map.of("until", "element-visible"));
-    assertTrue(noRef.text().contains("/element_ref: waiting for an element needs its ref"), noRef.text());
+    assertTrue(
+        noRef.text().contains("/element_ref: waiting for an element needs its ref"), noRef.text());
   }
 
   @Test
   void movesThroughHistoryReloadsAndRefusesAMoveWithNoEntry() {
     ToolResult nothing = call("history", "browser_back", Map.of());
     assertTrue(nothing.text().contains("code=BROWSER_POLICY_DENIED"), nothing.text());
-    assertTrue(call("history", "browser_reload", Map.of()).text().contains("code=BROWSER_POLICY_DENIED"));
+    assertTrue(
+        call("history", "browser_reload", Map.of()).text().contains("code=BROWSER_POLICY_DENIED"));
     call("history", "browser_open", Map.of("url", url("/form")));
     call("history", "browser_open", Map.of("url", url("/result")));
     ToolResult back = call("history", "browser_back", Map.of());

@@ -6,11 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-
-
 import dev.periscope.api.browser.BrowserException;
-import dev.periscope.api.browser.spi.CheckpointMissingException;
 import dev.periscope.api.browser.ErrorCode;
+import dev.periscope.api.browser.spi.CheckpointMissingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,7 +20,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Checkpoint payload files: owner-only, atomic, never through a symbolic link, never outside their directory. */
+/**
+ * Checkpoint payload files: owner-only, atomic, never through a symbolic link, never outside their
+ * directory.
+ */
 class CheckpointFilesTest {
   @TempDir Path dir;
 
@@ -33,8 +34,11 @@ class CheckpointFilesTest {
     String name = files.write(state);
     assertTrue(name.matches("[0-9a-f]{32}\\.json"), name);
     Path payload = dir.resolve("checkpoints").resolve(name);
-    assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(payload)));
-    assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("checkpoints"))));
+    assertEquals(
+        "rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(payload)));
+    assertEquals(
+        "rwx------",
+        PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("checkpoints"))));
     assertArrayEquals(state, files.read(name));
     try (var left = Files.list(dir.resolve("checkpoints"))) {
       assertEquals(List.of(payload), left.toList(), "a partial file was left next to the payload");
@@ -69,7 +73,8 @@ class CheckpointFilesTest {
   void acceptsOnlyNamesItMadeSoARefCannotLeaveTheDirectory() throws Exception {
     Files.writeString(dir.resolve("secret.json"), "{}");
     CheckpointFiles files = new CheckpointFiles(dir.resolve("checkpoints"));
-    for (String hostile : List.of("../secret.json", "/etc/passwd", "a.json", "", "0".repeat(32) + ".json/../x")) {
+    for (String hostile :
+        List.of("../secret.json", "/etc/passwd", "a.json", "", "0".repeat(32) + ".json/../x")) {
       var failure = assertThrows(BrowserException.class, () -> files.read(hostile), hostile);
       assertEquals(ErrorCode.BROWSER_CHECKPOINT_UNAVAILABLE, failure.code());
       assertThrows(BrowserException.class, () -> files.delete(hostile), hostile);

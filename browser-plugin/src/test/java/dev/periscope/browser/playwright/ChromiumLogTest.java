@@ -7,7 +7,8 @@ import org.junit.jupiter.api.Test;
 class ChromiumLogTest {
   @Test
   void keepsTheMessageAndChromiumsFatalLineButNoStackOrPaths() {
-    String playwright = """
+    String playwright =
+        """
         Error {
           message='Target page, context or browser has been closed
         Browser logs:
@@ -16,13 +17,17 @@ class ChromiumLogTest {
           stack='TargetClosedError: Target page, context or browser has been closed
             at DispatcherConnection.dispatch (/tmp/periscope-1/playwright-java-2/package/lib/coreBundle.js:18786:19)
         }""";
-    assertEquals("Target page, context or browser has been closed (Chromium: Socket path too long:"
-        + " /tmp/x/SingletonSocket.)", ChromiumLog.summary(playwright));
+    assertEquals(
+        "Target page, context or browser has been closed (Chromium: Socket path too long:"
+            + " /tmp/x/SingletonSocket.)",
+        ChromiumLog.summary(playwright));
   }
 
   @Test
   void keepsTheFirstLineOfAnUnformattedMessage() {
-    assertEquals("Timeout 10000ms exceeded.", ChromiumLog.summary("Timeout 10000ms exceeded.\nCall log:\n  - waiting"));
+    assertEquals(
+        "Timeout 10000ms exceeded.",
+        ChromiumLog.summary("Timeout 10000ms exceeded.\nCall log:\n  - waiting"));
     assertEquals("no reason given", ChromiumLog.summary(null));
   }
 }

@@ -14,14 +14,17 @@ import org.junit.jupiter.api.Test;
 /** Each extraction kind on real Chromium: fixed traversals, regions from refs, field narrowing. */
 class ExtractionTest {
   static LocalBrowser browser;
-  static final Map<String, String> PAGES = Map.of(
-      "/list", ObservationTest.listing(12),
-      "/table", """
+  static final Map<String, String> PAGES =
+      Map.of(
+          "/list", ObservationTest.listing(12),
+          "/table",
+              """
           <!doctype html><html><body><table>
           <thead><tr><th>Name</th><th>Steps</th></tr></thead>
           <tbody><tr><td>North light</td><td>217</td></tr><tr><td>South light</td><td>94</td></tr></tbody>
           </table></body></html>""",
-      "/article", """
+          "/article",
+              """
           <!doctype html><html><head><title>Keeper's log</title></head><body><nav><a href="/">Home</a></nav>
           <article><h1>A night at the lamp</h1><p class="byline">By Ada Keeper</p>
           <p>The lamp turned all night.</p><p>Read <a href="/ships">about the ships</a>.</p></article></body></html>""");
@@ -61,17 +64,35 @@ class ExtractionTest {
   @Test
   void extractsTheListingARecordsLinkStandsForNarrowedToTheRequestedFields() {
     ToolResult page = call("list", "browser_open", Map.of("url", url("/list")));
-    ToolResult all = call("list", "browser_extract_list", Map.of("observation_id", observationId(page),
-        "region_ref", refOf(page, "Paper number 3"), "fields", List.of("title", "url")));
+    ToolResult all =
+        call(
+            "list",
+            "browser_extract_list",
+            Map.of(
+                "observation_id",
+                observationId(page),
+                "region_ref",
+                refOf(page, "Paper number 3"),
+                "fields",
+                List.of("title", "url")));
     assertFalse(all.isError(), all.text());
     assertEquals(12, rows(all).size());
     assertEquals(Map.of("title", "Paper number 1", "url", url("/paper/1")), rows(all).get(0));
-    assertTrue(all.text().startsWith("Extracted 12 list records\n1. title=Paper number 1 | url=" + url("/paper/1")),
+    assertTrue(
+        all.text()
+            .startsWith(
+                "Extracted 12 list records\n1. title=Paper number 1 | url=" + url("/paper/1")),
         all.text());
     ToolResult limited = call("list", "browser_extract_list", Map.of("limit", 5));
-    assertTrue(limited.text().startsWith("Extracted 5 of 12 list records (truncated)"), limited.text());
-    ToolResult unknown = call("list", "browser_extract_list", Map.of("fields", List.of("title", "price")));
-    assertTrue(unknown.text().contains("unknown extraction fields: price; this region offers index, title, url, text"),
+    assertTrue(
+        limited.text().startsWith("Extracted 5 of 12 list records (truncated)"), limited.text());
+    ToolResult unknown =
+        call("list", "browser_extract_list", Map.of("fields", List.of("title", "price")));
+    assertTrue(
+        unknown
+            .text()
+            .contains(
+                "unknown extraction fields: price; this region offers index, title, url, text"),
         unknown.text());
     assertTrue(unknown.text().contains("code=BROWSER_INVALID_ARGUMENT"), unknown.text());
   }
@@ -103,8 +124,15 @@ class ExtractionTest {
   void refusesARegionFromASupersededObservation() {
     ToolResult first = call("stale", "browser_open", Map.of("url", url("/list")));
     call("stale", "browser_observe", Map.of());
-    ToolResult r = call("stale", "browser_extract_list", Map.of("observation_id", observationId(first),
-        "region_ref", refOf(first, "Paper number 3")));
+    ToolResult r =
+        call(
+            "stale",
+            "browser_extract_list",
+            Map.of(
+                "observation_id",
+                observationId(first),
+                "region_ref",
+                refOf(first, "Paper number 3")));
     assertTrue(r.isError());
     assertTrue(r.text().contains("code=BROWSER_STALE_REFERENCE"), r.text());
   }

@@ -15,32 +15,41 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Each page guard on real Chromium: the action that caused it fails BROWSER_POLICY_DENIED; the page lives on. */
+/**
+ * Each page guard on real Chromium: the action that caused it fails BROWSER_POLICY_DENIED; the page
+ * lives on.
+ */
 class GuardsTest {
   static LocalBrowser browser;
   static final CountDownLatch ticks = new CountDownLatch(100);
-  static final java.util.concurrent.atomic.AtomicInteger popupTicks = new java.util.concurrent.atomic.AtomicInteger();
+  static final java.util.concurrent.atomic.AtomicInteger popupTicks =
+      new java.util.concurrent.atomic.AtomicInteger();
   static final CountDownLatch downloadStopped = new CountDownLatch(1);
-  static final Map<String, String> PAGES = Map.of(
-      "/dialogs", """
+  static final Map<String, String> PAGES =
+      Map.of(
+          "/dialogs",
+              """
           <!doctype html><html><body><button onclick="const c = confirm('Sure?'); const p = prompt('Name?');
             document.getElementById('out').textContent = 'Confirm: ' + c + '; Prompt: ' + p;">Ask</button>
           <p id="out"></p></body></html>""",
-      "/pages", """
+          "/pages",
+              """
           <!doctype html><html><body>
           <button onclick="window.open('/other')">Pop up</button>
           <a href="/other" target="_blank">New tab</a>
           <button onclick="const a = document.createElement('a'); a.href = '/other'; a.target = '_blank';
             document.body.append(a); a.click();">Scripted tab</button>
           </body></html>""",
-      "/downloads", """
+          "/downloads",
+              """
           <!doctype html><html><body>
           <a href="/file.txt" download>Get file</a>
           <button onclick="const a = document.createElement('a');
             a.href = window.URL.createObjectURL(new Blob(['x'])); a.download = 'x.txt'; document.body.append(a); a.click();">Blob</button>
           <button onclick="location.href = '/attachment'">Attachment</button>
           </body></html>""",
-      "/files", """
+          "/files",
+              """
           <!doctype html><html><body>
           <input type="file" id="f" aria-label="Upload">
           <button onclick="document.getElementById('f').click()">Pick by script</button>
@@ -48,7 +57,8 @@ class GuardsTest {
           <label id="l" for="f">Attach</label>
           <button onclick="document.getElementById('l').click()">Label by script</button>
           </body></html>""",
-      "/external", """
+          "/external",
+              """
           <!doctype html><html><body>
           <a href="mailto:keeper@lighthouse.test">Mail the keeper</a>
           <button onclick="const a = document.createElement('a'); a.href = 'tel:+100'; document.body.append(a); a.click();">Call</button>
@@ -56,12 +66,14 @@ class GuardsTest {
           <button onclick="location.href = 'mailto:keeper@lighthouse.test'">Mail by script</button>
           <button onclick="window.location.assign('lighthouse-app://open')">Custom scheme by script</button>
           </body></html>""",
-      "/permissions", """
+          "/permissions",
+              """
           <!doctype html><html><body><button onclick="navigator.geolocation.getCurrentPosition(
             () => document.getElementById('out').textContent = 'located',
             e => document.getElementById('out').textContent = 'geo error ' + e.code)">Locate</button>
           <p id="out"></p></body></html>""",
-      "/alive", """
+          "/alive",
+              """
           <!doctype html><html><head><title>0</title></head><body>
           <script>
             let n = 0;
@@ -69,7 +81,8 @@ class GuardsTest {
             const tick = () => fetch('/tick').then(() => { document.title = String(++n); setTimeout(tick, 20); });
             tick();
           </script></body></html>""",
-      "/background", """
+          "/background",
+              """
           <!doctype html><html><body><p>Quiet page</p>
           <script>
             // Both start a second after the page loaded, when browser_open has long returned.
@@ -81,46 +94,59 @@ class GuardsTest {
               const f = document.createElement('iframe'); f.src = '/slow-download'; document.body.append(f);
             }, 1000);
           </script></body></html>""",
-      "/popup", """
+          "/popup",
+              """
           <!doctype html><html><body><script>
             const tick = () => fetch('/popup-tick').then(() => setTimeout(tick, 50)); tick();
           </script></body></html>""");
 
   @BeforeAll
   static void start() throws Exception {
-    browser = new LocalBrowser(PAGES, Map.of(
-        "/tick", exchange -> {
-          ticks.countDown();
-          LocalBrowser.respond(exchange, "tick");
-        },
-        "/popup-tick", exchange -> {
-          popupTicks.incrementAndGet();
-          LocalBrowser.respond(exchange, "tick");
-        },
-        "/slow-download", exchange -> {
-          // A download that would take 30 s: it ends early only when the browser cancels it.
-          exchange.getResponseHeaders().set("Content-Disposition", "attachment; filename=big.bin");
-          exchange.sendResponseHeaders(200, 0);
-          try (OutputStream out = exchange.getResponseBody()) {
-            for (int i = 0; i < 300; i++) {
-              out.write(new byte[1024]);
-              out.flush();
-              Thread.sleep(100);
-            }
-          } catch (java.io.IOException e) {
-            downloadStopped.countDown();
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-        },
-        "/attachment", exchange -> {
-          exchange.getResponseHeaders().set("Content-Disposition", "attachment; filename=report.txt");
-          byte[] body = "report".getBytes(StandardCharsets.UTF_8);
-          exchange.sendResponseHeaders(200, body.length);
-          try (OutputStream out = exchange.getResponseBody()) {
-            out.write(body);
-          }
-        }));
+    browser =
+        new LocalBrowser(
+            PAGES,
+            Map.of(
+                "/tick",
+                    exchange -> {
+                      ticks.countDown();
+                      LocalBrowser.respond(exchange, "tick");
+                    },
+                "/popup-tick",
+                    exchange -> {
+                      popupTicks.incrementAndGet();
+                      LocalBrowser.respond(exchange, "tick");
+                    },
+                "/slow-download",
+                    exchange -> {
+                      // A download that would take 30 s: it ends early only when the browser
+                      // cancels it.
+                      exchange
+                          .getResponseHeaders()
+                          .set("Content-Disposition", "attachment; filename=big.bin");
+                      exchange.sendResponseHeaders(200, 0);
+                      try (OutputStream out = exchange.getResponseBody()) {
+                        for (int i = 0; i < 300; i++) {
+                          out.write(new byte[1024]);
+                          out.flush();
+                          Thread.sleep(100);
+                        }
+                      } catch (java.io.IOException e) {
+                        downloadStopped.countDown();
+                      } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                      }
+                    },
+                "/attachment",
+                    exchange -> {
+                      exchange
+                          .getResponseHeaders()
+                          .set("Content-Disposition", "attachment; filename=report.txt");
+                      byte[] body = "report".getBytes(StandardCharsets.UTF_8);
+                      exchange.sendResponseHeaders(200, body.length);
+                      try (OutputStream out = exchange.getResponseBody()) {
+                        out.write(body);
+                      }
+                    }));
   }
 
   @AfterAll
@@ -146,8 +172,10 @@ class GuardsTest {
     ToolResult page = call(agent, "browser_open", Map.of("url", url(path), "mode", "interactive"));
     for (Map<String, Object> e : (List<Map<String, Object>>) observation(page).get("elements")) {
       if (name.equals(e.get("name"))) {
-        return call(agent, "browser_click", Map.of("observation_id", observation(page).get("id"),
-            "element_ref", e.get("ref")));
+        return call(
+            agent,
+            "browser_click",
+            Map.of("observation_id", observation(page).get("id"), "element_ref", e.get("ref")));
       }
     }
     throw new AssertionError("no " + name + " in " + page.text());
@@ -155,7 +183,8 @@ class GuardsTest {
 
   /** Whether the counter stands still for a second within the given seconds. */
   /** Whether the counter stops changing (at any value, zero included) within the time given. */
-  static boolean settles(java.util.concurrent.atomic.AtomicInteger counter, int seconds) throws Exception {
+  static boolean settles(java.util.concurrent.atomic.AtomicInteger counter, int seconds)
+      throws Exception {
     for (int i = 0; i < seconds; i++) {
       int then = counter.get();
       Thread.sleep(1000);
@@ -185,7 +214,8 @@ class GuardsTest {
   @Test
   void keepsOnePageWhateverTriesToOpenAnother() {
     assertDenied(clickOn("pages", "/pages", "Pop up"), "tried to open a new window");
-    assertDenied(clickOn("pages", "/pages", "New tab"), "opens a new page, and this browser keeps one page");
+    assertDenied(
+        clickOn("pages", "/pages", "New tab"), "opens a new page, and this browser keeps one page");
     assertDenied(clickOn("pages", "/pages", "Scripted tab"), "the link opens a new page");
     ToolResult after = call("pages", "browser_observe", Map.of());
     assertEquals(url("/pages"), observation(after).get("url"));
@@ -195,7 +225,9 @@ class GuardsTest {
   void refusesDownloadsDeclaredScriptedOrServedAsAttachments() {
     assertDenied(clickOn("downloads", "/downloads", "Get file"), "it downloads a file");
     assertDenied(clickOn("downloads", "/downloads", "Blob"), "the link downloads a file");
-    assertDenied(clickOn("downloads", "/downloads", "Attachment"), "started a download, which was cancelled");
+    assertDenied(
+        clickOn("downloads", "/downloads", "Attachment"),
+        "started a download, which was cancelled");
   }
 
   @Test
@@ -208,11 +240,18 @@ class GuardsTest {
 
   @Test
   void refusesExternalProtocolsObservedOrScripted() {
-    assertDenied(clickOn("external", "/external", "Mail the keeper"), "it hands a link or form to another program");
+    assertDenied(
+        clickOn("external", "/external", "Mail the keeper"),
+        "it hands a link or form to another program");
     assertDenied(clickOn("external", "/external", "Call"), "hands tel: to another program");
-    assertDenied(clickOn("external", "/external", "Send form"), "it hands a link or form to another program");
-    assertDenied(clickOn("external", "/external", "Mail by script"), "tried to hand mailto: to another program");
-    assertDenied(clickOn("external", "/external", "Custom scheme by script"),
+    assertDenied(
+        clickOn("external", "/external", "Send form"),
+        "it hands a link or form to another program");
+    assertDenied(
+        clickOn("external", "/external", "Mail by script"),
+        "tried to hand mailto: to another program");
+    assertDenied(
+        clickOn("external", "/external", "Custom scheme by script"),
         "tried to hand lighthouse-app: to another program");
     ToolResult after = call("external", "browser_observe", Map.of());
     assertEquals(url("/external"), observation(after).get("url"));
@@ -240,17 +279,24 @@ class GuardsTest {
   void popupsAndDownloadsStartedWhileNoActionRunsAreStoppedAtOnceAndReported() throws Exception {
     ToolResult opened = call("background", "browser_open", Map.of("url", url("/background")));
     assertFalse(opened.isError(), opened.text());
-    // No tool call runs now. The download must be cancelled, and the popup closed, without waiting for one.
+    // No tool call runs now. The download must be cancelled, and the popup closed, without waiting
+    // for one.
     assertTrue(downloadStopped.await(15, TimeUnit.SECONDS), "the background download kept running");
-    // The popup may be closed before its first fetch gets through (then it never ticks); either way it must not
+    // The popup may be closed before its first fetch gets through (then it never ticks); either way
+    // it must not
     // keep ticking. That it was opened at all is the page event checked below.
-    assertTrue(settles(popupTicks, 15), "the popup kept running while no call was in flight (ticks: "
-        + popupTicks.get() + ")");
+    assertTrue(
+        settles(popupTicks, 15),
+        "the popup kept running while no call was in flight (ticks: " + popupTicks.get() + ")");
     ToolResult later = call("background", "browser_observe", Map.of());
     assertFalse(later.isError(), later.text());
-    assertTrue(later.text().contains("the page opened another page, which was closed while no action ran"),
+    assertTrue(
+        later.text().contains("the page opened another page, which was closed while no action ran"),
         later.text());
-    assertTrue(later.text().contains("the page started a download, which was cancelled while no action ran"),
+    assertTrue(
+        later
+            .text()
+            .contains("the page started a download, which was cancelled while no action ran"),
         later.text());
     assertEquals(url("/background"), observation(later).get("url"));
   }

@@ -9,10 +9,8 @@ import dev.periscope.api.tool.Tool;
 import dev.periscope.api.tool.ToolCall;
 import dev.periscope.api.tool.ToolResult;
 import dev.periscope.browser.BrowserSettings;
-import dev.periscope.browser.runtime.CheckpointIndex;
 import dev.periscope.browser.runtime.CredentialChannel;
 import dev.periscope.browser.runtime.DefaultBrowserRuntime;
-import dev.periscope.browser.runtime.RuntimeSettings;
 import dev.periscope.browser.tools.ToolsForTests;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -26,8 +24,8 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 
 /**
- * What the provider tests share: pages served on 127.0.0.1 from a map (plus any handlers a test adds), and the
- * browser tools over a real runtime and Playwright provider. Close it when done.
+ * What the provider tests share: pages served on 127.0.0.1 from a map (plus any handlers a test
+ * adds), and the browser tools over a real runtime and Playwright provider. Close it when done.
  */
 final class LocalBrowser implements AutoCloseable {
   private final HttpServer server;
@@ -40,15 +38,19 @@ final class LocalBrowser implements AutoCloseable {
   static final PluginConfiguration LOOPBACK = withLoopback(Map.of());
 
   /** A request to open an environment under the policy {@code config} states. */
-  static dev.periscope.api.browser.spi.BrowserProvider.OpenRequest request(PluginConfiguration config,
-      dev.periscope.api.browser.Persistence persistence) {
-    return new dev.periscope.api.browser.spi.BrowserProvider.OpenRequest(dev.periscope.api.browser.BrowserSessionId.random(),
-        persistence, BrowserSettings.from(config).runtime().environment());
+  static dev.periscope.api.browser.spi.BrowserProvider.OpenRequest request(
+      PluginConfiguration config, dev.periscope.api.browser.Persistence persistence) {
+    return new dev.periscope.api.browser.spi.BrowserProvider.OpenRequest(
+        dev.periscope.api.browser.BrowserSessionId.random(),
+        persistence,
+        BrowserSettings.from(config).runtime().environment());
   }
 
   static PluginConfiguration withLoopback(Map<String, Object> settings) {
     Map<String, Object> all = new java.util.HashMap<>(settings);
-    all.put("network", Map.of("mode", "allowlist", "allowCidrs", List.of("127.0.0.1/32", "127.0.0.2/32")));
+    all.put(
+        "network",
+        Map.of("mode", "allowlist", "allowCidrs", List.of("127.0.0.1/32", "127.0.0.2/32")));
     return new PluginConfiguration(all);
   }
 
@@ -57,11 +59,20 @@ final class LocalBrowser implements AutoCloseable {
   }
 
   /** With a credential channel and plugin settings of the test's choosing. */
-  LocalBrowser(Map<String, String> pages, Map<String, HttpHandler> handlers, CredentialChannel credentials,
-      PluginConfiguration config) throws IOException {
+  LocalBrowser(
+      Map<String, String> pages,
+      Map<String, HttpHandler> handlers,
+      CredentialChannel credentials,
+      PluginConfiguration config)
+      throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext("/", exchange -> respond(exchange,
-        pages.getOrDefault(exchange.getRequestURI().getPath(), "<html><body>other</body></html>")));
+    server.createContext(
+        "/",
+        exchange ->
+            respond(
+                exchange,
+                pages.getOrDefault(
+                    exchange.getRequestURI().getPath(), "<html><body>other</body></html>")));
     handlers.forEach(server::createContext);
     server.setExecutor(Executors.newCachedThreadPool());
     server.start();
@@ -69,7 +80,9 @@ final class LocalBrowser implements AutoCloseable {
     runtime = DefaultBrowserRuntime.builder(settings.runtime()).credentials(credentials).build();
     // Sessions resume, as they do by default: every action is followed by a real checkpoint.
     checkpoints = Files.createTempDirectory("local-browser-checkpoints-");
-    provider = new PlaywrightProvider(settings.playwright(), java.util.Optional.of(checkpoints.resolve("checkpoints")));
+    provider =
+        new PlaywrightProvider(
+            settings.playwright(), java.util.Optional.of(checkpoints.resolve("checkpoints")));
     runtime.registerProvider(provider);
     tools = ToolsForTests.tools(runtime, settings, credentials);
   }
@@ -100,7 +113,10 @@ final class LocalBrowser implements AutoCloseable {
   }
 
   ToolResult call(String agent, String tool, Map<String, Object> args) {
-    return tools.stream().filter(t -> t.descriptor().name().equals(tool)).findFirst().orElseThrow()
+    return tools.stream()
+        .filter(t -> t.descriptor().name().equals(tool))
+        .findFirst()
+        .orElseThrow()
         .call(new ToolCall(args, agent, Cancellation.none()));
   }
 
@@ -116,13 +132,16 @@ final class LocalBrowser implements AutoCloseable {
 
   /** The first element of the result's observation with this name. */
   static Map<String, Object> element(ToolResult r, String name) {
-    return elements(r).stream().filter(e -> name.equals(e.get("name"))).findFirst()
+    return elements(r).stream()
+        .filter(e -> name.equals(e.get("name")))
+        .findFirst()
         .orElseThrow(() -> new AssertionError("no element named " + name + " in " + r.text()));
   }
 
   /** {@code observation_id} and {@code element_ref} of the element with this name. */
   static Map<String, Object> target(ToolResult r, String name) {
-    return Map.of("observation_id", observation(r).get("id"), "element_ref", element(r, name).get("ref"));
+    return Map.of(
+        "observation_id", observation(r).get("id"), "element_ref", element(r, name).get("ref"));
   }
 
   @Override

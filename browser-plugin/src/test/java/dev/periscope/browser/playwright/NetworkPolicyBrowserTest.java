@@ -13,7 +13,6 @@ import dev.periscope.api.tool.ToolResult;
 import dev.periscope.browser.BrowserSettings;
 import dev.periscope.browser.policy.Resolver;
 import dev.periscope.browser.policy.Upstream;
-import dev.periscope.browser.runtime.CheckpointIndex;
 import dev.periscope.browser.runtime.DefaultBrowserRuntime;
 import dev.periscope.browser.tools.ToolsForTests;
 import java.io.IOException;
@@ -43,9 +42,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The network policy through real Chromium. The admitted site is reached in strict mode as {@code site.test}: the
- * injected resolver answers a public test address and the upstream maps that address to a loopback server, while
- * refusing and recording any other non-loopback destination. Decoy servers listen where the SSRF corpus points.
+ * The network policy through real Chromium. The admitted site is reached in strict mode as {@code
+ * site.test}: the injected resolver answers a public test address and the upstream maps that
+ * address to a loopback server, while refusing and recording any other non-loopback destination.
+ * Decoy servers listen where the SSRF corpus points.
  */
 class NetworkPolicyBrowserTest {
   static final InetAddress PUBLIC = address("93.184.216.34");
@@ -69,7 +69,10 @@ class NetworkPolicyBrowserTest {
     }
   }
 
-  /** As public DNS (or, for metadata names, a cloud's DNS) would answer; anything else does not resolve. */
+  /**
+   * As public DNS (or, for metadata names, a cloud's DNS) would answer; anything else does not
+   * resolve.
+   */
   Resolver publicDns() {
     Pattern nip = Pattern.compile("(?:.*\\.)?(\\d+\\.\\d+\\.\\d+\\.\\d+)\\.nip\\.io");
     return host -> {
@@ -79,24 +82,37 @@ class NetworkPolicyBrowserTest {
         return List.of(address(m.group(1)));
       }
       return switch (host) {
-        case "site.test", "example.com", "307.r3dir.me", "62epax5fhvj3zzmzigyoe5ipkbn7fysllvges3a.302.r3dir.me" ->
+        case "site.test",
+            "example.com",
+            "307.r3dir.me",
+            "62epax5fhvj3zzmzigyoe5ipkbn7fysllvges3a.302.r3dir.me" ->
             List.of(PUBLIC);
         case "rebind.test" -> List.of(n == 0 ? PUBLIC : address("127.0.0.1"));
         case "make-1.2.3.4-rebind-169.254-169.254-rr.1u.ms" ->
             List.of(n % 2 == 0 ? address("1.2.3.4") : address("169.254.169.254"));
-        case "localtest.me", "localh.st", "spoofed.burpcollaborator.net", "spoofed.redacted.oastify.com" ->
+        case "localtest.me",
+            "localh.st",
+            "spoofed.burpcollaborator.net",
+            "spoofed.redacted.oastify.com" ->
             List.of(address("127.0.0.1"));
         case "bugbounty.dod.network" -> List.of(address("127.0.0.2"));
         case "mail.ebc.apple.com" -> List.of(address("127.0.0.6"));
         case "ip6-localhost", "ip6-loopback" -> List.of(address("::1"));
-        case "metadata.google.internal", "metadata", "instance-data", "rancher-metadata", "metadata.packet.net" ->
+        case "metadata.google.internal",
+            "metadata",
+            "instance-data",
+            "rancher-metadata",
+            "metadata.packet.net" ->
             List.of(address("169.254.169.254"));
         default -> throw new UnknownHostException(host);
       };
     };
   }
 
-  /** Dials the public test address as the loopback site; refuses and records everything else off loopback. */
+  /**
+   * Dials the public test address as the loopback site; refuses and records everything else off
+   * loopback.
+   */
   Upstream upstream() {
     return checked -> {
       dialled.add(checked);
@@ -117,18 +133,23 @@ class NetworkPolicyBrowserTest {
   @BeforeEach
   void start() throws IOException {
     site = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    site.createContext("/", exchange -> {
-      String host = String.valueOf(exchange.getRequestHeaders().getFirst("Host"));
-      if (host.endsWith("r3dir.me")) {
-        // What the redirect service does: send the browser on to an internal address.
-        exchange.getResponseHeaders().set("Location", "http://localhost/");
-        exchange.sendResponseHeaders(307, -1);
-        exchange.close();
-        return;
-      }
-      LocalBrowser.respond(exchange, pages.getOrDefault(exchange.getRequestURI().getPath(),
-          "<!doctype html><html><head><title>Site</title></head><body>site page</body></html>"));
-    });
+    site.createContext(
+        "/",
+        exchange -> {
+          String host = String.valueOf(exchange.getRequestHeaders().getFirst("Host"));
+          if (host.endsWith("r3dir.me")) {
+            // What the redirect service does: send the browser on to an internal address.
+            exchange.getResponseHeaders().set("Location", "http://localhost/");
+            exchange.sendResponseHeaders(307, -1);
+            exchange.close();
+            return;
+          }
+          LocalBrowser.respond(
+              exchange,
+              pages.getOrDefault(
+                  exchange.getRequestURI().getPath(),
+                  "<!doctype html><html><head><title>Site</title></head><body>site page</body></html>"));
+        });
     site.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
     site.start();
   }
@@ -136,10 +157,12 @@ class NetworkPolicyBrowserTest {
   final Map<String, String> pages = new ConcurrentHashMap<>();
 
   void browser(Map<String, Object> network) throws IOException {
-    BrowserSettings settings = BrowserSettings.from(new PluginConfiguration(Map.of("persistence", "ephemeral",
-        "network", network)));
+    BrowserSettings settings =
+        BrowserSettings.from(
+            new PluginConfiguration(Map.of("persistence", "ephemeral", "network", network)));
     runtime = DefaultBrowserRuntime.builder(settings.runtime()).build();
-    provider = new PlaywrightProvider(settings.playwright(), Optional.empty(), publicDns(), upstream());
+    provider =
+        new PlaywrightProvider(settings.playwright(), Optional.empty(), publicDns(), upstream());
     runtime.registerProvider(provider);
     tools = ToolsForTests.tools(runtime, settings);
   }
@@ -158,7 +181,10 @@ class NetworkPolicyBrowserTest {
   }
 
   ToolResult call(String tool, Map<String, Object> args) {
-    return tools.stream().filter(t -> t.descriptor().name().equals(tool)).findFirst().orElseThrow()
+    return tools.stream()
+        .filter(t -> t.descriptor().name().equals(tool))
+        .findFirst()
+        .orElseThrow()
         .call(new ToolCall(args, "agent", Cancellation.none()));
   }
 
@@ -167,26 +193,44 @@ class NetworkPolicyBrowserTest {
     return r.isError() && m.find() ? m.group(1) : "ADMITTED";
   }
 
-  /** Listens where the corpus points on loopback; a port something else holds is left out and said so. */
+  /**
+   * Listens where the corpus points on loopback; a port something else holds is left out and said
+   * so.
+   */
   void decoys() {
-    String[][] places = {{"127.0.0.1", "80"}, {"127.0.0.1", "22"}, {"127.0.0.1", "443"}, {"127.0.0.1", "2379"},
-        {"127.0.0.1", "2375"}, {"127.0.0.1", "9001"}, {"127.0.0.1", "11211"}, {"127.0.0.1", "25"},
-        {"127.127.127.127", "80"}, {"127.0.1.3", "80"}, {"127.0.0.2", "80"}, {"127.0.0.6", "80"},
-        {"127.1.1.1", "80"}, {"127.2.2.2", "80"}, {"127.0.0.1", "12346"}};
+    String[][] places = {
+      {"127.0.0.1", "80"},
+      {"127.0.0.1", "22"},
+      {"127.0.0.1", "443"},
+      {"127.0.0.1", "2379"},
+      {"127.0.0.1", "2375"},
+      {"127.0.0.1", "9001"},
+      {"127.0.0.1", "11211"},
+      {"127.0.0.1", "25"},
+      {"127.127.127.127", "80"},
+      {"127.0.1.3", "80"},
+      {"127.0.0.2", "80"},
+      {"127.0.0.6", "80"},
+      {"127.1.1.1", "80"},
+      {"127.2.2.2", "80"},
+      {"127.0.0.1", "12346"}
+    };
     for (String[] p : places) {
       try {
         ServerSocket s = new ServerSocket(Integer.parseInt(p[1]), 50, InetAddress.getByName(p[0]));
         decoys.add(s);
-        Thread t = new Thread(() -> {
-          try {
-            while (true) {
-              s.accept().close();
-              decoyHits.incrementAndGet();
-            }
-          } catch (IOException closed) {
-            // the test is over
-          }
-        });
+        Thread t =
+            new Thread(
+                () -> {
+                  try {
+                    while (true) {
+                      s.accept().close();
+                      decoyHits.incrementAndGet();
+                    }
+                  } catch (IOException closed) {
+                    // the test is over
+                  }
+                });
         t.setDaemon(true);
         t.start();
       } catch (IOException e) {
@@ -199,8 +243,13 @@ class NetworkPolicyBrowserTest {
   void everyEntryOfTheSsrfCorpusIsRefusedOrBlocked() throws Exception {
     decoys();
     browser(Map.of("mode", "strict"));
-    assertFalse(call("browser_open", Map.of("url", "http://site.test/")).isError(), "the admitted site loads");
-    List<String> corpus = Files.readAllLines(CORPUS, StandardCharsets.UTF_8).stream().filter(l -> !l.isBlank()).toList();
+    assertFalse(
+        call("browser_open", Map.of("url", "http://site.test/")).isError(),
+        "the admitted site loads");
+    List<String> corpus =
+        Files.readAllLines(CORPUS, StandardCharsets.UTF_8).stream()
+            .filter(l -> !l.isBlank())
+            .toList();
     Map<String, Integer> codes = new TreeMap<>();
     List<String> admitted = new ArrayList<>();
     List<String> transport = new ArrayList<>();
@@ -209,40 +258,56 @@ class NetworkPolicyBrowserTest {
       String code = code(r);
       codes.merge(code, 1, Integer::sum);
       if (code.equals("ADMITTED")) {
-        admitted.add(entry + " -> " + r.text().lines().filter(l -> l.startsWith("URL")).findFirst().orElse(""));
+        admitted.add(
+            entry
+                + " -> "
+                + r.text().lines().filter(l -> l.startsWith("URL")).findFirst().orElse(""));
       }
       if (code.equals("BROWSER_ACTION_FAILED")) {
         transport.add(entry);
-        assertTrue(r.text().contains("could not be reached") || r.text().contains("ERR_"), entry + ": " + r.text());
+        assertTrue(
+            r.text().contains("could not be reached") || r.text().contains("ERR_"),
+            entry + ": " + r.text());
       }
     }
     assertEquals(List.of(), admitted, "every entry is refused");
 
     // The same entries as iframe, image, fetch and WebSocket targets of an admitted page.
-    StringBuilder page = new StringBuilder("<!doctype html><html><head><title>Hostile</title></head><body><script>"
-        + "const targets = " + json(corpus) + ";\n"
-        + "for (const t of targets) {\n"
-        + "  try { const f = document.createElement('iframe'); f.src = t; document.body.appendChild(f); } catch (e) {}\n"
-        + "  try { const i = new Image(); i.src = t; } catch (e) {}\n"
-        + "  try { fetch(t).catch(() => {}); } catch (e) {}\n"
-        + "  try { new WebSocket(t.replace(/^http/, 'ws')); } catch (e) {}\n"
-        + "}\n</script></body></html>");
+    StringBuilder page =
+        new StringBuilder(
+            "<!doctype html><html><head><title>Hostile</title></head><body><script>"
+                + "const targets = "
+                + json(corpus)
+                + ";\n"
+                + "for (const t of targets) {\n"
+                + "  try { const f = document.createElement('iframe'); f.src = t; document.body.appendChild(f); } catch (e) {}\n"
+                + "  try { const i = new Image(); i.src = t; } catch (e) {}\n"
+                + "  try { fetch(t).catch(() => {}); } catch (e) {}\n"
+                + "  try { new WebSocket(t.replace(/^http/, 'ws')); } catch (e) {}\n"
+                + "}\n</script></body></html>");
     pages.put("/hostile", page.toString());
     ToolResult hostile = call("browser_open", Map.of("url", "http://site.test/hostile"));
-    // The page's frames for mailto-like schemes (dict:, gopher:, ...) are stopped by the page guards, which fails
+    // The page's frames for mailto-like schemes (dict:, gopher:, ...) are stopped by the page
+    // guards, which fails
     // the open itself; everything else is only blocked.
-    assertTrue(!hostile.isError() || (code(hostile).equals("BROWSER_POLICY_DENIED")
-        && hostile.text().contains("to another program")), hostile.text());
+    assertTrue(
+        !hostile.isError()
+            || (code(hostile).equals("BROWSER_POLICY_DENIED")
+                && hostile.text().contains("to another program")),
+        hostile.text());
     call("browser_wait", Map.of("until", "network-idle", "timeout_ms", 5000));
     Thread.sleep(1000);
 
     assertEquals(0, decoyHits.get(), "a decoy on loopback received a connection");
     assertEquals(List.of(), refused, "the upstream was asked for a non-loopback destination");
     assertTrue(dialled.stream().allMatch(a -> a.getAddress().equals(PUBLIC)), dialled.toString());
-    System.out.printf("SSRF corpus, %d entries, browser_open: %s; as iframe, image, fetch and WebSocket targets: "
-        + "%d dials, all to the admitted test address; %d decoys on loopback, 0 connections; 0 non-loopback dials%n",
+    System.out.printf(
+        "SSRF corpus, %d entries, browser_open: %s; as iframe, image, fetch and WebSocket targets: "
+            + "%d dials, all to the admitted test address; %d decoys on loopback, 0 connections; 0 non-loopback dials%n",
         corpus.size(), codes, dialled.size(), decoys.size());
-    System.out.println("transport failures (names that do not resolve, a TLS site the test does not serve): " + transport);
+    System.out.println(
+        "transport failures (names that do not resolve, a TLS site the test does not serve): "
+            + transport);
   }
 
   static String json(List<String> values) {
@@ -280,10 +345,18 @@ class NetworkPolicyBrowserTest {
     assertEquals("BROWSER_ACTION_FAILED", code(nowhere), nowhere.text());
     ToolResult nowhereTls = call("browser_open", Map.of("url", "https://nowhere.test/"));
     assertEquals("BROWSER_ACTION_FAILED", code(nowhereTls), nowhereTls.text());
-    // A click that navigates to a denied address fails the same way; a denied image only goes missing.
-    pages.put("/links", "<!doctype html><html><body><img src=\"http://127.0.0.1:" + port + "/x.png\">"
-        + "<a href=\"http://127.0.0.1:" + port + "/\">Inside</a></body></html>");
-    ToolResult links = call("browser_open", Map.of("url", "http://site.test/links", "mode", "interactive"));
+    // A click that navigates to a denied address fails the same way; a denied image only goes
+    // missing.
+    pages.put(
+        "/links",
+        "<!doctype html><html><body><img src=\"http://127.0.0.1:"
+            + port
+            + "/x.png\">"
+            + "<a href=\"http://127.0.0.1:"
+            + port
+            + "/\">Inside</a></body></html>");
+    ToolResult links =
+        call("browser_open", Map.of("url", "http://site.test/links", "mode", "interactive"));
     assertFalse(links.isError(), links.text());
     ToolResult click = call("browser_click", LocalBrowser.target(links, "Inside"));
     assertEquals("BROWSER_POLICY_DENIED", code(click), click.text());
@@ -294,32 +367,45 @@ class NetworkPolicyBrowserTest {
   void aRebindingNameNeverReachesLoopbackThroughTheBrowser() throws Exception {
     decoys();
     browser(Map.of("mode", "strict"));
-    pages.put("/rebind", "<!doctype html><html><head><title>Rebind</title></head><body><p id=\"r\">waiting</p><script>"
-        + "fetch('/second').then(r => r.text()).then(t => r.textContent = 'second: ' + t,"
-        + " () => r.textContent = 'second: blocked');</script></body></html>");
+    pages.put(
+        "/rebind",
+        "<!doctype html><html><head><title>Rebind</title></head><body><p id=\"r\">waiting</p><script>"
+            + "fetch('/second').then(r => r.text()).then(t => r.textContent = 'second: ' + t,"
+            + " () => r.textContent = 'second: blocked');</script></body></html>");
     ToolResult first = call("browser_open", Map.of("url", "http://rebind.test/rebind"));
     assertFalse(first.isError(), first.text());
     call("browser_wait", Map.of("until", "network-idle", "timeout_ms", 5000));
     ToolResult after = call("browser_observe", Map.of("mode", "document"));
-    assertTrue(after.text().contains("second: blocked") || after.text().contains("second: Blocked"), after.text());
+    assertTrue(
+        after.text().contains("second: blocked") || after.text().contains("second: Blocked"),
+        after.text());
     assertEquals(0, decoyHits.get(), "127.0.0.1:80 was reached");
-    assertTrue(resolutions.get("rebind.test").get() >= 2, "the name was resolved again and judged again");
+    assertTrue(
+        resolutions.get("rebind.test").get() >= 2, "the name was resolved again and judged again");
   }
 
   @Test
   void denyCidrsWinsEvenWhenUnrestricted() throws Exception {
     HttpServer second = HttpServer.create(new InetSocketAddress(address("127.0.0.2"), 0), 0);
-    second.createContext("/", exchange -> LocalBrowser.respond(exchange, "<html><body>second host</body></html>"));
+    second.createContext(
+        "/", exchange -> LocalBrowser.respond(exchange, "<html><body>second host</body></html>"));
     second.start();
     try {
       browser(Map.of("mode", "unrestricted", "denyCidrs", List.of("127.0.0.1/32")));
-      ToolResult denied = call("browser_open", Map.of("url", "http://127.0.0.1:" + site.getAddress().getPort() + "/"));
+      ToolResult denied =
+          call(
+              "browser_open",
+              Map.of("url", "http://127.0.0.1:" + site.getAddress().getPort() + "/"));
       assertEquals("BROWSER_POLICY_DENIED", code(denied), denied.text());
       assertTrue(denied.text().contains("denyCidrs 127.0.0.1/32"), denied.text());
-      ToolResult open = call("browser_open", Map.of("url", "http://127.0.0.2:" + second.getAddress().getPort() + "/"));
+      ToolResult open =
+          call(
+              "browser_open",
+              Map.of("url", "http://127.0.0.2:" + second.getAddress().getPort() + "/"));
       assertFalse(open.isError(), open.text());
       assertTrue(open.text().contains("second host"), open.text());
-      ToolResult metadata = call("browser_open", Map.of("url", "http://169.254.169.254/latest/meta-data/"));
+      ToolResult metadata =
+          call("browser_open", Map.of("url", "http://169.254.169.254/latest/meta-data/"));
       assertEquals("BROWSER_POLICY_DENIED", code(metadata), metadata.text());
       assertEquals(List.of(), refused);
     } finally {
@@ -339,16 +425,25 @@ class NetworkPolicyBrowserTest {
     assertNoUdp("http://site.test/rtc");
   }
 
-  /** A page that gathers ICE candidates with a STUN and a TURN server on a loopback UDP port: nothing arrives. */
+  /**
+   * A page that gathers ICE candidates with a STUN and a TURN server on a loopback UDP port:
+   * nothing arrives.
+   */
   void assertNoUdp(String pageUrl) throws Exception {
     try (DatagramSocket stun = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
       stun.setSoTimeout(4000);
-      pages.put("/rtc", "<!doctype html><html><body><p id=\"s\">starting</p><script>"
-          + "const pc = new RTCPeerConnection({iceServers: [{urls: 'stun:127.0.0.1:" + stun.getLocalPort() + "'},"
-          + " {urls: 'turn:127.0.0.1:" + stun.getLocalPort() + "?transport=udp', username: 'u', credential: 'c'}]});"
-          + "pc.createDataChannel('x');"
-          + "pc.onicegatheringstatechange = () => s.textContent = 'gathering ' + pc.iceGatheringState;"
-          + "pc.createOffer().then(o => pc.setLocalDescription(o));</script></body></html>");
+      pages.put(
+          "/rtc",
+          "<!doctype html><html><body><p id=\"s\">starting</p><script>"
+              + "const pc = new RTCPeerConnection({iceServers: [{urls: 'stun:127.0.0.1:"
+              + stun.getLocalPort()
+              + "'},"
+              + " {urls: 'turn:127.0.0.1:"
+              + stun.getLocalPort()
+              + "?transport=udp', username: 'u', credential: 'c'}]});"
+              + "pc.createDataChannel('x');"
+              + "pc.onicegatheringstatechange = () => s.textContent = 'gathering ' + pc.iceGatheringState;"
+              + "pc.createOffer().then(o => pc.setLocalDescription(o));</script></body></html>");
       ToolResult page = call("browser_open", Map.of("url", pageUrl));
       assertFalse(page.isError(), page.text());
       byte[] buffer = new byte[1500];
@@ -366,13 +461,19 @@ class NetworkPolicyBrowserTest {
   @Test
   void anAdmittedWebSocketWorksThroughTheProxyAndADeniedOneNeverConnects() throws Exception {
     try (MiniWebSocketServer ws = new MiniWebSocketServer()) {
-      pages.put("/ws", "<!doctype html><html><head><title>waiting</title></head><body><script>"
-          + "const ws = new WebSocket('ws://127.0.0.1:" + ws.port() + "/chat');"
-          + "ws.onmessage = e => document.title = 'ws:' + e.data;"
-          + "ws.onerror = () => document.title = 'ws:error';</script></body></html>");
+      pages.put(
+          "/ws",
+          "<!doctype html><html><head><title>waiting</title></head><body><script>"
+              + "const ws = new WebSocket('ws://127.0.0.1:"
+              + ws.port()
+              + "/chat');"
+              + "ws.onmessage = e => document.title = 'ws:' + e.data;"
+              + "ws.onerror = () => document.title = 'ws:error';</script></body></html>");
       browser(Map.of("mode", "allowlist", "allowCidrs", List.of("127.0.0.1/32")));
-      call("browser_open", Map.of("url", "http://127.0.0.1:" + site.getAddress().getPort() + "/ws"));
-      ToolResult admitted = call("browser_wait", Map.of("until", "network-idle", "timeout_ms", 5000));
+      call(
+          "browser_open", Map.of("url", "http://127.0.0.1:" + site.getAddress().getPort() + "/ws"));
+      ToolResult admitted =
+          call("browser_wait", Map.of("until", "network-idle", "timeout_ms", 5000));
       String title = waitForTitle();
       assertEquals("ws:hello through the tunnel", title, admitted.text());
       assertEquals(1, ws.connections());
@@ -400,23 +501,27 @@ class NetworkPolicyBrowserTest {
     return "(no answer)";
   }
 
-  /** Just enough of RFC 6455 on loopback: the handshake and one text frame, counting connections. */
+  /**
+   * Just enough of RFC 6455 on loopback: the handshake and one text frame, counting connections.
+   */
   static final class MiniWebSocketServer implements AutoCloseable {
     private final ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
     private final AtomicInteger connections = new AtomicInteger();
 
     MiniWebSocketServer() throws IOException {
-      Thread t = new Thread(() -> {
-        try {
-          while (true) {
-            java.net.Socket c = socket.accept();
-            connections.incrementAndGet();
-            serve(c);
-          }
-        } catch (IOException closed) {
-          // done
-        }
-      });
+      Thread t =
+          new Thread(
+              () -> {
+                try {
+                  while (true) {
+                    java.net.Socket c = socket.accept();
+                    connections.incrementAndGet();
+                    serve(c);
+                  }
+                } catch (IOException closed) {
+                  // done
+                }
+              });
       t.setDaemon(true);
       t.start();
     }
@@ -430,8 +535,9 @@ class NetworkPolicyBrowserTest {
     }
 
     private static void serve(java.net.Socket c) throws IOException {
-      java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(c.getInputStream(),
-          StandardCharsets.ISO_8859_1));
+      java.io.BufferedReader in =
+          new java.io.BufferedReader(
+              new java.io.InputStreamReader(c.getInputStream(), StandardCharsets.ISO_8859_1));
       String key = null;
       for (String line = in.readLine(); line != null && !line.isEmpty(); line = in.readLine()) {
         if (line.toLowerCase(java.util.Locale.ROOT).startsWith("sec-websocket-key:")) {
@@ -440,14 +546,23 @@ class NetworkPolicyBrowserTest {
       }
       String accept;
       try {
-        accept = java.util.Base64.getEncoder().encodeToString(java.security.MessageDigest.getInstance("SHA-1")
-            .digest((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").getBytes(StandardCharsets.ISO_8859_1)));
+        accept =
+            java.util.Base64.getEncoder()
+                .encodeToString(
+                    java.security.MessageDigest.getInstance("SHA-1")
+                        .digest(
+                            (key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11")
+                                .getBytes(StandardCharsets.ISO_8859_1)));
       } catch (java.security.NoSuchAlgorithmException e) {
         throw new IllegalStateException(e);
       }
       java.io.OutputStream out = c.getOutputStream();
-      out.write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-          + "Sec-WebSocket-Accept: " + accept + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+      out.write(
+          ("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                  + "Sec-WebSocket-Accept: "
+                  + accept
+                  + "\r\n\r\n")
+              .getBytes(StandardCharsets.ISO_8859_1));
       byte[] message = "hello through the tunnel".getBytes(StandardCharsets.UTF_8);
       out.write(new byte[] {(byte) 0x81, (byte) message.length});
       out.write(message);

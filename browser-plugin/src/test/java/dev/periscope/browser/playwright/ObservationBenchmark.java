@@ -7,12 +7,10 @@ import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.options.AriaSnapshotMode;
 import com.sun.net.httpserver.HttpServer;
 import dev.periscope.api.Cancellation;
-import dev.periscope.api.PluginConfiguration;
 import dev.periscope.api.tool.Tool;
 import dev.periscope.api.tool.ToolCall;
 import dev.periscope.api.tool.ToolResult;
 import dev.periscope.browser.BrowserSettings;
-import dev.periscope.browser.runtime.CheckpointIndex;
 import dev.periscope.browser.runtime.DefaultBrowserRuntime;
 import dev.periscope.browser.tools.ToolsForTests;
 import java.io.OutputStream;
@@ -29,59 +27,112 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 /**
- * Observation size and time, side by side with Playwright's AI aria snapshot of the same pages, in one process.
- * Run with {@code ./bench}. Prints figures and ratios; asserts nothing.
+ * Observation size and time, side by side with Playwright's AI aria snapshot of the same pages, in
+ * one process. Run with {@code ./bench}. Prints figures and ratios; asserts nothing.
  */
 public final class ObservationBenchmark {
   private static final int ROUNDS = 10;
 
   public static void main(String[] args) throws Exception {
     String big = ObservationTest.listing(300);
-    StringBuilder mb = new StringBuilder(ObservationTest.listing(300).replace("</body></html>", ""));
+    StringBuilder mb =
+        new StringBuilder(ObservationTest.listing(300).replace("</body></html>", ""));
     while (mb.length() < 1_000_000) {
-      mb.append("<p>").append("Filler prose about lighthouses and the ships they guide. ".repeat(20)).append("</p>");
+      mb.append("<p>")
+          .append("Filler prose about lighthouses and the ships they guide. ".repeat(20))
+          .append("</p>");
     }
     mb.append("</body></html>");
     Map<String, String> pages = Map.of("/big", big, "/mb", mb.toString());
-    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext("/", exchange -> {
-      byte[] body = pages.getOrDefault(exchange.getRequestURI().getPath(), "").getBytes(StandardCharsets.UTF_8);
-      exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
-      exchange.sendResponseHeaders(200, body.length);
-      try (OutputStream out = exchange.getResponseBody()) {
-        out.write(body);
-      }
-    });
+    HttpServer server =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext(
+        "/",
+        exchange -> {
+          byte[] body =
+              pages
+                  .getOrDefault(exchange.getRequestURI().getPath(), "")
+                  .getBytes(StandardCharsets.UTF_8);
+          exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
+          exchange.sendResponseHeaders(200, body.length);
+          try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+          }
+        });
     server.start();
     String base = "http://127.0.0.1:" + server.getAddress().getPort();
 
-    BrowserSettings settings = BrowserSettings.from(LocalBrowser.withLoopback(Map.of("persistence", "ephemeral")));
+    BrowserSettings settings =
+        BrowserSettings.from(LocalBrowser.withLoopback(Map.of("persistence", "ephemeral")));
     DefaultBrowserRuntime runtime = DefaultBrowserRuntime.builder(settings.runtime()).build();
     PlaywrightProvider provider = new PlaywrightProvider(settings.playwright());
     runtime.registerProvider(provider);
     List<Tool> tools = ToolsForTests.tools(runtime, settings);
 
-    try (Playwright playwright = Playwright.create(new Playwright.CreateOptions().setEnv(Map.of(
-        "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1", "PLAYWRIGHT_NODEJS_PATH", "/usr/bin/node")));
-        Browser browser = playwright.chromium().launch(new BrowserType.LaunchOptions()
-            .setExecutablePath(Path.of("/usr/bin/chromium")).setArgs(List.of("--no-sandbox",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run")))) {
+    try (Playwright playwright =
+            Playwright.create(
+                new Playwright.CreateOptions()
+                    .setEnv(
+                        Map.of(
+                            "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD",
+                            "1",
+                            "PLAYWRIGHT_NODEJS_PATH",
+                            "/usr/bin/node")));
+        Browser browser =
+            playwright
+                .chromium()
+                .launch(
+                    new BrowserType.LaunchOptions()
+                        .setExecutablePath(Path.of("/usr/bin/chromium"))
+                        .setArgs(
+                            List.of(
+                                "--no-sandbox",
+                                "--disable-background-networking",
+                                "--disable-component-update",
+                                "--disable-sync",
+                                "--no-first-run")))) {
       Page baseline = browser.newPage();
-      System.out.println("page                 | Periscope summary | AI aria snapshot | size ratio | observe ms (median of "
-          + ROUNDS + ") ours / AI | script bytes to Java");
+      System.out.println(
+          "page                 | Periscope summary | AI aria snapshot | size ratio | observe ms (median of "
+              + ROUNDS
+              + ") ours / AI | script bytes to Java");
       for (String path : List.of("/big", "/mb")) {
         ToolResult opened = call(tools, "browser_open", Map.of("url", base + path));
         int ours = opened.text().length();
         double ourMs = median(() -> call(tools, "browser_observe", Map.of()));
         baseline.navigate(base + path);
-        String snapshot = baseline.ariaSnapshot(new Page.AriaSnapshotOptions().setMode(AriaSnapshotMode.AI));
-        double aiMs = median(() -> baseline.ariaSnapshot(new Page.AriaSnapshotOptions().setMode(AriaSnapshotMode.AI)));
-        Number bytes = (Number) baseline.evaluate("args => JSON.stringify((" + PageScripts.observeScript()
-            + ")(args)).length", Map.of("maxTextChars", 60_000, "maxElements", 500, "tiers", List.of(1, 2, 3),
-                "key", "__bench", "selector", PageScripts.CANDIDATES));
-        System.out.printf("%-20s | %,17d | %,16d | %9.1fx | %8.1f / %-8.1f (%.2fx) | %,d%n", path + " (" + (pages.get(path)
-            .length() / 1024) + " KiB)", ours, snapshot.length(), (double) snapshot.length() / ours, ourMs, aiMs,
-            ourMs / aiMs, bytes.longValue());
+        String snapshot =
+            baseline.ariaSnapshot(new Page.AriaSnapshotOptions().setMode(AriaSnapshotMode.AI));
+        double aiMs =
+            median(
+                () ->
+                    baseline.ariaSnapshot(
+                        new Page.AriaSnapshotOptions().setMode(AriaSnapshotMode.AI)));
+        Number bytes =
+            (Number)
+                baseline.evaluate(
+                    "args => JSON.stringify((" + PageScripts.observeScript() + ")(args)).length",
+                    Map.of(
+                        "maxTextChars",
+                        60_000,
+                        "maxElements",
+                        500,
+                        "tiers",
+                        List.of(1, 2, 3),
+                        "key",
+                        "__bench",
+                        "selector",
+                        PageScripts.CANDIDATES));
+        System.out.printf(
+            "%-20s | %,17d | %,16d | %9.1fx | %8.1f / %-8.1f (%.2fx) | %,d%n",
+            path + " (" + (pages.get(path).length() / 1024) + " KiB)",
+            ours,
+            snapshot.length(),
+            (double) snapshot.length() / ours,
+            ourMs,
+            aiMs,
+            ourMs / aiMs,
+            bytes.longValue());
         if (path.equals("/big")) {
           coverage(tools, call(tools, "browser_observe", Map.of()));
         }
@@ -94,7 +145,10 @@ public final class ObservationBenchmark {
     }
   }
 
-  /** Whether the default summary holds the form, every paging link and record titles, and paging reaches all. */
+  /**
+   * Whether the default summary holds the form, every paging link and record titles, and paging
+   * reaches all.
+   */
   @SuppressWarnings("unchecked")
   private static void coverage(List<Tool> tools, ToolResult first) {
     List<String> names = new ArrayList<>();
@@ -118,14 +172,21 @@ public final class ObservationBenchmark {
       page = call(tools, "browser_observe_next", Map.of("continuation", o.get("continuation")));
       pages++;
     }
-    System.out.printf("  summary of /big: %,d chars; form and paging links present: %s; titles on the first page: %d;"
-        + " all %d titles reached in %d pages%n", first.text().length(),
+    System.out.printf(
+        "  summary of /big: %,d chars; form and paging links present: %s; titles on the first page: %d;"
+            + " all %d titles reached in %d pages%n",
+        first.text().length(),
         names.containsAll(List.of("Search papers", "Search", "1", "2", "3", "Next")),
-        names.stream().filter(n -> n.startsWith("Paper number")).count(), titles.size(), pages);
+        names.stream().filter(n -> n.startsWith("Paper number")).count(),
+        titles.size(),
+        pages);
   }
 
   private static ToolResult call(List<Tool> tools, String name, Map<String, Object> args) {
-    return tools.stream().filter(t -> t.descriptor().name().equals(name)).findFirst().orElseThrow()
+    return tools.stream()
+        .filter(t -> t.descriptor().name().equals(name))
+        .findFirst()
+        .orElseThrow()
         .call(new ToolCall(args, "bench", Cancellation.none()));
   }
 

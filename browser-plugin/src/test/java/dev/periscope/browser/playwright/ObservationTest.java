@@ -14,14 +14,18 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Ranked, grouped and paged observations through the tools, on real Chromium and pages served on 127.0.0.1. */
+/**
+ * Ranked, grouped and paged observations through the tools, on real Chromium and pages served on
+ * 127.0.0.1.
+ */
 class ObservationTest {
   static LocalBrowser browser;
   static final Map<String, String> PAGES = new ConcurrentHashMap<>();
   static final Map<String, Boolean> SIGNALS = new ConcurrentHashMap<>();
   static final Map<String, CountDownLatch> ACKS = new ConcurrentHashMap<>();
 
-  static void respond(com.sun.net.httpserver.HttpExchange exchange, String text) throws java.io.IOException {
+  static void respond(com.sun.net.httpserver.HttpExchange exchange, String text)
+      throws java.io.IOException {
     LocalBrowser.respond(exchange, text);
   }
 
@@ -29,22 +33,40 @@ class ObservationTest {
   static void signal(String name) throws InterruptedException {
     CountDownLatch ack = ACKS.computeIfAbsent(name, k -> new CountDownLatch(1));
     SIGNALS.put(name, true);
-    assertTrue(ack.await(20, java.util.concurrent.TimeUnit.SECONDS), "the page never changed: " + name);
+    assertTrue(
+        ack.await(20, java.util.concurrent.TimeUnit.SECONDS), "the page never changed: " + name);
   }
 
   static String listing(int records) {
-    StringBuilder b = new StringBuilder("""
+    StringBuilder b =
+        new StringBuilder(
+            """
         <!doctype html><html><head><title>Papers</title></head><body>
         <header><nav><a href="/">Home</a> <a href="/about">About</a></nav>
         <form role="search"><input name="q" aria-label="Search papers"><button>Search</button></form></header>
         <p>Results for browsers.</p><ul class="results">""");
     for (int i = 1; i <= records; i++) {
-      b.append("<li><h3><a href=\"/paper/").append(i).append("\">Paper number ").append(i).append("</a></h3>")
-          .append("<a href=\"/author/").append(i).append("\">Author ").append(i).append("</a> ")
-          .append("<a href=\"/pdf/").append(i).append("\">PDF</a> <a href=\"/ps/").append(i).append("\">PS</a>")
-          .append("<p>Summary of paper ").append(i).append(" about browsing.</p></li>");
+      b.append("<li><h3><a href=\"/paper/")
+          .append(i)
+          .append("\">Paper number ")
+          .append(i)
+          .append("</a></h3>")
+          .append("<a href=\"/author/")
+          .append(i)
+          .append("\">Author ")
+          .append(i)
+          .append("</a> ")
+          .append("<a href=\"/pdf/")
+          .append(i)
+          .append("\">PDF</a> <a href=\"/ps/")
+          .append(i)
+          .append("\">PS</a>")
+          .append("<p>Summary of paper ")
+          .append(i)
+          .append(" about browsing.</p></li>");
     }
-    b.append("</ul><div class=\"pages\"><a href=\"?p=1\">1</a> <a href=\"?p=2\">2</a> <a href=\"?p=3\">3</a>")
+    b.append(
+            "</ul><div class=\"pages\"><a href=\"?p=1\">1</a> <a href=\"?p=2\">2</a> <a href=\"?p=3\">3</a>")
         .append(" <a href=\"?p=2\">Next</a></div>")
         .append("<p>See also <a href=\"/more\">more</a> reading.</p>")
         .append("<footer><a href=\"/legal\">Legal</a></footer></body></html>");
@@ -60,13 +82,17 @@ class ObservationTest {
       mb.append("<p>").append("Filler prose about lighthouses. ".repeat(40)).append("</p>");
     }
     PAGES.put("/mb", mb.append("</body></html>").toString());
-    PAGES.put("/dl", """
+    PAGES.put(
+        "/dl",
+        """
         <!doctype html><html><body><dl>
         <dt><a href="/a">Alpha paper</a></dt><dd><a href="/a.pdf">pdf</a> <a href="/a.bib">bib</a></dd>
         <dt><a href="/b">Beta paper</a></dt><dd><a href="/b.pdf">pdf</a> <a href="/b.bib">bib</a></dd>
         <dt><a href="/c">Gamma paper</a></dt><dd><a href="/c.pdf">pdf</a> <a href="/c.bib">bib</a></dd>
         </dl></body></html>""");
-    PAGES.put("/delete", """
+    PAGES.put(
+        "/delete",
+        """
         <!doctype html><html><body><ul id="items">
         <li>Item A <button onclick="this.parentElement.remove(); window.deleted = (window.deleted||[]).concat('A')">Delete</button></li>
         <li>Item B <button onclick="this.parentElement.remove(); window.deleted = (window.deleted||[]).concat('B')">Delete</button></li>
@@ -79,7 +105,9 @@ class ObservationTest {
             if (t === 'go') { insert(); fetch('/ack/insert'); } else { setTimeout(poll, 20); } });
           poll();
         </script></body></html>""");
-    PAGES.put("/rename", """
+    PAGES.put(
+        "/rename",
+        """
         <!doctype html><html><head><title>rename</title></head><body>
         <button id="b" onclick="document.title='pressed'">Save</button>
         <script>
@@ -88,13 +116,25 @@ class ObservationTest {
             else { setTimeout(poll, 20); } });
           poll();
         </script></body></html>""");
-    browser = new LocalBrowser(PAGES, Map.of(
-        "/signal/", exchange -> respond(exchange,
-            SIGNALS.containsKey(exchange.getRequestURI().getPath().substring(8)) ? "go" : "wait"),
-        "/ack/", exchange -> {
-          ACKS.computeIfAbsent(exchange.getRequestURI().getPath().substring(5), k -> new CountDownLatch(1)).countDown();
-          respond(exchange, "ok");
-        }));
+    browser =
+        new LocalBrowser(
+            PAGES,
+            Map.of(
+                "/signal/",
+                    exchange ->
+                        respond(
+                            exchange,
+                            SIGNALS.containsKey(exchange.getRequestURI().getPath().substring(8))
+                                ? "go"
+                                : "wait"),
+                "/ack/",
+                    exchange -> {
+                      ACKS.computeIfAbsent(
+                              exchange.getRequestURI().getPath().substring(5),
+                              k -> new CountDownLatch(1))
+                          .countDown();
+                      respond(exchange, "ok");
+                    }));
   }
 
   @AfterAll
@@ -127,15 +167,19 @@ class ObservationTest {
     ToolResult r = call("rank", "browser_open", Map.of("url", url("/list"), "mode", "interactive"));
     assertFalse(r.isError(), r.text());
     List<String> names = names(r);
-    // Tier 1: the form and every paging link; tier 2: navigation; tier 3: record titles; 4: body link; 5: the rest.
-    assertEquals(List.of("Search papers", "Search", "1", "2", "3", "Next", "Home", "About", "Paper number 1"),
+    // Tier 1: the form and every paging link; tier 2: navigation; tier 3: record titles; 4: body
+    // link; 5: the rest.
+    assertEquals(
+        List.of(
+            "Search papers", "Search", "1", "2", "3", "Next", "Home", "About", "Paper number 1"),
         names.subList(0, 9));
     assertEquals("more", names.get(20));
     assertEquals("Legal", names.get(names.size() - 1));
     Map<String, Object> next = elements(r).get(5);
     assertEquals(true, next.get("pagination"));
     Map<String, Object> loneMore = elements(r).get(20);
-    assertEquals(false, loneMore.get("pagination"), "a lone 'more' link is content, not pagination");
+    assertEquals(
+        false, loneMore.get("pagination"), "a lone 'more' link is content, not pagination");
     Map<String, Object> title = elements(r).get(8);
     assertEquals(3, title.get("priority"));
     assertEquals("Paper number 1", title.get("group_label"));
@@ -143,20 +187,28 @@ class ObservationTest {
 
   @Test
   void collapsesEachRecordsLinksUnderOneGroupAndTreatsADtDdPairAsOneRecord() {
-    ToolResult list = call("group", "browser_open", Map.of("url", url("/list"), "mode", "interactive"));
+    ToolResult list =
+        call("group", "browser_open", Map.of("url", url("/list"), "mode", "interactive"));
     @SuppressWarnings("unchecked")
     var groups = (List<Map<String, Object>>) observation(list).get("groups");
     assertEquals(12, groups.size());
     assertEquals("Paper number 1", groups.get(0).get("label"));
-    assertEquals(4, ((List<?>) groups.get(0).get("elements")).size(), "title, author and two formats");
+    assertEquals(
+        4, ((List<?>) groups.get(0).get("elements")).size(), "title, author and two formats");
     assertTrue(list.text().contains("Records: 12"), list.text());
 
     ToolResult dl = call("group", "browser_open", Map.of("url", url("/dl"), "mode", "interactive"));
     @SuppressWarnings("unchecked")
     var papers = (List<Map<String, Object>>) observation(dl).get("groups");
-    assertEquals(List.of("Alpha paper", "Beta paper", "Gamma paper"), papers.stream().map(g -> g.get("label")).toList());
-    assertEquals(3, ((List<?>) papers.get(0).get("elements")).size(), "dt title plus dd's pdf and bib");
-    assertEquals(List.of("Alpha paper", "Beta paper", "Gamma paper"), names(dl).subList(0, 3), "titles rank first");
+    assertEquals(
+        List.of("Alpha paper", "Beta paper", "Gamma paper"),
+        papers.stream().map(g -> g.get("label")).toList());
+    assertEquals(
+        3, ((List<?>) papers.get(0).get("elements")).size(), "dt title plus dd's pdf and bib");
+    assertEquals(
+        List.of("Alpha paper", "Beta paper", "Gamma paper"),
+        names(dl).subList(0, 3),
+        "titles rank first");
   }
 
   @Test
@@ -167,40 +219,71 @@ class ObservationTest {
     assertTrue(((String) observation(summary).get("text")).startsWith("Home About"));
     ToolResult interactive = call("modes", "browser_observe", Map.of("mode", "interactive"));
     assertEquals("", observation(interactive).get("text"));
-    assertTrue(interactive.text().contains("Page text: not included in interactive mode"), interactive.text());
+    assertTrue(
+        interactive.text().contains("Page text: not included in interactive mode"),
+        interactive.text());
     ToolResult document = call("modes", "browser_observe", Map.of("mode", "document"));
     assertTrue(elements(document).stream().allMatch(e -> (int) e.get("priority") <= 2));
     assertTrue(((String) observation(document).get("text")).contains("Summary of paper 12"));
-    assertEquals(observation(document).get("total_elements"), observation(interactive).get("total_elements"),
+    assertEquals(
+        observation(document).get("total_elements"),
+        observation(interactive).get("total_elements"),
         "every observation reports the page-wide element count");
   }
 
   @Test
   void pagesThroughOneObservationWithoutInvalidatingItsRefs() {
-    ToolResult first = call("paging", "browser_open", Map.of("url", url("/list"), "mode", "interactive",
-        "max_elements", 20, "max_text_chars", 100));
+    ToolResult first =
+        call(
+            "paging",
+            "browser_open",
+            Map.of(
+                "url",
+                url("/list"),
+                "mode",
+                "interactive",
+                "max_elements",
+                20,
+                "max_text_chars",
+                100));
     String id = (String) observation(first).get("id");
     String continuation = (String) observation(first).get("continuation");
-    assertTrue(first.text().contains("More remains. Call browser_observe_next with continuation \"" + continuation + "\""));
+    assertTrue(
+        first
+            .text()
+            .contains(
+                "More remains. Call browser_observe_next with continuation \""
+                    + continuation
+                    + "\""));
     assertEquals(true, observation(first).get("elements_truncated"));
     List<String> seen = new ArrayList<>(names(first));
     ToolResult page = first;
     int pages = 1;
     while (observation(page).get("continuation") != null) {
-      page = call("paging", "browser_observe_next", Map.of("continuation", observation(page).get("continuation")));
+      page =
+          call(
+              "paging",
+              "browser_observe_next",
+              Map.of("continuation", observation(page).get("continuation")));
       assertFalse(page.isError(), page.text());
       assertEquals(id, observation(page).get("id"), "paging re-observed the page");
       seen.addAll(names(page));
       pages++;
     }
     assertTrue(pages >= 3, "pages: " + pages);
-    assertEquals(seen.size(), seen.stream().distinct().count() + seen.stream().filter("PDF"::equals).count()
-        - (seen.contains("PDF") ? 1 : 0) + seen.stream().filter("PS"::equals).count() - (seen.contains("PS") ? 1 : 0),
+    assertEquals(
+        seen.size(),
+        seen.stream().distinct().count()
+            + seen.stream().filter("PDF"::equals).count()
+            - (seen.contains("PDF") ? 1 : 0)
+            + seen.stream().filter("PS"::equals).count()
+            - (seen.contains("PS") ? 1 : 0),
         "an element was shown twice");
     assertTrue(seen.contains("Paper number 12") && seen.contains("Legal"));
     // A ref from the first page still acts on the observation the pages came from.
     String ref = (String) elements(first).get(1).get("ref");
-    ToolResult click = call("paging", "browser_click", Map.of("observation_id", id, "element_ref", ref));
+    ToolResult click =
+        call("paging", "browser_click", Map.of("observation_id", id, "element_ref", ref));
     assertFalse(click.isError(), click.text());
 
     ToolResult done = call("paging", "browser_observe_next", Map.of("continuation", "cursor-1"));
@@ -209,27 +292,41 @@ class ObservationTest {
 
   @Test
   void aNewerObservationSupersedesAnOlderContinuation() {
-    ToolResult first = call("super", "browser_open", Map.of("url", url("/list"), "max_elements", 3));
+    ToolResult first =
+        call("super", "browser_open", Map.of("url", url("/list"), "max_elements", 3));
     String old = (String) observation(first).get("continuation");
     ToolResult second = call("super", "browser_observe", Map.of("max_elements", 3));
     ToolResult stale = call("super", "browser_observe_next", Map.of("continuation", old));
     assertTrue(stale.isError());
     assertTrue(stale.text().contains("code=BROWSER_OBSERVATION_SUPERSEDED"), stale.text());
-    assertFalse(call("super", "browser_observe_next",
-        Map.of("continuation", observation(second).get("continuation"))).isError());
+    assertFalse(
+        call(
+                "super",
+                "browser_observe_next",
+                Map.of("continuation", observation(second).get("continuation")))
+            .isError());
   }
 
   @Test
   void keepsTheDefaultSummaryOfALargeListingSmallWithTheFormPaginationAndTitles() {
     ToolResult r = call("big", "browser_open", Map.of("url", url("/big")));
-    assertTrue(r.text().length() <= 8000, "summary of 300 records is " + r.text().length() + " chars");
+    assertTrue(
+        r.text().length() <= 8000, "summary of 300 records is " + r.text().length() + " chars");
     List<String> names = names(r);
-    assertTrue(names.containsAll(List.of("Search papers", "Search", "1", "2", "3", "Next")), names.toString());
-    assertTrue(names.stream().filter(n -> n.startsWith("Paper number")).count() >= 10, names.toString());
-    List<String> titles = new ArrayList<>(names.stream().filter(n -> n.startsWith("Paper number")).toList());
+    assertTrue(
+        names.containsAll(List.of("Search papers", "Search", "1", "2", "3", "Next")),
+        names.toString());
+    assertTrue(
+        names.stream().filter(n -> n.startsWith("Paper number")).count() >= 10, names.toString());
+    List<String> titles =
+        new ArrayList<>(names.stream().filter(n -> n.startsWith("Paper number")).toList());
     ToolResult page = r;
     while (observation(page).get("continuation") != null) {
-      page = call("big", "browser_observe_next", Map.of("continuation", observation(page).get("continuation")));
+      page =
+          call(
+              "big",
+              "browser_observe_next",
+              Map.of("continuation", observation(page).get("continuation")));
       names(page).stream().filter(n -> n.startsWith("Paper number")).forEach(titles::add);
     }
     assertEquals(300, titles.stream().distinct().count(), "observe_next did not reach every title");
@@ -237,27 +334,39 @@ class ObservationTest {
 
   @Test
   void refusesToClickAnIdenticalButtonThatMovedIntoTheObservedPlace() throws Exception {
-    ToolResult r = call("delete", "browser_open", Map.of("url", url("/delete"), "mode", "interactive"));
+    ToolResult r =
+        call("delete", "browser_open", Map.of("url", url("/delete"), "mode", "interactive"));
     String id = (String) observation(r).get("id");
     String bRef = (String) elements(r).get(1).get("ref");
-    // A node inserted before the target after the observation: the ordinal now points at another Delete button.
+    // A node inserted before the target after the observation: the ordinal now points at another
+    // Delete button.
     signal("insert");
-    ToolResult click = call("delete", "browser_click", Map.of("observation_id", id, "element_ref", bRef));
+    ToolResult click =
+        call("delete", "browser_click", Map.of("observation_id", id, "element_ref", bRef));
     assertTrue(click.isError(), click.text());
     assertTrue(click.text().contains("code=BROWSER_STALE_REFERENCE"), click.text());
-    String text = (String) observation(call("delete", "browser_observe", Map.of("mode", "document"))).get("text");
-    assertTrue(text.contains("Item A") && text.contains("Item B") && text.contains("Item C"), "a record was deleted: " + text);
+    String text =
+        (String)
+            observation(call("delete", "browser_observe", Map.of("mode", "document"))).get("text");
+    assertTrue(
+        text.contains("Item A") && text.contains("Item B") && text.contains("Item C"),
+        "a record was deleted: " + text);
   }
 
   @Test
   void refusesAnElementWhoseTextChangedUnderTheSameRef() throws Exception {
-    ToolResult r = call("rename", "browser_open", Map.of("url", url("/rename"), "mode", "interactive"));
+    ToolResult r =
+        call("rename", "browser_open", Map.of("url", url("/rename"), "mode", "interactive"));
     String id = (String) observation(r).get("id");
     String save = (String) elements(r).get(0).get("ref");
     signal("rename");
-    ToolResult click = call("rename", "browser_click", Map.of("observation_id", id, "element_ref", save));
+    ToolResult click =
+        call("rename", "browser_click", Map.of("observation_id", id, "element_ref", save));
     assertTrue(click.text().contains("code=BROWSER_STALE_REFERENCE"), click.text());
-    assertEquals("rename", observation(call("rename", "browser_observe", Map.of())).get("title"), "the button was pressed");
+    assertEquals(
+        "rename",
+        observation(call("rename", "browser_observe", Map.of())).get("title"),
+        "the button was pressed");
   }
 
   @Test
@@ -268,18 +377,36 @@ class ObservationTest {
     assertEquals(12_000, ((String) o.get("text")).length());
     assertEquals(true, o.get("text_truncated"));
     assertTrue(page.text().contains("Page text (1-12000 of "), page.text());
-    assertTrue(page.text().length() < 20_000, "one page of a 1 MB page is " + page.text().length() + " chars");
-    // Interactive mode on 300 records holds more elements than an observation retains: the last page says so.
-    ToolResult big = call("mb", "browser_open", Map.of("url", url("/big"), "mode", "interactive", "max_elements", 100));
-    assertEquals(true, observation(big).get("text_truncated"), "the page's text is not shown in interactive mode");
+    assertTrue(
+        page.text().length() < 20_000,
+        "one page of a 1 MB page is " + page.text().length() + " chars");
+    // Interactive mode on 300 records holds more elements than an observation retains: the last
+    // page says so.
+    ToolResult big =
+        call(
+            "mb",
+            "browser_open",
+            Map.of("url", url("/big"), "mode", "interactive", "max_elements", 100));
+    assertEquals(
+        true,
+        observation(big).get("text_truncated"),
+        "the page's text is not shown in interactive mode");
     assertEquals("", observation(big).get("text"));
     assertEquals(true, observation(big).get("elements_truncated"));
     ToolResult last = big;
     while (observation(last).get("continuation") != null) {
-      last = call("mb", "browser_observe_next", Map.of("continuation", observation(last).get("continuation")));
+      last =
+          call(
+              "mb",
+              "browser_observe_next",
+              Map.of("continuation", observation(last).get("continuation")));
     }
-    assertEquals(true, observation(last).get("elements_truncated"), "the browser held more than was retained");
-    assertTrue(last.text().contains("The page holds more than this observation retained"), last.text());
+    assertEquals(
+        true,
+        observation(last).get("elements_truncated"),
+        "the browser held more than was retained");
+    assertTrue(
+        last.text().contains("The page holds more than this observation retained"), last.text());
     assertTrue((int) observation(last).get("total_elements") > 1000);
   }
 }

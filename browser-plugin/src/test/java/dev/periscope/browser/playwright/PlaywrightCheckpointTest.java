@@ -4,21 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-
-
 import com.sun.net.httpserver.HttpServer;
 import dev.periscope.api.Cancellation;
-import dev.periscope.api.PluginConfiguration;
 import dev.periscope.api.browser.BrowserAction;
-import dev.periscope.api.browser.spi.BrowserEnvironment;
-import dev.periscope.api.browser.ObservationBudget;
-import dev.periscope.api.browser.spi.BrowserProvider;
 import dev.periscope.api.browser.BrowserSessionId;
+import dev.periscope.api.browser.ObservationBudget;
+import dev.periscope.api.browser.Persistence;
+import dev.periscope.api.browser.spi.BrowserEnvironment;
+import dev.periscope.api.browser.spi.BrowserProvider;
 import dev.periscope.api.browser.spi.Capability;
 import dev.periscope.api.browser.spi.CheckpointMissingException;
 import dev.periscope.api.browser.spi.CheckpointRef;
 import dev.periscope.api.browser.spi.CheckpointingEnvironment;
-import dev.periscope.api.browser.Persistence;
 import dev.periscope.browser.BrowserSettings;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -32,7 +29,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Checkpoints on real Chromium: cookies and local storage written to a payload and read back by a new context. */
+/**
+ * Checkpoints on real Chromium: cookies and local storage written to a payload and read back by a
+ * new context.
+ */
 class PlaywrightCheckpointTest {
   static HttpServer server;
   @TempDir Path data;
@@ -40,22 +40,31 @@ class PlaywrightCheckpointTest {
   @BeforeAll
   static void start() throws Exception {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext("/", exchange -> {
-      String cookie = String.valueOf(exchange.getRequestHeaders().getFirst("Cookie"));
-      String body = exchange.getRequestURI().getPath().equals("/login")
-          ? "<script>localStorage.setItem('theme', 'dark')</script><p>in</p>"
-          : "<p>cookie " + (cookie.contains("sid=s3cr3t") ? "back" : "absent") + "</p><p id=t></p>"
-              + "<script>document.getElementById('t').textContent = 'theme ' + localStorage.getItem('theme')</script>";
-      byte[] bytes = ("<!doctype html><html><body>" + body + "</body></html>").getBytes(StandardCharsets.UTF_8);
-      exchange.getResponseHeaders().set("Content-Type", "text/html");
-      if (exchange.getRequestURI().getPath().equals("/login")) {
-        exchange.getResponseHeaders().set("Set-Cookie", "sid=s3cr3t; Path=/; Max-Age=3600; HttpOnly");
-      }
-      exchange.sendResponseHeaders(200, bytes.length);
-      try (OutputStream out = exchange.getResponseBody()) {
-        out.write(bytes);
-      }
-    });
+    server.createContext(
+        "/",
+        exchange -> {
+          String cookie = String.valueOf(exchange.getRequestHeaders().getFirst("Cookie"));
+          String body =
+              exchange.getRequestURI().getPath().equals("/login")
+                  ? "<script>localStorage.setItem('theme', 'dark')</script><p>in</p>"
+                  : "<p>cookie "
+                      + (cookie.contains("sid=s3cr3t") ? "back" : "absent")
+                      + "</p><p id=t></p>"
+                      + "<script>document.getElementById('t').textContent = 'theme ' + localStorage.getItem('theme')</script>";
+          byte[] bytes =
+              ("<!doctype html><html><body>" + body + "</body></html>")
+                  .getBytes(StandardCharsets.UTF_8);
+          exchange.getResponseHeaders().set("Content-Type", "text/html");
+          if (exchange.getRequestURI().getPath().equals("/login")) {
+            exchange
+                .getResponseHeaders()
+                .set("Set-Cookie", "sid=s3cr3t; Path=/; Max-Age=3600; HttpOnly");
+          }
+          exchange.sendResponseHeaders(200, bytes.length);
+          try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+          }
+        });
     server.start();
   }
 
@@ -70,10 +79,15 @@ class PlaywrightCheckpointTest {
 
   @Test
   void aRestoredEnvironmentHasTheCookiesAndLocalStorageOfItsCheckpoint() throws Exception {
-    PlaywrightProvider provider = new PlaywrightProvider(BrowserSettings.from(LocalBrowser.LOOPBACK).playwright(),
-        Optional.of(data.resolve("checkpoints")));
-    var request = new BrowserProvider.OpenRequest(new BrowserSessionId("session-cp"), Persistence.RESUME,
-        BrowserSettings.from(LocalBrowser.LOOPBACK).runtime().environment());
+    PlaywrightProvider provider =
+        new PlaywrightProvider(
+            BrowserSettings.from(LocalBrowser.LOOPBACK).playwright(),
+            Optional.of(data.resolve("checkpoints")));
+    var request =
+        new BrowserProvider.OpenRequest(
+            new BrowserSessionId("session-cp"),
+            Persistence.RESUME,
+            BrowserSettings.from(LocalBrowser.LOOPBACK).runtime().environment());
     try {
       assertTrue(provider.capabilities().contains(Capability.CHECKPOINT));
       CheckpointRef saved;
@@ -81,13 +95,17 @@ class PlaywrightCheckpointTest {
         env.actions().navigate(new BrowserAction.Navigate(url("/login")));
         CheckpointingEnvironment checkpointing = (CheckpointingEnvironment) env;
         saved = checkpointing.checkpoint();
-        assertEquals(Optional.empty(), checkpointing.checkpointIfChanged(Optional.of(saved)),
+        assertEquals(
+            Optional.empty(),
+            checkpointing.checkpointIfChanged(Optional.of(saved)),
             "an unchanged state was written again");
       }
       assertEquals("playwright", saved.providerId());
       assertTrue(saved.providerVersion().startsWith("playwright-1.62.0/"), saved.providerVersion());
       String payload = Files.readString(data.resolve("checkpoints").resolve(saved.ref()));
-      assertTrue(payload.contains("\"sid\"") && payload.contains("theme"), "cookies and localStorage: " + payload);
+      assertTrue(
+          payload.contains("\"sid\"") && payload.contains("theme"),
+          "cookies and localStorage: " + payload);
 
       try (BrowserEnvironment env = provider.restore(request, saved, Cancellation.none())) {
         env.actions().navigate(new BrowserAction.Navigate(url("/home")));
@@ -95,7 +113,9 @@ class PlaywrightCheckpointTest {
         assertTrue(text.contains("cookie back") && text.contains("theme dark"), text);
       }
       provider.destroyCheckpoint(saved);
-      assertThrows(CheckpointMissingException.class, () -> provider.restore(request, saved, Cancellation.none()));
+      assertThrows(
+          CheckpointMissingException.class,
+          () -> provider.restore(request, saved, Cancellation.none()));
     } finally {
       provider.dispose();
     }

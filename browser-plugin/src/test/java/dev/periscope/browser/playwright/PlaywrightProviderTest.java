@@ -5,19 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-
-
 import com.sun.net.httpserver.HttpServer;
 import dev.periscope.api.Cancellation;
-import dev.periscope.api.PluginConfiguration;
 import dev.periscope.api.browser.BrowserAction;
-import dev.periscope.api.browser.spi.BrowserEnvironment;
-import dev.periscope.api.browser.ObservationBudget;
 import dev.periscope.api.browser.BrowserException;
-import dev.periscope.api.browser.spi.BrowserProvider;
-import dev.periscope.api.browser.BrowserSessionId;
 import dev.periscope.api.browser.ErrorCode;
+import dev.periscope.api.browser.ObservationBudget;
 import dev.periscope.api.browser.Persistence;
+import dev.periscope.api.browser.spi.BrowserEnvironment;
 import dev.periscope.api.browser.spi.ProviderElement;
 import dev.periscope.api.browser.spi.ProviderObservation;
 import dev.periscope.browser.BrowserSettings;
@@ -36,8 +31,10 @@ import org.junit.jupiter.api.Test;
 /** The Playwright provider against a real Chromium and pages served on 127.0.0.1. */
 class PlaywrightProviderTest {
   static final String CANARY = "canary-pw-5521";
-  static final Map<String, String> PAGES = Map.of(
-      "/form", """
+  static final Map<String, String> PAGES =
+      Map.of(
+          "/form",
+              """
           <!doctype html><html><head><title>Form</title></head><body>
           <footer><a href="/legal">Legal</a></footer>
           <p>Intro <a href="/story">A story</a></p>
@@ -47,52 +44,66 @@ class PlaywrightProviderTest {
             <input type="hidden" name="h" value="%s-hidden">
             <button type="button" id="go" onclick="this.textContent='Done'">Go</button></form>
           <a href="/hidden" style="display:none">Invisible</a>
-          </body></html>""".formatted(CANARY, CANARY),
-      "/long", "<!doctype html><html><body><p>" + "x".repeat(100_000) + "</p></body></html>",
-      "/links", """
+          </body></html>"""
+                  .formatted(CANARY, CANARY),
+          "/long", "<!doctype html><html><body><p>" + "x".repeat(100_000) + "</p></body></html>",
+          "/links",
+              """
           <!doctype html><html><head><title>Links</title></head><body>
           <a href="/slow">To the slow page</a></body></html>""",
-      "/slow", """
+          "/slow",
+              """
           <!doctype html><html><head><title>Slow</title></head><body><p>Arrived</p>
           <script>const until = Date.now() + 300; while (Date.now() < until) {}</script></body></html>""",
-      "/tall", "<!doctype html><html><body style='margin:0'><div style='height:3000px'>tall</div></body></html>");
+          "/tall",
+              "<!doctype html><html><body style='margin:0'><div style='height:3000px'>tall</div></body></html>");
 
   static HttpServer server;
-  static final java.util.concurrent.CountDownLatch stallArrived = new java.util.concurrent.CountDownLatch(1);
-  static final java.util.concurrent.CountDownLatch stallRelease = new java.util.concurrent.CountDownLatch(1);
+  static final java.util.concurrent.CountDownLatch stallArrived =
+      new java.util.concurrent.CountDownLatch(1);
+  static final java.util.concurrent.CountDownLatch stallRelease =
+      new java.util.concurrent.CountDownLatch(1);
   static PlaywrightProvider provider;
 
   @BeforeAll
   static void start() throws Exception {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext("/", exchange -> {
-      String page = PAGES.getOrDefault(exchange.getRequestURI().getPath(), "<html><body>other</body></html>");
-      byte[] body = page.getBytes(StandardCharsets.UTF_8);
-      exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
-      exchange.sendResponseHeaders(200, body.length);
-      try (OutputStream out = exchange.getResponseBody()) {
-        out.write(body);
-      }
-    });
-    server.createContext("/stall", exchange -> {
-      stallArrived.countDown();
-      try {
-        stallRelease.await(30, java.util.concurrent.TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      exchange.sendResponseHeaders(204, -1);
-      exchange.close();
-    });
-    server.createContext("/hang", exchange -> {
-      try {
-        stallRelease.await(30, java.util.concurrent.TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      exchange.sendResponseHeaders(204, -1);
-      exchange.close();
-    });
+    server.createContext(
+        "/",
+        exchange -> {
+          String page =
+              PAGES.getOrDefault(
+                  exchange.getRequestURI().getPath(), "<html><body>other</body></html>");
+          byte[] body = page.getBytes(StandardCharsets.UTF_8);
+          exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
+          exchange.sendResponseHeaders(200, body.length);
+          try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+          }
+        });
+    server.createContext(
+        "/stall",
+        exchange -> {
+          stallArrived.countDown();
+          try {
+            stallRelease.await(30, java.util.concurrent.TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          exchange.sendResponseHeaders(204, -1);
+          exchange.close();
+        });
+    server.createContext(
+        "/hang",
+        exchange -> {
+          try {
+            stallRelease.await(30, java.util.concurrent.TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          exchange.sendResponseHeaders(204, -1);
+          exchange.close();
+        });
     server.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
     server.start();
     provider = new PlaywrightProvider(BrowserSettings.from(LocalBrowser.LOOPBACK).playwright());
@@ -112,7 +123,8 @@ class PlaywrightProviderTest {
   }
 
   static BrowserEnvironment open() {
-    return provider.open(LocalBrowser.request(LocalBrowser.LOOPBACK, Persistence.EPHEMERAL), Cancellation.none());
+    return provider.open(
+        LocalBrowser.request(LocalBrowser.LOOPBACK, Persistence.EPHEMERAL), Cancellation.none());
   }
 
   @Test
@@ -122,7 +134,8 @@ class PlaywrightProviderTest {
       ProviderObservation o = env.observe(new ObservationBudget(4000, 40));
       List<String> names = o.elements().stream().map(ProviderElement::name).toList();
       assertEquals(List.of("User", "Password", "Go", "Home", "A story", "Legal"), names);
-      assertEquals(List.of(1, 1, 1, 2, 4, 5), o.elements().stream().map(ProviderElement::tier).toList());
+      assertEquals(
+          List.of(1, 1, 1, 2, 4, 5), o.elements().stream().map(ProviderElement::tier).toList());
       assertEquals("input:password", o.elements().get(1).kind());
       assertEquals("button", o.elements().get(2).role());
       assertEquals(6, o.totalElements());
@@ -134,7 +147,8 @@ class PlaywrightProviderTest {
     try (BrowserEnvironment env = open()) {
       env.actions().navigate(new BrowserAction.Navigate(url("/form")));
       ProviderObservation o = env.observe(new ObservationBudget(60_000, 100));
-      String everything = o.toString() + o.elements().stream().map(Object::toString).collect(Collectors.joining());
+      String everything =
+          o.toString() + o.elements().stream().map(Object::toString).collect(Collectors.joining());
       assertFalse(everything.contains(CANARY), everything);
       assertFalse(everything.contains("alice"), "field values never cross: " + everything);
     }
@@ -149,9 +163,12 @@ class PlaywrightProviderTest {
       env.actions().click(new BrowserAction.Click("observation", "e1"), go);
       ProviderObservation after = env.observe(new ObservationBudget(4000, 40));
       assertEquals("Done", after.elements().get(2).name());
-      // The same ordinal now holds a button with another name: acting on it would act on a neighbour.
-      var e = assertThrows(BrowserException.class,
-          () -> env.actions().click(new BrowserAction.Click("observation", "e1"), go));
+      // The same ordinal now holds a button with another name: acting on it would act on a
+      // neighbour.
+      var e =
+          assertThrows(
+              BrowserException.class,
+              () -> env.actions().click(new BrowserAction.Click("observation", "e1"), go));
       assertEquals(ErrorCode.BROWSER_STALE_REFERENCE, e.code());
     }
   }
@@ -171,16 +188,19 @@ class PlaywrightProviderTest {
 
   @Test
   void anAbortStopsANavigationThatIsStillWaitingForItsServer() throws Exception {
-    Set<Long> before = ProcessHandle.current().descendants().map(ProcessHandle::pid).collect(Collectors.toSet());
+    Set<Long> before =
+        ProcessHandle.current().descendants().map(ProcessHandle::pid).collect(Collectors.toSet());
     BrowserEnvironment env = open();
     Throwable[] failure = new Throwable[1];
-    Thread navigating = new Thread(() -> {
-      try {
-        env.actions().navigate(new BrowserAction.Navigate(url("/stall")));
-      } catch (Throwable e) {
-        failure[0] = e;
-      }
-    });
+    Thread navigating =
+        new Thread(
+            () -> {
+              try {
+                env.actions().navigate(new BrowserAction.Navigate(url("/stall")));
+              } catch (Throwable e) {
+                failure[0] = e;
+              }
+            });
     navigating.start();
     stallArrived.await(30, java.util.concurrent.TimeUnit.SECONDS);
     env.abort();
@@ -190,7 +210,8 @@ class PlaywrightProviderTest {
     assertFalse(navigating.isAlive());
     assertTrue(failure[0] instanceof BrowserException, String.valueOf(failure[0]));
     env.close();
-    for (ProcessHandle p : ProcessHandle.current().descendants().filter(p -> !before.contains(p.pid())).toList()) {
+    for (ProcessHandle p :
+        ProcessHandle.current().descendants().filter(p -> !before.contains(p.pid())).toList()) {
       p.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS);
     }
     var e = assertThrows(BrowserException.class, () -> env.observe(new ObservationBudget(10, 10)));
@@ -223,22 +244,26 @@ class PlaywrightProviderTest {
 
   @Test
   void refusesScreenshotsOverThePixelBudgetBeforeCaptureAndOverTheByteBudgetAfterEncoding() {
-    var smallBudget = LocalBrowser.withLoopback(
-        Map.of("maxScreenshotPixels", 1280 * 720 + 1, "maxScreenshotBytes", 20_000_000));
+    var smallBudget =
+        LocalBrowser.withLoopback(
+            Map.of("maxScreenshotPixels", 1280 * 720 + 1, "maxScreenshotBytes", 20_000_000));
     var tinyBudget = LocalBrowser.withLoopback(Map.of("maxScreenshotBytes", 100));
     var small = new PlaywrightProvider(BrowserSettings.from(smallBudget).playwright());
     var tiny = new PlaywrightProvider(BrowserSettings.from(tinyBudget).playwright());
     try {
-      try (BrowserEnvironment env = small.open(LocalBrowser.request(smallBudget, Persistence.EPHEMERAL),
-          Cancellation.none())) {
+      try (BrowserEnvironment env =
+          small.open(
+              LocalBrowser.request(smallBudget, Persistence.EPHEMERAL), Cancellation.none())) {
         env.actions().navigate(new BrowserAction.Navigate(url("/tall")));
         assertEquals(720, env.screenshot(false).height());
         var e = assertThrows(BrowserException.class, () -> env.screenshot(true));
         assertEquals(ErrorCode.BROWSER_POLICY_DENIED, e.code());
-        assertTrue(e.getMessage().contains("3840000 device pixels, over the budget of 921601"), e.getMessage());
+        assertTrue(
+            e.getMessage().contains("3840000 device pixels, over the budget of 921601"),
+            e.getMessage());
       }
-      try (BrowserEnvironment env = tiny.open(LocalBrowser.request(tinyBudget, Persistence.EPHEMERAL),
-          Cancellation.none())) {
+      try (BrowserEnvironment env =
+          tiny.open(LocalBrowser.request(tinyBudget, Persistence.EPHEMERAL), Cancellation.none())) {
         env.actions().navigate(new BrowserAction.Navigate(url("/form")));
         var e = assertThrows(BrowserException.class, () -> env.screenshot(false));
         assertEquals(ErrorCode.BROWSER_POLICY_DENIED, e.code());
@@ -254,11 +279,14 @@ class PlaywrightProviderTest {
   void givesUpAPageWhoseNavigationGetsNoResponseHeadersInTimeAndOpensAFreshOne() {
     var quickNavigation = LocalBrowser.withLoopback(Map.of("navigationTimeoutMs", 500));
     var impatient = new PlaywrightProvider(BrowserSettings.from(quickNavigation).playwright());
-    try (BrowserEnvironment env = impatient.open(LocalBrowser.request(quickNavigation, Persistence.EPHEMERAL),
-        Cancellation.none())) {
+    try (BrowserEnvironment env =
+        impatient.open(
+            LocalBrowser.request(quickNavigation, Persistence.EPHEMERAL), Cancellation.none())) {
       env.actions().navigate(new BrowserAction.Navigate(url("/form")));
-      var e = assertThrows(BrowserException.class,
-          () -> env.actions().navigate(new BrowserAction.Navigate(url("/hang"))));
+      var e =
+          assertThrows(
+              BrowserException.class,
+              () -> env.actions().navigate(new BrowserAction.Navigate(url("/hang"))));
       assertEquals(ErrorCode.BROWSER_ACTION_FAILED, e.code());
       assertTrue(e.getMessage().contains("sent no response headers within 500 ms"), e.getMessage());
       ProviderObservation after = env.observe(new ObservationBudget(100, 10));
@@ -272,8 +300,12 @@ class PlaywrightProviderTest {
 
   @Test
   void isUnavailableWithTheInstallCommandWhenChromiumIsMissing() {
-    var missing = new PlaywrightProvider(BrowserSettings.from(LocalBrowser.withLoopback(
-        Map.of("chromium", Map.of("executable", "/nonexistent/chromium")))).playwright());
+    var missing =
+        new PlaywrightProvider(
+            BrowserSettings.from(
+                    LocalBrowser.withLoopback(
+                        Map.of("chromium", Map.of("executable", "/nonexistent/chromium"))))
+                .playwright());
     assertFalse(missing.available());
     String reason = missing.unavailableReason().orElseThrow();
     assertTrue(reason.contains("/nonexistent/chromium"), reason);
@@ -284,12 +316,16 @@ class PlaywrightProviderTest {
   void disposingLeavesNoProcessThreadOrTempDirectoryBehind() throws Exception {
     Set<java.nio.file.Path> dirsBefore = tempRoots();
     long threadsBefore = playwrightThreads();
-    Set<Long> before = ProcessHandle.current().descendants().map(ProcessHandle::pid).collect(Collectors.toSet());
+    Set<Long> before =
+        ProcessHandle.current().descendants().map(ProcessHandle::pid).collect(Collectors.toSet());
     var own = new PlaywrightProvider(BrowserSettings.from(LocalBrowser.LOOPBACK).playwright());
-    BrowserEnvironment env = own.open(LocalBrowser.request(LocalBrowser.LOOPBACK, Persistence.EPHEMERAL),
-        Cancellation.none());
+    BrowserEnvironment env =
+        own.open(
+            LocalBrowser.request(LocalBrowser.LOOPBACK, Persistence.EPHEMERAL),
+            Cancellation.none());
     env.actions().navigate(new BrowserAction.Navigate(url("/form")));
-    List<ProcessHandle> started = ProcessHandle.current().descendants().filter(p -> !before.contains(p.pid())).toList();
+    List<ProcessHandle> started =
+        ProcessHandle.current().descendants().filter(p -> !before.contains(p.pid())).toList();
     assertTrue(started.size() >= 2, "expected a Node.js driver and Chromium, saw " + started);
     Set<java.nio.file.Path> made = tempRoots();
     made.removeAll(dirsBefore);
@@ -306,7 +342,8 @@ class PlaywrightProviderTest {
   }
 
   private static Set<java.nio.file.Path> tempRoots() throws java.io.IOException {
-    try (var dirs = java.nio.file.Files.list(java.nio.file.Path.of(System.getProperty("java.io.tmpdir")))) {
+    try (var dirs =
+        java.nio.file.Files.list(java.nio.file.Path.of(System.getProperty("java.io.tmpdir")))) {
       return dirs.filter(d -> d.getFileName().toString().startsWith("periscope-"))
           .collect(Collectors.toCollection(java.util.HashSet::new));
     }
@@ -314,6 +351,7 @@ class PlaywrightProviderTest {
 
   private static long playwrightThreads() {
     return Thread.getAllStackTraces().keySet().stream()
-        .filter(t -> t.getName().startsWith("periscope-playwright-") && t.isAlive()).count();
+        .filter(t -> t.getName().startsWith("periscope-playwright-") && t.isAlive())
+        .count();
   }
 }

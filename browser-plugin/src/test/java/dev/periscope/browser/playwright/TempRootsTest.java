@@ -23,7 +23,8 @@ class TempRootsTest {
 
     TempRoots.removeAbandoned(tmp);
 
-    assertFalse(Files.exists(abandoned.getParent().getParent()), "the killed host's root is still there");
+    assertFalse(
+        Files.exists(abandoned.getParent().getParent()), "the killed host's root is still there");
     assertTrue(Files.exists(mine), "this process's own root was removed");
     assertTrue(Files.exists(unrelated), "a directory that is not a temp root was removed");
   }

@@ -25,7 +25,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The proxy's own cases, over raw sockets on loopback: credentials, denials, tunnels, close and rebinding. */
+/**
+ * The proxy's own cases, over raw sockets on loopback: credentials, denials, tunnels, close and
+ * rebinding.
+ */
 class PolicyProxyTest {
   /** Stands for a public server; the upstream maps it to the loopback test server. */
   static final InetAddress PUBLIC = DestinationPolicyTest.address("93.184.216.34");
@@ -38,14 +41,16 @@ class PolicyProxyTest {
   @BeforeEach
   void startSite() throws IOException {
     site = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    site.createContext("/", exchange -> {
-      hostHeaders.add(exchange.getRequestHeaders().getFirst("Host"));
-      byte[] body = "hello from the site".getBytes(StandardCharsets.UTF_8);
-      exchange.sendResponseHeaders(200, body.length);
-      try (OutputStream out = exchange.getResponseBody()) {
-        out.write(body);
-      }
-    });
+    site.createContext(
+        "/",
+        exchange -> {
+          hostHeaders.add(exchange.getRequestHeaders().getFirst("Host"));
+          byte[] body = "hello from the site".getBytes(StandardCharsets.UTF_8);
+          exchange.sendResponseHeaders(200, body.length);
+          try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+          }
+        });
     site.start();
   }
 
@@ -57,7 +62,10 @@ class PolicyProxyTest {
     site.stop(0);
   }
 
-  /** Maps the public test address to the site; records every dial; refuses any other non-loopback destination. */
+  /**
+   * Maps the public test address to the site; records every dial; refuses any other non-loopback
+   * destination.
+   */
   Upstream upstream() {
     return checked -> {
       dialled.add(checked);
@@ -77,11 +85,15 @@ class PolicyProxyTest {
   }
 
   String auth() {
-    return "Basic " + Base64.getEncoder().encodeToString((proxy.username() + ":" + proxy.password())
-        .getBytes(StandardCharsets.UTF_8));
+    return "Basic "
+        + Base64.getEncoder()
+            .encodeToString(
+                (proxy.username() + ":" + proxy.password()).getBytes(StandardCharsets.UTF_8));
   }
 
-  /** Sends a raw request to the proxy and returns the whole response (or the head, for a tunnel). */
+  /**
+   * Sends a raw request to the proxy and returns the whole response (or the head, for a tunnel).
+   */
   String send(String request) throws IOException {
     try (Socket s = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
       s.setSoTimeout(10_000);
@@ -105,13 +117,25 @@ class PolicyProxyTest {
 
   String get(String url, String ignored) throws IOException {
     String host = java.net.URI.create(url).getRawAuthority();
-    return send("GET " + url + " HTTP/1.1\r\nHost: " + host + "\r\nProxy-Authorization: " + auth()
-        + "\r\nConnection: close\r\n\r\n");
+    return send(
+        "GET "
+            + url
+            + " HTTP/1.1\r\nHost: "
+            + host
+            + "\r\nProxy-Authorization: "
+            + auth()
+            + "\r\nConnection: close\r\n\r\n");
   }
 
   String connect(String authority) throws IOException {
-    return send("CONNECT " + authority + " HTTP/1.1\r\nHost: " + authority + "\r\nProxy-Authorization: " + auth()
-        + "\r\n\r\n");
+    return send(
+        "CONNECT "
+            + authority
+            + " HTTP/1.1\r\nHost: "
+            + authority
+            + "\r\nProxy-Authorization: "
+            + auth()
+            + "\r\n\r\n");
   }
 
   static void awaitQuietly(CountDownLatch latch) {
@@ -134,11 +158,16 @@ class PolicyProxyTest {
   @Test
   void withoutCredentialsTheAnswerIs407() throws IOException {
     start(DestinationPolicy.strict(), answering("site.test", PUBLIC));
-    String r = send("GET http://site.test/ HTTP/1.1\r\nHost: site.test\r\nConnection: close\r\n\r\n");
+    String r =
+        send("GET http://site.test/ HTTP/1.1\r\nHost: site.test\r\nConnection: close\r\n\r\n");
     assertTrue(r.startsWith("HTTP/1.1 407"), r);
     assertTrue(r.contains("Proxy-Authenticate: Basic"), r);
-    String wrong = send("CONNECT site.test:443 HTTP/1.1\r\nHost: site.test:443\r\nProxy-Authorization: Basic "
-        + Base64.getEncoder().encodeToString("periscope:guess".getBytes(StandardCharsets.UTF_8)) + "\r\n\r\n");
+    String wrong =
+        send(
+            "CONNECT site.test:443 HTTP/1.1\r\nHost: site.test:443\r\nProxy-Authorization: Basic "
+                + Base64.getEncoder()
+                    .encodeToString("periscope:guess".getBytes(StandardCharsets.UTF_8))
+                + "\r\n\r\n");
     assertTrue(wrong.startsWith("HTTP/1.1 407"), wrong);
     assertEquals(List.of(), dialled);
   }
@@ -154,10 +183,15 @@ class PolicyProxyTest {
 
   @Test
   void aRefusedTargetIs403BeforeAnyUpstreamConnection() throws IOException {
-    start(DestinationPolicy.strict(), answering("inside.test", DestinationPolicyTest.address("127.0.0.1")));
+    start(
+        DestinationPolicy.strict(),
+        answering("inside.test", DestinationPolicyTest.address("127.0.0.1")));
     long mark = proxy.denialMark();
-    for (String target : List.of("http://inside.test/", "http://127.0.0.1:" + site.getAddress().getPort() + "/",
-        "http://169.254.169.254/latest/meta-data/")) {
+    for (String target :
+        List.of(
+            "http://inside.test/",
+            "http://127.0.0.1:" + site.getAddress().getPort() + "/",
+            "http://169.254.169.254/latest/meta-data/")) {
       String r = get(target, "x");
       assertTrue(r.startsWith("HTTP/1.1 403"), target + ": " + r);
       assertTrue(r.contains(PolicyProxy.DENIAL_HEADER + ": denied"), r);
@@ -175,32 +209,47 @@ class PolicyProxyTest {
     start(DestinationPolicy.strict(), answering("site.test", PUBLIC));
     try (Socket s = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
       s.setSoTimeout(10_000);
-      s.getOutputStream().write(("CONNECT site.test:8443 HTTP/1.1\r\nHost: site.test:8443\r\nProxy-Authorization: "
-          + auth() + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+      s.getOutputStream()
+          .write(
+              ("CONNECT site.test:8443 HTTP/1.1\r\nHost: site.test:8443\r\nProxy-Authorization: "
+                      + auth()
+                      + "\r\n\r\n")
+                  .getBytes(StandardCharsets.ISO_8859_1));
       String head = readHead(s.getInputStream());
       assertTrue(head.startsWith("HTTP/1.1 200"), head);
       // Through the tunnel: plain HTTP to the site behind the checked address.
-      s.getOutputStream().write("GET / HTTP/1.1\r\nHost: site.test\r\nConnection: close\r\n\r\n"
-          .getBytes(StandardCharsets.ISO_8859_1));
+      s.getOutputStream()
+          .write(
+              "GET / HTTP/1.1\r\nHost: site.test\r\nConnection: close\r\n\r\n"
+                  .getBytes(StandardCharsets.ISO_8859_1));
       String inner = new String(s.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
       assertTrue(inner.contains("hello from the site"), inner);
     }
     assertEquals(List.of(new InetSocketAddress(PUBLIC, 8443)), dialled);
-    assertTrue(connect("elsewhere.test:443").startsWith("HTTP/1.1 502"), "unresolved is a transport failure");
+    assertTrue(
+        connect("elsewhere.test:443").startsWith("HTTP/1.1 502"),
+        "unresolved is a transport failure");
   }
 
   @Test
   void closeWinsOverAPendingResolution() throws Exception {
     CountDownLatch resolving = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    start(DestinationPolicy.strict(), host -> {
-      resolving.countDown();
-      awaitQuietly(release);
-      return List.of(PUBLIC);
-    });
+    start(
+        DestinationPolicy.strict(),
+        host -> {
+          resolving.countDown();
+          awaitQuietly(release);
+          return List.of(PUBLIC);
+        });
     Socket client = new Socket(InetAddress.getLoopbackAddress(), proxy.port());
-    client.getOutputStream().write(("CONNECT site.test:443 HTTP/1.1\r\nHost: site.test:443\r\nProxy-Authorization: "
-        + auth() + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+    client
+        .getOutputStream()
+        .write(
+            ("CONNECT site.test:443 HTTP/1.1\r\nHost: site.test:443\r\nProxy-Authorization: "
+                    + auth()
+                    + "\r\n\r\n")
+                .getBytes(StandardCharsets.ISO_8859_1));
     assertTrue(resolving.await(10, TimeUnit.SECONDS));
     Thread closer = new Thread(proxy::close);
     closer.start();
@@ -208,7 +257,8 @@ class PolicyProxyTest {
     release.countDown();
     closer.join(10_000);
     client.close();
-    assertEquals(List.of(), dialled, "a connection still resolving when the proxy closed was never opened");
+    assertEquals(
+        List.of(), dialled, "a connection still resolving when the proxy closed was never opened");
   }
 
   @Test
@@ -216,15 +266,22 @@ class PolicyProxyTest {
     CountDownLatch resolving = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     AtomicInteger resolutions = new AtomicInteger();
-    start(DestinationPolicy.strict(), host -> {
-      resolutions.incrementAndGet();
-      resolving.countDown();
-      awaitQuietly(release);
-      return List.of(PUBLIC);
-    });
+    start(
+        DestinationPolicy.strict(),
+        host -> {
+          resolutions.incrementAndGet();
+          resolving.countDown();
+          awaitQuietly(release);
+          return List.of(PUBLIC);
+        });
     try (Socket client = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
-      client.getOutputStream().write(("CONNECT site.test:443 HTTP/1.1\r\nHost: site.test:443\r\nProxy-Authorization: "
-          + auth() + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+      client
+          .getOutputStream()
+          .write(
+              ("CONNECT site.test:443 HTTP/1.1\r\nHost: site.test:443\r\nProxy-Authorization: "
+                      + auth()
+                      + "\r\n\r\n")
+                  .getBytes(StandardCharsets.ISO_8859_1));
       assertTrue(resolving.await(10, TimeUnit.SECONDS));
     }
     Thread.sleep(300);
@@ -240,32 +297,45 @@ class PolicyProxyTest {
     // First an admitted public address, then 127.0.0.1, where a decoy listens.
     try (ServerSocket decoy = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
       AtomicInteger decoyHits = new AtomicInteger();
-      Thread t = new Thread(() -> {
-        try {
-          while (true) {
-            decoy.accept().close();
-            decoyHits.incrementAndGet();
-          }
-        } catch (IOException closed) {
-          // done
-        }
-      });
+      Thread t =
+          new Thread(
+              () -> {
+                try {
+                  while (true) {
+                    decoy.accept().close();
+                    decoyHits.incrementAndGet();
+                  }
+                } catch (IOException closed) {
+                  // done
+                }
+              });
       t.setDaemon(true);
       t.start();
-      start(DestinationPolicy.strict(), host -> answers.getAndIncrement() == 0 ? List.of(PUBLIC)
-          : List.of(DestinationPolicyTest.address("127.0.0.1")));
-      assertTrue(get("http://rebind.test:" + decoy.getLocalPort() + "/", "rebind.test").startsWith("HTTP/1.1 200"));
-      assertTrue(get("http://rebind.test:" + decoy.getLocalPort() + "/", "rebind.test").startsWith("HTTP/1.1 403"));
+      start(
+          DestinationPolicy.strict(),
+          host ->
+              answers.getAndIncrement() == 0
+                  ? List.of(PUBLIC)
+                  : List.of(DestinationPolicyTest.address("127.0.0.1")));
+      assertTrue(
+          get("http://rebind.test:" + decoy.getLocalPort() + "/", "rebind.test")
+              .startsWith("HTTP/1.1 200"));
+      assertTrue(
+          get("http://rebind.test:" + decoy.getLocalPort() + "/", "rebind.test")
+              .startsWith("HTTP/1.1 403"));
       assertTrue(connect("rebind.test:" + decoy.getLocalPort()).startsWith("HTTP/1.1 403"));
       assertEquals(0, decoyHits.get());
-      assertFalse(dialled.stream().anyMatch(a -> a.getAddress().isLoopbackAddress()), dialled.toString());
+      assertFalse(
+          dialled.stream().anyMatch(a -> a.getAddress().isLoopbackAddress()), dialled.toString());
     }
   }
 
   @Test
   void theBootstrapHostIsAnsweredByTheProxyItself() throws IOException {
     start(DestinationPolicy.strict(), answering("site.test", PUBLIC));
-    assertTrue(get("http://" + PolicyProxy.BOOTSTRAP_HOST + "/", PolicyProxy.BOOTSTRAP_HOST).startsWith("HTTP/1.1 200"));
+    assertTrue(
+        get("http://" + PolicyProxy.BOOTSTRAP_HOST + "/", PolicyProxy.BOOTSTRAP_HOST)
+            .startsWith("HTTP/1.1 200"));
     assertEquals(List.of(), dialled);
   }
 }

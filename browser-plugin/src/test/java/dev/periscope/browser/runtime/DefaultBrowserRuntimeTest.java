@@ -8,20 +8,18 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-
-
 import dev.periscope.api.Cancellation;
-import dev.periscope.api.browser.ObservationBudget;
 import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.BrowserLease;
 import dev.periscope.api.browser.BrowserSessionId;
-import dev.periscope.api.browser.spi.Capability;
-import dev.periscope.api.browser.spi.CheckpointRef;
 import dev.periscope.api.browser.ErrorCode;
+import dev.periscope.api.browser.ObservationBudget;
 import dev.periscope.api.browser.Persistence;
-import dev.periscope.api.browser.spi.ProviderElement;
 import dev.periscope.api.browser.Requirements;
 import dev.periscope.api.browser.Transition;
+import dev.periscope.api.browser.spi.Capability;
+import dev.periscope.api.browser.spi.CheckpointRef;
+import dev.periscope.api.browser.spi.ProviderElement;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -33,16 +31,20 @@ import org.junit.jupiter.api.Test;
 /** The runtime's rules, each with an in-memory provider, each failing when its guard is removed. */
 class DefaultBrowserRuntimeTest {
   private static final ObservationBudget BUDGET = new ObservationBudget(1000, 10);
-  private static final Set<Capability> CHECKPOINTING = Set.of(Capability.SCREENSHOT, Capability.CHECKPOINT);
-  private DefaultBrowserRuntime runtime = DefaultBrowserRuntime.builder(RuntimeSettings.defaults()).build();
+  private static final Set<Capability> CHECKPOINTING =
+      Set.of(Capability.SCREENSHOT, Capability.CHECKPOINT);
+  private DefaultBrowserRuntime runtime =
+      DefaultBrowserRuntime.builder(RuntimeSettings.defaults()).build();
   private final BrowserSessionId session = new BrowserSessionId("session-1");
 
   private BrowserLease acquire(Object owner) {
-    return runtime.acquire(owner, session, Persistence.EPHEMERAL, Requirements.any(), Cancellation.none());
+    return runtime.acquire(
+        owner, session, Persistence.EPHEMERAL, Requirements.any(), Cancellation.none());
   }
 
   private BrowserLease resume(Object owner) {
-    return runtime.acquire(owner, session, Persistence.RESUME, Requirements.any(), Cancellation.none());
+    return runtime.acquire(
+        owner, session, Persistence.RESUME, Requirements.any(), Cancellation.none());
   }
 
   private static ErrorCode codeOf(Runnable r) {
@@ -70,7 +72,9 @@ class DefaultBrowserRuntimeTest {
     @Override
     public void run() {
       try {
-        lease = runtime.acquire(owner, session, Persistence.EPHEMERAL, Requirements.any(), cancellation);
+        lease =
+            runtime.acquire(
+                owner, session, Persistence.EPHEMERAL, Requirements.any(), cancellation);
       } catch (Throwable e) {
         failure = e;
       }
@@ -163,7 +167,8 @@ class DefaultBrowserRuntimeTest {
     assertEquals(la.environmentId(), lb.environmentId());
     la.close();
     la.close();
-    assertFalse(provider.environments.get(0).closed, "a lease released twice counted as two releases");
+    assertFalse(
+        provider.environments.get(0).closed, "a lease released twice counted as two releases");
     assertTrue(lb.usable());
     lb.close();
     assertTrue(provider.environments.get(0).closed);
@@ -223,11 +228,27 @@ class DefaultBrowserRuntimeTest {
     BrowserLease a = acquire(owner);
     BrowserLease b = acquire(new Object());
     assertNotEquals(a.environmentId(), b.environmentId());
-    assertEquals(ErrorCode.BROWSER_OWNER_CONFLICT, codeOf(() -> runtime.acquire(owner, new BrowserSessionId("other"),
-        Persistence.EPHEMERAL, Requirements.any(), none())));
+    assertEquals(
+        ErrorCode.BROWSER_OWNER_CONFLICT,
+        codeOf(
+            () ->
+                runtime.acquire(
+                    owner,
+                    new BrowserSessionId("other"),
+                    Persistence.EPHEMERAL,
+                    Requirements.any(),
+                    none())));
     assertEquals(ErrorCode.BROWSER_OWNER_CONFLICT, codeOf(() -> resume(owner)));
-    assertEquals(ErrorCode.BROWSER_OWNER_CONFLICT, codeOf(() -> runtime.acquire(owner, session, Persistence.EPHEMERAL,
-        new Requirements(Optional.of("another"), Set.of()), none())));
+    assertEquals(
+        ErrorCode.BROWSER_OWNER_CONFLICT,
+        codeOf(
+            () ->
+                runtime.acquire(
+                    owner,
+                    session,
+                    Persistence.EPHEMERAL,
+                    new Requirements(Optional.of("another"), Set.of()),
+                    none())));
   }
 
   @Test
@@ -236,7 +257,9 @@ class DefaultBrowserRuntimeTest {
     BrowserLease mine = acquire(new Object());
     BrowserLease theirs = acquire(new Object());
     var theirObservation = theirs.observe(BUDGET, none());
-    assertEquals(ErrorCode.BROWSER_STALE_REFERENCE, codeOf(() -> mine.click(theirObservation.id(), "e1", BUDGET, none())));
+    assertEquals(
+        ErrorCode.BROWSER_STALE_REFERENCE,
+        codeOf(() -> mine.click(theirObservation.id(), "e1", BUDGET, none())));
   }
 
   // Last release: drain, checkpoint, close
@@ -248,12 +271,15 @@ class DefaultBrowserRuntimeTest {
     var o = lease.observe(BUDGET, none());
     var env = provider.environments.get(0);
     provider.clickGate = new CountDownLatch(1);
-    Background<Transition> click = new Background<>(() -> lease.click(o.id(), "e1", BUDGET, none()));
+    Background<Transition> click =
+        new Background<>(() -> lease.click(o.id(), "e1", BUDGET, none()));
     env.clickStarted.await(10, TimeUnit.SECONDS);
-    Background<Object> release = new Background<>(() -> {
-      lease.close();
-      return null;
-    });
+    Background<Object> release =
+        new Background<>(
+            () -> {
+              lease.close();
+              return null;
+            });
     while (lease.usable()) {
       Thread.onSpinWait();
     }
@@ -272,10 +298,12 @@ class DefaultBrowserRuntimeTest {
     BrowserLease lease = acquire(new Object());
     var o = lease.observe(BUDGET, none());
     provider.clickGate = new CountDownLatch(1);
-    Background<Transition> click = new Background<>(() -> lease.click(o.id(), "e1", BUDGET, none()));
+    Background<Transition> click =
+        new Background<>(() -> lease.click(o.id(), "e1", BUDGET, none()));
     provider.environments.get(0).clickStarted.await(10, TimeUnit.SECONDS);
     lease.close();
-    assertEquals(0, provider.environments.get(0).aborted.getCount(), "the stuck click was not aborted");
+    assertEquals(
+        0, provider.environments.get(0).aborted.getCount(), "the stuck click was not aborted");
     assertTrue(provider.environments.get(0).closed);
     var failure = assertInstanceOf(BrowserException.class, click.failed());
     assertEquals(ErrorCode.BROWSER_ENVIRONMENT_CLOSED, failure.code());
@@ -290,10 +318,12 @@ class DefaultBrowserRuntimeTest {
     assertEquals(1, first.observe(BUDGET, none()).generation());
     first.close();
     BrowserLease second = resume(new Object());
-    assertEquals(List.of("checkpoint-0"), provider.restoredFrom.stream().map(CheckpointRef::ref).toList());
+    assertEquals(
+        List.of("checkpoint-0"), provider.restoredFrom.stream().map(CheckpointRef::ref).toList());
     assertEquals(2, second.observe(BUDGET, none()).generation());
     second.close();
-    assertEquals(List.of("checkpoint-0"), provider.destroyed, "the replaced checkpoint's payload was kept");
+    assertEquals(
+        List.of("checkpoint-0"), provider.destroyed, "the replaced checkpoint's payload was kept");
   }
 
   @Test
@@ -306,7 +336,8 @@ class DefaultBrowserRuntimeTest {
     var e = assertThrows(IllegalStateException.class, lease::close);
     assertEquals("checkpoint broke", e.getMessage());
     assertEquals("close broke", e.getSuppressed()[0].getMessage());
-    assertTrue(provider.environments.get(0).closed, "close was not attempted after the checkpoint failed");
+    assertTrue(
+        provider.environments.get(0).closed, "close was not attempted after the checkpoint failed");
   }
 
   @Test
@@ -318,7 +349,8 @@ class DefaultBrowserRuntimeTest {
     assertEquals(ErrorCode.BROWSER_CHECKPOINT_VERSION_MISMATCH, codeOf(() -> resume(new Object())));
     assertDoesNotThrow(registration::close);
     runtime.registerProvider(new FakeProvider("other", true, CHECKPOINTING));
-    assertEquals(ErrorCode.BROWSER_CHECKPOINT_PROVIDER_MISMATCH, codeOf(() -> resume(new Object())));
+    assertEquals(
+        ErrorCode.BROWSER_CHECKPOINT_PROVIDER_MISMATCH, codeOf(() -> resume(new Object())));
   }
 
   @Test
@@ -331,60 +363,67 @@ class DefaultBrowserRuntimeTest {
 
   @Test
   void rejectsACheckpointProviderThatCannotRestoreOrDestroy() {
-    var incomplete = new dev.periscope.api.browser.spi.BrowserProvider() {
-      public String id() {
-        return "half";
-      }
+    var incomplete =
+        new dev.periscope.api.browser.spi.BrowserProvider() {
+          public String id() {
+            return "half";
+          }
 
-      public Set<Capability> capabilities() {
-        return Set.of(Capability.SCREENSHOT, Capability.CHECKPOINT, Capability.NETWORK_POLICY);
-      }
+          public Set<Capability> capabilities() {
+            return Set.of(Capability.SCREENSHOT, Capability.CHECKPOINT, Capability.NETWORK_POLICY);
+          }
 
-      public boolean available() {
-        return true;
-      }
+          public boolean available() {
+            return true;
+          }
 
-      public Optional<String> unavailableReason() {
-        return Optional.empty();
-      }
+          public Optional<String> unavailableReason() {
+            return Optional.empty();
+          }
 
-      public dev.periscope.api.browser.spi.BrowserEnvironment open(OpenRequest request, Cancellation cancellation) {
-        throw new AssertionError("never opened");
-      }
-    };
-    assertEquals(ErrorCode.BROWSER_CHECKPOINT_UNAVAILABLE, codeOf(() -> runtime.registerProvider(incomplete)));
+          public dev.periscope.api.browser.spi.BrowserEnvironment open(
+              OpenRequest request, Cancellation cancellation) {
+            throw new AssertionError("never opened");
+          }
+        };
+    assertEquals(
+        ErrorCode.BROWSER_CHECKPOINT_UNAVAILABLE,
+        codeOf(() -> runtime.registerProvider(incomplete)));
   }
 
   @Test
   void closesAndRejectsAnEnvironmentThatCannotBeCheckpointed() {
     FakeProvider inner = new FakeProvider("inner", true);
     List<FakeProvider.FakeEnvironment> opened = inner.environments;
-    FakeProvider provider = new FakeProvider("fake", true, CHECKPOINTING) {
-      @Override
-      public dev.periscope.api.browser.spi.BrowserEnvironment open(OpenRequest request, Cancellation cancellation) {
-        var env = inner.open(request, cancellation);
-        // Hide the checkpoint method behind a plain environment.
-        return new dev.periscope.api.browser.spi.BrowserEnvironment() {
-          public dev.periscope.api.browser.spi.ProviderObservation observe(ObservationBudget b) {
-            return env.observe(b);
-          }
+    FakeProvider provider =
+        new FakeProvider("fake", true, CHECKPOINTING) {
+          @Override
+          public dev.periscope.api.browser.spi.BrowserEnvironment open(
+              OpenRequest request, Cancellation cancellation) {
+            var env = inner.open(request, cancellation);
+            // Hide the checkpoint method behind a plain environment.
+            return new dev.periscope.api.browser.spi.BrowserEnvironment() {
+              public dev.periscope.api.browser.spi.ProviderObservation observe(
+                  ObservationBudget b) {
+                return env.observe(b);
+              }
 
-          public dev.periscope.api.browser.BrowserAction.Handler actions() {
-            return env.actions();
-          }
+              public dev.periscope.api.browser.BrowserAction.Handler actions() {
+                return env.actions();
+              }
 
-          public dev.periscope.api.browser.Screenshot screenshot(boolean fullPage) {
-            return null;
-          }
+              public dev.periscope.api.browser.Screenshot screenshot(boolean fullPage) {
+                return null;
+              }
 
-          public void abort() {}
+              public void abort() {}
 
-          public void close() {
-            env.close();
+              public void close() {
+                env.close();
+              }
+            };
           }
         };
-      }
-    };
     runtime.registerProvider(provider);
     assertEquals(ErrorCode.BROWSER_CHECKPOINT_UNAVAILABLE, codeOf(() -> acquire(new Object())));
     assertTrue(opened.get(0).closed);
@@ -396,25 +435,53 @@ class DefaultBrowserRuntimeTest {
     runtime.registerProvider(new FakeProvider("zeta", false));
     var none = assertThrows(BrowserException.class, () -> acquire(new Object()));
     assertEquals(ErrorCode.BROWSER_PROVIDER_UNAVAILABLE, none.code());
-    assertTrue(none.getMessage().contains("zeta: install zeta with: apt-get install -y zeta"), none.getMessage());
+    assertTrue(
+        none.getMessage().contains("zeta: install zeta with: apt-get install -y zeta"),
+        none.getMessage());
     runtime.registerProvider(new FakeProvider("beta", true));
     runtime.registerProvider(new FakeProvider("alpha", true));
     var ambiguous = assertThrows(BrowserException.class, () -> acquire(new Object()));
     assertEquals(ErrorCode.BROWSER_PROVIDER_AMBIGUOUS, ambiguous.code());
     assertTrue(ambiguous.getMessage().contains("alpha, beta"), ambiguous.getMessage());
-    assertEquals(ErrorCode.BROWSER_DUPLICATE_PROVIDER, codeOf(() -> runtime.registerProvider(new FakeProvider("beta", true))));
-    assertEquals(ErrorCode.BROWSER_CAPABILITY_UNSUPPORTED, codeOf(() -> runtime.acquire(new Object(), session,
-        Persistence.EPHEMERAL, new Requirements(Optional.of("alpha"), Set.of(Capability.EXTRACTION)), none())));
-    var configured = DefaultBrowserRuntime.builder(RuntimeSettings.defaults().withProvider(Optional.of("zeta"))).build();
+    assertEquals(
+        ErrorCode.BROWSER_DUPLICATE_PROVIDER,
+        codeOf(() -> runtime.registerProvider(new FakeProvider("beta", true))));
+    assertEquals(
+        ErrorCode.BROWSER_CAPABILITY_UNSUPPORTED,
+        codeOf(
+            () ->
+                runtime.acquire(
+                    new Object(),
+                    session,
+                    Persistence.EPHEMERAL,
+                    new Requirements(Optional.of("alpha"), Set.of(Capability.EXTRACTION)),
+                    none())));
+    var configured =
+        DefaultBrowserRuntime.builder(RuntimeSettings.defaults().withProvider(Optional.of("zeta")))
+            .build();
     configured.registerProvider(new FakeProvider("zeta", false));
-    var unavailable = assertThrows(BrowserException.class, () -> configured.acquire(new Object(), session,
-        Persistence.EPHEMERAL, Requirements.any(), none()));
+    var unavailable =
+        assertThrows(
+            BrowserException.class,
+            () ->
+                configured.acquire(
+                    new Object(), session, Persistence.EPHEMERAL, Requirements.any(), none()));
     assertEquals(ErrorCode.BROWSER_PROVIDER_CONFIGURED_UNAVAILABLE, unavailable.code());
     assertTrue(unavailable.getMessage().contains("apt-get install -y zeta"));
-    var missing = DefaultBrowserRuntime.builder(RuntimeSettings.defaults().withProvider(Optional.of("nope"))).build();
-    assertEquals(ErrorCode.BROWSER_PROVIDER_CONFIGURED_MISSING, assertThrows(BrowserException.class,
-        () -> missing.acquire(new Object(), session, Persistence.EPHEMERAL, Requirements.any(), none())).code());
-    var chosen = DefaultBrowserRuntime.builder(RuntimeSettings.defaults().withProvider(Optional.of("beta"))).build();
+    var missing =
+        DefaultBrowserRuntime.builder(RuntimeSettings.defaults().withProvider(Optional.of("nope")))
+            .build();
+    assertEquals(
+        ErrorCode.BROWSER_PROVIDER_CONFIGURED_MISSING,
+        assertThrows(
+                BrowserException.class,
+                () ->
+                    missing.acquire(
+                        new Object(), session, Persistence.EPHEMERAL, Requirements.any(), none()))
+            .code());
+    var chosen =
+        DefaultBrowserRuntime.builder(RuntimeSettings.defaults().withProvider(Optional.of("beta")))
+            .build();
     chosen.registerProvider(new FakeProvider("alpha", true));
     FakeProvider beta = new FakeProvider("beta", true);
     chosen.registerProvider(beta);
@@ -423,16 +490,19 @@ class DefaultBrowserRuntimeTest {
   }
 
   @Test
-  void closingARegistrationSettlesItsOpensClosesItsEnvironmentsAndThenDisposesTheProvider() throws Exception {
+  void closingARegistrationSettlesItsOpensClosesItsEnvironmentsAndThenDisposesTheProvider()
+      throws Exception {
     FakeProvider provider = new FakeProvider("fake", true);
     AutoCloseable registration = runtime.registerProvider(provider);
     BrowserLease lease = acquire(new Object());
     provider.openGate = new CountDownLatch(1);
     Acquirer opening = new Acquirer(new Object(), none()).waitingForTheOpen();
-    Background<Object> unregister = new Background<>(() -> {
-      assertDoesNotThrow(registration::close);
-      return null;
-    });
+    Background<Object> unregister =
+        new Background<>(
+            () -> {
+              assertDoesNotThrow(registration::close);
+              return null;
+            });
     while (!provider.openCancelled && unregister.isAlive() && provider.openGate.getCount() > 0) {
       if (unregister.getState() == Thread.State.TIMED_WAITING) {
         break;
@@ -452,7 +522,8 @@ class DefaultBrowserRuntimeTest {
   // One queue per environment
 
   @Test
-  void runsOneEnvironmentsOperationsInAdmissionOrderAndOtherEnvironmentsAtTheSameTime() throws Exception {
+  void runsOneEnvironmentsOperationsInAdmissionOrderAndOtherEnvironmentsAtTheSameTime()
+      throws Exception {
     FakeProvider provider = provider();
     BrowserLease a = acquire(new Object());
     BrowserLease b = acquire(new Object());
@@ -462,11 +533,13 @@ class DefaultBrowserRuntimeTest {
     var envA = provider.environments.get(0);
     Background<Transition> first = new Background<>(() -> a.click(oa.id(), "e1", BUDGET, none()));
     envA.clickStarted.await(10, TimeUnit.SECONDS);
-    Background<Transition> second = new Background<>(() -> a.navigate("http://127.0.0.1/second", BUDGET, none()));
+    Background<Transition> second =
+        new Background<>(() -> a.navigate("http://127.0.0.1/second", BUDGET, none()));
     while (second.getState() != Thread.State.WAITING) {
       Thread.onSpinWait();
     }
-    Background<Transition> third = new Background<>(() -> a.navigate("http://127.0.0.1/third", BUDGET, none()));
+    Background<Transition> third =
+        new Background<>(() -> a.navigate("http://127.0.0.1/third", BUDGET, none()));
     while (third.getState() != Thread.State.WAITING) {
       Thread.onSpinWait();
     }
@@ -478,7 +551,9 @@ class DefaultBrowserRuntimeTest {
     first.result();
     second.result();
     third.result();
-    assertEquals(List.of("click Advance", "navigate http://127.0.0.1/second", "navigate http://127.0.0.1/third"),
+    assertEquals(
+        List.of(
+            "click Advance", "navigate http://127.0.0.1/second", "navigate http://127.0.0.1/third"),
         envA.actions);
     assertNotEquals(ob.environmentId(), oa.environmentId());
   }
@@ -490,10 +565,12 @@ class DefaultBrowserRuntimeTest {
     var o = lease.observe(BUDGET, none());
     provider.clickGate = new CountDownLatch(1);
     var env = provider.environments.get(0);
-    Background<Transition> running = new Background<>(() -> lease.click(o.id(), "e1", BUDGET, none()));
+    Background<Transition> running =
+        new Background<>(() -> lease.click(o.id(), "e1", BUDGET, none()));
     env.clickStarted.await(10, TimeUnit.SECONDS);
     Cancellation mine = none();
-    Background<Transition> queued = new Background<>(() -> lease.navigate("http://127.0.0.1/never", BUDGET, mine));
+    Background<Transition> queued =
+        new Background<>(() -> lease.navigate("http://127.0.0.1/never", BUDGET, mine));
     while (queued.getState() != Thread.State.WAITING) {
       Thread.onSpinWait();
     }
@@ -557,26 +634,32 @@ class DefaultBrowserRuntimeTest {
     BrowserLease first = resume(new Object());
     var o = first.observe(BUDGET, none());
     provider.clickGate = new CountDownLatch(1);
-    Background<Transition> click = new Background<>(() -> first.click(o.id(), "e1", BUDGET, none()));
+    Background<Transition> click =
+        new Background<>(() -> first.click(o.id(), "e1", BUDGET, none()));
     provider.environments.get(0).clickStarted.await(10, TimeUnit.SECONDS);
-    Background<Object> release = new Background<>(() -> {
-      first.close();
-      return null;
-    });
+    Background<Object> release =
+        new Background<>(
+            () -> {
+              first.close();
+              return null;
+            });
     while (first.usable()) {
       Thread.onSpinWait();
     }
     Background<BrowserLease> reopen = new Background<>(() -> resume(new Object()));
-    // Wait until the reopen is either waiting for the old environment's close, or (wrongly) opened anew.
+    // Wait until the reopen is either waiting for the old environment's close, or (wrongly) opened
+    // anew.
     while (provider.opens.get() < 2 && !someThreadIsIn("SessionClosings.await")) {
       Thread.onSpinWait();
     }
-    assertEquals(1, provider.opens.get(), "opened the session again before its previous environment closed");
+    assertEquals(
+        1, provider.opens.get(), "opened the session again before its previous environment closed");
     provider.clickGate.countDown();
     click.result();
     release.result();
     BrowserLease second = reopen.result();
-    assertEquals(List.of("checkpoint-0"), provider.restoredFrom.stream().map(CheckpointRef::ref).toList());
+    assertEquals(
+        List.of("checkpoint-0"), provider.restoredFrom.stream().map(CheckpointRef::ref).toList());
     assertEquals(2, second.observe(BUDGET, none()).generation());
   }
 
@@ -587,17 +670,21 @@ class DefaultBrowserRuntimeTest {
     BrowserLease lease = acquire(new Object());
     var o = lease.observe(BUDGET, none());
     provider.clickGate = new CountDownLatch(1);
-    Background<Transition> click = new Background<>(() -> lease.click(o.id(), "e1", BUDGET, none()));
+    Background<Transition> click =
+        new Background<>(() -> lease.click(o.id(), "e1", BUDGET, none()));
     provider.environments.get(0).clickStarted.await(10, TimeUnit.SECONDS);
     // Withdrawing the provider drains its environment while this lease is still held.
-    Background<Object> withdraw = new Background<>(() -> {
-      assertDoesNotThrow(registration);
-      return null;
-    });
+    Background<Object> withdraw =
+        new Background<>(
+            () -> {
+              assertDoesNotThrow(registration);
+              return null;
+            });
     while (lease.usable()) {
       Thread.onSpinWait();
     }
-    Background<Transition> late = new Background<>(() -> lease.navigate("http://127.0.0.1/late", BUDGET, none()));
+    Background<Transition> late =
+        new Background<>(() -> lease.navigate("http://127.0.0.1/late", BUDGET, none()));
     var refused = assertInstanceOf(BrowserException.class, late.failed());
     assertEquals(ErrorCode.BROWSER_ENVIRONMENT_CLOSED, refused.code());
     provider.clickGate.countDown();
@@ -615,12 +702,17 @@ class DefaultBrowserRuntimeTest {
     BrowserLease lease = acquire(new Object());
     var first = lease.observe(BUDGET, none());
     var second = lease.observe(BUDGET, none());
-    var e = assertThrows(BrowserException.class, () -> lease.click(first.id(), "e1", BUDGET, none()));
+    var e =
+        assertThrows(BrowserException.class, () -> lease.click(first.id(), "e1", BUDGET, none()));
     assertEquals(ErrorCode.BROWSER_STALE_REFERENCE, e.code());
     assertTrue(e.failureLine().contains("url=about:blank"), e.failureLine());
     assertTrue(provider.environments.get(0).actions.isEmpty());
-    assertEquals(ErrorCode.BROWSER_STALE_REFERENCE, codeOf(() -> lease.click(second.id(), "e9", BUDGET, none())));
-    assertEquals(ErrorCode.BROWSER_OBSERVATION_REQUIRED, codeOf(() -> lease.click("", "e1", BUDGET, none())));
+    assertEquals(
+        ErrorCode.BROWSER_STALE_REFERENCE,
+        codeOf(() -> lease.click(second.id(), "e9", BUDGET, none())));
+    assertEquals(
+        ErrorCode.BROWSER_OBSERVATION_REQUIRED,
+        codeOf(() -> lease.click("", "e1", BUDGET, none())));
     assertTrue(provider.environments.get(0).actions.isEmpty());
     var t = lease.click(second.id(), "e1", BUDGET, none());
     assertEquals(List.of("click Advance"), provider.environments.get(0).actions);
@@ -633,11 +725,15 @@ class DefaultBrowserRuntimeTest {
     FakeProvider provider = provider();
     BrowserLease lease = acquire(new Object());
     lease.observe(BUDGET, none());
-    provider.environments.get(0).elements = List.of(
-        new ProviderElement("0", "a", "a", "link", "First paper", false, null, 3, "rec-7", "First paper"),
-        new ProviderElement("1", "b", "a", "link", "PDF", false, null, 5, "rec-7", "First paper"),
-        new ProviderElement("2", "c", "a", "link", "Second paper", false, null, 3, "rec-9", "Second paper"),
-        new ProviderElement("3", "d", "button", "button", "Next", false, null, 1));
+    provider.environments.get(0).elements =
+        List.of(
+            new ProviderElement(
+                "0", "a", "a", "link", "First paper", false, null, 3, "rec-7", "First paper"),
+            new ProviderElement(
+                "1", "b", "a", "link", "PDF", false, null, 5, "rec-7", "First paper"),
+            new ProviderElement(
+                "2", "c", "a", "link", "Second paper", false, null, 3, "rec-9", "Second paper"),
+            new ProviderElement("3", "d", "button", "button", "Next", false, null, 1));
     var o = lease.observe(BUDGET, none());
     assertTrue(o.id().startsWith("observation-"));
     assertTrue(o.environmentId().startsWith("browser-"));
@@ -645,7 +741,9 @@ class DefaultBrowserRuntimeTest {
     assertEquals(2, o.revision());
     assertTrue(o.digest().startsWith("sha256:"));
     assertEquals(List.of("e1", "e2", "e3", "e4"), o.elements().stream().map(e -> e.ref()).toList());
-    assertEquals(List.of("g1", "g1", "g2"), o.elements().subList(0, 3).stream().map(e -> e.group()).toList());
+    assertEquals(
+        List.of("g1", "g1", "g2"),
+        o.elements().subList(0, 3).stream().map(e -> e.group()).toList());
     assertNull(o.elements().get(3).group());
     assertEquals("g1", o.groups().get(0).ref());
     assertEquals(List.of("e1", "e2"), o.groups().get(0).elements());
@@ -661,10 +759,16 @@ class DefaultBrowserRuntimeTest {
     lease.fill(o.id(), "e1", "canary-value-123", BUDGET, none());
     var again = runtime.transitions().get(1).after();
     provider.environments.get(0).clickFailure = new IllegalStateException("the button moved");
-    assertEquals(ErrorCode.BROWSER_ACTION_FAILED, codeOf(() -> lease.click(again.id(), "e1", BUDGET, none())));
+    assertEquals(
+        ErrorCode.BROWSER_ACTION_FAILED,
+        codeOf(() -> lease.click(again.id(), "e1", BUDGET, none())));
     List<Transition> all = runtime.transitions();
-    assertEquals(List.of("navigate", "fill", "click"), all.stream().map(t -> t.action().get("kind")).toList());
-    assertEquals(List.of(Transition.Outcome.SUCCEEDED, Transition.Outcome.SUCCEEDED, Transition.Outcome.FAILED),
+    assertEquals(
+        List.of("navigate", "fill", "click"),
+        all.stream().map(t -> t.action().get("kind")).toList());
+    assertEquals(
+        List.of(
+            Transition.Outcome.SUCCEEDED, Transition.Outcome.SUCCEEDED, Transition.Outcome.FAILED),
         all.stream().map(Transition::outcome).toList());
     Transition fill = all.get(1);
     assertEquals("[REDACTED]", fill.action().get("value"));
@@ -682,34 +786,69 @@ class DefaultBrowserRuntimeTest {
     FakeProvider provider = provider();
     BrowserLease lease = acquire(new Object());
     String o = lease.observe(BUDGET, none()).id();
-    List<dev.periscope.api.browser.BrowserAction<?>> actions = List.of(
-        new dev.periscope.api.browser.BrowserAction.Navigate("http://127.0.0.1/"),
-        new dev.periscope.api.browser.BrowserAction.Press(null, null, "Tab"),
-        new dev.periscope.api.browser.BrowserAction.Select(null, null, List.of("x")),
-        new dev.periscope.api.browser.BrowserAction.Check(null, null, true),
-        new dev.periscope.api.browser.BrowserAction.Scroll("down", 1, null, null),
-        new dev.periscope.api.browser.BrowserAction.Wait("load", null, null, 1000),
-        new dev.periscope.api.browser.BrowserAction.History("back"),
-        new dev.periscope.api.browser.BrowserAction.History("forward"),
-        new dev.periscope.api.browser.BrowserAction.History("reload"));
+    List<dev.periscope.api.browser.BrowserAction<?>> actions =
+        List.of(
+            new dev.periscope.api.browser.BrowserAction.Navigate("http://127.0.0.1/"),
+            new dev.periscope.api.browser.BrowserAction.Press(null, null, "Tab"),
+            new dev.periscope.api.browser.BrowserAction.Select(null, null, List.of("x")),
+            new dev.periscope.api.browser.BrowserAction.Check(null, null, true),
+            new dev.periscope.api.browser.BrowserAction.Scroll("down", 1, null, null),
+            new dev.periscope.api.browser.BrowserAction.Wait("load", null, null, 1000),
+            new dev.periscope.api.browser.BrowserAction.History("back"),
+            new dev.periscope.api.browser.BrowserAction.History("forward"),
+            new dev.periscope.api.browser.BrowserAction.History("reload"));
     for (var action : actions) {
       String latest = lease.latestObservation().orElseThrow().id();
-      var withTarget = action instanceof dev.periscope.api.browser.BrowserAction.Select
-          ? new dev.periscope.api.browser.BrowserAction.Select(latest, "e1", List.of("x"))
-          : action instanceof dev.periscope.api.browser.BrowserAction.Check
-              ? new dev.periscope.api.browser.BrowserAction.Check(latest, "e1", true) : action;
-      assertEquals(Transition.Outcome.SUCCEEDED, lease.act(withTarget, BUDGET, none()).transition().outcome());
+      var withTarget =
+          action instanceof dev.periscope.api.browser.BrowserAction.Select
+              ? new dev.periscope.api.browser.BrowserAction.Select(latest, "e1", List.of("x"))
+              : action instanceof dev.periscope.api.browser.BrowserAction.Check
+                  ? new dev.periscope.api.browser.BrowserAction.Check(latest, "e1", true)
+                  : action;
+      assertEquals(
+          Transition.Outcome.SUCCEEDED,
+          lease.act(withTarget, BUDGET, none()).transition().outcome());
     }
-    assertEquals(List.of("navigate", "press", "select", "check", "scroll", "wait", "back", "forward", "reload"),
+    assertEquals(
+        List.of(
+            "navigate", "press", "select", "check", "scroll", "wait", "back", "forward", "reload"),
         runtime.transitions().stream().map(t -> t.action().get("kind")).toList());
-    assertEquals(List.of("navigate http://127.0.0.1/", "press Tab", "select [x] in Advance", "check Advance",
-        "scroll down 1.0", "wait load 1000", "back", "forward", "reload"), provider.environments.get(0).actions);
-    assertEquals(ErrorCode.BROWSER_INVALID_ARGUMENT, codeOf(() -> lease.act(
-        new dev.periscope.api.browser.BrowserAction.Scroll("down", 0, null, null), BUDGET, none())));
-    assertEquals(ErrorCode.BROWSER_INVALID_ARGUMENT, codeOf(() -> lease.act(
-        new dev.periscope.api.browser.BrowserAction.Wait("load", null, null, 0), BUDGET, none())));
-    assertEquals(ErrorCode.BROWSER_OBSERVATION_REQUIRED, codeOf(() -> lease.act(
-        new dev.periscope.api.browser.BrowserAction.Press(null, "e1", "Enter"), BUDGET, none())));
+    assertEquals(
+        List.of(
+            "navigate http://127.0.0.1/",
+            "press Tab",
+            "select [x] in Advance",
+            "check Advance",
+            "scroll down 1.0",
+            "wait load 1000",
+            "back",
+            "forward",
+            "reload"),
+        provider.environments.get(0).actions);
+    assertEquals(
+        ErrorCode.BROWSER_INVALID_ARGUMENT,
+        codeOf(
+            () ->
+                lease.act(
+                    new dev.periscope.api.browser.BrowserAction.Scroll("down", 0, null, null),
+                    BUDGET,
+                    none())));
+    assertEquals(
+        ErrorCode.BROWSER_INVALID_ARGUMENT,
+        codeOf(
+            () ->
+                lease.act(
+                    new dev.periscope.api.browser.BrowserAction.Wait("load", null, null, 0),
+                    BUDGET,
+                    none())));
+    assertEquals(
+        ErrorCode.BROWSER_OBSERVATION_REQUIRED,
+        codeOf(
+            () ->
+                lease.act(
+                    new dev.periscope.api.browser.BrowserAction.Press(null, "e1", "Enter"),
+                    BUDGET,
+                    none())));
     assertTrue(o.startsWith("observation-"));
   }
 
@@ -723,7 +862,10 @@ class DefaultBrowserRuntimeTest {
     assertEquals(ErrorCode.BROWSER_ACTION_EVIDENCE_FAILED, e.code());
     assertTrue(e.failureLine().endsWith("retryable=false"), e.failureLine());
     assertEquals(Transition.Outcome.UNKNOWN, runtime.transitions().get(0).outcome());
-    assertEquals(List.of("click Advance"), provider.environments.get(0).actions, "the action ran exactly once");
+    assertEquals(
+        List.of("click Advance"),
+        provider.environments.get(0).actions,
+        "the action ran exactly once");
   }
 
   @Test
@@ -731,9 +873,12 @@ class DefaultBrowserRuntimeTest {
     FakeProvider provider = provider();
     BrowserLease lease = acquire(new Object());
     var o = lease.observe(BUDGET, none());
-    var e = assertThrows(BrowserException.class, () -> lease.fill(o.id(), "e3", "hunter2", BUDGET, none()));
+    var e =
+        assertThrows(
+            BrowserException.class, () -> lease.fill(o.id(), "e3", "hunter2", BUDGET, none()));
     assertEquals(ErrorCode.BROWSER_PASSWORD_INPUT_FORBIDDEN, e.code());
-    assertTrue(e.failureLine().contains("recommended_action=browser_fill_credential"), e.failureLine());
+    assertTrue(
+        e.failureLine().contains("recommended_action=browser_fill_credential"), e.failureLine());
     assertTrue(provider.environments.get(0).actions.isEmpty());
   }
 
@@ -745,7 +890,8 @@ class DefaultBrowserRuntimeTest {
     for (int i = 0; i < 5; i++) {
       lease.navigate("http://127.0.0.1/" + i, BUDGET, none());
     }
-    assertEquals(List.of("http://127.0.0.1/3", "http://127.0.0.1/4"),
+    assertEquals(
+        List.of("http://127.0.0.1/3", "http://127.0.0.1/4"),
         runtime.transitions().stream().map(t -> t.action().get("url")).toList());
   }
 
@@ -753,8 +899,14 @@ class DefaultBrowserRuntimeTest {
   void refusesUrlsThatAreNotHttpOrCarryCredentials() {
     FakeProvider provider = provider();
     BrowserLease lease = acquire(new Object());
-    for (String url : List.of("file:///etc/passwd", "javascript:alert(1)", "ftp://x.test/", "https://user:pw@x.test/",
-        "not a url", "http:///nohost")) {
+    for (String url :
+        List.of(
+            "file:///etc/passwd",
+            "javascript:alert(1)",
+            "ftp://x.test/",
+            "https://user:pw@x.test/",
+            "not a url",
+            "http:///nohost")) {
       var e = assertThrows(BrowserException.class, () -> lease.navigate(url, BUDGET, none()), url);
       assertEquals(ErrorCode.BROWSER_INVALID_URL, e.code(), url);
       assertFalse(e.getMessage().contains("pw@"), "the credentials were echoed: " + e.getMessage());
@@ -764,7 +916,10 @@ class DefaultBrowserRuntimeTest {
 
   private static boolean someThreadIsIn(String method) {
     return Thread.getAllStackTraces().values().stream()
-        .anyMatch(stack -> java.util.Arrays.stream(stack).anyMatch(f -> (f.getClassName() + "." + f.getMethodName()).endsWith(method)));
+        .anyMatch(
+            stack ->
+                java.util.Arrays.stream(stack)
+                    .anyMatch(f -> (f.getClassName() + "." + f.getMethodName()).endsWith(method)));
   }
 
   private static void assertDoesNotThrow(AutoCloseable c) {

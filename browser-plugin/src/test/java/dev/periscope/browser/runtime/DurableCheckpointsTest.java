@@ -5,19 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-
-
 import dev.periscope.api.Cancellation;
-import dev.periscope.api.browser.ObservationBudget;
 import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.BrowserLease;
 import dev.periscope.api.browser.BrowserSessionId;
-import dev.periscope.api.browser.spi.Capability;
-import dev.periscope.api.browser.spi.CheckpointRef;
 import dev.periscope.api.browser.ErrorCode;
+import dev.periscope.api.browser.ObservationBudget;
 import dev.periscope.api.browser.Persistence;
 import dev.periscope.api.browser.Requirements;
 import dev.periscope.api.browser.TransitionRecord;
+import dev.periscope.api.browser.spi.Capability;
+import dev.periscope.api.browser.spi.CheckpointRef;
 import dev.periscope.browser.store.RuntimeDatabase;
 import dev.periscope.browser.store.SqliteCheckpointIndex;
 import dev.periscope.browser.store.SqliteTestStorage;
@@ -33,7 +31,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The runtime on a real SQLite file: checkpoints and the transitions index, with each of their failure paths. */
+/**
+ * The runtime on a real SQLite file: checkpoints and the transitions index, with each of their
+ * failure paths.
+ */
 class DurableCheckpointsTest {
   private static final ObservationBudget BUDGET = new ObservationBudget(1000, 10);
   private static final BrowserSessionId SESSION = new BrowserSessionId("session-durable");
@@ -54,7 +55,11 @@ class DurableCheckpointsTest {
   private void open(RuntimeSettings settings) {
     database = new RuntimeDatabase(storage);
     index = new SqliteCheckpointIndex(database);
-    runtime = DefaultBrowserRuntime.builder(settings).checkpoints(index).transitionLog(new SqliteTransitionLog(database)).build();
+    runtime =
+        DefaultBrowserRuntime.builder(settings)
+            .checkpoints(index)
+            .transitionLog(new SqliteTransitionLog(database))
+            .build();
     provider = new FakeProvider("fake", true, Set.of(Capability.SCREENSHOT, Capability.CHECKPOINT));
     runtime.registerProvider(provider);
   }
@@ -73,7 +78,8 @@ class DurableCheckpointsTest {
   }
 
   private BrowserLease resume(BrowserSessionId session) {
-    return runtime.acquire(new Object(), session, Persistence.RESUME, Requirements.any(), Cancellation.none());
+    return runtime.acquire(
+        new Object(), session, Persistence.RESUME, Requirements.any(), Cancellation.none());
   }
 
   @Test
@@ -83,7 +89,8 @@ class DurableCheckpointsTest {
     first.close();
     restart();
     BrowserLease second = resume(SESSION);
-    assertEquals(List.of("checkpoint-0"), provider.restoredFrom.stream().map(CheckpointRef::ref).toList());
+    assertEquals(
+        List.of("checkpoint-0"), provider.restoredFrom.stream().map(CheckpointRef::ref).toList());
     assertEquals(2, second.observe(BUDGET, Cancellation.none()).generation());
     second.close();
   }
@@ -105,14 +112,17 @@ class DurableCheckpointsTest {
     BrowserLease lease = resume(SESSION);
     var o = lease.observe(BUDGET, Cancellation.none());
     provider.clickGate = new java.util.concurrent.CountDownLatch(1);
-    // The login completes, and the very next action (already waiting) hangs: the checkpoint must not wait for it.
-    Thread next = new Thread(() -> {
-      try {
-        lease.click(o.id(), "e1", BUDGET, Cancellation.none());
-      } catch (RuntimeException ignored) {
-        // released below
-      }
-    });
+    // The login completes, and the very next action (already waiting) hangs: the checkpoint must
+    // not wait for it.
+    Thread next =
+        new Thread(
+            () -> {
+              try {
+                lease.click(o.id(), "e1", BUDGET, Cancellation.none());
+              } catch (RuntimeException ignored) {
+                // released below
+              }
+            });
     lease.navigate("https://example.test/logged-in", BUDGET, Cancellation.none());
     next.start();
     provider.environments.get(0).clickStarted.await(10, java.util.concurrent.TimeUnit.SECONDS);
@@ -123,15 +133,19 @@ class DurableCheckpointsTest {
   }
 
   @Test
-  void aMetadataWriteFailureDeletesTheNewPayloadAndFailsCheckpointMetadataFailed() throws Exception {
-    storage.sql(RuntimeDatabase.DOMAIN, "CREATE TRIGGER refuse BEFORE INSERT ON checkpoints"
-        + " BEGIN SELECT RAISE(ABORT, 'the disk refuses'); END");
+  void aMetadataWriteFailureDeletesTheNewPayloadAndFailsCheckpointMetadataFailed()
+      throws Exception {
+    storage.sql(
+        RuntimeDatabase.DOMAIN,
+        "CREATE TRIGGER refuse BEFORE INSERT ON checkpoints"
+            + " BEGIN SELECT RAISE(ABORT, 'the disk refuses'); END");
     BrowserLease lease = resume(SESSION);
     lease.observe(BUDGET, Cancellation.none());
     var failure = assertThrows(BrowserException.class, lease::close);
     assertEquals(ErrorCode.BROWSER_CHECKPOINT_METADATA_FAILED, failure.code());
     assertTrue(failure.getMessage().contains("the disk refuses"), failure.getMessage());
-    assertEquals(List.of("checkpoint-0"), provider.destroyed, "the unrecorded payload was left behind");
+    assertEquals(
+        List.of("checkpoint-0"), provider.destroyed, "the unrecorded payload was left behind");
     assertTrue(index.find(SESSION).isEmpty());
   }
 
@@ -149,8 +163,9 @@ class DurableCheckpointsTest {
 
   @Test
   void aPayloadOfAnotherBuildIsRefused() {
-    index.put(new CheckpointIndex.Entry(SESSION, new CheckpointRef("fake", "fake-0", "checkpoint-old"), 3,
-        Instant.now()));
+    index.put(
+        new CheckpointIndex.Entry(
+            SESSION, new CheckpointRef("fake", "fake-0", "checkpoint-old"), 3, Instant.now()));
     var failure = assertThrows(BrowserException.class, () -> resume(SESSION));
     assertEquals(ErrorCode.BROWSER_CHECKPOINT_VERSION_MISMATCH, failure.code());
     assertTrue(failure.getMessage().contains("fake-0") && failure.getMessage().contains("fake-1"));
@@ -160,7 +175,9 @@ class DurableCheckpointsTest {
   @Test
   void replacingAnotherProvidersCheckpointIsRefusedBeforeAPayloadIsWritten() {
     BrowserLease lease = resume(SESSION);
-    index.put(new CheckpointIndex.Entry(SESSION, new CheckpointRef("other", "other-1", "theirs"), 1, Instant.now()));
+    index.put(
+        new CheckpointIndex.Entry(
+            SESSION, new CheckpointRef("other", "other-1", "theirs"), 1, Instant.now()));
     var failure = assertThrows(BrowserException.class, lease::close);
     assertEquals(ErrorCode.BROWSER_CHECKPOINT_PROVIDER_MISMATCH, failure.code());
     assertEquals(0, provider.checkpointsWritten.get());
@@ -174,17 +191,28 @@ class DurableCheckpointsTest {
     open(new RuntimeSettings(Optional.empty(), 10_000, 100, Duration.ofHours(1), 2));
     BrowserSessionId live = new BrowserSessionId("session-live");
     BrowserLease held = resume(live);
-    index.put(new CheckpointIndex.Entry(live, new CheckpointRef("fake", "fake-1", "live-old"), 1,
-        Instant.now().minus(Duration.ofDays(3))));
+    index.put(
+        new CheckpointIndex.Entry(
+            live,
+            new CheckpointRef("fake", "fake-1", "live-old"),
+            1,
+            Instant.now().minus(Duration.ofDays(3))));
     for (int i = 0; i < 3; i++) {
-      index.put(new CheckpointIndex.Entry(new BrowserSessionId("session-" + i),
-          new CheckpointRef("fake", "fake-1", "kept-" + i), 1, Instant.now().minusSeconds(100 - i)));
+      index.put(
+          new CheckpointIndex.Entry(
+              new BrowserSessionId("session-" + i),
+              new CheckpointRef("fake", "fake-1", "kept-" + i),
+              1,
+              Instant.now().minusSeconds(100 - i)));
     }
     resume(new BrowserSessionId("session-new")).close();
-    // Two allowed: the live session (expired, but live) and the newest; the others went, payloads first noted.
+    // Two allowed: the live session (expired, but live) and the newest; the others went, payloads
+    // first noted.
     List<String> left = index.entries().stream().map(e -> e.sessionId().value()).sorted().toList();
     assertEquals(List.of("session-live", "session-new"), left);
-    assertTrue(provider.destroyed.containsAll(List.of("kept-0", "kept-1", "kept-2")), provider.destroyed.toString());
+    assertTrue(
+        provider.destroyed.containsAll(List.of("kept-0", "kept-1", "kept-2")),
+        provider.destroyed.toString());
     held.close();
   }
 
@@ -192,8 +220,10 @@ class DurableCheckpointsTest {
   void theTransitionsIndexKeepsCompactRecordsAndAWriteFailureOnlyWarns() throws Exception {
     BrowserLease lease = resume(SESSION);
     lease.navigate("https://example.test/one", BUDGET, Cancellation.none());
-    storage.sql(RuntimeDatabase.DOMAIN, "CREATE TRIGGER refuse BEFORE INSERT ON transitions"
-        + " BEGIN SELECT RAISE(ABORT, 'index full'); END");
+    storage.sql(
+        RuntimeDatabase.DOMAIN,
+        "CREATE TRIGGER refuse BEFORE INSERT ON transitions"
+            + " BEGIN SELECT RAISE(ABORT, 'index full'); END");
     var second = lease.navigate("https://example.test/two", BUDGET, Cancellation.none());
     assertEquals(dev.periscope.api.browser.Transition.Outcome.SUCCEEDED, second.outcome());
     List<TransitionRecord> trail = runtime.transitions(SESSION);
@@ -215,8 +245,13 @@ class DurableCheckpointsTest {
     storage.sql(RuntimeDatabase.DOMAIN, "PRAGMA user_version = 99");
     byte[] before = java.nio.file.Files.readAllBytes(storage.file(RuntimeDatabase.DOMAIN));
     var failure = assertThrows(IllegalStateException.class, () -> new RuntimeDatabase(storage));
-    assertTrue(failure.getMessage().contains("schema version 99, newer than this browser plugin understands"),
+    assertTrue(
+        failure
+            .getMessage()
+            .contains("schema version 99, newer than this browser plugin understands"),
         failure.getMessage());
-    assertTrue(java.util.Arrays.equals(before, java.nio.file.Files.readAllBytes(storage.file(RuntimeDatabase.DOMAIN))));
+    assertTrue(
+        java.util.Arrays.equals(
+            before, java.nio.file.Files.readAllBytes(storage.file(RuntimeDatabase.DOMAIN))));
   }
 }

@@ -6,24 +6,21 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-
-
 import dev.periscope.api.Cancellation;
-import dev.periscope.api.browser.ObservationBudget;
 import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.BrowserLease;
 import dev.periscope.api.browser.BrowserSessionId;
-import dev.periscope.api.browser.spi.Capability;
-import dev.periscope.api.browser.spi.EnvironmentFault;
 import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.Observation;
+import dev.periscope.api.browser.ObservationBudget;
 import dev.periscope.api.browser.Persistence;
 import dev.periscope.api.browser.Requirements;
 import dev.periscope.api.browser.Transition;
 import dev.periscope.api.browser.TransitionRecord;
+import dev.periscope.api.browser.spi.Capability;
+import dev.periscope.api.browser.spi.EnvironmentFault;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.BooleanSupplier;
@@ -31,16 +28,22 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * What the runtime does when a browser dies or stops answering, with an in-memory provider: every step has a
- * deadline, death is noticed while no call runs, the fault is recorded and told once, and the session goes on in a
- * fresh environment from its last checkpoint.
+ * What the runtime does when a browser dies or stops answering, with an in-memory provider: every
+ * step has a deadline, death is noticed while no call runs, the fault is recorded and told once,
+ * and the session goes on in a fresh environment from its last checkpoint.
  */
 @org.junit.jupiter.api.Timeout(60)
 class EnvironmentFaultsTest {
   private static final ObservationBudget BUDGET = new ObservationBudget(1000, 10);
+
   /** Short deadlines: action 200 ms, navigation 300 ms, margin 100 ms, liveness 200 ms. */
-  private static final RuntimeSettings.Timeouts SHORT = new RuntimeSettings.Timeouts(200, 300, 100, 200, 50, 100, 2_000);
-  /** The same, but the page is checked only after a step that failed: never while idle, nor before a call. */
+  private static final RuntimeSettings.Timeouts SHORT =
+      new RuntimeSettings.Timeouts(200, 300, 100, 200, 50, 100, 2_000);
+
+  /**
+   * The same, but the page is checked only after a step that failed: never while idle, nor before a
+   * call.
+   */
   private static final RuntimeSettings.Timeouts AFTER_FAILURES_ONLY =
       new RuntimeSettings.Timeouts(200, 300, 100, 200, 600_000, 60_000, 2_000);
 
@@ -60,14 +63,16 @@ class EnvironmentFaultsTest {
   }
 
   private BrowserLease acquire(Object owner) {
-    return runtime.acquire(owner, session, Persistence.RESUME, Requirements.any(), Cancellation.none());
+    return runtime.acquire(
+        owner, session, Persistence.RESUME, Requirements.any(), Cancellation.none());
   }
 
   private FakeProvider.FakeEnvironment environment(int n) {
     return provider.environments.get(n);
   }
 
-  private static void eventually(String what, BooleanSupplier condition) throws InterruptedException {
+  private static void eventually(String what, BooleanSupplier condition)
+      throws InterruptedException {
     long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
@@ -89,35 +94,48 @@ class EnvironmentFaultsTest {
     Observation o = lease.observe(BUDGET, Cancellation.none());
     provider.clickGate = new CountDownLatch(1); // the click never ends by itself
     long start = System.nanoTime();
-    BrowserException e = assertThrows(BrowserException.class,
-        () -> lease.click(o.id(), "e1", BUDGET, Cancellation.none()));
+    BrowserException e =
+        assertThrows(
+            BrowserException.class, () -> lease.click(o.id(), "e1", BUDGET, Cancellation.none()));
     long ms = (System.nanoTime() - start) / 1_000_000;
-    // A click may navigate: its step is the action timeout, then the navigation timeout, then the margin.
+    // A click may navigate: its step is the action timeout, then the navigation timeout, then the
+    // margin.
     assertTrue(ms >= 600 && ms < 5_000, "stopped after " + ms + " ms");
     assertEquals(ErrorCode.BROWSER_UNRESPONSIVE, e.code());
-    assertEquals("code=BROWSER_UNRESPONSIVE url=https://example.test/a observation=invalid lease=rebuilt"
-        + " recommended_action=browser_open retryable=false", e.failureLine());
-    assertTrue(e.getMessage().contains("the click was still running 600 ms after it began"), e.getMessage());
+    assertEquals(
+        "code=BROWSER_UNRESPONSIVE url=https://example.test/a observation=invalid lease=rebuilt"
+            + " recommended_action=browser_open retryable=false",
+        e.failureLine());
+    assertTrue(
+        e.getMessage().contains("the click was still running 600 ms after it began"),
+        e.getMessage());
     assertFalse(lease.usable());
     eventually("the discarded browser is closed", () -> environment(0).closed);
-    Transition click = runtime.transitions().stream().filter(t -> "click".equals(t.action().get("kind"))).findFirst()
-        .orElseThrow();
+    Transition click =
+        runtime.transitions().stream()
+            .filter(t -> "click".equals(t.action().get("kind")))
+            .findFirst()
+            .orElseThrow();
     assertEquals(Transition.Outcome.UNKNOWN, click.outcome());
     assertEquals(ErrorCode.BROWSER_UNRESPONSIVE, click.error());
     eventually("the fault is in the audit trail", () -> recorded("fault").size() == 1);
     assertEquals("deadline-exceeded", recorded("fault").get(0).cause());
   }
 
-  /** Runs {@code death} once {@code started} is reached, on another thread, as a crash would come. */
+  /**
+   * Runs {@code death} once {@code started} is reached, on another thread, as a crash would come.
+   */
   private static void whenStarted(CountDownLatch started, Runnable death) {
-    Thread t = new Thread(() -> {
-      try {
-        started.await();
-        death.run();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    });
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                started.await();
+                death.run();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
     t.setDaemon(true);
     t.start();
   }
@@ -129,16 +147,20 @@ class EnvironmentFaultsTest {
     lease.navigate("https://example.test/a", BUDGET, Cancellation.none());
     Observation o = lease.observe(BUDGET, Cancellation.none());
     provider.clickGate = new CountDownLatch(1);
-    whenStarted(environment(0).clickStarted,
+    whenStarted(
+        environment(0).clickStarted,
         () -> environment(0).die(EnvironmentFault.Cause.BROWSER_EXITED, "Chromium exited"));
-    BrowserException e = assertThrows(BrowserException.class,
-        () -> lease.click(o.id(), "e1", BUDGET, Cancellation.none()));
+    BrowserException e =
+        assertThrows(
+            BrowserException.class, () -> lease.click(o.id(), "e1", BUDGET, Cancellation.none()));
     assertEquals(ErrorCode.BROWSER_CRASHED, e.code());
     assertTrue(e.getMessage().contains("Chromium exited"), e.getMessage());
     assertTrue(e.getMessage().contains("open https://example.test/a again"), e.getMessage());
     // A click names a ref of the lost page: repeating it cannot succeed.
-    assertEquals("code=BROWSER_CRASHED url=https://example.test/a observation=invalid lease=rebuilt"
-        + " recommended_action=browser_open retryable=false", e.failureLine());
+    assertEquals(
+        "code=BROWSER_CRASHED url=https://example.test/a observation=invalid lease=rebuilt"
+            + " recommended_action=browser_open retryable=false",
+        e.failureLine());
     assertFalse(e.rerunnable());
     lease.close();
   }
@@ -149,14 +171,19 @@ class EnvironmentFaultsTest {
     Object owner = new Object();
     BrowserLease lease = acquire(owner);
     provider.navigateGate = new CountDownLatch(1);
-    whenStarted(environment(0).navigateStarted,
+    whenStarted(
+        environment(0).navigateStarted,
         () -> environment(0).die(EnvironmentFault.Cause.DRIVER_EXITED, "the driver exited"));
-    BrowserException e = assertThrows(BrowserException.class,
-        () -> lease.navigate("https://example.test/b", BUDGET, Cancellation.none()));
+    BrowserException e =
+        assertThrows(
+            BrowserException.class,
+            () -> lease.navigate("https://example.test/b", BUDGET, Cancellation.none()));
     assertEquals(ErrorCode.BROWSER_CRASHED, e.code());
-    assertTrue(e.failureLine().endsWith("lease=rebuilt recommended_action=browser_open retryable=true"),
+    assertTrue(
+        e.failureLine().endsWith("lease=rebuilt recommended_action=browser_open retryable=true"),
         e.failureLine());
-    // A navigation may have reached a server: repeating it is the caller's choice, not the runtime's.
+    // A navigation may have reached a server: repeating it is the caller's choice, not the
+    // runtime's.
     assertFalse(e.rerunnable());
     lease.close();
     provider.navigateGate = null;
@@ -168,28 +195,33 @@ class EnvironmentFaultsTest {
   }
 
   @Test
-  void anObservationTheBrowserDiesUnderIsRerunnableAndTheNextBrowserTellsOfTheFault() throws Exception {
+  void anObservationTheBrowserDiesUnderIsRerunnableAndTheNextBrowserTellsOfTheFault()
+      throws Exception {
     start(SHORT);
     Object owner = new Object();
     BrowserLease lease = acquire(owner);
     lease.navigate("https://example.test/a", BUDGET, Cancellation.none());
     var env = environment(0);
-    env.onNextObserve = () -> {
-      env.die(EnvironmentFault.Cause.BROWSER_EXITED, "Chromium exited");
-      throw new IllegalStateException("Target page, context or browser has been closed");
-    };
-    BrowserException e = assertThrows(BrowserException.class, () -> lease.observe(BUDGET, Cancellation.none()));
+    env.onNextObserve =
+        () -> {
+          env.die(EnvironmentFault.Cause.BROWSER_EXITED, "Chromium exited");
+          throw new IllegalStateException("Target page, context or browser has been closed");
+        };
+    BrowserException e =
+        assertThrows(BrowserException.class, () -> lease.observe(BUDGET, Cancellation.none()));
     assertEquals(ErrorCode.BROWSER_CRASHED, e.code());
     assertTrue(e.rerunnable());
     lease.close();
     BrowserLease next = acquire(owner);
     Observation first = next.observe(BUDGET, Cancellation.none());
-    assertTrue(first.pageEvents().get(0).contains("Chromium exited"), first.pageEvents().toString());
+    assertTrue(
+        first.pageEvents().get(0).contains("Chromium exited"), first.pageEvents().toString());
     next.close();
   }
 
   @Test
-  void aFaultWhileNoCallRunsEndsTheEnvironmentAtOnceAndTheNextEnvironmentTellsOfItOnce() throws Exception {
+  void aFaultWhileNoCallRunsEndsTheEnvironmentAtOnceAndTheNextEnvironmentTellsOfItOnce()
+      throws Exception {
     start(SHORT);
     Object owner = new Object();
     BrowserLease lease = acquire(owner);
@@ -199,7 +231,9 @@ class EnvironmentFaultsTest {
 
     environment(0).die(EnvironmentFault.Cause.PAGE_CRASHED, "the page's renderer crashed");
     assertFalse(lease.usable());
-    eventually("the dead environment is closed without waiting for its lease", () -> environment(0).closed);
+    eventually(
+        "the dead environment is closed without waiting for its lease",
+        () -> environment(0).closed);
     eventually("the fault is in the audit trail", () -> recorded("fault").size() == 1);
     TransitionRecord fault = recorded("fault").get(0);
     assertEquals("page-crashed", fault.cause());
@@ -209,16 +243,27 @@ class EnvironmentFaultsTest {
     lease.close();
     BrowserLease fresh = acquire(owner);
     assertNotEquals(lease.environmentId(), fresh.environmentId());
-    assertEquals(1, provider.restoredFrom.size(), "the fresh environment was not restored from the checkpoint");
+    assertEquals(
+        1,
+        provider.restoredFrom.size(),
+        "the fresh environment was not restored from the checkpoint");
     // The lost page's refs fail with the fault, once, naming where the page was.
-    BrowserException e = assertThrows(BrowserException.class,
-        () -> fresh.click(lost.id(), "e1", BUDGET, Cancellation.none()));
+    BrowserException e =
+        assertThrows(
+            BrowserException.class,
+            () -> fresh.click(lost.id(), "e1", BUDGET, Cancellation.none()));
     assertEquals(ErrorCode.BROWSER_CRASHED, e.code());
     assertTrue(e.getMessage().contains("renderer crashed"), e.getMessage());
-    assertEquals("code=BROWSER_CRASHED url=https://example.test/account observation=invalid lease=rebuilt"
-        + " recommended_action=browser_open retryable=false", e.failureLine());
-    assertEquals(ErrorCode.BROWSER_STALE_REFERENCE, assertThrows(BrowserException.class,
-        () -> fresh.click(lost.id(), "e1", BUDGET, Cancellation.none())).code());
+    assertEquals(
+        "code=BROWSER_CRASHED url=https://example.test/account observation=invalid lease=rebuilt"
+            + " recommended_action=browser_open retryable=false",
+        e.failureLine());
+    assertEquals(
+        ErrorCode.BROWSER_STALE_REFERENCE,
+        assertThrows(
+                BrowserException.class,
+                () -> fresh.click(lost.id(), "e1", BUDGET, Cancellation.none()))
+            .code());
     assertEquals(1, recorded("recover").size());
     assertEquals("page-crashed", recorded("recover").get(0).cause());
     fresh.close();
@@ -235,8 +280,14 @@ class EnvironmentFaultsTest {
     BrowserLease fresh = acquire(owner);
     Observation first = fresh.observe(BUDGET, Cancellation.none());
     assertEquals(1, first.pageEvents().size(), first.pageEvents().toString());
-    assertTrue(first.pageEvents().get(0).startsWith("the browser was replaced by a fresh one"), first.pageEvents().get(0));
-    assertTrue(first.pageEvents().get(0).contains("Chromium exited; the last page was https://example.test/account"));
+    assertTrue(
+        first.pageEvents().get(0).startsWith("the browser was replaced by a fresh one"),
+        first.pageEvents().get(0));
+    assertTrue(
+        first
+            .pageEvents()
+            .get(0)
+            .contains("Chromium exited; the last page was https://example.test/account"));
     assertTrue(fresh.observe(BUDGET, Cancellation.none()).pageEvents().isEmpty(), "told twice");
     fresh.close();
   }
@@ -264,12 +315,16 @@ class EnvironmentFaultsTest {
     Thread.sleep(150);
     provider.probeGate = new CountDownLatch(1);
     int actions = environment(0).actions.size();
-    BrowserException e = assertThrows(BrowserException.class,
-        () -> lease.navigate("https://example.test/b", BUDGET, Cancellation.none()));
+    BrowserException e =
+        assertThrows(
+            BrowserException.class,
+            () -> lease.navigate("https://example.test/b", BUDGET, Cancellation.none()));
     assertEquals(ErrorCode.BROWSER_ENVIRONMENT_CLOSED, e.code());
     assertTrue(e.rerunnable());
-    assertTrue(e.getMessage().contains("did not answer a liveness check within 200 ms"), e.getMessage());
-    assertEquals(actions, environment(0).actions.size(), "the navigation reached the wedged browser");
+    assertTrue(
+        e.getMessage().contains("did not answer a liveness check within 200 ms"), e.getMessage());
+    assertEquals(
+        actions, environment(0).actions.size(), "the navigation reached the wedged browser");
     lease.close();
   }
 
@@ -290,11 +345,14 @@ class EnvironmentFaultsTest {
     BrowserLease lease = acquire(new Object());
     lease.navigate("https://example.test/a", BUDGET, Cancellation.none());
     Observation o = lease.observe(BUDGET, Cancellation.none());
-    environment(0).clickFailure = new BrowserException(ErrorCode.BROWSER_ACTION_FAILED, "Timeout 200ms exceeded");
+    environment(0).clickFailure =
+        new BrowserException(ErrorCode.BROWSER_ACTION_FAILED, "Timeout 200ms exceeded");
     provider.probeGate = new CountDownLatch(1);
-    BrowserException e = assertThrows(BrowserException.class, () -> lease.click(o.id(), "e1", BUDGET,
-        Cancellation.none()));
-    // The click's own failure, then the check that found the page wedged: the line says the browser is gone.
+    BrowserException e =
+        assertThrows(
+            BrowserException.class, () -> lease.click(o.id(), "e1", BUDGET, Cancellation.none()));
+    // The click's own failure, then the check that found the page wedged: the line says the browser
+    // is gone.
     assertEquals(ErrorCode.BROWSER_UNRESPONSIVE, e.code());
     assertTrue(e.leaseRebuilt());
     assertEquals(1, environment(0).probes.get());
@@ -307,9 +365,14 @@ class EnvironmentFaultsTest {
     BrowserLease lease = acquire(new Object());
     lease.navigate("https://example.test/a", BUDGET, Cancellation.none());
     Observation o = lease.observe(BUDGET, Cancellation.none());
-    environment(0).clickFailure = new BrowserException(ErrorCode.BROWSER_POLICY_DENIED, "it opens a new page");
-    assertEquals(ErrorCode.BROWSER_POLICY_DENIED, assertThrows(BrowserException.class,
-        () -> lease.click(o.id(), "e1", BUDGET, Cancellation.none())).code());
+    environment(0).clickFailure =
+        new BrowserException(ErrorCode.BROWSER_POLICY_DENIED, "it opens a new page");
+    assertEquals(
+        ErrorCode.BROWSER_POLICY_DENIED,
+        assertThrows(
+                BrowserException.class,
+                () -> lease.click(o.id(), "e1", BUDGET, Cancellation.none()))
+            .code());
     assertEquals(0, environment(0).probes.get());
     assertTrue(lease.usable());
     lease.close();
@@ -320,16 +383,19 @@ class EnvironmentFaultsTest {
     start(new RuntimeSettings.Timeouts(200, 300, 100, 200, 50, 100, 300));
     provider.openGate = new CountDownLatch(1); // the browser never starts by itself
     provider.openFailsWhenCancelled = true;
-    Thread stopper = new Thread(() -> {
-      try {
-        while (provider.lastOpenCancellation == null || !provider.lastOpenCancellation.isCancelled()) {
-          Thread.sleep(5);
-        }
-      } catch (InterruptedException ignored) {
-        Thread.currentThread().interrupt();
-      }
-      provider.openGate.countDown(); // a cancelled open ends, as a killed browser's would
-    });
+    Thread stopper =
+        new Thread(
+            () -> {
+              try {
+                while (provider.lastOpenCancellation == null
+                    || !provider.lastOpenCancellation.isCancelled()) {
+                  Thread.sleep(5);
+                }
+              } catch (InterruptedException ignored) {
+                Thread.currentThread().interrupt();
+              }
+              provider.openGate.countDown(); // a cancelled open ends, as a killed browser's would
+            });
     stopper.setDaemon(true);
     stopper.start();
     BrowserException e = assertThrows(BrowserException.class, () -> acquire(new Object()));
@@ -354,23 +420,35 @@ class EnvironmentFaultsTest {
   @Test
   void aPersonsTimeToApproveACredentialFillIsNotTheBrowsers() throws Exception {
     // Approval takes three times the whole step bound (action, navigation, margin: 600 ms).
-    CredentialChannel slowApproval = new CredentialChannel(java.util.Optional.empty(), java.util.Map.of("bank",
-        "BANK_VAR"), java.util.Map.of("BANK_VAR", "hunter2")::get, true, java.util.Optional.of((request, c) -> {
-          try {
-            Thread.sleep(1_800);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-          return dev.periscope.api.host.ApprovalDecision.ALLOW_ONCE;
-        }));
-    runtime = DefaultBrowserRuntime.builder(RuntimeSettings.defaults().with(SHORT)).credentials(slowApproval).build();
+    CredentialChannel slowApproval =
+        new CredentialChannel(
+            java.util.Optional.empty(),
+            java.util.Map.of("bank", "BANK_VAR"),
+            java.util.Map.of("BANK_VAR", "hunter2")::get,
+            true,
+            java.util.Optional.of(
+                (request, c) -> {
+                  try {
+                    Thread.sleep(1_800);
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                  return dev.periscope.api.host.ApprovalDecision.ALLOW_ONCE;
+                }));
+    runtime =
+        DefaultBrowserRuntime.builder(RuntimeSettings.defaults().with(SHORT))
+            .credentials(slowApproval)
+            .build();
     provider = new FakeProvider("fake", true, Set.of(Capability.SCREENSHOT, Capability.CHECKPOINT));
     runtime.registerProvider(provider);
     BrowserLease lease = acquire(new Object());
     lease.navigate("https://example.test/login", BUDGET, Cancellation.none());
     Observation o = lease.observe(BUDGET, Cancellation.none());
-    var filled = lease.act(new dev.periscope.api.browser.BrowserAction.FillCredential(o.id(), "e3", "bank"),
-        BUDGET, Cancellation.none());
+    var filled =
+        lease.act(
+            new dev.periscope.api.browser.BrowserAction.FillCredential(o.id(), "e3", "bank"),
+            BUDGET,
+            Cancellation.none());
     assertEquals(Transition.Outcome.SUCCEEDED, filled.transition().outcome());
     assertEquals(7, filled.result().chars());
     assertTrue(lease.usable());

@@ -5,7 +5,6 @@ import dev.periscope.api.browser.BrowserAction;
 import dev.periscope.api.browser.ObservationBudget;
 import dev.periscope.api.browser.Screenshot;
 import dev.periscope.api.browser.spi.BrowserEnvironment;
-import dev.periscope.api.browser.spi.BrowserProvider;
 import dev.periscope.api.browser.spi.Capability;
 import dev.periscope.api.browser.spi.CheckpointRef;
 import dev.periscope.api.browser.spi.CheckpointingEnvironment;
@@ -22,8 +21,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A provider whose environments live in memory: for runtime tests where the browser is not what is tested. Its
- * opens and clicks can be held at a gate, so a test can act while they run.
+ * A provider whose environments live in memory: for runtime tests where the browser is not what is
+ * tested. Its opens and clicks can be held at a gate, so a test can act while they run.
  */
 public class FakeProvider implements CheckpointingProvider {
   final String id;
@@ -35,16 +34,25 @@ public class FakeProvider implements CheckpointingProvider {
   final List<CheckpointRef> restoredFrom = Collections.synchronizedList(new ArrayList<>());
   public volatile CountDownLatch openGate;
   public volatile CountDownLatch clickGate;
+
   /** While set and closed, liveness checks of every environment wait for it (or for the abort). */
   public volatile CountDownLatch probeGate;
+
   /** While set and closed, navigations wait for it (or for the abort). */
   public volatile CountDownLatch navigateGate;
-  /** The cancellation of the latest open, and whether an open cancelled while it waited fails as a real one does. */
+
+  /**
+   * The cancellation of the latest open, and whether an open cancelled while it waited fails as a
+   * real one does.
+   */
   public volatile Cancellation lastOpenCancellation;
+
   public volatile boolean openFailsWhenCancelled;
   volatile RuntimeException checkpointFailure;
+
   /** Payloads written, and whether restore finds its payload gone. */
   public final AtomicInteger checkpointsWritten = new AtomicInteger();
+
   volatile boolean payloadMissing;
   volatile RuntimeException closeFailure;
   volatile String version = "fake-1";
@@ -81,7 +89,9 @@ public class FakeProvider implements CheckpointingProvider {
 
   @Override
   public Optional<String> unavailableReason() {
-    return available ? Optional.empty() : Optional.of("install " + id + " with: apt-get install -y " + id);
+    return available
+        ? Optional.empty()
+        : Optional.of("install " + id + " with: apt-get install -y " + id);
   }
 
   @Override
@@ -104,9 +114,11 @@ public class FakeProvider implements CheckpointingProvider {
   }
 
   @Override
-  public BrowserEnvironment restore(OpenRequest request, CheckpointRef checkpoint, Cancellation cancellation) {
+  public BrowserEnvironment restore(
+      OpenRequest request, CheckpointRef checkpoint, Cancellation cancellation) {
     if (payloadMissing) {
-      throw new dev.periscope.api.browser.spi.CheckpointMissingException(checkpoint.ref() + " is gone");
+      throw new dev.periscope.api.browser.spi.CheckpointMissingException(
+          checkpoint.ref() + " is gone");
     }
     restoredFrom.add(checkpoint);
     return open(request, cancellation);
@@ -147,14 +159,20 @@ public class FakeProvider implements CheckpointingProvider {
     public volatile boolean closed;
     volatile RuntimeException observeFailure;
     volatile RuntimeException clickFailure;
-    public final java.util.concurrent.atomic.AtomicInteger probes = new java.util.concurrent.atomic.AtomicInteger();
+    public final java.util.concurrent.atomic.AtomicInteger probes =
+        new java.util.concurrent.atomic.AtomicInteger();
+
     /** While set and closed, this environment's liveness checks wait for it (or for the abort). */
     public volatile CountDownLatch probeGate;
-    private volatile java.util.function.Consumer<dev.periscope.api.browser.spi.EnvironmentFault> faultListener;
-    volatile List<ProviderElement> elements = List.of(
-        new ProviderElement("0", "fp-button", "button", "button", "Advance", false, null, 1),
-        new ProviderElement("1", "fp-link", "a", "link", "Next", false, null, 4),
-        new ProviderElement("2", "fp-password", "input:password", "textbox", "Password", false, "password", 1));
+
+    private volatile java.util.function.Consumer<dev.periscope.api.browser.spi.EnvironmentFault>
+        faultListener;
+    volatile List<ProviderElement> elements =
+        List.of(
+            new ProviderElement("0", "fp-button", "button", "button", "Advance", false, null, 1),
+            new ProviderElement("1", "fp-link", "a", "link", "Next", false, null, 4),
+            new ProviderElement(
+                "2", "fp-password", "input:password", "textbox", "Password", false, "password", 1));
 
     /** Runs at the start of the next observation, once: a test makes the browser die there. */
     public volatile Runnable onNextObserve;
@@ -170,8 +188,13 @@ public class FakeProvider implements CheckpointingProvider {
         throw observeFailure;
       }
       String text = "text of " + url;
-      return new ProviderObservation(url, "Fake", text.substring(0, Math.min(text.length(), budget.maxTextChars())),
-          text.length(), elements.subList(0, Math.min(elements.size(), budget.maxElements())), elements.size());
+      return new ProviderObservation(
+          url,
+          "Fake",
+          text.substring(0, Math.min(text.length(), budget.maxTextChars())),
+          text.length(),
+          elements.subList(0, Math.min(elements.size(), budget.maxElements())),
+          elements.size());
     }
 
     @Override
@@ -216,7 +239,8 @@ public class FakeProvider implements CheckpointingProvider {
     }
 
     @Override
-    public int fillCredential(ProviderElement element, dev.periscope.api.host.Secret secret, List<String> expected) {
+    public int fillCredential(
+        ProviderElement element, dev.periscope.api.host.Secret secret, List<String> expected) {
       actions.add("fill credential into " + element.name());
       return secret.length();
     }
@@ -266,7 +290,8 @@ public class FakeProvider implements CheckpointingProvider {
 
     /** Writes only when a navigation changed the state since this environment last wrote. */
     @Override
-    public java.util.Optional<CheckpointRef> checkpointIfChanged(java.util.Optional<CheckpointRef> current) {
+    public java.util.Optional<CheckpointRef> checkpointIfChanged(
+        java.util.Optional<CheckpointRef> current) {
       if (current.isPresent() && current.get().ref().equals(lastWritten) && !dirty) {
         return java.util.Optional.empty();
       }
@@ -296,7 +321,8 @@ public class FakeProvider implements CheckpointingProvider {
     }
 
     @Override
-    public void onFault(java.util.function.Consumer<dev.periscope.api.browser.spi.EnvironmentFault> listener) {
+    public void onFault(
+        java.util.function.Consumer<dev.periscope.api.browser.spi.EnvironmentFault> listener) {
       faultListener = listener;
     }
 
@@ -311,7 +337,10 @@ public class FakeProvider implements CheckpointingProvider {
       awaitOrAbort(probeGate != null ? probeGate : FakeProvider.this.probeGate);
     }
 
-    /** Waits for the gate, if there is one, as a browser call would: until it opens or the browser is aborted. */
+    /**
+     * Waits for the gate, if there is one, as a browser call would: until it opens or the browser
+     * is aborted.
+     */
     private void awaitOrAbort(CountDownLatch gate) {
       if (gate == null) {
         return;

@@ -17,7 +17,10 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The agent-session map on a real SQLite file: one browser session per agent session and project, kept. */
+/**
+ * The agent-session map on a real SQLite file: one browser session per agent session and project,
+ * kept.
+ */
 class AgentSessionStoreTest {
   @TempDir Path dir;
 
@@ -48,13 +51,14 @@ class AgentSessionStoreTest {
     SqliteTestStorage storage = new SqliteTestStorage(dir);
     BrowserSessionId first;
     try (RuntimeDatabase database = new RuntimeDatabase(storage)) {
-      first = new AgentSessionStore(database, new ProjectContext("p", dir, dir)).sessionFor("agent-1");
+      first =
+          new AgentSessionStore(database, new ProjectContext("p", dir, dir)).sessionFor("agent-1");
     }
     try (RuntimeDatabase database = new RuntimeDatabase(storage)) {
       AgentSessionStore store = new AgentSessionStore(database, new ProjectContext("p", dir, dir));
       assertEquals(first, store.sessionFor("agent-1"));
-      AgentSessionStore otherProject = new AgentSessionStore(database,
-          new ProjectContext("p", dir.resolve("elsewhere"), dir));
+      AgentSessionStore otherProject =
+          new AgentSessionStore(database, new ProjectContext("p", dir.resolve("elsewhere"), dir));
       assertNotEquals(first, otherProject.sessionFor("agent-1"));
       BrowserSessionId replaced = store.replace("agent-1");
       assertNotEquals(first, replaced);

@@ -12,9 +12,9 @@ import java.sql.Statement;
 import java.util.List;
 
 /**
- * A storage-domain service on real SQLite files for the plugin's tests: one connection per domain, migrations
- * applied by {@code user_version}. Unlike a host, it does not refuse a newer schema, so the plugin's own refusal
- * can be tested.
+ * A storage-domain service on real SQLite files for the plugin's tests: one connection per domain,
+ * migrations applied by {@code user_version}. Unlike a host, it does not refuse a newer schema, so
+ * the plugin's own refusal can be tested.
  */
 public final class SqliteTestStorage implements StorageDomainService {
   private final Path directory;
@@ -40,7 +40,8 @@ public final class SqliteTestStorage implements StorageDomainService {
     try {
       Connection c = DriverManager.getConnection("jdbc:sqlite:" + file(name));
       int version;
-      try (Statement s = c.createStatement(); ResultSet r = s.executeQuery("PRAGMA user_version")) {
+      try (Statement s = c.createStatement();
+          ResultSet r = s.executeQuery("PRAGMA user_version")) {
         version = r.getInt(1);
       }
       for (Migration m : migrations) {

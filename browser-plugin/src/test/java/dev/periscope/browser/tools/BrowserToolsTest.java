@@ -5,18 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-
-
 import dev.periscope.api.Cancellation;
 import dev.periscope.api.PluginConfiguration;
-import dev.periscope.api.browser.BrowserException;
-import dev.periscope.api.browser.BrowserSessionId;
-import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.tool.Tool;
 import dev.periscope.api.tool.ToolCall;
 import dev.periscope.api.tool.ToolResult;
 import dev.periscope.browser.BrowserSettings;
-import dev.periscope.browser.runtime.CheckpointIndex;
 import dev.periscope.browser.runtime.DefaultBrowserRuntime;
 import dev.periscope.browser.runtime.FakeProvider;
 import dev.periscope.browser.runtime.RuntimeSettings;
@@ -29,19 +23,27 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
-/** The tools' agent binding and argument checks, over the real runtime and an in-memory provider. */
+/**
+ * The tools' agent binding and argument checks, over the real runtime and an in-memory provider.
+ */
 class BrowserToolsTest {
-  private final BrowserSettings settings = BrowserSettings.from(
-      new PluginConfiguration(java.util.Map.of("persistence", "ephemeral")));
-  private final DefaultBrowserRuntime runtime = DefaultBrowserRuntime.builder(RuntimeSettings.defaults()).build();
+  private final BrowserSettings settings =
+      BrowserSettings.from(new PluginConfiguration(java.util.Map.of("persistence", "ephemeral")));
+  private final DefaultBrowserRuntime runtime =
+      DefaultBrowserRuntime.builder(RuntimeSettings.defaults()).build();
   private final FakeProvider provider = new FakeProvider("fake", true);
   private BrowserTools tools;
 
   @BeforeEach
   void start() {
     runtime.registerProvider(provider);
-    tools = new BrowserTools(runtime, SessionDirectory.inMemory(), settings.tools(), Optional.empty(),
-        dev.periscope.browser.runtime.CredentialChannel.none());
+    tools =
+        new BrowserTools(
+            runtime,
+            SessionDirectory.inMemory(),
+            settings.tools(),
+            Optional.empty(),
+            dev.periscope.browser.runtime.CredentialChannel.none());
   }
 
   @AfterEach
@@ -51,10 +53,14 @@ class BrowserToolsTest {
   }
 
   private Tool tool(String name) {
-    return tools.tools().stream().filter(t -> t.descriptor().name().equals(name)).findFirst().orElseThrow();
+    return tools.tools().stream()
+        .filter(t -> t.descriptor().name().equals(name))
+        .findFirst()
+        .orElseThrow();
   }
 
-  private ToolResult call(String agent, String name, Map<String, Object> args, Cancellation cancellation) {
+  private ToolResult call(
+      String agent, String name, Map<String, Object> args, Cancellation cancellation) {
     return tool(name).call(new ToolCall(args, agent, cancellation));
   }
 
@@ -75,17 +81,32 @@ class BrowserToolsTest {
   @Test
   void aFailureCarriesTheFailureLineAndTheSameFailureAsData() {
     ToolResult o = call("agent", "browser_observe", Map.of());
-    ToolResult stale = call("agent", "browser_click", Map.of("observation_id", "observation-gone", "element_ref", "e1"));
+    ToolResult stale =
+        call(
+            "agent",
+            "browser_click",
+            Map.of("observation_id", "observation-gone", "element_ref", "e1"));
     assertTrue(stale.isError());
     @SuppressWarnings("unchecked")
     Map<String, Object> error = (Map<String, Object>) stale.structured().get("error");
-    assertEquals(java.util.List.of("code", "message", "url", "observation", "lease", "recommended_action", "retryable"),
+    assertEquals(
+        java.util.List.of(
+            "code", "message", "url", "observation", "lease", "recommended_action", "retryable"),
         java.util.List.copyOf(error.keySet()));
     assertEquals("BROWSER_STALE_REFERENCE", error.get("code"));
-    String line = "code=" + error.get("code") + (error.get("url") == null ? "" : " url=" + error.get("url"))
-        + " observation=" + error.get("observation") + " lease=" + error.get("lease")
-        + (error.get("recommended_action") == null ? "" : " recommended_action=" + error.get("recommended_action"))
-        + " retryable=" + error.get("retryable");
+    String line =
+        "code="
+            + error.get("code")
+            + (error.get("url") == null ? "" : " url=" + error.get("url"))
+            + " observation="
+            + error.get("observation")
+            + " lease="
+            + error.get("lease")
+            + (error.get("recommended_action") == null
+                ? ""
+                : " recommended_action=" + error.get("recommended_action"))
+            + " retryable="
+            + error.get("retryable");
     assertEquals(error.get("message") + "\n" + line, stale.text());
     assertFalse(o.isError());
   }
@@ -95,27 +116,44 @@ class BrowserToolsTest {
     ToolResult a = call("agent-a", "browser_observe", Map.of());
     ToolResult b = call("agent-b", "browser_observe", Map.of());
     assertNotEquals(environmentId(a), environmentId(b));
-    ToolResult crossed = call("agent-b", "browser_click", Map.of("observation_id", observationId(a), "element_ref", "e1"));
+    ToolResult crossed =
+        call(
+            "agent-b",
+            "browser_click",
+            Map.of("observation_id", observationId(a), "element_ref", "e1"));
     assertTrue(crossed.isError());
     assertTrue(crossed.text().contains("code=BROWSER_STALE_REFERENCE"), crossed.text());
     assertEquals(environmentId(a), environmentId(call("agent-a", "browser_observe", Map.of())));
   }
 
   @Test
-  void aCallCancelledMidActionRebuildsTheLeaseAndTheNextCallGetsAFreshEnvironment() throws Exception {
+  void aCallCancelledMidActionRebuildsTheLeaseAndTheNextCallGetsAFreshEnvironment()
+      throws Exception {
     ToolResult first = call("agent", "browser_observe", Map.of());
     provider.clickGate = new CountDownLatch(1);
     Cancellation cancel = Cancellation.none();
     ToolResult[] clicked = new ToolResult[1];
-    Thread clicker = new Thread(() -> clicked[0] = call("agent", "browser_click",
-        Map.of("observation_id", observationId(first), "element_ref", "e1"), cancel));
+    Thread clicker =
+        new Thread(
+            () ->
+                clicked[0] =
+                    call(
+                        "agent",
+                        "browser_click",
+                        Map.of("observation_id", observationId(first), "element_ref", "e1"),
+                        cancel));
     clicker.start();
     provider.environments.get(0).clickStarted.await(10, TimeUnit.SECONDS);
     cancel.cancel();
     clicker.join(10_000);
     assertTrue(clicked[0].isError());
-    assertTrue(clicked[0].text().endsWith("code=BROWSER_ACTION_CANCELLED url=about:blank observation=invalid lease=rebuilt"
-        + " recommended_action=browser_observe retryable=false"), clicked[0].text());
+    assertTrue(
+        clicked[0]
+            .text()
+            .endsWith(
+                "code=BROWSER_ACTION_CANCELLED url=about:blank observation=invalid lease=rebuilt"
+                    + " recommended_action=browser_observe retryable=false"),
+        clicked[0].text());
     assertTrue(provider.environments.get(0).closed, "the discarded environment was not released");
     ToolResult next = call("agent", "browser_observe", Map.of());
     assertFalse(next.isError(), next.text());
@@ -144,38 +182,58 @@ class BrowserToolsTest {
 
   @Test
   void checksEveryBudgetAgainstItsBoundsEvenWithoutTheHostsSchema() {
-    for (Map<String, Object> args : java.util.List.<Map<String, Object>>of(
-        Map.of("max_text_chars", 0), Map.of("max_text_chars", 60_001), Map.of("max_elements", 101),
-        Map.of("max_elements", 2.5), Map.of("max_elements", "ten"))) {
+    for (Map<String, Object> args :
+        java.util.List.<Map<String, Object>>of(
+            Map.of("max_text_chars", 0),
+            Map.of("max_text_chars", 60_001),
+            Map.of("max_elements", 101),
+            Map.of("max_elements", 2.5),
+            Map.of("max_elements", "ten"))) {
       ToolResult r = call("agent", "browser_observe", args);
       assertTrue(r.isError(), args.toString());
       assertTrue(r.text().contains("code=BROWSER_INVALID_ARGUMENT"), r.text());
       assertTrue(r.text().contains("an integer from 1 to"), r.text());
     }
     assertTrue(provider.environments.isEmpty(), "work started before the arguments were checked");
-    ToolResult small = call("agent", "browser_observe", Map.of("max_text_chars", 4, "max_elements", 1));
+    ToolResult small =
+        call("agent", "browser_observe", Map.of("max_text_chars", 4, "max_elements", 1));
     @SuppressWarnings("unchecked")
     var observation = (Map<String, Object>) small.structured().get("observation");
     assertEquals("text", observation.get("text"));
     assertEquals(1, ((java.util.List<?>) observation.get("elements")).size());
-    var schema = com.google.gson.JsonParser.parseString(tool("browser_observe").descriptor().inputSchema())
-        .getAsJsonObject();
-    assertEquals(12000, schema.getAsJsonObject("properties").getAsJsonObject("max_text_chars").get("maximum").getAsInt());
+    var schema =
+        com.google.gson.JsonParser.parseString(tool("browser_observe").descriptor().inputSchema())
+            .getAsJsonObject();
+    assertEquals(
+        12000,
+        schema
+            .getAsJsonObject("properties")
+            .getAsJsonObject("max_text_chars")
+            .get("maximum")
+            .getAsInt());
   }
 
   @Test
   void refusesAConfigurationValueOutsideItsBoundsNamingIt() {
-    Executable bad = () -> BrowserSettings.from(new PluginConfiguration(Map.of("cleanupTimeoutMs", 5)));
-    var e = org.junit.jupiter.api.Assertions.assertThrows(dev.periscope.api.ConfigurationException.class, bad);
+    Executable bad =
+        () -> BrowserSettings.from(new PluginConfiguration(Map.of("cleanupTimeoutMs", 5)));
+    var e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            dev.periscope.api.ConfigurationException.class, bad);
     assertEquals("plugins.browser.cleanupTimeoutMs", e.path());
-    assertEquals("plugins.browser.cleanupTimeoutMs must be an integer from 100 to 120000 (found 5)", e.getMessage());
+    assertEquals(
+        "plugins.browser.cleanupTimeoutMs must be an integer from 100 to 120000 (found 5)",
+        e.getMessage());
   }
 
   @Test
   void reportsFillsByLengthOnly() {
     ToolResult o = call("agent", "browser_observe", Map.of());
-    ToolResult filled = call("agent", "browser_fill",
-        Map.of("observation_id", observationId(o), "element_ref", "e1", "value", "secret-ish"));
+    ToolResult filled =
+        call(
+            "agent",
+            "browser_fill",
+            Map.of("observation_id", observationId(o), "element_ref", "e1", "value", "secret-ish"));
     assertTrue(filled.text().startsWith("Filled 10 characters"), filled.text());
     assertFalse(filled.toString().contains("secret-ish"), filled.toString());
   }
@@ -190,7 +248,8 @@ class BrowserToolsTest {
       Thread.onSpinWait();
     }
     Cancellation second = Cancellation.none();
-    Thread waiting = new Thread(() -> results[1] = call("agent", "browser_observe", Map.of(), second));
+    Thread waiting =
+        new Thread(() -> results[1] = call("agent", "browser_observe", Map.of(), second));
     waiting.start();
     while (waiting.getState() != Thread.State.TIMED_WAITING) {
       Thread.onSpinWait();
@@ -227,25 +286,45 @@ class BrowserToolsTest {
 
   @Test
   void aCallThatFindsItsBrowserWedgedBeforeItStartsRunsOnAFreshOneAndSaysWhy() throws Exception {
-    // Liveness checks only before a call that follows a pause of 100 ms, each with 200 ms to answer.
-    DefaultBrowserRuntime quick = DefaultBrowserRuntime.builder(RuntimeSettings.defaults().with(
-        new RuntimeSettings.Timeouts(1_000, 1_000, 100, 200, 600_000, 100, 5_000))).build();
+    // Liveness checks only before a call that follows a pause of 100 ms, each with 200 ms to
+    // answer.
+    DefaultBrowserRuntime quick =
+        DefaultBrowserRuntime.builder(
+                RuntimeSettings.defaults()
+                    .with(
+                        new RuntimeSettings.Timeouts(1_000, 1_000, 100, 200, 600_000, 100, 5_000)))
+            .build();
     FakeProvider fake = new FakeProvider("fake", true);
     quick.registerProvider(fake);
-    BrowserTools mine = new BrowserTools(quick, SessionDirectory.inMemory(), settings.tools(), Optional.empty(),
-        dev.periscope.browser.runtime.CredentialChannel.none());
+    BrowserTools mine =
+        new BrowserTools(
+            quick,
+            SessionDirectory.inMemory(),
+            settings.tools(),
+            Optional.empty(),
+            dev.periscope.browser.runtime.CredentialChannel.none());
     try {
-      Tool open = mine.tools().stream().filter(t -> t.descriptor().name().equals("browser_open")).findFirst()
-          .orElseThrow();
-      ToolResult first = open.call(new ToolCall(Map.of("url", "https://example.test/a"), "agent", Cancellation.none()));
+      Tool open =
+          mine.tools().stream()
+              .filter(t -> t.descriptor().name().equals("browser_open"))
+              .findFirst()
+              .orElseThrow();
+      ToolResult first =
+          open.call(
+              new ToolCall(Map.of("url", "https://example.test/a"), "agent", Cancellation.none()));
       Thread.sleep(150);
       fake.environments.get(0).probeGate = new CountDownLatch(1); // the page stops answering
-      ToolResult second = open.call(new ToolCall(Map.of("url", "https://example.test/b"), "agent", Cancellation.none()));
+      ToolResult second =
+          open.call(
+              new ToolCall(Map.of("url", "https://example.test/b"), "agent", Cancellation.none()));
       assertFalse(second.isError(), second.text());
       assertNotEquals(environmentId(first), environmentId(second));
       assertTrue(second.text().contains("the browser was replaced by a fresh one"), second.text());
-      assertTrue(second.text().contains("did not answer a liveness check within 200 ms"), second.text());
-      assertEquals(java.util.List.of("navigate https://example.test/a"), fake.environments.get(0).actions,
+      assertTrue(
+          second.text().contains("did not answer a liveness check within 200 ms"), second.text());
+      assertEquals(
+          java.util.List.of("navigate https://example.test/a"),
+          fake.environments.get(0).actions,
           "the call reached the wedged browser");
     } finally {
       mine.close();
@@ -257,32 +336,49 @@ class BrowserToolsTest {
   void anObservationThatFindsItsBrowserDeadRunsOnAFreshOneButAClickDoesNot() throws Exception {
     ToolResult first = call("agent", "browser_open", Map.of("url", "https://example.test/a"));
     FakeProvider.FakeEnvironment dying = provider.environments.get(0);
-    dying.onNextObserve = () -> {
-      dying.die(dev.periscope.api.browser.spi.EnvironmentFault.Cause.BROWSER_EXITED, "Chromium exited");
-      throw new IllegalStateException("Target page, context or browser has been closed");
-    };
+    dying.onNextObserve =
+        () -> {
+          dying.die(
+              dev.periscope.api.browser.spi.EnvironmentFault.Cause.BROWSER_EXITED,
+              "Chromium exited");
+          throw new IllegalStateException("Target page, context or browser has been closed");
+        };
     ToolResult observed = call("agent", "browser_observe", Map.of());
     assertFalse(observed.isError(), observed.text());
     assertNotEquals(environmentId(first), environmentId(observed));
-    assertTrue(observed.text().contains("the browser was replaced by a fresh one"), observed.text());
+    assertTrue(
+        observed.text().contains("the browser was replaced by a fresh one"), observed.text());
     assertTrue(observed.text().contains("Chromium exited"), observed.text());
     ToolResult opened = call("agent", "browser_open", Map.of("url", "https://example.test/b"));
 
     FakeProvider.FakeEnvironment second = provider.environments.get(1);
     provider.clickGate = new CountDownLatch(1);
-    Thread crashAgain = new Thread(() -> {
-      try {
-        second.clickStarted.await();
-      } catch (InterruptedException e) {
-        return;
-      }
-      second.die(dev.periscope.api.browser.spi.EnvironmentFault.Cause.PAGE_CRASHED, "the page's renderer crashed");
-    });
+    Thread crashAgain =
+        new Thread(
+            () -> {
+              try {
+                second.clickStarted.await();
+              } catch (InterruptedException e) {
+                return;
+              }
+              second.die(
+                  dev.periscope.api.browser.spi.EnvironmentFault.Cause.PAGE_CRASHED,
+                  "the page's renderer crashed");
+            });
     crashAgain.start();
-    ToolResult click = call("agent", "browser_click", Map.of("observation_id", observationId(opened), "element_ref", "e1"));
+    ToolResult click =
+        call(
+            "agent",
+            "browser_click",
+            Map.of("observation_id", observationId(opened), "element_ref", "e1"));
     assertTrue(click.isError(), click.text());
-    assertTrue(click.text().endsWith("code=BROWSER_CRASHED url=https://example.test/b observation=invalid"
-        + " lease=rebuilt recommended_action=browser_open retryable=false"), click.text());
+    assertTrue(
+        click
+            .text()
+            .endsWith(
+                "code=BROWSER_CRASHED url=https://example.test/b observation=invalid"
+                    + " lease=rebuilt recommended_action=browser_open retryable=false"),
+        click.text());
     assertEquals(2, provider.environments.size(), "a click was run again on another browser");
   }
 }

@@ -1,14 +1,16 @@
 package dev.periscope.browser.tools;
 
 import dev.periscope.api.browser.BrowserRuntime;
-import dev.periscope.api.browser.BrowserSessionId;
 import dev.periscope.api.tool.Tool;
 import dev.periscope.browser.BrowserSettings;
 import dev.periscope.browser.runtime.CredentialChannel;
 import java.util.List;
 import java.util.Optional;
 
-/** The browser tools over a given runtime, for tests in other packages; agent sessions map to fixed ids. */
+/**
+ * The browser tools over a given runtime, for tests in other packages; agent sessions map to fixed
+ * ids.
+ */
 public final class ToolsForTests {
   private static BrowserTools current;
 
@@ -19,8 +21,11 @@ public final class ToolsForTests {
   }
 
   /** With the credential channel the runtime was given. */
-  public static List<Tool> tools(BrowserRuntime runtime, BrowserSettings settings, CredentialChannel credentials) {
-    current = new BrowserTools(runtime, SessionDirectory.inMemory(), settings.tools(), Optional.empty(), credentials);
+  public static List<Tool> tools(
+      BrowserRuntime runtime, BrowserSettings settings, CredentialChannel credentials) {
+    current =
+        new BrowserTools(
+            runtime, SessionDirectory.inMemory(), settings.tools(), Optional.empty(), credentials);
     return current.tools();
   }
 

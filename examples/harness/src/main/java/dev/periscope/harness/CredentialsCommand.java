@@ -16,13 +16,19 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code harness credentials set|list|remove}: the profile's encrypted credential store. {@code set} reads the
- * value from the terminal without echo, or from standard input when there is no terminal; no value is ever
- * printed.
+ * {@code harness credentials set|list|remove}: the profile's encrypted credential store. {@code
+ * set} reads the value from the terminal without echo, or from standard input when there is no
+ * terminal; no value is ever printed.
  */
-@Command(name = "credentials", description = "Keep credential values in the profile's encrypted store.",
+@Command(
+    name = "credentials",
+    description = "Keep credential values in the profile's encrypted store.",
     mixinStandardHelpOptions = true,
-    subcommands = {CredentialsCommand.Set.class, CredentialsCommand.ListNames.class, CredentialsCommand.Remove.class})
+    subcommands = {
+      CredentialsCommand.Set.class,
+      CredentialsCommand.ListNames.class,
+      CredentialsCommand.Remove.class
+    })
 final class CredentialsCommand implements Runnable {
   @Override
   public void run() {
@@ -35,8 +41,11 @@ final class CredentialsCommand implements Runnable {
 
   @Command(name = "set", description = "Store a value (read without echo, or from standard input).")
   static final class Set implements Callable<Integer> {
-    @Option(names = "--profile", required = true) String profile;
-    @Parameters(paramLabel = "NAME") String name;
+    @Option(names = "--profile", required = true)
+    String profile;
+
+    @Parameters(paramLabel = "NAME")
+    String name;
 
     @Override
     public Integer call() throws IOException {
@@ -83,7 +92,8 @@ final class CredentialsCommand implements Runnable {
 
   @Command(name = "list", description = "List the stored names (never values).")
   static final class ListNames implements Callable<Integer> {
-    @Option(names = "--profile", required = true) String profile;
+    @Option(names = "--profile", required = true)
+    String profile;
 
     @Override
     public Integer call() {
@@ -98,8 +108,11 @@ final class CredentialsCommand implements Runnable {
 
   @Command(name = "remove", description = "Remove a stored value.")
   static final class Remove implements Callable<Integer> {
-    @Option(names = "--profile", required = true) String profile;
-    @Parameters(paramLabel = "NAME") String name;
+    @Option(names = "--profile", required = true)
+    String profile;
+
+    @Parameters(paramLabel = "NAME")
+    String name;
 
     @Override
     public Integer call() {

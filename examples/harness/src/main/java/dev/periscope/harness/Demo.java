@@ -10,13 +10,21 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code harness demo}: installs the built plugin into profile {@code demo}, serves a small site on 127.0.0.1,
- * and runs a scripted agent session against it, printing the transcript.
+ * {@code harness demo}: installs the built plugin into profile {@code demo}, serves a small site on
+ * 127.0.0.1, and runs a scripted agent session against it, printing the transcript.
  */
-@Command(name = "demo", description = "Install the plugin into profile 'demo' and run a scripted session on a local site.")
+@Command(
+    name = "demo",
+    description =
+        "Install the plugin into profile 'demo' and run a scripted session on a local site.")
 final class Demo implements Callable<Integer> {
-  @Option(names = "--package", description = "the plugin package (default: the one this checkout built)")
-  Path packageFile = Path.of(System.getProperty("periscope.package", "browser-plugin/target/periscope-browser-0.1.0.zip"));
+  @Option(
+      names = "--package",
+      description = "the plugin package (default: the one this checkout built)")
+  Path packageFile =
+      Path.of(
+          System.getProperty(
+              "periscope.package", "browser-plugin/target/periscope-browser-0.1.0.zip"));
 
   @Option(names = "--profile", description = "profile to install into (default: ${DEFAULT-VALUE})")
   String profile = "demo";
@@ -24,11 +32,15 @@ final class Demo implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     HarnessHome home = Main.home();
-    System.out.println("Installing " + packageFile + " into profile " + profile + " (" + home.root() + ")");
-    System.out.println(PluginInstaller.add(home, profile, packageFile, true).lines().findFirst().orElse(""));
+    System.out.println(
+        "Installing " + packageFile + " into profile " + profile + " (" + home.root() + ")");
+    System.out.println(
+        PluginInstaller.add(home, profile, packageFile, true).lines().findFirst().orElse(""));
     Path project = home.root().resolve("demo-project");
     Files.createDirectories(project.resolve(".harness"));
-    Files.writeString(ProjectConfig.fileOf(project), """
+    Files.writeString(
+        ProjectConfig.fileOf(project),
+        """
         # The demo's project: the browser may reach only the local demo site.
         plugins:
           browser:
@@ -39,14 +51,20 @@ final class Demo implements Callable<Integer> {
     try (DemoSite site = DemoSite.standard();
         Host host = Host.start(home, profile, project, Host.Options.defaults())) {
       System.out.println("Serving the demo site at " + site.url("/"));
-      System.out.println("Tools offered: " + String.join(", ", host.tools().stream().map(t -> t.name()).toList()));
+      System.out.println(
+          "Tools offered: " + String.join(", ", host.tools().stream().map(t -> t.name()).toList()));
       System.out.println();
-      List<Map<String, Object>> steps = List.of(
-          Map.of("tool", "browser_open", "args", Map.of("url", site.url("/"))),
-          Map.of("tool", "browser_observe", "args", Map.of()),
-          Map.of("tool", "browser_click", "args", Map.of("target", Map.of("role", "button", "name", "Show the answer"))),
-          Map.of("tool", "browser_observe", "args", Map.of()),
-          Map.of("tool", "browser_screenshot", "args", Map.of()));
+      List<Map<String, Object>> steps =
+          List.of(
+              Map.of("tool", "browser_open", "args", Map.of("url", site.url("/"))),
+              Map.of("tool", "browser_observe", "args", Map.of()),
+              Map.of(
+                  "tool",
+                  "browser_click",
+                  "args",
+                  Map.of("target", Map.of("role", "button", "name", "Show the answer"))),
+              Map.of("tool", "browser_observe", "args", Map.of()),
+              Map.of("tool", "browser_screenshot", "args", Map.of()));
       String session = "demo-session";
       ScriptRunner runner = new ScriptRunner(host, session);
       ScriptRunner.StepResult last = null;

@@ -10,9 +10,13 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
-/** A small site on 127.0.0.1 for the demo and the tests: pages by path, served by the JDK's HTTP server. */
+/**
+ * A small site on 127.0.0.1 for the demo and the tests: pages by path, served by the JDK's HTTP
+ * server.
+ */
 final class DemoSite implements AutoCloseable {
-  static final String HOME = """
+  static final String HOME =
+      """
       <!doctype html>
       <html><head><title>Periscope demo: the lighthouse</title></head>
       <body>
@@ -25,28 +29,34 @@ final class DemoSite implements AutoCloseable {
         <p id="answer"></p>
       </body></html>
       """;
-  static final String ABOUT = """
+  static final String ABOUT =
+      """
       <!doctype html><html><head><title>About</title></head><body><h1>About</h1><a href="/">Back home</a></body></html>
       """;
 
   private final HttpServer server;
-  private final ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
-    Thread t = new Thread(r, "demo-site");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ExecutorService executor =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "demo-site");
+            t.setDaemon(true);
+            return t;
+          });
 
   DemoSite(Map<String, String> pages) throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext("/", exchange -> {
-      String page = pages.get(exchange.getRequestURI().getPath());
-      byte[] body = (page == null ? "<h1>Not found</h1>" : page).getBytes(StandardCharsets.UTF_8);
-      exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
-      exchange.sendResponseHeaders(page == null ? 404 : 200, body.length);
-      try (OutputStream out = exchange.getResponseBody()) {
-        out.write(body);
-      }
-    });
+    server.createContext(
+        "/",
+        exchange -> {
+          String page = pages.get(exchange.getRequestURI().getPath());
+          byte[] body =
+              (page == null ? "<h1>Not found</h1>" : page).getBytes(StandardCharsets.UTF_8);
+          exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
+          exchange.sendResponseHeaders(page == null ? 404 : 200, body.length);
+          try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+          }
+        });
     server.setExecutor(executor);
     server.start();
   }

@@ -7,8 +7,9 @@ import java.nio.file.Path;
 import java.util.regex.Pattern;
 
 /**
- * The harness's directory ({@code $HARNESS_HOME}, default {@code ~/.harness}). Each profile lives in
- * {@code profiles/P/}: its installed plugins, its SQLite data, its attachments, and its settings.
+ * The harness's directory ({@code $HARNESS_HOME}, default {@code ~/.harness}). Each profile lives
+ * in {@code profiles/P/}: its installed plugins, its SQLite data, its attachments, and its
+ * settings.
  */
 public record HarnessHome(Path root) {
   public HarnessHome {
@@ -19,15 +20,25 @@ public record HarnessHome(Path root) {
 
   public static HarnessHome fromEnvironment() {
     String env = System.getenv("HARNESS_HOME");
-    return new HarnessHome(env != null && !env.isBlank() ? Path.of(env) : Path.of(System.getProperty("user.home"), ".harness"));
+    return new HarnessHome(
+        env != null && !env.isBlank()
+            ? Path.of(env)
+            : Path.of(System.getProperty("user.home"), ".harness"));
   }
 
   /** An existing profile, or a clear error naming how to create it. */
   public Profile profile(String name) {
     Profile p = profileUnchecked(name);
     if (!Files.isDirectory(p.dir())) {
-      throw new HarnessException("unknown profile '" + name + "' (no " + p.dir() + "); a profile is created by"
-          + " 'harness plugin add --profile " + name + " PACKAGE'");
+      throw new HarnessException(
+          "unknown profile '"
+              + name
+              + "' (no "
+              + p.dir()
+              + "); a profile is created by"
+              + " 'harness plugin add --profile "
+              + name
+              + " PACKAGE'");
     }
     return p;
   }
@@ -46,7 +57,8 @@ public record HarnessHome(Path root) {
 
   private Profile profileUnchecked(String name) {
     if (name == null || !PROFILE.matcher(name).matches()) {
-      throw new HarnessException("invalid profile name '" + name + "': use letters, digits, '.', '_' or '-'");
+      throw new HarnessException(
+          "invalid profile name '" + name + "': use letters, digits, '.', '_' or '-'");
     }
     return new Profile(name, root.resolve("profiles").resolve(name));
   }
@@ -67,13 +79,20 @@ public record HarnessHome(Path root) {
       try {
         if (!java.nio.file.Files.isDirectory(dir)) {
           java.nio.file.Files.createDirectories(dir.getParent());
-          java.nio.file.Files.createDirectory(dir, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-              java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+          java.nio.file.Files.createDirectory(
+              dir,
+              java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                  java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
         }
         return dir;
       } catch (java.io.IOException e) {
-        throw new HarnessException("cannot create the data directory of plugin " + pluginId + " at " + dir + ": "
-            + e.getMessage());
+        throw new HarnessException(
+            "cannot create the data directory of plugin "
+                + pluginId
+                + " at "
+                + dir
+                + ": "
+                + e.getMessage());
       }
     }
 
@@ -85,7 +104,10 @@ public record HarnessHome(Path root) {
       return dir.resolve("profile.yaml");
     }
 
-    /** The verified package each installed plugin came from, kept for {@code doctor} to verify again. */
+    /**
+     * The verified package each installed plugin came from, kept for {@code doctor} to verify
+     * again.
+     */
     public Path packages() {
       return dir.resolve("packages");
     }

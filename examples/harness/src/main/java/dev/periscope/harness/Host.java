@@ -35,17 +35,21 @@ import org.pf4j.PluginState;
 import org.pf4j.PluginWrapper;
 
 /**
- * A running host for one profile and one project: its services in a Guice injector, the profile's plugins
- * loaded by PF4J from their installed packages and started, and the tools they registered, offered only while
- * their skill is enabled. Closing it stops and unloads every plugin, then closes the services.
+ * A running host for one profile and one project: its services in a Guice injector, the profile's
+ * plugins loaded by PF4J from their installed packages and started, and the tools they registered,
+ * offered only while their skill is enabled. Closing it stops and unloads every plugin, then closes
+ * the services.
  */
 public final class Host implements AutoCloseable {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Host.class);
+
   /**
-   * What a host provides; tests and embedders can withhold services to model a smaller host. Approval prompts go to
-   * {@code terminal}; without one, approvals follow the project's rules alone.
+   * What a host provides; tests and embedders can withhold services to model a smaller host.
+   * Approval prompts go to {@code terminal}; without one, approvals follow the project's rules
+   * alone.
    */
-  public record Options(Set<String> withheldServices, long attachmentMaxBytes, Optional<Terminal> terminal) {
+  public record Options(
+      Set<String> withheldServices, long attachmentMaxBytes, Optional<Terminal> terminal) {
     public Options(Set<String> withheldServices, long attachmentMaxBytes) {
       this(withheldServices, attachmentMaxBytes, Optional.empty());
     }
@@ -54,7 +58,10 @@ public final class Host implements AutoCloseable {
       return new Options(Set.of(), FileAttachmentService.DEFAULT_MAX_BYTES);
     }
 
-    /** These options with approval prompts on the user's terminal ({@link Terminal#fromEnvironment()}). */
+    /**
+     * These options with approval prompts on the user's terminal ({@link
+     * Terminal#fromEnvironment()}).
+     */
     public Options askingOnTheTerminal() {
       return new Options(withheldServices, attachmentMaxBytes, Terminal.fromEnvironment());
     }
@@ -68,7 +75,10 @@ public final class Host implements AutoCloseable {
   private final FileAttachmentService attachments;
   private HostPluginManager plugins;
 
-  private Host(HarnessHome.Profile profile, ProjectConfig project, SqliteStorageDomains storage,
+  private Host(
+      HarnessHome.Profile profile,
+      ProjectConfig project,
+      SqliteStorageDomains storage,
       FileAttachmentService attachments) {
     this.profile = profile;
     this.project = project;
@@ -85,10 +95,13 @@ public final class Host implements AutoCloseable {
     SqliteStorageDomains storage = new SqliteStorageDomains(profile.data());
     Set<String> provided = new HashSet<>(HostApi.SERVICES.keySet());
     provided.removeAll(options.withheldServices());
-    FileAttachmentService attachments = provided.contains("attachments")
-        ? new FileAttachmentService(profile.attachments(),
-            storage.open("attachments", FileAttachmentService.MIGRATIONS), options.attachmentMaxBytes())
-        : null;
+    FileAttachmentService attachments =
+        provided.contains("attachments")
+            ? new FileAttachmentService(
+                profile.attachments(),
+                storage.open("attachments", FileAttachmentService.MIGRATIONS),
+                options.attachmentMaxBytes())
+            : null;
     Host host = new Host(profile, project, storage, attachments);
     try {
       host.startPlugins(installed, provided, options.terminal());
@@ -103,7 +116,8 @@ public final class Host implements AutoCloseable {
     return host;
   }
 
-  private void startPlugins(Map<String, PluginManifest> installed, Set<String> provided, Optional<Terminal> terminal) {
+  private void startPlugins(
+      Map<String, PluginManifest> installed, Set<String> provided, Optional<Terminal> terminal) {
     Map<String, Object> services = new LinkedHashMap<>();
     if (provided.contains("storageDomain")) {
       services.put("storageDomain", storage);
@@ -112,51 +126,75 @@ public final class Host implements AutoCloseable {
       services.put("attachments", attachments);
     }
     if (provided.contains("credentials")) {
-      services.put("credentials", new ProjectCredentialService(project.credentials(),
-          Optional.of(new CredentialStore(profile.dir()))));
+      services.put(
+          "credentials",
+          new ProjectCredentialService(
+              project.credentials(), Optional.of(new CredentialStore(profile.dir()))));
     }
     if (provided.contains("approval")) {
       services.put("approval", new RuleApprovalService(project.approvalRules(), terminal));
     }
-    Injector injector = Guice.createInjector(new AbstractModule() {
-      @Override
-      protected void configure() {
-        bindService(StorageDomainService.class, services.get("storageDomain"));
-        bindService(AttachmentService.class, services.get("attachments"));
-        bindService(CredentialService.class, services.get("credentials"));
-        bindService(ApprovalService.class, services.get("approval"));
-      }
+    Injector injector =
+        Guice.createInjector(
+            new AbstractModule() {
+              @Override
+              protected void configure() {
+                bindService(StorageDomainService.class, services.get("storageDomain"));
+                bindService(AttachmentService.class, services.get("attachments"));
+                bindService(CredentialService.class, services.get("credentials"));
+                bindService(ApprovalService.class, services.get("approval"));
+              }
 
-      private <T> void bindService(Class<T> type, Object service) {
-        OptionalBinder<T> binder = OptionalBinder.newOptionalBinder(binder(), type);
-        if (service != null) {
-          binder.setBinding().toInstance(type.cast(service));
-        }
-      }
-    });
-    plugins = new HostPluginManager(profile.plugins(), injector, registry, id -> configuration(id),
-        id -> new ProjectContext(profile.name(), project.projectDir(), profile.pluginData(id)));
+              private <T> void bindService(Class<T> type, Object service) {
+                OptionalBinder<T> binder = OptionalBinder.newOptionalBinder(binder(), type);
+                if (service != null) {
+                  binder.setBinding().toInstance(type.cast(service));
+                }
+              }
+            });
+    plugins =
+        new HostPluginManager(
+            profile.plugins(),
+            injector,
+            registry,
+            id -> configuration(id),
+            id -> new ProjectContext(profile.name(), project.projectDir(), profile.pluginData(id)));
     plugins.setSystemVersion(HostApi.VERSION);
     plugins.loadPlugins();
     for (PluginWrapper wrapper : List.copyOf(plugins.getResolvedPlugins())) {
       PluginManifest manifest = plugins.manifest(wrapper);
       for (String service : manifest.requiredServices()) {
         if (!services.containsKey(service)) {
-          throw new HarnessException("refused to start plugin " + manifest.id() + ": it requires host service '"
-              + service + "', which this host does not provide");
+          throw new HarnessException(
+              "refused to start plugin "
+                  + manifest.id()
+                  + ": it requires host service '"
+                  + service
+                  + "', which this host does not provide");
         }
       }
       PluginState state = plugins.startPlugin(wrapper.getPluginId());
       if (state != PluginState.STARTED) {
         Throwable cause = wrapper.getFailedException();
-        throw new HarnessException("plugin " + manifest.id() + " failed to start: "
-            + (cause == null ? state : rootMessage(cause)), cause);
+        throw new HarnessException(
+            "plugin "
+                + manifest.id()
+                + " failed to start: "
+                + (cause == null ? state : rootMessage(cause)),
+            cause);
       }
     }
     for (String id : installed.keySet()) {
-      if (plugins.getPlugin(id) == null || plugins.getPlugin(id).getPluginState() != PluginState.STARTED) {
-        throw new HarnessException("plugin " + id + " is installed but could not be loaded (is its requires range "
-            + installed.get(id).requires() + " met by host API " + HostApi.VERSION + "?)");
+      if (plugins.getPlugin(id) == null
+          || plugins.getPlugin(id).getPluginState() != PluginState.STARTED) {
+        throw new HarnessException(
+            "plugin "
+                + id
+                + " is installed but could not be loaded (is its requires range "
+                + installed.get(id).requires()
+                + " met by host API "
+                + HostApi.VERSION
+                + "?)");
       }
     }
   }
@@ -164,7 +202,8 @@ public final class Host implements AutoCloseable {
   private PluginConfiguration configuration(String pluginId) {
     JsonNode section = project.pluginSections().get(pluginId);
     @SuppressWarnings("unchecked")
-    Map<String, Object> values = section == null ? Map.of() : Yaml.JSON.convertValue(section, Map.class);
+    Map<String, Object> values =
+        section == null ? Map.of() : Yaml.JSON.convertValue(section, Map.class);
     return new PluginConfiguration(values);
   }
 
@@ -183,7 +222,9 @@ public final class Host implements AutoCloseable {
   public String guidance() {
     StringBuilder b = new StringBuilder();
     for (PluginManifest m : PluginInstaller.installed(profile).values()) {
-      m.skills().stream().filter(s -> skillEnabled(s.name())).forEach(s -> b.append(s.guidance()).append('\n'));
+      m.skills().stream()
+          .filter(s -> skillEnabled(s.name()))
+          .forEach(s -> b.append(s.guidance()).append('\n'));
     }
     return b.toString().strip();
   }
@@ -192,43 +233,72 @@ public final class Host implements AutoCloseable {
     return SkillSettings.enabled(profile, project.projectDir(), skill);
   }
 
-  /** Calls a tool for an agent session. Unknown tools, disabled skills and bad arguments are error results. */
-  public ToolResult call(String agentSessionId, String toolName, Map<String, Object> arguments, Cancellation cancellation) {
+  /**
+   * Calls a tool for an agent session. Unknown tools, disabled skills and bad arguments are error
+   * results.
+   */
+  public ToolResult call(
+      String agentSessionId,
+      String toolName,
+      Map<String, Object> arguments,
+      Cancellation cancellation) {
     Optional<HostToolRegistry.Registered> found = registry.find(toolName);
     if (found.isEmpty()) {
-      return ToolResult.error("unknown tool '" + toolName + "'; this host offers: "
-          + String.join(", ", tools().stream().map(ToolDescriptor::name).toList()));
+      return ToolResult.error(
+          "unknown tool '"
+              + toolName
+              + "'; this host offers: "
+              + String.join(", ", tools().stream().map(ToolDescriptor::name).toList()));
     }
     HostToolRegistry.Registered registered = found.get();
     if (!skillEnabled(registered.skill())) {
-      return ToolResult.error("tool '" + toolName + "' belongs to skill '" + registered.skill()
-          + "', which is disabled for this project; the user can enable it with: harness skill enable "
-          + registered.skill() + " --profile " + profile.name() + " [--project DIR]");
+      return ToolResult.error(
+          "tool '"
+              + toolName
+              + "' belongs to skill '"
+              + registered.skill()
+              + "', which is disabled for this project; the user can enable it with: harness skill enable "
+              + registered.skill()
+              + " --profile "
+              + profile.name()
+              + " [--project DIR]");
     }
     Tool tool = registered.tool();
-    Schema schema = argumentSchemas.computeIfAbsent(toolName, n -> Schemas.compile(tool.descriptor().inputSchema()));
+    Schema schema =
+        argumentSchemas.computeIfAbsent(
+            toolName, n -> Schemas.compile(tool.descriptor().inputSchema()));
     List<String> violations = Schemas.violations(schema, Yaml.JSON.valueToTree(arguments), "");
     if (!violations.isEmpty()) {
       return tool.rejectArguments(violations);
     }
     try {
       // Argument names only: a browser_fill value is the user's data and stays out of the log.
-      LOG.debug("tool {} called by agent session {} with arguments {}", toolName, agentSessionId, arguments.keySet());
+      LOG.debug(
+          "tool {} called by agent session {} with arguments {}",
+          toolName,
+          agentSessionId,
+          arguments.keySet());
       ToolResult result = tool.call(new ToolCall(arguments, agentSessionId, cancellation));
-      LOG.debug("tool {} for agent session {} returned{}: {}", toolName, agentSessionId,
-          result.isError() ? " an error" : "", result.text().lines().reduce((first, last) -> last).orElse(""));
+      LOG.debug(
+          "tool {} for agent session {} returned{}: {}",
+          toolName,
+          agentSessionId,
+          result.isError() ? " an error" : "",
+          result.text().lines().reduce((first, last) -> last).orElse(""));
       return result;
     } catch (RuntimeException e) {
-      // A tool's own bug must not take the host down. The model sees that the call failed; the operator's log
+      // A tool's own bug must not take the host down. The model sees that the call failed; the
+      // operator's log
       // gets the details, which may hold host paths.
       LOG.warn("tool {} failed", toolName, e);
-      return ToolResult.error("tool '" + toolName + "' failed unexpectedly; the host log has the details");
+      return ToolResult.error(
+          "tool '" + toolName + "' failed unexpectedly; the host log has the details");
     }
   }
 
   /**
-   * Stops one plugin, as a host does when a user switches it off; what it contributed to other plugins is
-   * withdrawn with it.
+   * Stops one plugin, as a host does when a user switches it off; what it contributed to other
+   * plugins is withdrawn with it.
    */
   public void stopPlugin(String pluginId) {
     PluginState state = plugins.stopPlugin(pluginId);
@@ -255,13 +325,19 @@ public final class Host implements AutoCloseable {
   public void close() {
     RuntimeException failure = null;
     if (plugins != null) {
-      // Stop each plugin by id over a copy: PF4J's stopPlugins() can throw ConcurrentModificationException.
+      // Stop each plugin by id over a copy: PF4J's stopPlugins() can throw
+      // ConcurrentModificationException.
       for (PluginWrapper w : List.copyOf(plugins.getStartedPlugins())) {
         try {
           plugins.stopPlugin(w.getPluginId());
           if (w.getFailedException() != null && failure == null) {
-            failure = new HarnessException("plugin " + w.getPluginId() + " stopped with failures: "
-                + rootMessage(w.getFailedException()), w.getFailedException());
+            failure =
+                new HarnessException(
+                    "plugin "
+                        + w.getPluginId()
+                        + " stopped with failures: "
+                        + rootMessage(w.getFailedException()),
+                    w.getFailedException());
           }
         } catch (RuntimeException e) {
           failure = add(failure, e);

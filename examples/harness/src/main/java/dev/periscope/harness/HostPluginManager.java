@@ -25,8 +25,8 @@ import org.pf4j.PluginWrapper;
 import org.pf4j.PropertiesPluginDescriptorFinder;
 
 /**
- * PF4J with the host's pieces: plugin.yaml read first, and plugins and their extensions created through a child
- * of the host's injector that installs the plugin's own Guice module.
+ * PF4J with the host's pieces: plugin.yaml read first, and plugins and their extensions created
+ * through a child of the host's injector that installs the plugin's own Guice module.
  */
 final class HostPluginManager extends DefaultPluginManager {
   private final Injector host;
@@ -35,9 +35,15 @@ final class HostPluginManager extends DefaultPluginManager {
   private final Function<String, ProjectContext> projects;
   private final Map<String, Injector> injectors = new ConcurrentHashMap<>();
 
-  /** {@code projects} gives each plugin, by id, its project context (with its own data directory). */
-  HostPluginManager(Path pluginsRoot, Injector host, ToolRegistry tools,
-      Function<String, PluginConfiguration> configurations, Function<String, ProjectContext> projects) {
+  /**
+   * {@code projects} gives each plugin, by id, its project context (with its own data directory).
+   */
+  HostPluginManager(
+      Path pluginsRoot,
+      Injector host,
+      ToolRegistry tools,
+      Function<String, PluginConfiguration> configurations,
+      Function<String, ProjectContext> projects) {
     super(pluginsRoot);
     this.host = host;
     this.tools = tools;
@@ -57,7 +63,8 @@ final class HostPluginManager extends DefaultPluginManager {
   protected PluginFactory createPluginFactory() {
     return wrapper -> {
       try {
-        Class<?> pluginClass = wrapper.getPluginClassLoader().loadClass(wrapper.getDescriptor().getPluginClass());
+        Class<?> pluginClass =
+            wrapper.getPluginClassLoader().loadClass(wrapper.getDescriptor().getPluginClass());
         return (Plugin) injector(wrapper).getInstance(pluginClass);
       } catch (ClassNotFoundException e) {
         throw new PluginRuntimeException(e, "plugin class of {} not found", wrapper.getPluginId());
@@ -71,7 +78,9 @@ final class HostPluginManager extends DefaultPluginManager {
       @Override
       public <T> T create(Class<T> extensionClass) {
         PluginWrapper owner = whichPlugin(extensionClass);
-        return owner == null ? host.getInstance(extensionClass) : injector(owner).getInstance(extensionClass);
+        return owner == null
+            ? host.getInstance(extensionClass)
+            : injector(owner).getInstance(extensionClass);
       }
     };
   }
@@ -84,25 +93,35 @@ final class HostPluginManager extends DefaultPluginManager {
   }
 
   private Injector injector(PluginWrapper wrapper) {
-    return injectors.computeIfAbsent(wrapper.getPluginId(), id -> {
-      PluginManifest manifest = manifest(wrapper);
-      Module pluginModule;
-      try {
-        pluginModule = (Module) wrapper.getPluginClassLoader().loadClass(manifest.module()).getDeclaredConstructor()
-            .newInstance();
-      } catch (ReflectiveOperationException | ClassCastException e) {
-        throw new PluginRuntimeException(e, "cannot create Guice module {} of plugin {}", manifest.module(), id);
-      }
-      return host.createChildInjector(pluginModule, new AbstractModule() {
-        @Override
-        protected void configure() {
-          bind(PluginWrapper.class).toInstance(wrapper);
-          bind(ToolRegistry.class).toInstance(tools);
-          bind(PluginConfiguration.class).toInstance(configurations.apply(id));
-          bind(ProjectContext.class).toInstance(projects.apply(id));
-        }
-      });
-    });
+    return injectors.computeIfAbsent(
+        wrapper.getPluginId(),
+        id -> {
+          PluginManifest manifest = manifest(wrapper);
+          Module pluginModule;
+          try {
+            pluginModule =
+                (Module)
+                    wrapper
+                        .getPluginClassLoader()
+                        .loadClass(manifest.module())
+                        .getDeclaredConstructor()
+                        .newInstance();
+          } catch (ReflectiveOperationException | ClassCastException e) {
+            throw new PluginRuntimeException(
+                e, "cannot create Guice module {} of plugin {}", manifest.module(), id);
+          }
+          return host.createChildInjector(
+              pluginModule,
+              new AbstractModule() {
+                @Override
+                protected void configure() {
+                  bind(PluginWrapper.class).toInstance(wrapper);
+                  bind(ToolRegistry.class).toInstance(tools);
+                  bind(PluginConfiguration.class).toInstance(configurations.apply(id));
+                  bind(ProjectContext.class).toInstance(projects.apply(id));
+                }
+              });
+        });
   }
 
   void forget(String pluginId) {

@@ -9,7 +9,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-/** The tools plugins registered, by name, each with its skill; and who to tell when an agent session ends. */
+/**
+ * The tools plugins registered, by name, each with its skill; and who to tell when an agent session
+ * ends.
+ */
 final class HostToolRegistry implements ToolRegistry {
   record Registered(String skill, Tool tool) {}
 

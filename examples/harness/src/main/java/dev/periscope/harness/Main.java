@@ -9,13 +9,27 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** The reference harness's command line: {@code harness plugin|skill|run|mcp|doctor|demo|verify}. */
-@Command(name = "harness", mixinStandardHelpOptions = true, version = "periscope harness 0.1.0",
+/**
+ * The reference harness's command line: {@code harness plugin|skill|run|mcp|doctor|demo|verify}.
+ */
+@Command(
+    name = "harness",
+    mixinStandardHelpOptions = true,
+    version = "periscope harness 0.1.0",
     description = "The reference host for Periscope plugins.",
-    subcommands = {Main.PluginCommand.class, Main.SkillCommand.class, Main.RunCommand.class,
-        Main.SessionsCommand.class, Main.TransitionsCommand.class, Main.CheckpointsCommand.class,
-        CredentialsCommand.class, McpCommand.class, Doctor.class,
-        Demo.class, VerifyCommand.class})
+    subcommands = {
+      Main.PluginCommand.class,
+      Main.SkillCommand.class,
+      Main.RunCommand.class,
+      Main.SessionsCommand.class,
+      Main.TransitionsCommand.class,
+      Main.CheckpointsCommand.class,
+      CredentialsCommand.class,
+      McpCommand.class,
+      Doctor.class,
+      Demo.class,
+      VerifyCommand.class
+    })
 public final class Main implements Runnable {
   @Override
   public void run() {
@@ -23,24 +37,35 @@ public final class Main implements Runnable {
   }
 
   public static void main(String[] args) {
-    // HARNESS_LOG=debug (or trace, info, warn, error) sets how much the harness and its plugins log, to stderr.
+    // HARNESS_LOG=debug (or trace, info, warn, error) sets how much the harness and its plugins
+    // log, to stderr.
     String level = System.getenv("HARNESS_LOG");
-    System.getProperties().putIfAbsent("org.slf4j.simpleLogger.defaultLogLevel",
-        level != null && level.matches("trace|debug|info|warn|error|off") ? level : "warn");
+    System.getProperties()
+        .putIfAbsent(
+            "org.slf4j.simpleLogger.defaultLogLevel",
+            level != null && level.matches("trace|debug|info|warn|error|off") ? level : "warn");
     System.getProperties().putIfAbsent("org.slf4j.simpleLogger.log.org.pf4j", "off");
-    // The proxy's internals stay at warn whatever HARNESS_LOG says: its debug output would carry request bodies.
+    // The proxy's internals stay at warn whatever HARNESS_LOG says: its debug output would carry
+    // request bodies.
     System.getProperties().putIfAbsent("org.slf4j.simpleLogger.log.org.eclipse.jetty", "warn");
     // The MCP SDK logs whole messages at debug, a browser_fill value among them: it stays at info.
-    System.getProperties().putIfAbsent("org.slf4j.simpleLogger.log.io.modelcontextprotocol", "info");
-    // At startup the browser plugin says what network policy its browsers keep, and the provider what it runs:
+    System.getProperties()
+        .putIfAbsent("org.slf4j.simpleLogger.log.io.modelcontextprotocol", "info");
+    // At startup the browser plugin says what network policy its browsers keep, and the provider
+    // what it runs:
     // Chromium, headless or not.
-    for (String logger : java.util.List.of("dev.periscope.browser.BrowserPlugin",
-        "dev.periscope.browser.playwright.PlaywrightProvider")) {
-      System.getProperties().putIfAbsent("org.slf4j.simpleLogger.log." + logger,
-          level != null && level.matches("trace|debug") ? level : "info");
+    for (String logger :
+        java.util.List.of(
+            "dev.periscope.browser.BrowserPlugin",
+            "dev.periscope.browser.playwright.PlaywrightProvider")) {
+      System.getProperties()
+          .putIfAbsent(
+              "org.slf4j.simpleLogger.log." + logger,
+              level != null && level.matches("trace|debug") ? level : "info");
     }
     System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
-    // SQLite's native library is unpacked here rather than in the temp directory, where a killed harness would
+    // SQLite's native library is unpacked here rather than in the temp directory, where a killed
+    // harness would
     // leave a copy behind each time.
     if (System.getProperty("org.sqlite.tmpdir") == null) {
       java.nio.file.Path natives = home().root().resolve("native");
@@ -54,22 +79,26 @@ public final class Main implements Runnable {
     System.exit(commandLine().execute(args));
   }
 
-  /** The command line with the harness's error handling: a user's mistake is one message, never a stack trace. */
+  /**
+   * The command line with the harness's error handling: a user's mistake is one message, never a
+   * stack trace.
+   */
   static CommandLine commandLine() {
     CommandLine cli = new CommandLine(new Main());
-    cli.setExecutionExceptionHandler((e, command, parsed) -> {
-      PrintWriter err = command.getErr();
-      if (e instanceof HarnessException) {
-        err.println("harness: " + e.getMessage());
-      } else {
-        err.println("harness: " + e.getClass().getSimpleName() + ": " + Host.rootMessage(e));
-        if (System.getenv("HARNESS_DEBUG") != null) {
-          e.printStackTrace(err);
-        }
-      }
-      err.flush();
-      return 1;
-    });
+    cli.setExecutionExceptionHandler(
+        (e, command, parsed) -> {
+          PrintWriter err = command.getErr();
+          if (e instanceof HarnessException) {
+            err.println("harness: " + e.getMessage());
+          } else {
+            err.println("harness: " + e.getClass().getSimpleName() + ": " + Host.rootMessage(e));
+            if (System.getenv("HARNESS_DEBUG") != null) {
+              e.printStackTrace(err);
+            }
+          }
+          err.flush();
+          return 1;
+        });
     return cli;
   }
 
@@ -77,19 +106,32 @@ public final class Main implements Runnable {
     return HarnessHome.fromEnvironment();
   }
 
-  @Command(name = "plugin", description = "Add, list and remove a profile's plugins.", mixinStandardHelpOptions = true,
-      subcommands = {PluginCommand.Add.class, PluginCommand.ListPlugins.class, PluginCommand.Remove.class})
+  @Command(
+      name = "plugin",
+      description = "Add, list and remove a profile's plugins.",
+      mixinStandardHelpOptions = true,
+      subcommands = {
+        PluginCommand.Add.class,
+        PluginCommand.ListPlugins.class,
+        PluginCommand.Remove.class
+      })
   static final class PluginCommand implements Runnable {
     @Override
     public void run() {
-      throw new CommandLine.ParameterException(new CommandLine(this), "name a subcommand: add, list or remove");
+      throw new CommandLine.ParameterException(
+          new CommandLine(this), "name a subcommand: add, list or remove");
     }
 
     @Command(name = "add", description = "Verify a plugin package and install it into a profile.")
     static final class Add implements Callable<Integer> {
-      @Option(names = "--profile", required = true) String profile;
-      @Option(names = "--replace", description = "replace an installed plugin with the same id") boolean replace;
-      @Parameters(paramLabel = "PACKAGE") Path packageFile;
+      @Option(names = "--profile", required = true)
+      String profile;
+
+      @Option(names = "--replace", description = "replace an installed plugin with the same id")
+      boolean replace;
+
+      @Parameters(paramLabel = "PACKAGE")
+      Path packageFile;
 
       @Override
       public Integer call() {
@@ -100,7 +142,8 @@ public final class Main implements Runnable {
 
     @Command(name = "list", description = "List a profile's plugins.")
     static final class ListPlugins implements Callable<Integer> {
-      @Option(names = "--profile", required = true) String profile;
+      @Option(names = "--profile", required = true)
+      String profile;
 
       @Override
       public Integer call() {
@@ -109,17 +152,39 @@ public final class Main implements Runnable {
         if (installed.isEmpty()) {
           System.out.println("no plugins in profile " + profile);
         }
-        installed.values().forEach(m -> System.out.println(m.id() + " " + m.version() + "  skills: "
-            + String.join(", ", m.skills().stream().map(s -> s.name() + " ("
-                + (SkillSettings.profileSetting(p, s.name()).orElse(true) ? "enabled" : "disabled") + ")").toList())));
+        installed
+            .values()
+            .forEach(
+                m ->
+                    System.out.println(
+                        m.id()
+                            + " "
+                            + m.version()
+                            + "  skills: "
+                            + String.join(
+                                ", ",
+                                m.skills().stream()
+                                    .map(
+                                        s ->
+                                            s.name()
+                                                + " ("
+                                                + (SkillSettings.profileSetting(p, s.name())
+                                                        .orElse(true)
+                                                    ? "enabled"
+                                                    : "disabled")
+                                                + ")")
+                                    .toList())));
         return 0;
       }
     }
 
     @Command(name = "remove", description = "Remove a plugin from a profile.")
     static final class Remove implements Callable<Integer> {
-      @Option(names = "--profile", required = true) String profile;
-      @Parameters(paramLabel = "ID") String id;
+      @Option(names = "--profile", required = true)
+      String profile;
+
+      @Parameters(paramLabel = "ID")
+      String id;
 
       @Override
       public Integer call() {
@@ -130,32 +195,52 @@ public final class Main implements Runnable {
     }
   }
 
-  @Command(name = "skill", description = "Enable or disable a skill for a profile or a project.",
-      mixinStandardHelpOptions = true, subcommands = {SkillCommand.Enable.class, SkillCommand.Disable.class})
+  @Command(
+      name = "skill",
+      description = "Enable or disable a skill for a profile or a project.",
+      mixinStandardHelpOptions = true,
+      subcommands = {SkillCommand.Enable.class, SkillCommand.Disable.class})
   static final class SkillCommand implements Runnable {
     @Override
     public void run() {
-      throw new CommandLine.ParameterException(new CommandLine(this), "name a subcommand: enable or disable");
+      throw new CommandLine.ParameterException(
+          new CommandLine(this), "name a subcommand: enable or disable");
     }
 
     static int set(String profile, Path project, String skill, boolean enabled) {
       HarnessHome.Profile p = home().profile(profile);
-      boolean known = PluginInstaller.installed(p).values().stream()
-          .anyMatch(m -> m.skills().stream().anyMatch(s -> s.name().equals(skill)));
+      boolean known =
+          PluginInstaller.installed(p).values().stream()
+              .anyMatch(m -> m.skills().stream().anyMatch(s -> s.name().equals(skill)));
       if (!known) {
-        throw new HarnessException("no plugin in profile " + profile + " declares a skill named '" + skill + "'");
+        throw new HarnessException(
+            "no plugin in profile " + profile + " declares a skill named '" + skill + "'");
       }
-      Path file = project == null ? p.settings() : ProjectConfig.fileOf(ProjectConfig.canonical(project));
+      Path file =
+          project == null ? p.settings() : ProjectConfig.fileOf(ProjectConfig.canonical(project));
       SkillSettings.set(file, skill, enabled);
-      System.out.println("skill " + skill + " " + (enabled ? "enabled" : "disabled") + " for "
-          + (project == null ? "profile " + profile : "project " + ProjectConfig.canonical(project)));
+      System.out.println(
+          "skill "
+              + skill
+              + " "
+              + (enabled ? "enabled" : "disabled")
+              + " for "
+              + (project == null
+                  ? "profile " + profile
+                  : "project " + ProjectConfig.canonical(project)));
       return 0;
     }
 
-    @Command(name = "enable") static final class Enable implements Callable<Integer> {
-      @Parameters(paramLabel = "SKILL") String skill;
-      @Option(names = "--profile", required = true) String profile;
-      @Option(names = "--project") Path project;
+    @Command(name = "enable")
+    static final class Enable implements Callable<Integer> {
+      @Parameters(paramLabel = "SKILL")
+      String skill;
+
+      @Option(names = "--profile", required = true)
+      String profile;
+
+      @Option(names = "--project")
+      Path project;
 
       @Override
       public Integer call() {
@@ -163,10 +248,16 @@ public final class Main implements Runnable {
       }
     }
 
-    @Command(name = "disable") static final class Disable implements Callable<Integer> {
-      @Parameters(paramLabel = "SKILL") String skill;
-      @Option(names = "--profile", required = true) String profile;
-      @Option(names = "--project") Path project;
+    @Command(name = "disable")
+    static final class Disable implements Callable<Integer> {
+      @Parameters(paramLabel = "SKILL")
+      String skill;
+
+      @Option(names = "--profile", required = true)
+      String profile;
+
+      @Option(names = "--project")
+      Path project;
 
       @Override
       public Integer call() {
@@ -177,36 +268,48 @@ public final class Main implements Runnable {
 
   @Command(name = "run", description = "Run one scripted agent session (a YAML file of steps).")
   static final class RunCommand implements Callable<Integer> {
-    @Option(names = "--profile", required = true) String profile;
-    @Option(names = "--project", required = true) Path project;
-    @Option(names = "--session", required = true, description = "the agent session id") String session;
-    @Option(names = "--json", description = "print one JSON object a step") boolean json;
-    @Parameters(paramLabel = "SCRIPT") Path script;
+    @Option(names = "--profile", required = true)
+    String profile;
+
+    @Option(names = "--project", required = true)
+    Path project;
+
+    @Option(names = "--session", required = true, description = "the agent session id")
+    String session;
+
+    @Option(names = "--json", description = "print one JSON object a step")
+    boolean json;
+
+    @Parameters(paramLabel = "SCRIPT")
+    Path script;
 
     @Override
     public Integer call() {
       var steps = ScriptRunner.readSteps(script);
-      Host host = Host.start(home(), profile, project, Host.Options.defaults().askingOnTheTerminal());
+      Host host =
+          Host.start(home(), profile, project, Host.Options.defaults().askingOnTheTerminal());
       ScriptRunner runner = new ScriptRunner(host, session);
-      // A stop signal (SIGTERM, SIGINT, a closed terminal) cancels the running step, ends the agent session with
+      // A stop signal (SIGTERM, SIGINT, a closed terminal) cancels the running step, ends the agent
+      // session with
       // its checkpoint and stops the host before the JVM exits: no browser outlives the run.
-      Runnable stop = new Runnable() {
-        private boolean stopped;
+      Runnable stop =
+          new Runnable() {
+            private boolean stopped;
 
-        @Override
-        public synchronized void run() {
-          if (stopped) {
-            return;
-          }
-          stopped = true;
-          runner.stop();
-          try {
-            host.endSession(session);
-          } finally {
-            host.close();
-          }
-        }
-      };
+            @Override
+            public synchronized void run() {
+              if (stopped) {
+                return;
+              }
+              stopped = true;
+              runner.stop();
+              try {
+                host.endSession(session);
+              } finally {
+                host.close();
+              }
+            }
+          };
       Thread hook = new Thread(stop, "run-stop");
       Runtime.getRuntime().addShutdownHook(hook);
       try {
@@ -222,37 +325,57 @@ public final class Main implements Runnable {
     }
   }
 
-  @Command(name = "sessions", description = "List agent sessions, their browser sessions, generation and last checkpoint.")
+  @Command(
+      name = "sessions",
+      description = "List agent sessions, their browser sessions, generation and last checkpoint.")
   static final class SessionsCommand implements Callable<Integer> {
-    @Option(names = "--profile", required = true) String profile;
-    @Option(names = "--project", description = "only this project's agent sessions") Path project;
+    @Option(names = "--profile", required = true)
+    String profile;
+
+    @Option(names = "--project", description = "only this project's agent sessions")
+    Path project;
 
     @Override
     public Integer call() {
-      new RuntimeRecords(home().profile(profile)).sessions(java.util.Optional.ofNullable(project), System.out);
+      new RuntimeRecords(home().profile(profile))
+          .sessions(java.util.Optional.ofNullable(project), System.out);
       return 0;
     }
   }
 
-  @Command(name = "transitions", description = "Print the audit trail of an agent session (or a browser session).")
+  @Command(
+      name = "transitions",
+      description = "Print the audit trail of an agent session (or a browser session).")
   static final class TransitionsCommand implements Callable<Integer> {
-    @Option(names = "--profile", required = true) String profile;
-    @Option(names = "--session", required = true, description = "an agent session id or a browser session id")
+    @Option(names = "--profile", required = true)
+    String profile;
+
+    @Option(
+        names = "--session",
+        required = true,
+        description = "an agent session id or a browser session id")
     String session;
-    @Option(names = "--project", description = "the project of the agent session") Path project;
+
+    @Option(names = "--project", description = "the project of the agent session")
+    Path project;
 
     @Override
     public Integer call() {
-      new RuntimeRecords(home().profile(profile)).transitions(session, java.util.Optional.ofNullable(project),
-          System.out);
+      new RuntimeRecords(home().profile(profile))
+          .transitions(session, java.util.Optional.ofNullable(project), System.out);
       return 0;
     }
   }
 
-  @Command(name = "checkpoints", description = "List saved browser states, or delete them all with --clear.")
+  @Command(
+      name = "checkpoints",
+      description = "List saved browser states, or delete them all with --clear.")
   static final class CheckpointsCommand implements Callable<Integer> {
-    @Option(names = "--profile", required = true) String profile;
-    @Option(names = "--clear", description = "delete every checkpoint: the sessions start fresh") boolean clear;
+    @Option(names = "--profile", required = true)
+    String profile;
+
+    @Option(names = "--clear", description = "delete every checkpoint: the sessions start fresh")
+    boolean clear;
 
     @Override
     public Integer call() {

@@ -20,19 +20,30 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code harness mcp}: serves a profile's enabled tools to one MCP client over standard input and output, for one
- * agent session. Standard output carries protocol messages only; everything else goes to standard error. The
- * connection ends when standard input ends or the process is asked to stop (SIGTERM, as MCP clients do): the agent
- * session is ended (its lease released with a checkpoint), the host is stopped and no browser is left running.
+ * {@code harness mcp}: serves a profile's enabled tools to one MCP client over standard input and
+ * output, for one agent session. Standard output carries protocol messages only; everything else
+ * goes to standard error. The connection ends when standard input ends or the process is asked to
+ * stop (SIGTERM, as MCP clients do): the agent session is ended (its lease released with a
+ * checkpoint), the host is stopped and no browser is left running.
  */
-@Command(name = "mcp", description = "Serve the enabled tools to an MCP client over standard input and output.")
+@Command(
+    name = "mcp",
+    description = "Serve the enabled tools to an MCP client over standard input and output.")
 final class McpCommand implements Callable<Integer> {
   private static final Logger LOG = LoggerFactory.getLogger(McpCommand.class);
 
-  @Option(names = "--profile", required = true) String profile;
-  @Option(names = "--project", required = true) Path project;
-  @Option(names = "--session", description = "the agent session id: name one to continue its browser session in a"
-      + " later connection (default: a new one, printed to standard error)") String session;
+  @Option(names = "--profile", required = true)
+  String profile;
+
+  @Option(names = "--project", required = true)
+  Path project;
+
+  @Option(
+      names = "--session",
+      description =
+          "the agent session id: name one to continue its browser session in a"
+              + " later connection (default: a new one, printed to standard error)")
+  String session;
 
   private Host host;
   private LineTransport transport;
@@ -43,14 +54,18 @@ final class McpCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    // The protocol owns file descriptor 1; anything that prints to System.out from now on lands on standard error.
-    // (The JVM's own output is sent to standard error by ./harness: -XX:+DisplayVMOutputToStderr, -Xlog.)
+    // The protocol owns file descriptor 1; anything that prints to System.out from now on lands on
+    // standard error.
+    // (The JVM's own output is sent to standard error by ./harness: -XX:+DisplayVMOutputToStderr,
+    // -Xlog.)
     OutputStream protocol = new BufferedOutputStream(new FileOutputStream(FileDescriptor.out));
     System.setOut(System.err);
-    if (!java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()
+    if (!java.lang.management.ManagementFactory.getRuntimeMXBean()
+        .getInputArguments()
         .contains("-XX:+DisplayVMOutputToStderr")) {
-      System.err.println("harness mcp: warning: this JVM may print its own messages (a thread dump on SIGQUIT) to"
-          + " standard output, into the protocol; ./harness starts it with -XX:+DisplayVMOutputToStderr");
+      System.err.println(
+          "harness mcp: warning: this JVM may print its own messages (a thread dump on SIGQUIT) to"
+              + " standard output, into the protocol; ./harness starts it with -XX:+DisplayVMOutputToStderr");
     }
     agentSession = session != null ? session : "mcp-" + UUID.randomUUID();
     host = Host.start(Main.home(), profile, project, Host.Options.defaults().askingOnTheTerminal());
@@ -61,9 +76,14 @@ final class McpCommand implements Callable<Integer> {
       transport = new LineTransport(json, new FileInputStream(FileDescriptor.in), protocol);
       tools = new ToolServer(host, agentSession, json);
       server = tools.start(transport, Main.class.getAnnotation(Command.class).version()[0]);
-      System.err.println("harness mcp: serving " + host.tools().size() + " tools of profile " + profile
-          + " as agent session " + agentSession
-          + (session == null ? " (continue it with --session " + agentSession + ")" : ""));
+      System.err.println(
+          "harness mcp: serving "
+              + host.tools().size()
+              + " tools of profile "
+              + profile
+              + " as agent session "
+              + agentSession
+              + (session == null ? " (continue it with --session " + agentSession + ")" : ""));
       transport.ended().join();
     } finally {
       stop();
@@ -77,9 +97,9 @@ final class McpCommand implements Callable<Integer> {
   }
 
   /**
-   * Ends the session and stops the host, once, whether standard input ended or a signal came first: no new call
-   * is taken, the running ones are cancelled (a pending approval prompt gives up), then the agent session ends with
-   * its checkpoint and the host stops.
+   * Ends the session and stops the host, once, whether standard input ended or a signal came first:
+   * no new call is taken, the running ones are cancelled (a pending approval prompt gives up), then
+   * the agent session ends with its checkpoint and the host stops.
    */
   private synchronized void stop() {
     if (stopped) {

@@ -21,8 +21,9 @@ import java.util.zip.ZipInputStream;
 import org.pf4j.DefaultVersionManager;
 
 /**
- * Installs verified plugin packages into a profile ({@code plugins/<id>/}, unpacked), lists and removes them.
- * A package that fails verification, or whose {@code requires} excludes this host's API version, is refused.
+ * Installs verified plugin packages into a profile ({@code plugins/<id>/}, unpacked), lists and
+ * removes them. A package that fails verification, or whose {@code requires} excludes this host's
+ * API version, is refused.
  */
 final class PluginInstaller {
   private PluginInstaller() {}
@@ -31,20 +32,33 @@ final class PluginInstaller {
   static String add(HarnessHome home, String profileName, Path packageFile, boolean replace) {
     VerificationReport report = new PackageVerifier().verify(packageFile, Optional.empty());
     if (!report.passed()) {
-      throw new HarnessException("refused " + packageFile + ":\n" + report.render().stripTrailing());
+      throw new HarnessException(
+          "refused " + packageFile + ":\n" + report.render().stripTrailing());
     }
     PluginManifest manifest = packagedManifest(packageFile);
     if (!new DefaultVersionManager().checkVersionConstraint(HostApi.VERSION, manifest.requires())) {
-      throw new HarnessException("refused " + packageFile + ": plugin " + manifest.id() + " requires host API "
-          + manifest.requires() + ", and this host provides " + HostApi.VERSION);
+      throw new HarnessException(
+          "refused "
+              + packageFile
+              + ": plugin "
+              + manifest.id()
+              + " requires host API "
+              + manifest.requires()
+              + ", and this host provides "
+              + HostApi.VERSION);
     }
     HarnessHome.Profile profile = home.createProfile(profileName);
     Path target = profile.plugins().resolve(manifest.id());
     if (Files.exists(target) && !replace) {
-      throw new HarnessException("plugin " + manifest.id() + " is already installed in profile " + profileName
-          + "; add --replace to replace it");
+      throw new HarnessException(
+          "plugin "
+              + manifest.id()
+              + " is already installed in profile "
+              + profileName
+              + "; add --replace to replace it");
     }
-    // Unpack beside the installed copy first: a package that fails to unpack leaves the installed one working.
+    // Unpack beside the installed copy first: a package that fails to unpack leaves the installed
+    // one working.
     Path staging = profile.plugins().resolve("." + manifest.id() + ".installing");
     Path retired = profile.plugins().resolve("." + manifest.id() + ".replaced");
     try {
@@ -56,14 +70,23 @@ final class PluginInstaller {
       }
       Files.move(staging, target);
       Files.createDirectories(profile.packages());
-      Files.copy(packageFile, packageOf(profile, manifest.id()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      Files.copy(
+          packageFile,
+          packageOf(profile, manifest.id()),
+          java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } finally {
       deleteTree(staging);
       deleteTree(retired);
     }
-    return "installed " + manifest.id() + " " + manifest.version() + " into profile " + profileName + "\n"
+    return "installed "
+        + manifest.id()
+        + " "
+        + manifest.version()
+        + " into profile "
+        + profileName
+        + "\n"
         + report.render().stripTrailing();
   }
 
@@ -72,11 +95,13 @@ final class PluginInstaller {
   }
 
   /**
-   * Verifies an installed plugin again: its kept package must still pass, and the installed descriptor must be
-   * the one inside it. Returns the failures, or an empty list and the summary's sha256 line.
+   * Verifies an installed plugin again: its kept package must still pass, and the installed
+   * descriptor must be the one inside it. Returns the failures, or an empty list and the summary's
+   * sha256 line.
    */
   static VerificationReport reverify(HarnessHome.Profile profile, String pluginId) {
-    Path descriptor = profile.plugins().resolve(pluginId).resolve(YamlPluginDescriptorFinder.FILE_NAME);
+    Path descriptor =
+        profile.plugins().resolve(pluginId).resolve(YamlPluginDescriptorFinder.FILE_NAME);
     return new PackageVerifier().verify(packageOf(profile, pluginId), Optional.of(descriptor));
   }
 
@@ -86,14 +111,16 @@ final class PluginInstaller {
       return out;
     }
     try (Stream<Path> dirs = Files.list(profile.plugins())) {
-      for (Path dir : dirs.filter(d -> !d.getFileName().toString().startsWith(".")).sorted().toList()) {
+      for (Path dir :
+          dirs.filter(d -> !d.getFileName().toString().startsWith(".")).sorted().toList()) {
         Path descriptor = dir.resolve(YamlPluginDescriptorFinder.FILE_NAME);
         if (Files.isRegularFile(descriptor)) {
           try {
             PluginManifest m = ManifestReader.read(descriptor);
             out.put(m.id(), m);
           } catch (ManifestException e) {
-            throw new HarnessException("installed plugin at " + dir + " is broken: " + e.getMessage());
+            throw new HarnessException(
+                "installed plugin at " + dir + " is broken: " + e.getMessage());
           }
         }
       }
@@ -124,7 +151,8 @@ final class PluginInstaller {
         }
       }
     } catch (IOException | ManifestException e) {
-      throw new HarnessException("cannot read the descriptor of " + packageFile + ": " + e.getMessage(), e);
+      throw new HarnessException(
+          "cannot read the descriptor of " + packageFile + ": " + e.getMessage(), e);
     }
     throw new HarnessException(packageFile + " has no plugin.yaml");
   }

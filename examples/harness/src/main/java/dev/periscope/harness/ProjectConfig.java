@@ -14,9 +14,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A project's configuration, {@code DIR/.harness/project.yaml}: the host's sections ({@code credentials},
- * {@code approval}, {@code skills}) checked against the host's schema, and each plugin's section
- * ({@code plugins.<id>}) checked against the schema that plugin declares. Invalid input is refused with its path.
+ * A project's configuration, {@code DIR/.harness/project.yaml}: the host's sections ({@code
+ * credentials}, {@code approval}, {@code skills}) checked against the host's schema, and each
+ * plugin's section ({@code plugins.<id>}) checked against the schema that plugin declares. Invalid
+ * input is refused with its path.
  */
 record ProjectConfig(
     Path projectDir,
@@ -27,7 +28,9 @@ record ProjectConfig(
   /** One approval rule; null fields match anything. */
   record ApprovalRule(String tool, String credential, String origin, boolean allow) {}
 
-  private static final Schema HOST_SCHEMA = Schemas.compile("""
+  private static final Schema HOST_SCHEMA =
+      Schemas.compile(
+          """
       {"type": "object", "additionalProperties": false, "properties": {
         "credentials": {"type": "object", "additionalProperties": {
           "type": "object", "additionalProperties": false,
@@ -48,7 +51,10 @@ record ProjectConfig(
     return projectDir.resolve(".harness").resolve("project.yaml");
   }
 
-  /** Loads and checks a project's configuration; {@code pluginSchemas} maps plugin id to its config schema. */
+  /**
+   * Loads and checks a project's configuration; {@code pluginSchemas} maps plugin id to its config
+   * schema.
+   */
   static ProjectConfig load(Path dir, Map<String, JsonNode> pluginSchemas) {
     Path projectDir = canonical(dir);
     Path file = fileOf(projectDir);
@@ -62,8 +68,11 @@ record ProjectConfig(
         section = Yaml.MAPPER.createObjectNode();
       }
       if (section.isObject()) {
-        // Each plugin's section is checked against the schema the plugin declares, not keys known to the host.
-        problems.addAll(Schemas.violations(Schemas.compile(schema.getValue()), section, "/plugins/" + schema.getKey()));
+        // Each plugin's section is checked against the schema the plugin declares, not keys known
+        // to the host.
+        problems.addAll(
+            Schemas.violations(
+                Schemas.compile(schema.getValue()), section, "/plugins/" + schema.getKey()));
         sections.put(schema.getKey(), section);
       }
     }
@@ -71,20 +80,28 @@ record ProjectConfig(
       throw new HarnessException(file + " is invalid:\n - " + String.join("\n - ", problems));
     }
     Map<String, ProjectCredentialService.Source> credentials = new LinkedHashMap<>();
-    root.path("credentials").fields().forEachRemaining(e -> {
-      List<OriginPattern> origins = new ArrayList<>();
-      JsonNode listed = e.getValue().path("origins");
-      for (int i = 0; i < listed.size(); i++) {
-        try {
-          origins.add(OriginPattern.parse(listed.get(i).asText()));
-        } catch (IllegalArgumentException bad) {
-          problems.add("/credentials/" + e.getKey() + "/origins/" + i + ": " + bad.getMessage());
-        }
-      }
-      JsonNode env = e.getValue().path("env");
-      credentials.put(e.getKey(), env.isTextual() ? ProjectCredentialService.Source.environment(env.asText(), origins)
-          : ProjectCredentialService.Source.store(e.getValue().path("store").asText(), origins));
-    });
+    root.path("credentials")
+        .fields()
+        .forEachRemaining(
+            e -> {
+              List<OriginPattern> origins = new ArrayList<>();
+              JsonNode listed = e.getValue().path("origins");
+              for (int i = 0; i < listed.size(); i++) {
+                try {
+                  origins.add(OriginPattern.parse(listed.get(i).asText()));
+                } catch (IllegalArgumentException bad) {
+                  problems.add(
+                      "/credentials/" + e.getKey() + "/origins/" + i + ": " + bad.getMessage());
+                }
+              }
+              JsonNode env = e.getValue().path("env");
+              credentials.put(
+                  e.getKey(),
+                  env.isTextual()
+                      ? ProjectCredentialService.Source.environment(env.asText(), origins)
+                      : ProjectCredentialService.Source.store(
+                          e.getValue().path("store").asText(), origins));
+            });
     if (!problems.isEmpty()) {
       throw new HarnessException(file + " is invalid:\n - " + String.join("\n - ", problems));
     }
@@ -100,8 +117,12 @@ record ProjectConfig(
           problems.add("/approval/rules/" + i + "/origin: " + bad.getMessage());
         }
       }
-      rules.add(new ApprovalRule(text(r, "tool"), text(r, "credential"), origin,
-          "allow".equals(r.path("decision").asText())));
+      rules.add(
+          new ApprovalRule(
+              text(r, "tool"),
+              text(r, "credential"),
+              origin,
+              "allow".equals(r.path("decision").asText())));
     }
     if (!problems.isEmpty()) {
       throw new HarnessException(file + " is invalid:\n - " + String.join("\n - ", problems));
@@ -116,7 +137,8 @@ record ProjectConfig(
     try {
       return dir.toRealPath();
     } catch (IOException e) {
-      throw new HarnessException("cannot resolve project directory " + dir + ": " + e.getMessage(), e);
+      throw new HarnessException(
+          "cannot resolve project directory " + dir + ": " + e.getMessage(), e);
     }
   }
 

@@ -9,10 +9,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Decides approvals by the project's {@code approval.rules} (first match wins; a rule's origin is an origin
- * pattern, as in {@code credentials.*.origins}); with no matching rule it asks on the user's terminal when there is
- * one, and denies otherwise: no terminal, a device that cannot be opened, no answer or anything but "y". It never
- * allows silently.
+ * Decides approvals by the project's {@code approval.rules} (first match wins; a rule's origin is
+ * an origin pattern, as in {@code credentials.*.origins}); with no matching rule it asks on the
+ * user's terminal when there is one, and denies otherwise: no terminal, a device that cannot be
+ * opened, no answer or anything but "y". It never allows silently.
  */
 final class RuleApprovalService implements ApprovalService {
   private final List<ProjectConfig.ApprovalRule> rules;
@@ -28,21 +28,35 @@ final class RuleApprovalService implements ApprovalService {
     for (ProjectConfig.ApprovalRule rule : rules) {
       if (rule.tool().equals(request.toolName())
           && (rule.credential() == null || rule.credential().equals(request.credentialRef()))
-          && (rule.origin() == null || OriginPattern.parse(rule.origin()).matches(request.origin()))) {
+          && (rule.origin() == null
+              || OriginPattern.parse(rule.origin()).matches(request.origin()))) {
         return rule.allow() ? ApprovalDecision.ALLOW_ONCE : ApprovalDecision.DENY;
       }
     }
     if (terminal.isEmpty() || cancellation.isCancelled()) {
       return ApprovalDecision.DENY;
     }
-    Optional<String> answer = terminal.get().ask(String.format("%s%nAllow %s to use credential '%s' on %s (field '%s')? [y/N] ",
-        shown(request.reason()), shown(request.toolName()), shown(request.credentialRef()), shown(request.origin()),
-        shown(request.fieldName())), cancellation);
+    Optional<String> answer =
+        terminal
+            .get()
+            .ask(
+                String.format(
+                    "%s%nAllow %s to use credential '%s' on %s (field '%s')? [y/N] ",
+                    shown(request.reason()),
+                    shown(request.toolName()),
+                    shown(request.credentialRef()),
+                    shown(request.origin()),
+                    shown(request.fieldName())),
+                cancellation);
     return answer.filter(a -> a.trim().equalsIgnoreCase("y")).isPresent()
-        ? ApprovalDecision.ALLOW_ONCE : ApprovalDecision.DENY;
+        ? ApprovalDecision.ALLOW_ONCE
+        : ApprovalDecision.DENY;
   }
 
-  /** A value as the terminal shows it: a page's control or format characters could rewrite the prompt's line. */
+  /**
+   * A value as the terminal shows it: a page's control or format characters could rewrite the
+   * prompt's line.
+   */
   static String shown(String value) {
     return String.valueOf(value).replaceAll("[\\p{Cc}\\p{Cf}\\p{Co}\\p{Cn}]", "?");
   }

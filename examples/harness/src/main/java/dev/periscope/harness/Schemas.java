@@ -9,7 +9,8 @@ import java.util.List;
 
 /** JSON Schema (2020-12) validation that reports each violation with its instance path. */
 final class Schemas {
-  private static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+  private static final SchemaRegistry REGISTRY =
+      SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
 
   private Schemas() {}
 
@@ -22,8 +23,8 @@ final class Schemas {
   }
 
   /**
-   * The violations of {@code instance}, each as {@code <prefix><path>: <message>}, where the path is a JSON
-   * pointer such as {@code /network/mode}.
+   * The violations of {@code instance}, each as {@code <prefix><path>: <message>}, where the path
+   * is a JSON pointer such as {@code /network/mode}.
    */
   static List<String> violations(Schema schema, JsonNode instance, String prefix) {
     List<Error> errors = schema.validate(instance);

@@ -12,11 +12,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Runs a scripted agent session: {@code steps:} a list of {@code {tool, args}}. An argument
- * {@code target: {name: N[, role: R]}} becomes the {@code observation_id} and {@code element_ref} of the first
- * element of the latest observation whose name is N (whitespace collapsed) and whose role or kind is R.
- * Stops at the first failing step, unless the step says {@code expect: error}: then it must fail, and the script
- * goes on.
+ * Runs a scripted agent session: {@code steps:} a list of {@code {tool, args}}. An argument {@code
+ * target: {name: N[, role: R]}} becomes the {@code observation_id} and {@code element_ref} of the
+ * first element of the latest observation whose name is N (whitespace collapsed) and whose role or
+ * kind is R. Stops at the first failing step, unless the step says {@code expect: error}: then it
+ * must fail, and the script goes on.
  */
 final class ScriptRunner {
   /** One step's outcome, as printed. */
@@ -25,8 +25,10 @@ final class ScriptRunner {
   private final Host host;
   private final String session;
   private Map<String, Object> latestObservation;
+
   /** The running step's cancellation; once stopped, no further step starts. */
   private volatile Cancellation current = Cancellation.none();
+
   private volatile boolean stopped;
 
   ScriptRunner(Host host, String session) {
@@ -37,13 +39,15 @@ final class ScriptRunner {
   static List<Map<String, Object>> readSteps(Path script) {
     JsonNode steps = Yaml.readObject(script).path("steps");
     if (!steps.isArray() || steps.isEmpty()) {
-      throw new HarnessException(script + ": expected 'steps:', a non-empty list of {tool: NAME, args: {...}}");
+      throw new HarnessException(
+          script + ": expected 'steps:', a non-empty list of {tool: NAME, args: {...}}");
     }
     List<Map<String, Object>> out = new ArrayList<>();
     for (int i = 0; i < steps.size(); i++) {
       JsonNode s = steps.get(i);
       if (!s.path("tool").isTextual() || (s.has("args") && !s.get("args").isObject())) {
-        throw new HarnessException(script + ": steps[" + i + "]: expected {tool: NAME, args: {...}}");
+        throw new HarnessException(
+            script + ": steps[" + i + "]: expected {tool: NAME, args: {...}}");
       }
       if (s.has("expect") && !"error".equals(s.get("expect").asText())) {
         throw new HarnessException(script + ": steps[" + i + "]: expect may only be 'error'");
@@ -61,7 +65,9 @@ final class ScriptRunner {
     current.cancel();
   }
 
-  /** Runs the steps, printing each result; returns false when a step failed or the run was stopped. */
+  /**
+   * Runs the steps, printing each result; returns false when a step failed or the run was stopped.
+   */
   boolean run(List<Map<String, Object>> steps, boolean json, PrintStream out) {
     for (int i = 0; i < steps.size(); i++) {
       if (stopped) {
@@ -83,7 +89,8 @@ final class ScriptRunner {
   @SuppressWarnings("unchecked")
   StepResult step(int number, Map<String, Object> step) {
     String tool = (String) step.get("tool");
-    Map<String, Object> args = new LinkedHashMap<>((Map<String, Object>) step.getOrDefault("args", Map.of()));
+    Map<String, Object> args =
+        new LinkedHashMap<>((Map<String, Object>) step.getOrDefault("args", Map.of()));
     Object target = args.remove("target");
     if (target != null) {
       String problem = resolveTarget(target, args);
@@ -97,7 +104,8 @@ final class ScriptRunner {
       cancellation.cancel();
     }
     ToolResult result = host.call(session, tool, args, cancellation);
-    if (result.structured() != null && result.structured().get("observation") instanceof Map<?, ?> o) {
+    if (result.structured() != null
+        && result.structured().get("observation") instanceof Map<?, ?> o) {
       latestObservation = (Map<String, Object>) o;
     }
     return new StepResult(number, tool, result);
@@ -110,13 +118,16 @@ final class ScriptRunner {
     }
     String role = t.get("role") instanceof String r ? r : null;
     if (latestObservation == null) {
-      return "target " + describe(name, role) + " needs an observation first; call browser_open or browser_observe";
+      return "target "
+          + describe(name, role)
+          + " needs an observation first; call browser_open or browser_observe";
     }
     String wanted = collapse(name);
     List<String> seen = new ArrayList<>();
     for (Map<String, Object> e : (List<Map<String, Object>>) latestObservation.get("elements")) {
       String elementName = collapse(String.valueOf(e.get("name")));
-      boolean roleMatches = role == null || role.equals(e.get("role")) || role.equals(e.get("kind"));
+      boolean roleMatches =
+          role == null || role.equals(e.get("role")) || role.equals(e.get("kind"));
       if (elementName.equals(wanted) && roleMatches) {
         args.put("observation_id", latestObservation.get("id"));
         args.put("element_ref", e.get("ref"));
@@ -124,7 +135,9 @@ final class ScriptRunner {
       }
       seen.add(e.get("role") + " \"" + elementName + "\"");
     }
-    return "no element " + describe(name, role) + " in the latest observation; it has: "
+    return "no element "
+        + describe(name, role)
+        + " in the latest observation; it has: "
         + (seen.isEmpty() ? "(no elements)" : String.join(", ", seen));
   }
 
@@ -146,7 +159,8 @@ final class ScriptRunner {
       line.set("structured", Yaml.JSON.valueToTree(r.result().structured()));
       out.println(line.toString());
     } else {
-      out.println("── step " + r.step() + ": " + r.tool() + (r.result().isError() ? " (error)" : ""));
+      out.println(
+          "── step " + r.step() + ": " + r.tool() + (r.result().isError() ? " (error)" : ""));
       out.println(r.result().text());
       out.println();
     }

@@ -6,20 +6,26 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.Optional;
 
 /**
- * Whether a skill is on: the project's {@code skills:} setting overrides the profile's, and a skill nobody set
- * is on. Settings are written to {@code profile.yaml} or to the project's {@code .harness/project.yaml}.
+ * Whether a skill is on: the project's {@code skills:} setting overrides the profile's, and a skill
+ * nobody set is on. Settings are written to {@code profile.yaml} or to the project's {@code
+ * .harness/project.yaml}.
  */
 final class SkillSettings {
   private SkillSettings() {}
 
-  /** Read from the files at each call, so a change made while a host runs applies to its next tool call. */
+  /**
+   * Read from the files at each call, so a change made while a host runs applies to its next tool
+   * call.
+   */
   static boolean enabled(HarnessHome.Profile profile, Path projectDir, String skill) {
-    return setting(ProjectConfig.fileOf(projectDir), skill).or(() -> profileSetting(profile, skill)).orElse(true);
+    return setting(ProjectConfig.fileOf(projectDir), skill)
+        .or(() -> profileSetting(profile, skill))
+        .orElse(true);
   }
 
   static Optional<Boolean> profileSetting(HarnessHome.Profile profile, String skill) {
@@ -32,8 +38,9 @@ final class SkillSettings {
   }
 
   /**
-   * Writes {@code skills.<skill>} into a YAML file, keeping the rest of the file, comments included, as the user
-   * wrote it. Only a {@code skills:} section in flow style is rewritten through the YAML tree.
+   * Writes {@code skills.<skill>} into a YAML file, keeping the rest of the file, comments
+   * included, as the user wrote it. Only a {@code skills:} section in flow style is rewritten
+   * through the YAML tree.
    */
   static void set(Path file, String skill, boolean enabled) {
     String text;
@@ -44,7 +51,9 @@ final class SkillSettings {
     }
     String edited = editInPlace(text, skill, enabled);
     try {
-      if (edited != null && Yaml.MAPPER.readTree(edited).path("skills").path(skill).asBoolean(!enabled) == enabled) {
+      if (edited != null
+          && Yaml.MAPPER.readTree(edited).path("skills").path(skill).asBoolean(!enabled)
+              == enabled) {
         Files.createDirectories(file.getParent());
         Files.writeString(file, edited);
         return;
@@ -53,13 +62,17 @@ final class SkillSettings {
       // the line edit did not give valid YAML: fall back to rewriting the tree
     }
     ObjectNode root = Yaml.readObject(file);
-    ObjectNode skills = root.has("skills") && root.get("skills").isObject()
-        ? (ObjectNode) root.get("skills") : root.putObject("skills");
+    ObjectNode skills =
+        root.has("skills") && root.get("skills").isObject()
+            ? (ObjectNode) root.get("skills")
+            : root.putObject("skills");
     skills.put(skill, enabled);
     Yaml.write(file, root);
   }
 
-  /** The text with the setting changed or added in a block-style {@code skills:} section, or null. */
+  /**
+   * The text with the setting changed or added in a block-style {@code skills:} section, or null.
+   */
   static String editInPlace(String text, String skill, boolean enabled) {
     List<String> lines = new ArrayList<>(text.lines().toList());
     String value = skill + ": " + enabled;
@@ -81,7 +94,8 @@ final class SkillSettings {
       return b.append("skills:\n  ").append(value).append('\n').toString();
     }
     String indent = "  ";
-    Pattern entry = Pattern.compile("^(\\s+)" + Pattern.quote(skill) + ":\\s*(true|false)(\\s*#.*)?$");
+    Pattern entry =
+        Pattern.compile("^(\\s+)" + Pattern.quote(skill) + ":\\s*(true|false)(\\s*#.*)?$");
     for (int i = section + 1; i < lines.size(); i++) {
       String line = lines.get(i);
       if (!line.isBlank() && !Character.isWhitespace(line.charAt(0)) && !line.startsWith("#")) {

@@ -17,9 +17,10 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Storage domains as SQLite files in the profile's data directory ({@code data/<domain>.sqlite}). The host owns
- * the JDBC driver; each domain keeps one connection and runs one transaction at a time. Migrations are applied
- * once each, in version order, recorded in SQLite's {@code user_version}.
+ * Storage domains as SQLite files in the profile's data directory ({@code data/<domain>.sqlite}).
+ * The host owns the JDBC driver; each domain keeps one connection and runs one transaction at a
+ * time. Migrations are applied once each, in version order, recorded in SQLite's {@code
+ * user_version}.
  */
 final class SqliteStorageDomains implements StorageDomainService, AutoCloseable {
   private final Path directory;
@@ -61,8 +62,15 @@ final class SqliteStorageDomains implements StorageDomainService, AutoCloseable 
           e.addSuppressed(closing);
         }
       }
-      throw new IllegalStateException("cannot open storage domain " + name + " (" + file + "): " + e.getMessage()
-          + ". The file was left as it is; move it away to start afresh, or restore it from a backup.", e);
+      throw new IllegalStateException(
+          "cannot open storage domain "
+              + name
+              + " ("
+              + file
+              + "): "
+              + e.getMessage()
+              + ". The file was left as it is; move it away to start afresh, or restore it from a backup.",
+          e);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -87,30 +95,37 @@ final class SqliteStorageDomains implements StorageDomainService, AutoCloseable 
 
     void migrate(List<Migration> migrations) throws SQLException {
       int current;
-      try (Statement s = connection.createStatement(); ResultSet r = s.executeQuery("PRAGMA user_version")) {
+      try (Statement s = connection.createStatement();
+          ResultSet r = s.executeQuery("PRAGMA user_version")) {
         current = r.getInt(1);
       }
       int newest = migrations.stream().mapToInt(Migration::version).max().orElse(0);
       if (current > newest) {
-        throw new SQLException("its schema version " + current + " is newer than the newest this plugin knows ("
-            + newest + "); it was written by a newer release");
+        throw new SQLException(
+            "its schema version "
+                + current
+                + " is newer than the newest this plugin knows ("
+                + newest
+                + "); it was written by a newer release");
       }
-      for (Migration m : migrations.stream().sorted(Comparator.comparingInt(Migration::version)).toList()) {
+      for (Migration m :
+          migrations.stream().sorted(Comparator.comparingInt(Migration::version)).toList()) {
         if (m.version() <= current) {
           continue;
         }
         final int target = m.version();
-        transaction(c -> {
-          try (Statement s = c.createStatement()) {
-            for (String statement : m.sql().split(";")) {
-              if (!statement.isBlank()) {
-                s.execute(statement);
+        transaction(
+            c -> {
+              try (Statement s = c.createStatement()) {
+                for (String statement : m.sql().split(";")) {
+                  if (!statement.isBlank()) {
+                    s.execute(statement);
+                  }
+                }
+                s.execute("PRAGMA user_version = " + target);
               }
-            }
-            s.execute("PRAGMA user_version = " + target);
-          }
-          return null;
-        });
+              return null;
+            });
         current = target;
       }
       version = current;

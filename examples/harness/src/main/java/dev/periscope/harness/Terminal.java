@@ -14,16 +14,21 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * The user's terminal, where approval prompts are asked. It is the terminal device itself ({@code /dev/tty}), not
- * standard input and output: under {@code harness mcp} those carry the protocol, and under {@code harness run}
- * they may be redirected. Each prompt opens the device, drops keys typed before it, writes the question and reads
- * one line (ended by Enter as a terminal in raw mode sends it, too), for at most {@link #ANSWER_WITHIN}.
+ * The user's terminal, where approval prompts are asked. It is the terminal device itself ({@code
+ * /dev/tty}), not standard input and output: under {@code harness mcp} those carry the protocol,
+ * and under {@code harness run} they may be redirected. Each prompt opens the device, drops keys
+ * typed before it, writes the question and reads one line (ended by Enter as a terminal in raw mode
+ * sends it, too), for at most {@link #ANSWER_WITHIN}.
  */
 public final class Terminal {
-  /** Names the device; {@code none} means there is no terminal, so approvals follow the rules alone. */
+  /**
+   * Names the device; {@code none} means there is no terminal, so approvals follow the rules alone.
+   */
   static final String DEVICE_VARIABLE = "HARNESS_TTY";
+
   /** How long a prompt waits for its answer before it counts as no. */
   static final Duration ANSWER_WITHIN = Duration.ofSeconds(60);
+
   private static final int MAX_ANSWER = 64;
 
   private final Path device;
@@ -38,7 +43,9 @@ public final class Terminal {
     this.answerWithin = answerWithin;
   }
 
-  /** The terminal {@code HARNESS_TTY} names, else {@code /dev/tty}; none when it says {@code none}. */
+  /**
+   * The terminal {@code HARNESS_TTY} names, else {@code /dev/tty}; none when it says {@code none}.
+   */
   public static Optional<Terminal> fromEnvironment() {
     String named = System.getenv(DEVICE_VARIABLE);
     if (named == null || named.isBlank()) {
@@ -48,9 +55,10 @@ public final class Terminal {
   }
 
   /**
-   * Writes the prompt and reads the answer's line. Empty when the device cannot be opened (a process without a
-   * controlling terminal gets "No such device or address"), when no line comes within the time allowed, when the
-   * caller cancels, or when input ends first: the caller then denies.
+   * Writes the prompt and reads the answer's line. Empty when the device cannot be opened (a
+   * process without a controlling terminal gets "No such device or address"), when no line comes
+   * within the time allowed, when the caller cancels, or when input ends first: the caller then
+   * denies.
    */
   Optional<String> ask(String prompt, Cancellation cancellation) {
     try (OutputStream out = new FileOutputStream(device.toFile(), true);
@@ -62,10 +70,11 @@ public final class Terminal {
   }
 
   /**
-   * The conversation itself. A {@code live} device (a terminal) has its pending keys dropped first and is waited on;
-   * anything else (a file standing in for one) ends where its bytes end.
+   * The conversation itself. A {@code live} device (a terminal) has its pending keys dropped first
+   * and is waited on; anything else (a file standing in for one) ends where its bytes end.
    */
-  Optional<String> answer(InputStream in, OutputStream out, String prompt, Cancellation cancellation, boolean live)
+  Optional<String> answer(
+      InputStream in, OutputStream out, String prompt, Cancellation cancellation, boolean live)
       throws IOException {
     long deadline = System.nanoTime() + answerWithin.toNanos();
     if (live) {

@@ -11,7 +11,8 @@ import java.nio.file.Path;
 
 /** Reads and writes the harness's YAML files as JSON trees. */
 final class Yaml {
-  static final ObjectMapper MAPPER = new ObjectMapper(new YAMLFactory().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER));
+  static final ObjectMapper MAPPER =
+      new ObjectMapper(new YAMLFactory().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER));
   static final ObjectMapper JSON = new ObjectMapper();
 
   private Yaml() {}

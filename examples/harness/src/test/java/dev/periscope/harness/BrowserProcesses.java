@@ -9,25 +9,30 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * The browsers' processes as tests and benchmarks find them: among this JVM's descendants, by pid, each told apart
- * by its command line as /proc has it.
+ * The browsers' processes as tests and benchmarks find them: among this JVM's descendants, by pid,
+ * each told apart by its command line as /proc has it.
  */
 final class BrowserProcesses {
   private BrowserProcesses() {}
 
   /** Every process this JVM started that still runs: the drivers and their browsers. */
   static Set<ProcessHandle> browserProcesses() {
-    return ProcessHandle.current().descendants().filter(BrowserProcesses::running).collect(Collectors.toSet());
+    return ProcessHandle.current()
+        .descendants()
+        .filter(BrowserProcesses::running)
+        .collect(Collectors.toSet());
   }
 
   /**
-   * The process's command line as /proc has it: Chromium rewrites its own (one string, spaces inside), which
-   * {@code ProcessHandle.Info.arguments()} then does not see.
+   * The process's command line as /proc has it: Chromium rewrites its own (one string, spaces
+   * inside), which {@code ProcessHandle.Info.arguments()} then does not see.
    */
   private static String args(ProcessHandle p) {
     try {
-      return new String(Files.readAllBytes(Path.of("/proc", String.valueOf(p.pid()), "cmdline")),
-          StandardCharsets.UTF_8).replace('\0', ' ');
+      return new String(
+              Files.readAllBytes(Path.of("/proc", String.valueOf(p.pid()), "cmdline")),
+              StandardCharsets.UTF_8)
+          .replace('\0', ' ');
     } catch (IOException e) {
       return "";
     }
@@ -39,21 +44,31 @@ final class BrowserProcesses {
 
   /** Chromium's browser process: the one without a --type. */
   static ProcessHandle browserProcess(Set<ProcessHandle> processes) {
-    return processes.stream().filter(p -> isChromium(p) && !args(p).contains("--type=")).findFirst()
-        .orElseThrow(() -> new AssertionError("no Chromium browser process among " + describe(processes)));
+    return processes.stream()
+        .filter(p -> isChromium(p) && !args(p).contains("--type="))
+        .findFirst()
+        .orElseThrow(
+            () -> new AssertionError("no Chromium browser process among " + describe(processes)));
   }
 
   /** The Node.js driver. */
   static ProcessHandle driverProcess(Set<ProcessHandle> processes) {
-    return processes.stream().filter(p -> p.info().command().map(c -> c.endsWith("/node")).orElse(false)).findFirst()
+    return processes.stream()
+        .filter(p -> p.info().command().map(c -> c.endsWith("/node")).orElse(false))
+        .findFirst()
         .orElseThrow(() -> new AssertionError("no Node.js driver among " + describe(processes)));
   }
 
   /** The renderers that may hold the agent's page (a renderer of Chromium's own pages excepted). */
   static List<ProcessHandle> pageRenderers(Set<ProcessHandle> processes) {
-    List<ProcessHandle> renderers = processes.stream()
-        .filter(p -> isChromium(p) && args(p).contains("--type=renderer") && !args(p).contains("--top-chrome-webui"))
-        .toList();
+    List<ProcessHandle> renderers =
+        processes.stream()
+            .filter(
+                p ->
+                    isChromium(p)
+                        && args(p).contains("--type=renderer")
+                        && !args(p).contains("--top-chrome-webui"))
+            .toList();
     if (renderers.isEmpty()) {
       throw new AssertionError("no renderer among " + describe(processes));
     }
@@ -61,12 +76,22 @@ final class BrowserProcesses {
   }
 
   static String describe(Set<ProcessHandle> processes) {
-    return processes.stream().map(p -> p.pid() + " " + p.info().command().orElse("?")
-        + (args(p).contains("--type=") ? " " + args(p).replaceAll(".*(--type=\\S+).*", "$1") : ""))
+    return processes.stream()
+        .map(
+            p ->
+                p.pid()
+                    + " "
+                    + p.info().command().orElse("?")
+                    + (args(p).contains("--type=")
+                        ? " " + args(p).replaceAll(".*(--type=\\S+).*", "$1")
+                        : ""))
         .collect(Collectors.joining(", ", "[", "]"));
   }
 
-  /** Alive and not a zombie: an orphan that ended stays a zombie until PID 1 reaps it, alive to ProcessHandle. */
+  /**
+   * Alive and not a zombie: an orphan that ended stays a zombie until PID 1 reaps it, alive to
+   * ProcessHandle.
+   */
   static boolean running(ProcessHandle p) {
     if (!p.isAlive()) {
       return false;

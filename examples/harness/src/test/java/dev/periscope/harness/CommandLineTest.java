@@ -9,7 +9,9 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The harness command line as a user runs it: clear messages, exit codes, and never a stack trace. */
+/**
+ * The harness command line as a user runs it: clear messages, exit codes, and never a stack trace.
+ */
 class CommandLineTest {
   @TempDir Path home;
   @TempDir Path tmp;
@@ -29,63 +31,129 @@ class CommandLineTest {
   @Test
   void refusesAFileThatIsNotAPluginPackage() throws Exception {
     Path notes = Files.writeString(tmp.resolve("notes.zip"), "not a zip");
-    assertUserError(harness("plugin", "add", "--profile", "p", notes.toString()), "not a plugin package");
-    assertUserError(harness("plugin", "add", "--profile", "p", tmp.resolve("missing.zip").toString()),
+    assertUserError(
+        harness("plugin", "add", "--profile", "p", notes.toString()), "not a plugin package");
+    assertUserError(
+        harness("plugin", "add", "--profile", "p", tmp.resolve("missing.zip").toString()),
         "no such package file");
   }
 
   @Test
   void namesAnUnknownProfileAndHowToCreateIt() throws Exception {
     assertUserError(harness("plugin", "list", "--profile", "ghost"), "unknown profile 'ghost'");
-    assertUserError(harness("skill", "disable", "browser", "--profile", "ghost"), "harness plugin add --profile ghost");
+    assertUserError(
+        harness("skill", "disable", "browser", "--profile", "ghost"),
+        "harness plugin add --profile ghost");
   }
 
   @Test
   void addsListsDisablesAndRemovesAPlugin() throws Exception {
-    assertEquals(0, harness("plugin", "add", "--profile", "p", HarnessProcess.PACKAGE.toString()).exitCode());
-    assertUserError(harness("plugin", "add", "--profile", "p", HarnessProcess.PACKAGE.toString()), "add --replace");
+    assertEquals(
+        0,
+        harness("plugin", "add", "--profile", "p", HarnessProcess.PACKAGE.toString()).exitCode());
+    assertUserError(
+        harness("plugin", "add", "--profile", "p", HarnessProcess.PACKAGE.toString()),
+        "add --replace");
     var list = harness("plugin", "list", "--profile", "p");
     assertEquals("browser 0.1.0  skills: browser (enabled)\n", list.out());
     assertEquals(0, harness("skill", "disable", "browser", "--profile", "p").exitCode());
-    assertEquals("browser 0.1.0  skills: browser (disabled)\n", harness("plugin", "list", "--profile", "p").out());
-    assertUserError(harness("skill", "enable", "painting", "--profile", "p"), "no plugin in profile p declares a skill named 'painting'");
+    assertEquals(
+        "browser 0.1.0  skills: browser (disabled)\n",
+        harness("plugin", "list", "--profile", "p").out());
+    assertUserError(
+        harness("skill", "enable", "painting", "--profile", "p"),
+        "no plugin in profile p declares a skill named 'painting'");
     assertEquals(0, harness("plugin", "remove", "--profile", "p", "browser").exitCode());
     assertEquals("no plugins in profile p\n", harness("plugin", "list", "--profile", "p").out());
-    assertUserError(harness("plugin", "remove", "--profile", "p", "browser"), "plugin browser is not installed");
+    assertUserError(
+        harness("plugin", "remove", "--profile", "p", "browser"),
+        "plugin browser is not installed");
   }
 
   @Test
   void reportsABrokenProjectFileAnUnknownToolAndAnUnmatchedTarget() throws Exception {
-    assertEquals(0, harness("plugin", "add", "--profile", "p", HarnessProcess.PACKAGE.toString()).exitCode());
-    Path script = Files.writeString(project.resolve("script.yaml"), "steps:\n  - {tool: browser_teleport}\n");
+    assertEquals(
+        0,
+        harness("plugin", "add", "--profile", "p", HarnessProcess.PACKAGE.toString()).exitCode());
+    Path script =
+        Files.writeString(project.resolve("script.yaml"), "steps:\n  - {tool: browser_teleport}\n");
     TestProjects.project(project, "plugins: {browser: {network: {mode: wide-open}}}\n");
-    assertUserError(harness("run", "--profile", "p", "--project", project.toString(), "--session", "s", script.toString()),
+    assertUserError(
+        harness(
+            "run",
+            "--profile",
+            "p",
+            "--project",
+            project.toString(),
+            "--session",
+            "s",
+            script.toString()),
         "/plugins/browser/network/mode");
     TestProjects.project(project, TestProjects.LOOPBACK_ONLY);
-    var unknown = harness("run", "--profile", "p", "--project", project.toString(), "--session", "s", script.toString());
+    var unknown =
+        harness(
+            "run",
+            "--profile",
+            "p",
+            "--project",
+            project.toString(),
+            "--session",
+            "s",
+            script.toString());
     assertEquals(1, unknown.exitCode());
     assertTrue(unknown.out().contains("unknown tool 'browser_teleport'"), unknown.out());
-    Files.writeString(script, "steps:\n  - {tool: browser_click, args: {target: {name: Nothing}}}\n");
-    var unmatched = harness("run", "--profile", "p", "--project", project.toString(), "--session", "s", script.toString());
+    Files.writeString(
+        script, "steps:\n  - {tool: browser_click, args: {target: {name: Nothing}}}\n");
+    var unmatched =
+        harness(
+            "run",
+            "--profile",
+            "p",
+            "--project",
+            project.toString(),
+            "--session",
+            "s",
+            script.toString());
     assertEquals(1, unmatched.exitCode());
     assertTrue(unmatched.out().contains("needs an observation first"), unmatched.out());
     Files.writeString(script, "stops: []\n");
-    assertUserError(harness("run", "--profile", "p", "--project", project.toString(), "--session", "s", script.toString()),
+    assertUserError(
+        harness(
+            "run",
+            "--profile",
+            "p",
+            "--project",
+            project.toString(),
+            "--session",
+            "s",
+            script.toString()),
         "expected 'steps:'");
     Files.writeString(script, "steps:\n  - {tool: browser_observe}\n");
-    assertUserError(harness("run", "--profile", "p", "--project", project.resolve("nowhere").toString(), "--session", "s",
-        script.toString()), "does not exist");
+    assertUserError(
+        harness(
+            "run",
+            "--profile",
+            "p",
+            "--project",
+            project.resolve("nowhere").toString(),
+            "--session",
+            "s",
+            script.toString()),
+        "does not exist");
   }
 
   @Test
   void doctorChecksJavaThePluginsChromiumAndOpensAPage() throws Exception {
-    assertEquals(0, harness("plugin", "add", "--profile", "p", HarnessProcess.PACKAGE.toString()).exitCode());
+    assertEquals(
+        0,
+        harness("plugin", "add", "--profile", "p", HarnessProcess.PACKAGE.toString()).exitCode());
     var r = harness("doctor");
     assertEquals(0, r.exitCode(), r.out() + r.err());
     assertTrue(r.out().contains("[ok  ] chromium"), r.out());
     assertTrue(r.out().contains(", starts headless in "), r.out());
     assertTrue(r.out().contains("[ok  ] node.js"), r.out());
-    assertTrue(r.out().contains("[ok  ] p/browser         browser 0.1.0 verified, sha256 "), r.out());
+    assertTrue(
+        r.out().contains("[ok  ] p/browser         browser 0.1.0 verified, sha256 "), r.out());
     assertTrue(r.out().contains("[ok  ] checkpoints p     no browser sessions yet"), r.out());
     assertTrue(r.out().contains("[ok  ] live check        opened http://127.0.0.1:"), r.out());
     assertTrue(r.out().contains("acted on it, checkpointed and restored it"), r.out());
@@ -99,14 +167,18 @@ class CommandLineTest {
 
   @Test
   void doctorReportsAnInstalledPluginThatNoLongerMatchesItsPackage() throws Exception {
-    assertEquals(0, harness("plugin", "add", "--profile", "p", HarnessProcess.PACKAGE.toString()).exitCode());
+    assertEquals(
+        0,
+        harness("plugin", "add", "--profile", "p", HarnessProcess.PACKAGE.toString()).exitCode());
     Path descriptor = home.resolve("profiles/p/plugins/browser/plugin.yaml");
-    Files.writeString(descriptor, Files.readString(descriptor).replace("Periscope", "Someone else"));
+    Files.writeString(
+        descriptor, Files.readString(descriptor).replace("Periscope", "Someone else"));
     var r = harness("doctor");
     assertEquals(1, r.exitCode(), r.out());
     assertTrue(r.out().contains("[FAIL] p/browser"), r.out());
     assertTrue(r.out().contains("differs from"), r.out());
-    assertTrue(r.out().contains("→ reinstall: harness plugin add --replace --profile p PACKAGE"), r.out());
+    assertTrue(
+        r.out().contains("→ reinstall: harness plugin add --replace --profile p PACKAGE"), r.out());
   }
 
   @Test
@@ -123,7 +195,8 @@ class CommandLineTest {
     var r = harness("verify", HarnessProcess.PACKAGE.toString());
     assertEquals(0, r.exitCode(), r.err());
     assertTrue(r.out().contains("package browser 0.1.0"), r.out());
-    assertTrue(r.out().lines().reduce((a, b) -> b).orElse("").matches("sha256: [0-9a-f]{64}"), r.out());
+    assertTrue(
+        r.out().lines().reduce((a, b) -> b).orElse("").matches("sha256: [0-9a-f]{64}"), r.out());
   }
 
   @Test
@@ -132,7 +205,9 @@ class CommandLineTest {
     assertEquals(0, r.exitCode(), r.out() + r.err());
     assertTrue(r.out().contains("There are 217 steps to the lamp room."), r.out());
     String last = r.out().strip().lines().reduce((a, b) -> b).orElse("");
-    assertTrue(last.matches("The screenshot is attachment attachment-[0-9a-f-]+, stored at .*\\.png"), last);
+    assertTrue(
+        last.matches("The screenshot is attachment attachment-[0-9a-f-]+, stored at .*\\.png"),
+        last);
     Path stored = Path.of(last.substring(last.indexOf("stored at ") + "stored at ".length()));
     assertTrue(stored.startsWith(home.resolve("profiles/demo/attachments")), last);
     assertTrue(Files.size(stored) > 0);

@@ -26,7 +26,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Two agents on real Chromium through the in-process host: separate pages, truly parallel, and cancellation. */
+/**
+ * Two agents on real Chromium through the in-process host: separate pages, truly parallel, and
+ * cancellation.
+ */
 class ConcurrentAgentsTest {
   @TempDir Path homeDir;
   @TempDir Path projectDir;
@@ -39,28 +42,39 @@ class ConcurrentAgentsTest {
   @BeforeEach
   void start() throws Exception {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext("/meet", exchange -> {
-      // Each of the two requests waits for the other: answered "met" only if both were in flight at once.
-      String outcome;
-      try {
-        meeting.await(20, TimeUnit.SECONDS);
-        outcome = "met";
-      } catch (Exception e) {
-        outcome = "alone";
-      }
-      respond(exchange, "<html><head><title>" + outcome + "</title></head><body><p>" + outcome
-          + "</p><button>Go</button></body></html>");
-    });
-    server.createContext("/plain", exchange -> respond(exchange, "<html><body>plain</body></html>"));
-    server.createContext("/stall", exchange -> {
-      stallArrived.countDown();
-      try {
-        stallRelease.await(30, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      respond(exchange, "<html><body>late</body></html>");
-    });
+    server.createContext(
+        "/meet",
+        exchange -> {
+          // Each of the two requests waits for the other: answered "met" only if both were in
+          // flight at once.
+          String outcome;
+          try {
+            meeting.await(20, TimeUnit.SECONDS);
+            outcome = "met";
+          } catch (Exception e) {
+            outcome = "alone";
+          }
+          respond(
+              exchange,
+              "<html><head><title>"
+                  + outcome
+                  + "</title></head><body><p>"
+                  + outcome
+                  + "</p><button>Go</button></body></html>");
+        });
+    server.createContext(
+        "/plain", exchange -> respond(exchange, "<html><body>plain</body></html>"));
+    server.createContext(
+        "/stall",
+        exchange -> {
+          stallArrived.countDown();
+          try {
+            stallRelease.await(30, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          respond(exchange, "<html><body>late</body></html>");
+        });
     server.setExecutor(Executors.newCachedThreadPool());
     server.start();
     HarnessHome home = new HarnessHome(homeDir);
@@ -76,7 +90,8 @@ class ConcurrentAgentsTest {
     server.stop(0);
   }
 
-  private static void respond(com.sun.net.httpserver.HttpExchange exchange, String html) throws java.io.IOException {
+  private static void respond(com.sun.net.httpserver.HttpExchange exchange, String html)
+      throws java.io.IOException {
     byte[] body = html.getBytes(StandardCharsets.UTF_8);
     exchange.getResponseHeaders().set("Content-Type", "text/html");
     exchange.sendResponseHeaders(200, body.length);
@@ -95,13 +110,20 @@ class ConcurrentAgentsTest {
   }
 
   @Test
-  void twoAgentsGetTheirOwnEnvironmentsWorkAtTheSameTimeAndCannotUseEachOthersRefs() throws Exception {
+  void twoAgentsGetTheirOwnEnvironmentsWorkAtTheSameTimeAndCannotUseEachOthersRefs()
+      throws Exception {
     ExecutorService agents = Executors.newFixedThreadPool(2);
     try {
-      Future<ToolResult> a = agents.submit(() -> host.call("agent-a", "browser_open", Map.of("url", url("/meet")),
-          Cancellation.none()));
-      Future<ToolResult> b = agents.submit(() -> host.call("agent-b", "browser_open", Map.of("url", url("/meet")),
-          Cancellation.none()));
+      Future<ToolResult> a =
+          agents.submit(
+              () ->
+                  host.call(
+                      "agent-a", "browser_open", Map.of("url", url("/meet")), Cancellation.none()));
+      Future<ToolResult> b =
+          agents.submit(
+              () ->
+                  host.call(
+                      "agent-b", "browser_open", Map.of("url", url("/meet")), Cancellation.none()));
       ToolResult ra = a.get(60, TimeUnit.SECONDS);
       ToolResult rb = b.get(60, TimeUnit.SECONDS);
       assertFalse(ra.isError(), ra.text());
@@ -113,12 +135,19 @@ class ConcurrentAgentsTest {
       Instant aEnd = Instant.parse((String) part(ra, "transition").get("finished_at"));
       Instant bStart = Instant.parse((String) part(rb, "transition").get("started_at"));
       Instant bEnd = Instant.parse((String) part(rb, "transition").get("finished_at"));
-      assertTrue(aStart.isBefore(bEnd) && bStart.isBefore(aEnd),
+      assertTrue(
+          aStart.isBefore(bEnd) && bStart.isBefore(aEnd),
           "the actions did not overlap: a " + aStart + ".." + aEnd + ", b " + bStart + ".." + bEnd);
-      assertNotEquals(part(ra, "observation").get("environment_id"), part(rb, "observation").get("environment_id"));
+      assertNotEquals(
+          part(ra, "observation").get("environment_id"),
+          part(rb, "observation").get("environment_id"));
 
-      ToolResult crossed = host.call("agent-b", "browser_click",
-          Map.of("observation_id", part(ra, "observation").get("id"), "element_ref", "e1"), Cancellation.none());
+      ToolResult crossed =
+          host.call(
+              "agent-b",
+              "browser_click",
+              Map.of("observation_id", part(ra, "observation").get("id"), "element_ref", "e1"),
+              Cancellation.none());
       assertTrue(crossed.isError());
       assertTrue(crossed.text().contains("code=BROWSER_STALE_REFERENCE"), crossed.text());
     } finally {
@@ -128,13 +157,15 @@ class ConcurrentAgentsTest {
 
   @Test
   void cancellingACallMidActionRebuildsTheLeaseAndTheNextCallWorks() throws Exception {
-    ToolResult first = host.call("agent", "browser_open", Map.of("url", url("/plain")), Cancellation.none());
+    ToolResult first =
+        host.call("agent", "browser_open", Map.of("url", url("/plain")), Cancellation.none());
     String firstEnvironment = (String) part(first, "observation").get("environment_id");
     Cancellation cancel = Cancellation.none();
     ExecutorService caller = Executors.newSingleThreadExecutor();
     try {
-      Future<ToolResult> stalled = caller.submit(() -> host.call("agent", "browser_open", Map.of("url", url("/stall")),
-          cancel));
+      Future<ToolResult> stalled =
+          caller.submit(
+              () -> host.call("agent", "browser_open", Map.of("url", url("/stall")), cancel));
       assertTrue(stallArrived.await(30, TimeUnit.SECONDS), "the page was never requested");
       cancel.cancel();
       ToolResult r = stalled.get(30, TimeUnit.SECONDS);

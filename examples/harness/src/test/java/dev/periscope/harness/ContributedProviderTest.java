@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-
-
 import dev.periscope.api.Cancellation;
 import dev.periscope.api.tool.ToolResult;
 import dev.periscope.verify.TestPackage;
@@ -19,14 +17,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A second plugin, built by this test as a real package, contributes a browser provider through the extension
- * point; the host loads both with PF4J, the project selects the contributed provider by configuration, and
- * stopping that plugin closes the environments it opened. The provider is handed the project's policy when it
- * opens an environment, and one that does not enforce the network policy is refused unless the project's mode is
- * unrestricted.
+ * A second plugin, built by this test as a real package, contributes a browser provider through the
+ * extension point; the host loads both with PF4J, the project selects the contributed provider by
+ * configuration, and stopping that plugin closes the environments it opened. The provider is handed
+ * the project's policy when it opens an environment, and one that does not enforce the network
+ * policy is refused unless the project's mode is unrestricted.
  */
 class ContributedProviderTest {
-  static final String DESCRIPTOR = """
+  static final String DESCRIPTOR =
+      """
       id: stub-browser
       version: 1.0.0
       description: A browser provider that needs no browser.
@@ -44,7 +43,8 @@ class ContributedProviderTest {
         type: object
       """;
 
-  static final String PROVIDER = """
+  static final String PROVIDER =
+"""
       package stub;
 
       import dev.periscope.api.Cancellation;
@@ -115,24 +115,34 @@ import dev.periscope.api.browser.spi.*;
   void install() throws Exception {
     home = new HarnessHome(homeDir);
     PluginInstaller.add(home, "p", HarnessProcess.PACKAGE, false);
-    Path stub = new TestPackage().descriptor(DESCRIPTOR)
-        .withoutSource("sample.SamplePlugin").withoutSource("sample.SampleModule").withoutSource("sample.SampleExtension")
-        .source("stub.StubPlugin", """
+    Path stub =
+        new TestPackage()
+            .descriptor(DESCRIPTOR)
+            .withoutSource("sample.SamplePlugin")
+            .withoutSource("sample.SampleModule")
+            .withoutSource("sample.SampleExtension")
+            .source(
+                "stub.StubPlugin",
+                """
             package stub;
             public class StubPlugin extends org.pf4j.Plugin {
               @jakarta.inject.Inject public StubPlugin(org.pf4j.PluginWrapper wrapper) { super(wrapper); }
             }""")
-        .source("stub.StubModule", "package stub; public class StubModule extends com.google.inject.AbstractModule {}")
-        .source("stub.StubProvider", PROVIDER)
-        .source("stub.StubContribution", """
+            .source(
+                "stub.StubModule",
+                "package stub; public class StubModule extends com.google.inject.AbstractModule {}")
+            .source("stub.StubProvider", PROVIDER)
+            .source(
+                "stub.StubContribution",
+                """
             package stub;
             @org.pf4j.Extension
             public class StubContribution implements dev.periscope.api.browser.spi.BrowserProviderContribution {
               private static final StubProvider PROVIDER = new StubProvider();
               public dev.periscope.api.browser.spi.BrowserProvider provider() { return PROVIDER; }
             }""")
-        .extensionsIndex("stub.StubContribution\n")
-        .writeTo(work.resolve("stub-browser-1.0.0.zip"));
+            .extensionsIndex("stub.StubContribution\n")
+            .writeTo(work.resolve("stub-browser-1.0.0.zip"));
     PluginInstaller.add(home, "p", stub, false);
     log = work.resolve("stub.log");
     System.setProperty("stub.provider.log", log.toString());
@@ -148,41 +158,63 @@ import dev.periscope.api.browser.spi.*;
     return Files.exists(log) ? Files.readAllLines(log) : List.of();
   }
 
-  static final String UNRESTRICTED_STUB = "plugins: {browser: {provider: stub, network: {mode: unrestricted}}}\n";
+  static final String UNRESTRICTED_STUB =
+      "plugins: {browser: {provider: stub, network: {mode: unrestricted}}}\n";
 
   @Test
-  void aProviderThatDoesNotEnforceTheNetworkPolicyIsRefusedForAnAllowlistProjectAndAcceptedForAnUnrestrictedOne()
-      throws Exception {
-    TestProjects.project(projectDir, """
+  void
+      aProviderThatDoesNotEnforceTheNetworkPolicyIsRefusedForAnAllowlistProjectAndAcceptedForAnUnrestrictedOne()
+          throws Exception {
+    TestProjects.project(
+        projectDir,
+        """
         plugins:
           browser:
             provider: stub
             network: {mode: allowlist, allowCidrs: ["127.0.0.1/32"]}
         """);
     try (Host host = Host.start(home, "p", projectDir, Host.Options.defaults())) {
-      ToolResult refused = host.call("agent", "browser_open", Map.of("url", "http://127.0.0.1:9/stub"),
-          Cancellation.none());
+      ToolResult refused =
+          host.call(
+              "agent",
+              "browser_open",
+              Map.of("url", "http://127.0.0.1:9/stub"),
+              Cancellation.none());
       assertTrue(refused.isError(), refused.text());
       assertTrue(refused.text().contains("code=BROWSER_POLICY_DENIED"), refused.text());
-      assertTrue(refused.text().contains("browser provider \"stub\" does not enforce the network policy, and this "
-          + "project's network mode is allowlist"), refused.text());
+      assertTrue(
+          refused
+              .text()
+              .contains(
+                  "browser provider \"stub\" does not enforce the network policy, and this "
+                      + "project's network mode is allowlist"),
+          refused.text());
       assertTrue(logged().isEmpty(), "the refused provider opened a browser: " + logged());
     }
 
     TestProjects.project(projectDir, UNRESTRICTED_STUB);
     try (Host host = Host.start(home, "p", projectDir, Host.Options.defaults())) {
-      ToolResult opened = host.call("agent", "browser_open", Map.of("url", "http://127.0.0.1:9/stub"),
-          Cancellation.none());
+      ToolResult opened =
+          host.call(
+              "agent",
+              "browser_open",
+              Map.of("url", "http://127.0.0.1:9/stub"),
+              Cancellation.none());
       assertFalse(opened.isError(), opened.text());
-      assertTrue(logged().stream().anyMatch(l -> l.startsWith("opened ") && l.contains(" network=UNRESTRICTED ")),
+      assertTrue(
+          logged().stream()
+              .anyMatch(l -> l.startsWith("opened ") && l.contains(" network=UNRESTRICTED ")),
           logged().toString());
     }
   }
 
   @Test
-  void aProviderThatEnforcesTheNetworkPolicyIsHandedTheProjectsPolicyWhenItOpens() throws Exception {
+  void aProviderThatEnforcesTheNetworkPolicyIsHandedTheProjectsPolicyWhenItOpens()
+      throws Exception {
     System.setProperty("stub.enforces", "true");
-    TestProjects.project(projectDir, """
+    TestProjects.project(
+        projectDir,
+        """
         plugins:
           browser:
             provider: stub
@@ -191,19 +223,34 @@ import dev.periscope.api.browser.spi.*;
             network: {mode: allowlist, allowCidrs: ["127.0.0.1/32"]}
         """);
     try (Host host = Host.start(home, "p", projectDir, Host.Options.defaults())) {
-      ToolResult opened = host.call("agent", "browser_open", Map.of("url", "http://127.0.0.1:9/stub"),
-          Cancellation.none());
+      ToolResult opened =
+          host.call(
+              "agent",
+              "browser_open",
+              Map.of("url", "http://127.0.0.1:9/stub"),
+              Cancellation.none());
       assertFalse(opened.isError(), opened.text());
-      assertTrue(logged().get(0).endsWith(" network=ALLOWLIST [127.0.0.1/32] actionMs=4321 viewport=1280x720"
-          + " maxScreenshotBytes=54321"), logged().toString());
+      assertTrue(
+          logged()
+              .get(0)
+              .endsWith(
+                  " network=ALLOWLIST [127.0.0.1/32] actionMs=4321 viewport=1280x720"
+                      + " maxScreenshotBytes=54321"),
+          logged().toString());
     }
   }
 
   @Test
-  void theProjectSelectsTheContributedProviderAndStoppingItsPluginClosesItsEnvironments() throws Exception {
+  void theProjectSelectsTheContributedProviderAndStoppingItsPluginClosesItsEnvironments()
+      throws Exception {
     TestProjects.project(projectDir, UNRESTRICTED_STUB);
     try (Host host = Host.start(home, "p", projectDir, Host.Options.defaults())) {
-      ToolResult opened = host.call("agent", "browser_open", Map.of("url", "http://127.0.0.1:9/stub"), Cancellation.none());
+      ToolResult opened =
+          host.call(
+              "agent",
+              "browser_open",
+              Map.of("url", "http://127.0.0.1:9/stub"),
+              Cancellation.none());
       assertFalse(opened.isError(), opened.text());
       assertTrue(opened.text().contains("[e1] button — Stub button"), opened.text());
       assertTrue(logged().get(0).startsWith("opened session-"), logged().toString());
@@ -233,7 +280,9 @@ import dev.periscope.api.browser.spi.*;
     try (Host host = Host.start(home, "p", projectDir, Host.Options.defaults())) {
       ToolResult r = host.call("agent", "browser_observe", Map.of(), Cancellation.none());
       assertTrue(r.isError());
-      assertTrue(r.text().contains("multiple browser providers are available: playwright, stub"), r.text());
+      assertTrue(
+          r.text().contains("multiple browser providers are available: playwright, stub"),
+          r.text());
       assertTrue(r.text().contains("code=BROWSER_PROVIDER_AMBIGUOUS"), r.text());
     }
     assertTrue(logged().isEmpty() || logged().equals(List.of("disposed")), logged().toString());

@@ -20,8 +20,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Durable browser sessions through the real harness, one process after another: an agent session logged in by
- * one process is logged in for the next, also when the first was killed with SIGKILL mid-run.
+ * Durable browser sessions through the real harness, one process after another: an agent session
+ * logged in by one process is logged in for the next, also when the first was killed with SIGKILL
+ * mid-run.
  */
 class DurableSessionsTest {
   static LoginSite site;
@@ -46,16 +47,24 @@ class DurableSessionsTest {
   }
 
   private String login() throws Exception {
-    return script("login", """
+    return script(
+            "login",
+            """
           - {tool: browser_open, args: {url: "%s"}}
           - {tool: browser_click, args: {target: {name: "Log in"}}}
-        """.formatted(site.url("/login"))).toString();
+        """
+                .formatted(site.url("/login")))
+        .toString();
   }
 
   private String home() throws Exception {
-    return script("home", """
+    return script(
+            "home",
+            """
           - {tool: browser_open, args: {url: "%s", mode: document}}
-        """.formatted(site.url("/home"))).toString();
+        """
+                .formatted(site.url("/home")))
+        .toString();
   }
 
   private HarnessProcess.Result harness(String... args) throws Exception {
@@ -69,11 +78,13 @@ class DurableSessionsTest {
   }
 
   private HarnessProcess.Result run(String session, String script) throws Exception {
-    return harness("run", "--profile", "p", "--project", project.toString(), "--session", session, script);
+    return harness(
+        "run", "--profile", "p", "--project", project.toString(), "--session", session, script);
   }
 
   @Test
-  void aLaterHarnessProcessContinuesTheAgentsBrowserSessionAndAnotherAgentDoesNotSeeIt() throws Exception {
+  void aLaterHarnessProcessContinuesTheAgentsBrowserSessionAndAnotherAgentDoesNotSeeIt()
+      throws Exception {
     install();
     var first = run("agent-a", login());
     assertEquals(0, first.exitCode(), first.out() + first.err());
@@ -89,7 +100,8 @@ class DurableSessionsTest {
     assertTrue(other.out().contains("Not logged in"), other.out());
     assertTrue(other.out().contains("Theme: none"), other.out());
 
-    // One browser session for agent-a across both processes, its generation counted up; agent-b has its own.
+    // One browser session for agent-a across both processes, its generation counted up; agent-b has
+    // its own.
     var sessions = harness("sessions", "--profile", "p", "--project", project.toString());
     assertEquals(0, sessions.exitCode(), sessions.err());
     List<String> rows = sessions.out().lines().filter(l -> l.startsWith("agent-")).toList();
@@ -104,13 +116,17 @@ class DurableSessionsTest {
     var trail = harness("transitions", "--profile", "p", "--session", "agent-a");
     assertEquals(0, trail.exitCode(), trail.err());
     assertTrue(trail.out().contains("Browser session " + a[1]), trail.out());
-    assertEquals(3, trail.out().lines().filter(l -> l.contains(" succeeded ")).count(), trail.out());
-    assertTrue(trail.out().lines().anyMatch(l -> l.contains("gen 2") && l.contains(" navigate ")), trail.out());
+    assertEquals(
+        3, trail.out().lines().filter(l -> l.contains(" succeeded ")).count(), trail.out());
+    assertTrue(
+        trail.out().lines().anyMatch(l -> l.contains("gen 2") && l.contains(" navigate ")),
+        trail.out());
     assertFalse(trail.out().contains("keeper-42"), "the audit trail holds no page text or values");
 
     var checkpoints = harness("checkpoints", "--profile", "p");
     assertEquals(0, checkpoints.exitCode(), checkpoints.err());
-    assertTrue(checkpoints.out().contains(a[1]) && checkpoints.out().contains(b[1]), checkpoints.out());
+    assertTrue(
+        checkpoints.out().contains(a[1]) && checkpoints.out().contains(b[1]), checkpoints.out());
     var cleared = harness("checkpoints", "--profile", "p", "--clear");
     assertTrue(cleared.out().startsWith("Cleared 2 checkpoint(s)"), cleared.out());
     var afterClear = run("agent-a", home());
@@ -118,25 +134,43 @@ class DurableSessionsTest {
   }
 
   @Test
-  void aHostKilledWithSigkillResumesWithItsLastCompletedActionAndLeavesNoBrowserRunning() throws Exception {
+  void aHostKilledWithSigkillResumesWithItsLastCompletedActionAndLeavesNoBrowserRunning()
+      throws Exception {
     install();
-    Path script = script("login-then-hang", """
+    Path script =
+        script(
+            "login-then-hang",
+            """
           - {tool: browser_open, args: {url: "%s"}}
           - {tool: browser_click, args: {target: {name: "Log in"}}}
           - {tool: browser_open, args: {url: "%s"}}
-        """.formatted(site.url("/login"), site.url("/slow")));
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Djava.io.tmpdir=" + tmp,
-        "-cp", "target/classes" + java.io.File.pathSeparator + "target/lib/*", "dev.periscope.harness.Main",
-        "run", "--profile", "p", "--project", project.toString(), "--session", "agent-k", "--json",
-        script.toString()));
+        """
+                .formatted(site.url("/login"), site.url("/slow")));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Djava.io.tmpdir=" + tmp,
+                "-cp",
+                "target/classes" + java.io.File.pathSeparator + "target/lib/*",
+                "dev.periscope.harness.Main",
+                "run",
+                "--profile",
+                "p",
+                "--project",
+                project.toString(),
+                "--session",
+                "agent-k",
+                "--json",
+                script.toString()));
     ProcessBuilder pb = new ProcessBuilder(command);
     pb.environment().put("HARNESS_HOME", home.toString());
     pb.environment().put("TMPDIR", tmp.toString());
     pb.redirectError(ProcessBuilder.Redirect.DISCARD);
     Process host = pb.start();
     Set<ProcessHandle> browsers = ConcurrentHashMap.newKeySet();
-    try (BufferedReader out = new BufferedReader(new InputStreamReader(host.getInputStream(), StandardCharsets.UTF_8))) {
+    try (BufferedReader out =
+        new BufferedReader(new InputStreamReader(host.getInputStream(), StandardCharsets.UTF_8))) {
       assertTrue(out.readLine().contains("\"isError\":false"));
       String loginStep = out.readLine();
       assertTrue(loginStep.contains("Logged in"), loginStep);
@@ -149,16 +183,20 @@ class DurableSessionsTest {
     }
     long killedAt = System.nanoTime();
     List<String> kinds = browsers.stream().map(p -> p.info().command().orElse("?")).toList();
-    assertTrue(kinds.stream().anyMatch(k -> k.contains("node")) && kinds.stream().anyMatch(k -> k.contains("chrom")),
+    assertTrue(
+        kinds.stream().anyMatch(k -> k.contains("node"))
+            && kinds.stream().anyMatch(k -> k.contains("chrom")),
         "expected Node.js and Chromium among " + kinds);
     for (ProcessHandle p : browsers) {
       while (running(p) && System.nanoTime() - killedAt < TimeUnit.SECONDS.toNanos(5)) {
         Thread.sleep(50);
       }
-      assertFalse(running(p), "still running 5 s after the kill: " + p.pid() + " " + p.info().command());
+      assertFalse(
+          running(p), "still running 5 s after the kill: " + p.pid() + " " + p.info().command());
     }
     try (var left = Files.list(tmp)) {
-      assertTrue(left.anyMatch(p -> p.getFileName().toString().startsWith("periscope-")),
+      assertTrue(
+          left.anyMatch(p -> p.getFileName().toString().startsWith("periscope-")),
           "the killed host's temp directory should still be there");
     }
 
@@ -168,10 +206,17 @@ class DurableSessionsTest {
     assertTrue(resumed.out().contains("Theme: dark"), resumed.out());
 
     // browser_reset discards it: the next call starts logged out, as a new browser session.
-    var reset = run("agent-k", script("reset", """
+    var reset =
+        run(
+            "agent-k",
+            script(
+                    "reset",
+                    """
           - {tool: browser_reset}
           - {tool: browser_open, args: {url: "%s"}}
-        """.formatted(site.url("/home"))).toString());
+        """
+                        .formatted(site.url("/home")))
+                .toString());
     assertEquals(0, reset.exitCode(), reset.out() + reset.err());
     assertTrue(reset.out().contains("was closed and its saved state deleted"), reset.out());
     assertTrue(reset.out().contains("Not logged in"), reset.out());
@@ -181,7 +226,9 @@ class DurableSessionsTest {
     }
   }
 
-  /** Alive and not a zombie: with no init reaping orphans here, a dead orphan stays a zombie entry. */
+  /**
+   * Alive and not a zombie: with no init reaping orphans here, a dead orphan stays a zombie entry.
+   */
   static boolean running(ProcessHandle p) {
     if (!p.isAlive()) {
       return false;

@@ -11,27 +11,36 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs the harness command line as a real subprocess (the classes and libraries this module built), as a user's
- * shell would, and records every process it starts while it runs.
+ * Runs the harness command line as a real subprocess (the classes and libraries this module built),
+ * as a user's shell would, and records every process it starts while it runs.
  */
 final class HarnessProcess {
-  static final Path PACKAGE = Path.of(System.getProperty("periscope.package",
-      "../../browser-plugin/target/periscope-browser-0.1.0.zip")).toAbsolutePath().normalize();
+  static final Path PACKAGE =
+      Path.of(
+              System.getProperty(
+                  "periscope.package", "../../browser-plugin/target/periscope-browser-0.1.0.zip"))
+          .toAbsolutePath()
+          .normalize();
 
   record Result(int exitCode, String out, String err, Set<ProcessHandle> descendants) {}
 
   private HarnessProcess() {}
 
   /**
-   * The command line {@code ./harness} runs, from this module's classes and libraries: the same JVM options (its
-   * own output to standard error) and the temp directory given.
+   * The command line {@code ./harness} runs, from this module's classes and libraries: the same JVM
+   * options (its own output to standard error) and the temp directory given.
    */
   static List<String> java(Path tmp) {
-    return new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-XX:+DisplayVMOutputToStderr", "-Xlog:disable", "-Xlog:all=warning:stderr",
-        "-Djava.io.tmpdir=" + tmp,
-        "-cp", "target/classes" + java.io.File.pathSeparator + "target/lib/*",
-        "dev.periscope.harness.Main"));
+    return new ArrayList<>(
+        List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-XX:+DisplayVMOutputToStderr",
+            "-Xlog:disable",
+            "-Xlog:all=warning:stderr",
+            "-Djava.io.tmpdir=" + tmp,
+            "-cp",
+            "target/classes" + java.io.File.pathSeparator + "target/lib/*",
+            "dev.periscope.harness.Main"));
   }
 
   static Result run(Path home, Path tmp, String... args) throws IOException, InterruptedException {
@@ -39,12 +48,17 @@ final class HarnessProcess {
   }
 
   /** Runs with {@code input} as standard input (none: /dev/null). */
-  static Result run(Path home, Path tmp, byte[] input, String... args) throws IOException, InterruptedException {
+  static Result run(Path home, Path tmp, byte[] input, String... args)
+      throws IOException, InterruptedException {
     return run(home, tmp, input, Map.of(), args);
   }
 
-  /** Runs with {@code input} as standard input (none: /dev/null) and {@code environment} added to its own. */
-  static Result run(Path home, Path tmp, byte[] input, Map<String, String> environment, String... args)
+  /**
+   * Runs with {@code input} as standard input (none: /dev/null) and {@code environment} added to
+   * its own.
+   */
+  static Result run(
+      Path home, Path tmp, byte[] input, Map<String, String> environment, String... args)
       throws IOException, InterruptedException {
     List<String> command = java(tmp);
     command.addAll(List.of(args));
@@ -52,14 +66,17 @@ final class HarnessProcess {
     Map<String, String> env = pb.environment();
     env.put("HARNESS_HOME", home.toString());
     env.put("TMPDIR", tmp.toString());
-    // No approval prompt reaches the terminal of whoever runs the tests; a test can name a device of its own.
+    // No approval prompt reaches the terminal of whoever runs the tests; a test can name a device
+    // of its own.
     env.put("HARNESS_TTY", "none");
     env.putAll(environment);
     Path in = null;
     if (input == null) {
       pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
     } else {
-      in = java.nio.file.Files.write(java.nio.file.Files.createTempFile("harness-in-", ".txt"), input);
+      in =
+          java.nio.file.Files.write(
+              java.nio.file.Files.createTempFile("harness-in-", ".txt"), input);
       pb.redirectInput(in.toFile());
     }
     Path out = java.nio.file.Files.createTempFile("harness-out-", ".txt");
@@ -68,13 +85,17 @@ final class HarnessProcess {
     pb.redirectError(err.toFile());
     Process p = pb.start();
     Set<ProcessHandle> seen = ConcurrentHashMap.newKeySet();
-    // Descendants are recorded while the harness lives: after it exits, orphans would no longer be its children.
+    // Descendants are recorded while the harness lives: after it exits, orphans would no longer be
+    // its children.
     while (!p.waitFor(20, TimeUnit.MILLISECONDS)) {
       p.toHandle().descendants().forEach(seen::add);
     }
     try {
-      return new Result(p.exitValue(), java.nio.file.Files.readString(out, StandardCharsets.UTF_8),
-          java.nio.file.Files.readString(err, StandardCharsets.UTF_8), seen);
+      return new Result(
+          p.exitValue(),
+          java.nio.file.Files.readString(out, StandardCharsets.UTF_8),
+          java.nio.file.Files.readString(err, StandardCharsets.UTF_8),
+          seen);
     } finally {
       java.nio.file.Files.deleteIfExists(out);
       java.nio.file.Files.deleteIfExists(err);

@@ -49,12 +49,19 @@ class HostTest {
       }
     }
     assertEquals(processesBefore, descendants(), "a browser or driver process outlived its host");
-    assertEquals(List.of(), Thread.getAllStackTraces().keySet().stream()
-        .filter(t -> t.isAlive() && t.getName().startsWith("periscope-")).map(Thread::getName).toList());
+    assertEquals(
+        List.of(),
+        Thread.getAllStackTraces().keySet().stream()
+            .filter(t -> t.isAlive() && t.getName().startsWith("periscope-"))
+            .map(Thread::getName)
+            .toList());
   }
 
   private static Set<Long> descendants() {
-    return ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).map(ProcessHandle::pid)
+    return ProcessHandle.current()
+        .descendants()
+        .filter(ProcessHandle::isAlive)
+        .map(ProcessHandle::pid)
         .collect(Collectors.toSet());
   }
 
@@ -67,7 +74,8 @@ class HostTest {
     try (var zip = new java.util.zip.ZipFile(HarnessProcess.PACKAGE.toFile())) {
       byte[] yaml = zip.getInputStream(zip.getEntry("plugin.yaml")).readAllBytes();
       return dev.periscope.verify.ManifestReader.parse("plugin.yaml", yaml).skills().stream()
-          .flatMap(s -> s.tools().stream()).toList();
+          .flatMap(s -> s.tools().stream())
+          .toList();
     }
   }
 
@@ -82,7 +90,9 @@ class HostTest {
 
   @Test
   void theToolsPluginYamlDeclaresAreTheToolsThePluginRegisters() throws Exception {
-    TestProjects.project(projectDir, TestProjects.LOOPBACK_ONLY + "    credentials: {refs: {site: SITE_PASSWORD}}\n");
+    TestProjects.project(
+        projectDir,
+        TestProjects.LOOPBACK_ONLY + "    credentials: {refs: {site: SITE_PASSWORD}}\n");
     try (Host host = start()) {
       assertEquals(declaredTools(), names(host));
     }
@@ -96,35 +106,58 @@ class HostTest {
   void offersTheBrowserToolsWithTheirSchemasAndHints() throws Exception {
     try (Host host = start()) {
       List<String> names = host.tools().stream().map(ToolDescriptor::name).toList();
-      assertEquals(toolsWithoutCredentials(), names, "the tools are offered in the order plugin.yaml lists them");
+      assertEquals(
+          toolsWithoutCredentials(),
+          names,
+          "the tools are offered in the order plugin.yaml lists them");
       ToolDescriptor observe = host.tools().get(1);
       assertEquals("browser_observe", observe.name());
       assertTrue(observe.hints().readOnly());
-      assertFalse(new com.fasterxml.jackson.databind.ObjectMapper().readTree(observe.inputSchema())
-          .path("additionalProperties").asBoolean(true));
+      assertFalse(
+          new com.fasterxml.jackson.databind.ObjectMapper()
+              .readTree(observe.inputSchema())
+              .path("additionalProperties")
+              .asBoolean(true));
       assertTrue(host.guidance().contains("browser_open"));
     }
   }
 
   @Test
   void refusesToStartAPluginWhoseRequiredServiceIsMissing() {
-    var e = assertThrows(HarnessException.class,
-        () -> Host.start(home, "p", projectDir, new Host.Options(Set.of("storageDomain"), 1 << 20)));
+    var e =
+        assertThrows(
+            HarnessException.class,
+            () ->
+                Host.start(
+                    home, "p", projectDir, new Host.Options(Set.of("storageDomain"), 1 << 20)));
     assertTrue(e.getMessage().contains("requires host service 'storageDomain'"), e.getMessage());
   }
 
   @Test
   void refusesToAddAPackageWhoseRequiredHostApiExcludesThisHost() throws Exception {
-    Path other = withDescriptor(homeDir.resolve("future.zip"), "requires: \">=2.0.0 & <3.0.0\"", "requires: \">=3.0.0\"");
-    var e = assertThrows(HarnessException.class, () -> PluginInstaller.add(home, "q", other, false));
-    assertTrue(e.getMessage().contains("requires host API >=3.0.0, and this host provides 2.0.0"), e.getMessage());
+    Path other =
+        withDescriptor(
+            homeDir.resolve("future.zip"),
+            "requires: \">=2.0.0 & <3.0.0\"",
+            "requires: \">=3.0.0\"");
+    var e =
+        assertThrows(HarnessException.class, () -> PluginInstaller.add(home, "q", other, false));
+    assertTrue(
+        e.getMessage().contains("requires host API >=3.0.0, and this host provides 2.0.0"),
+        e.getMessage());
   }
 
   @Test
   void needsReplaceToAddAnIdThatIsInstalled() {
-    var e = assertThrows(HarnessException.class, () -> PluginInstaller.add(home, "p", HarnessProcess.PACKAGE, false));
-    assertTrue(e.getMessage().contains("already installed in profile p; add --replace"), e.getMessage());
-    assertTrue(PluginInstaller.add(home, "p", HarnessProcess.PACKAGE, true).startsWith("installed browser"));
+    var e =
+        assertThrows(
+            HarnessException.class,
+            () -> PluginInstaller.add(home, "p", HarnessProcess.PACKAGE, false));
+    assertTrue(
+        e.getMessage().contains("already installed in profile p; add --replace"), e.getMessage());
+    assertTrue(
+        PluginInstaller.add(home, "p", HarnessProcess.PACKAGE, true)
+            .startsWith("installed browser"));
   }
 
   @Test
@@ -132,25 +165,34 @@ class HostTest {
     home.createProfile("other");
     try (Host host = Host.start(home, "other", projectDir, Host.Options.defaults())) {
       assertEquals(List.of(), host.tools());
-      assertTrue(call(host, "browser_open", Map.of("url", "http://127.0.0.1/")).text().startsWith("unknown tool"));
+      assertTrue(
+          call(host, "browser_open", Map.of("url", "http://127.0.0.1/"))
+              .text()
+              .startsWith("unknown tool"));
     }
-    var e = assertThrows(HarnessException.class, () -> Host.start(home, "ghost", projectDir, Host.Options.defaults()));
+    var e =
+        assertThrows(
+            HarnessException.class,
+            () -> Host.start(home, "ghost", projectDir, Host.Options.defaults()));
     assertTrue(e.getMessage().startsWith("unknown profile 'ghost'"), e.getMessage());
   }
 
   @Test
   void aDisabledSkillHidesItsToolsAndRefusesCallsWhileTheOpenSessionStaysOpen() throws Exception {
-    try (DemoSite site = DemoSite.standard(); Host host = start()) {
+    try (DemoSite site = DemoSite.standard();
+        Host host = start()) {
       assertFalse(call(host, "browser_open", Map.of("url", site.url("/about"))).isError());
       SkillSettings.set(ProjectConfig.fileOf(projectDir.toRealPath()), "browser", false);
       assertEquals(List.of(), host.tools());
       ToolResult refused = call(host, "browser_observe", Map.of());
       assertTrue(refused.isError());
       assertTrue(refused.text().contains("skill 'browser', which is disabled"), refused.text());
-      assertFalse(refused.text().contains(projectDir.toString()), "a host path leaked: " + refused.text());
+      assertFalse(
+          refused.text().contains(projectDir.toString()), "a host path leaked: " + refused.text());
       SkillSettings.set(ProjectConfig.fileOf(projectDir.toRealPath()), "browser", true);
       ToolResult again = call(host, "browser_observe", Map.of());
-      assertTrue(again.text().contains("URL: " + site.url("/about")), "the page closed: " + again.text());
+      assertTrue(
+          again.text().contains("URL: " + site.url("/about")), "the page closed: " + again.text());
     }
   }
 
@@ -161,14 +203,16 @@ class HostTest {
     try (Host host = start()) {
       assertEquals(List.of(), host.tools());
       SkillSettings.set(ProjectConfig.fileOf(projectDir.toRealPath()), "browser", true);
-      assertEquals(new java.util.TreeSet<>(toolsWithoutCredentials()), new java.util.TreeSet<>(names(host)));
+      assertEquals(
+          new java.util.TreeSet<>(toolsWithoutCredentials()), new java.util.TreeSet<>(names(host)));
     }
   }
 
   @Test
   void returnsTheScreenshotInlineWhenTheHostHasNoAttachmentStore() throws Exception {
     try (DemoSite site = DemoSite.standard();
-        Host host = Host.start(home, "p", projectDir, new Host.Options(Set.of("attachments"), 1 << 20))) {
+        Host host =
+            Host.start(home, "p", projectDir, new Host.Options(Set.of("attachments"), 1 << 20))) {
       call(host, "browser_open", Map.of("url", site.url("/")));
       ToolResult shot = call(host, "browser_screenshot", Map.of());
       assertFalse(shot.isError(), shot.text());
@@ -199,14 +243,22 @@ class HostTest {
       ToolResult missing = call(host, "browser_open", Map.of());
       assertTrue(missing.isError());
       assertTrue(missing.text().contains("url"), missing.text());
-      assertTrue(missing.text().endsWith("code=BROWSER_INVALID_ARGUMENT observation=valid lease=intact retryable=false"),
+      assertTrue(
+          missing
+              .text()
+              .endsWith(
+                  "code=BROWSER_INVALID_ARGUMENT observation=valid lease=intact retryable=false"),
           missing.text());
-      ToolResult wrongType = call(host, "browser_click", Map.of("observation_id", 7, "element_ref", "button"));
+      ToolResult wrongType =
+          call(host, "browser_click", Map.of("observation_id", 7, "element_ref", "button"));
       assertTrue(wrongType.text().contains("/observation_id"), wrongType.text());
       assertTrue(wrongType.text().contains("/element_ref"), wrongType.text());
       ToolResult extra = call(host, "browser_observe", Map.of("colour", "blue"));
       assertTrue(extra.text().contains("colour"), extra.text());
-      assertTrue(call(host, "browser_fly", Map.of()).text().startsWith("unknown tool 'browser_fly'; this host offers: "));
+      assertTrue(
+          call(host, "browser_fly", Map.of())
+              .text()
+              .startsWith("unknown tool 'browser_fly'; this host offers: "));
     }
   }
 
@@ -215,13 +267,17 @@ class HostTest {
     try (Host host = start()) {
       ToolResult r = call(host, "browser_open", Map.of("url", "file:///etc/passwd"));
       assertTrue(r.isError());
-      assertTrue(r.text().endsWith("code=BROWSER_INVALID_URL observation=valid lease=intact retryable=false"), r.text());
+      assertTrue(
+          r.text()
+              .endsWith("code=BROWSER_INVALID_URL observation=valid lease=intact retryable=false"),
+          r.text());
     }
   }
 
   @Test
   void reportsAMissingChromiumWithTheInstallCommand() throws Exception {
-    TestProjects.project(projectDir, "plugins: {browser: {chromium: {executable: /nonexistent/chromium}}}\n");
+    TestProjects.project(
+        projectDir, "plugins: {browser: {chromium: {executable: /nonexistent/chromium}}}\n");
     try (Host host = start()) {
       ToolResult r = call(host, "browser_open", Map.of("url", "http://127.0.0.1:9/"));
       assertTrue(r.isError());
@@ -238,9 +294,13 @@ class HostTest {
         ToolResult r = call(host, "browser_open", Map.of("url", "http://127.0.0.1:9/"));
         assertTrue(r.isError());
         assertTrue(r.text().startsWith("Chromium could not be started: "), r.text());
-        assertTrue(r.text().endsWith("code=BROWSER_PROVIDER_UNAVAILABLE observation=valid lease=intact retryable=false"),
+        assertTrue(
+            r.text()
+                .endsWith(
+                    "code=BROWSER_PROVIDER_UNAVAILABLE observation=valid lease=intact retryable=false"),
             r.text());
-        assertEquals(2, r.text().lines().count(), "more than a reason and a failure line: " + r.text());
+        assertEquals(
+            2, r.text().lines().count(), "more than a reason and a failure line: " + r.text());
         assertFalse(r.text().contains("/tmp/"), "a host path leaked: " + r.text());
       }
     }
@@ -251,7 +311,9 @@ class HostTest {
   void installsIntoAHomeGivenByAPathThatIsNotNormalized() throws Exception {
     Files.createDirectories(homeDir.resolve("x"));
     HarnessHome odd = new HarnessHome(homeDir.resolve("x/../odd"));
-    assertTrue(PluginInstaller.add(odd, "p", HarnessProcess.PACKAGE, false).startsWith("installed browser"));
+    assertTrue(
+        PluginInstaller.add(odd, "p", HarnessProcess.PACKAGE, false)
+            .startsWith("installed browser"));
     try (var left = Files.list(homeDir.resolve("odd/profiles/p/plugins"))) {
       assertEquals(List.of("browser"), left.map(f -> f.getFileName().toString()).toList());
     }
@@ -259,17 +321,23 @@ class HostTest {
 
   @Test
   void aRefusedReplacementLeavesTheInstalledPluginWorking() throws Exception {
-    Path broken = withDescriptor(homeDir.resolve("broken.zip"), "pluginClass: dev.periscope.browser.BrowserPlugin",
-        "pluginClass: dev.periscope.browser.Missing");
+    Path broken =
+        withDescriptor(
+            homeDir.resolve("broken.zip"),
+            "pluginClass: dev.periscope.browser.BrowserPlugin",
+            "pluginClass: dev.periscope.browser.Missing");
     assertThrows(HarnessException.class, () -> PluginInstaller.add(home, "p", broken, true));
     try (Host host = start()) {
-      assertEquals(new java.util.TreeSet<>(toolsWithoutCredentials()), new java.util.TreeSet<>(names(host)));
+      assertEquals(
+          new java.util.TreeSet<>(toolsWithoutCredentials()), new java.util.TreeSet<>(names(host)));
     }
   }
 
   @Test
   void refusesABrokenProjectConfigurationWithThePathOfEachProblem() throws Exception {
-    TestProjects.project(projectDir, """
+    TestProjects.project(
+        projectDir,
+        """
         plugins:
           browser:
             network: {mode: open, allowCidrs: ["not a cidr"]}
@@ -284,7 +352,8 @@ class HostTest {
     TestProjects.project(projectDir, "plugins: [unclosed\n");
     var yaml = assertThrows(HarnessException.class, this::start);
     assertTrue(yaml.getMessage().contains("not valid YAML"), yaml.getMessage());
-    TestProjects.project(projectDir, "approval:\n  rules: [{tool: browser_fill_credential, decision: maybe}]\n");
+    TestProjects.project(
+        projectDir, "approval:\n  rules: [{tool: browser_fill_credential, decision: maybe}]\n");
     var rules = assertThrows(HarnessException.class, this::start);
     assertTrue(rules.getMessage().contains("/approval/rules/0/decision"), rules.getMessage());
   }
@@ -292,12 +361,16 @@ class HostTest {
   @Test
   void mapsOneAgentSessionToTheSameBrowserSessionAcrossRestarts() throws Exception {
     String first;
-    try (DemoSite site = DemoSite.standard(); Host host = start()) {
+    try (DemoSite site = DemoSite.standard();
+        Host host = start()) {
       first = call(host, "browser_open", Map.of("url", site.url("/"))).structured().toString();
     }
-    try (var c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + home.profile("p").data().resolve("browser_runtime.sqlite"));
+    try (var c =
+            java.sql.DriverManager.getConnection(
+                "jdbc:sqlite:" + home.profile("p").data().resolve("browser_runtime.sqlite"));
         var s = c.createStatement();
-        var r = s.executeQuery("SELECT agent_session, browser_session, project FROM agent_sessions")) {
+        var r =
+            s.executeQuery("SELECT agent_session, browser_session, project FROM agent_sessions")) {
       assertTrue(r.next());
       assertEquals("agent-1", r.getString(1));
       assertEquals(projectDir.toRealPath().toString(), r.getString(3));
@@ -307,7 +380,8 @@ class HostTest {
         ToolResult afterRestart = call(host, "browser_observe", Map.of());
         assertFalse(afterRestart.isError(), afterRestart.text());
       }
-      try (var again = s.executeQuery("SELECT count(*), max(browser_session) FROM agent_sessions")) {
+      try (var again =
+          s.executeQuery("SELECT count(*), max(browser_session) FROM agent_sessions")) {
         assertEquals(1, again.getInt(1));
         assertEquals(browserSession, again.getString(2));
       }

@@ -10,48 +10,77 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Executors;
 
 /**
- * A site on 127.0.0.1 with a login: {@code /login} stores a theme in localStorage and goes to {@code /do-login},
- * which sets an HttpOnly session cookie; {@code /home} says whether the cookie came back and shows the theme;
- * {@code /later} changes the theme 1.5 s after it loaded, when no action is running; {@code /slow} answers after a
- * minute, for a step to hang on.
+ * A site on 127.0.0.1 with a login: {@code /login} stores a theme in localStorage and goes to
+ * {@code /do-login}, which sets an HttpOnly session cookie; {@code /home} says whether the cookie
+ * came back and shows the theme; {@code /later} changes the theme 1.5 s after it loaded, when no
+ * action is running; {@code /slow} answers after a minute, for a step to hang on.
  */
 final class LoginSite implements AutoCloseable {
   static final String SESSION_COOKIE = "keeper-session";
 
   private final HttpServer server;
-  private final java.util.concurrent.CountDownLatch later = new java.util.concurrent.CountDownLatch(1);
-  private final java.util.concurrent.CountDownLatch slow = new java.util.concurrent.CountDownLatch(1);
+  private final java.util.concurrent.CountDownLatch later =
+      new java.util.concurrent.CountDownLatch(1);
+  private final java.util.concurrent.CountDownLatch slow =
+      new java.util.concurrent.CountDownLatch(1);
 
   LoginSite() throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.setExecutor(Executors.newCachedThreadPool());
-    server.createContext("/login", e -> html(e, "", """
+    server.createContext(
+        "/login",
+        e ->
+            html(
+                e,
+                "",
+                """
         <h1>Lighthouse login</h1>
         <button onclick="localStorage.setItem('theme', 'dark'); window.location.href = '/do-login'">Log in</button>"""));
-    server.createContext("/do-login", e -> html(e, SESSION_COOKIE + "=keeper-42; Path=/; Max-Age=86400; HttpOnly",
-        "<h1>Logged in</h1>"));
-    server.createContext("/home", e -> {
-      String cookies = String.valueOf(e.getRequestHeaders().getFirst("Cookie"));
-      html(e, "", (cookies.contains(SESSION_COOKIE + "=keeper-42") ? "<h1>Welcome back, keeper</h1>"
-          : "<h1>Not logged in</h1>")
-          + "<p id=\"t\"></p><script>document.getElementById('t').textContent = 'Theme: '"
-          + " + (localStorage.getItem('theme') || 'none');</script>");
-    });
-    server.createContext("/later", e -> html(e, "", "<h1>Later</h1><script>setTimeout(() => {"
-        + " localStorage.setItem('theme', 'late'); fetch('/later-done'); }, 1500);</script>"));
-    server.createContext("/later-done", e -> {
-      later.countDown();
-      html(e, "", "done");
-    });
-    server.createContext("/slow", e -> {
-      slow.countDown();
-      try {
-        Thread.sleep(60_000);
-      } catch (InterruptedException interrupted) {
-        Thread.currentThread().interrupt();
-      }
-      html(e, "", "<h1>Late</h1>");
-    });
+    server.createContext(
+        "/do-login",
+        e ->
+            html(
+                e,
+                SESSION_COOKIE + "=keeper-42; Path=/; Max-Age=86400; HttpOnly",
+                "<h1>Logged in</h1>"));
+    server.createContext(
+        "/home",
+        e -> {
+          String cookies = String.valueOf(e.getRequestHeaders().getFirst("Cookie"));
+          html(
+              e,
+              "",
+              (cookies.contains(SESSION_COOKIE + "=keeper-42")
+                      ? "<h1>Welcome back, keeper</h1>"
+                      : "<h1>Not logged in</h1>")
+                  + "<p id=\"t\"></p><script>document.getElementById('t').textContent = 'Theme: '"
+                  + " + (localStorage.getItem('theme') || 'none');</script>");
+        });
+    server.createContext(
+        "/later",
+        e ->
+            html(
+                e,
+                "",
+                "<h1>Later</h1><script>setTimeout(() => {"
+                    + " localStorage.setItem('theme', 'late'); fetch('/later-done'); }, 1500);</script>"));
+    server.createContext(
+        "/later-done",
+        e -> {
+          later.countDown();
+          html(e, "", "done");
+        });
+    server.createContext(
+        "/slow",
+        e -> {
+          slow.countDown();
+          try {
+            Thread.sleep(60_000);
+          } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+          }
+          html(e, "", "<h1>Late</h1>");
+        });
     server.start();
   }
 
@@ -82,8 +111,11 @@ final class LoginSite implements AutoCloseable {
   }
 
   private static void html(HttpExchange e, String cookie, String body) throws IOException {
-    byte[] bytes = ("<!doctype html><html><head><title>Lighthouse</title></head><body>" + body + "</body></html>")
-        .getBytes(StandardCharsets.UTF_8);
+    byte[] bytes =
+        ("<!doctype html><html><head><title>Lighthouse</title></head><body>"
+                + body
+                + "</body></html>")
+            .getBytes(StandardCharsets.UTF_8);
     e.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
     if (!cookie.isEmpty()) {
       e.getResponseHeaders().set("Set-Cookie", cookie);

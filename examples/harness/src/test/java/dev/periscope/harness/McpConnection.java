@@ -26,9 +26,9 @@ import java.util.stream.Collectors;
 import reactor.core.publisher.Mono;
 
 /**
- * An MCP connection to {@code harness mcp} run as a subprocess, made by the SDK's own client over its stdio
- * transport. It records every message both ways (as JSON), the server's standard error, and every process the
- * server started while it ran.
+ * An MCP connection to {@code harness mcp} run as a subprocess, made by the SDK's own client over
+ * its stdio transport. It records every message both ways (as JSON), the server's standard error,
+ * and every process the server started while it ran.
  */
 final class McpConnection implements AutoCloseable {
   static final McpJsonMapper JSON = new JacksonMcpJsonMapper(new ObjectMapper());
@@ -37,27 +37,37 @@ final class McpConnection implements AutoCloseable {
   final List<String> messages = new CopyOnWriteArrayList<>();
   final List<String> stderr = new CopyOnWriteArrayList<>();
   final Set<ProcessHandle> descendants = ConcurrentHashMap.newKeySet();
+
   /** The executables of those processes, seen while they ran. */
   final Set<String> commands = ConcurrentHashMap.newKeySet();
+
   private final ProcessHandle server;
   private final Thread watcher;
   private volatile boolean closed;
 
   /** Connects and initializes; {@code args} follow {@code harness mcp}. */
-  McpConnection(Path home, Path tmp, Map<String, String> environment, Path project, String... args) {
+  McpConnection(
+      Path home, Path tmp, Map<String, String> environment, Path project, String... args) {
     List<String> java = HarnessProcess.java(tmp);
     List<String> command = new ArrayList<>(java.subList(1, java.size()));
     command.addAll(List.of("mcp", "--profile", "p", "--project", project.toString()));
     command.addAll(List.of(args));
-    Map<String, String> env = new java.util.HashMap<>(Map.of("HARNESS_HOME", home.toString(), "TMPDIR", tmp.toString(),
-        "HARNESS_TTY", "none"));
+    Map<String, String> env =
+        new java.util.HashMap<>(
+            Map.of(
+                "HARNESS_HOME", home.toString(), "TMPDIR", tmp.toString(), "HARNESS_TTY", "none"));
     env.putAll(environment);
-    StdioClientTransport stdio = new StdioClientTransport(ServerParameters.builder(java.get(0))
-        .args(command).env(env).build(), JSON);
+    StdioClientTransport stdio =
+        new StdioClientTransport(
+            ServerParameters.builder(java.get(0)).args(command).env(env).build(), JSON);
     stdio.setStdErrorHandler(stderr::add);
-    client = McpClient.sync(new Recording(stdio)).requestTimeout(Duration.ofSeconds(120))
-        .initializationTimeout(Duration.ofSeconds(120)).build();
-    Set<Long> before = ProcessHandle.current().children().map(ProcessHandle::pid).collect(Collectors.toSet());
+    client =
+        McpClient.sync(new Recording(stdio))
+            .requestTimeout(Duration.ofSeconds(120))
+            .initializationTimeout(Duration.ofSeconds(120))
+            .build();
+    Set<Long> before =
+        ProcessHandle.current().children().map(ProcessHandle::pid).collect(Collectors.toSet());
     try {
       client.initialize();
     } catch (RuntimeException e) {
@@ -65,9 +75,18 @@ final class McpConnection implements AutoCloseable {
       throw e;
     }
     // The server is the child that initializing started.
-    server = ProcessHandle.current().children().filter(p -> !before.contains(p.pid()))
-        .filter(p -> p.info().arguments().map(a -> List.of(a).contains("dev.periscope.harness.Main")).orElse(false))
-        .findFirst().orElseThrow();
+    server =
+        ProcessHandle.current()
+            .children()
+            .filter(p -> !before.contains(p.pid()))
+            .filter(
+                p ->
+                    p.info()
+                        .arguments()
+                        .map(a -> List.of(a).contains("dev.periscope.harness.Main"))
+                        .orElse(false))
+            .findFirst()
+            .orElseThrow();
     watcher = new Thread(this::watch, "mcp-descendants");
     watcher.setDaemon(true);
     watcher.start();
@@ -85,11 +104,15 @@ final class McpConnection implements AutoCloseable {
   private void watch() {
     descendants.add(server);
     while (!closed) {
-      // Read each time: a process can exec another program under the same pid (a shell script starts Node.js so).
-      server.descendants().forEach(p -> {
-        descendants.add(p);
-        p.info().command().ifPresent(commands::add);
-      });
+      // Read each time: a process can exec another program under the same pid (a shell script
+      // starts Node.js so).
+      server
+          .descendants()
+          .forEach(
+              p -> {
+                descendants.add(p);
+                p.info().command().ifPresent(commands::add);
+              });
       try {
         Thread.sleep(20);
       } catch (InterruptedException e) {
@@ -98,7 +121,10 @@ final class McpConnection implements AutoCloseable {
     }
   }
 
-  /** Closes as the SDK client does (SIGTERM to the server), then waits for every process it started to end. */
+  /**
+   * Closes as the SDK client does (SIGTERM to the server), then waits for every process it started
+   * to end.
+   */
   @Override
   public void close() throws InterruptedException {
     try {
@@ -148,7 +174,10 @@ final class McpConnection implements AutoCloseable {
     throw new AssertionError("no element named " + name + " in " + observation);
   }
 
-  /** The SDK's stdio transport, with every message recorded; it offers the newest protocol version it knows. */
+  /**
+   * The SDK's stdio transport, with every message recorded; it offers the newest protocol version
+   * it knows.
+   */
   private final class Recording implements McpClientTransport {
     private final StdioClientTransport delegate;
 

@@ -21,44 +21,56 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code harness mcp} at the wire: a server process, the lines written to its standard input, and every line of its
- * standard output exactly as it came (standard error goes to a file).
+ * {@code harness mcp} at the wire: a server process, the lines written to its standard input, and
+ * every line of its standard output exactly as it came (standard error goes to a file).
  */
 final class McpWire implements AutoCloseable {
   static final ObjectMapper JSON = new ObjectMapper();
-  static final String INITIALIZE = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
-      + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}";
-  static final String INITIALIZED = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}";
+  static final String INITIALIZE =
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+          + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}";
+  static final String INITIALIZED =
+      "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}";
 
   final Process process;
   final Path err;
+
   /** Every line of standard output, as read, whether or not a test took it yet. */
   final List<String> raw = new CopyOnWriteArrayList<>();
+
   private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
   private final Thread reader;
   final OutputStream in;
 
-  McpWire(Path home, Path tmp, Path project, Map<String, String> environment, String... args) throws IOException {
+  McpWire(Path home, Path tmp, Path project, Map<String, String> environment, String... args)
+      throws IOException {
     List<String> command = HarnessProcess.java(tmp);
     command.addAll(List.of("mcp", "--profile", "p", "--project", project.toString()));
     command.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command);
-    pb.environment().putAll(Map.of("HARNESS_HOME", home.toString(), "TMPDIR", tmp.toString(), "HARNESS_TTY", "none"));
+    pb.environment()
+        .putAll(
+            Map.of(
+                "HARNESS_HOME", home.toString(), "TMPDIR", tmp.toString(), "HARNESS_TTY", "none"));
     pb.environment().putAll(environment);
     err = Files.createTempFile(tmp, "mcp-err-", ".txt");
     pb.redirectError(err.toFile());
     process = pb.start();
     in = process.getOutputStream();
-    reader = new Thread(() -> {
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-        for (String line = r.readLine(); line != null; line = r.readLine()) {
-          raw.add(line);
-          lines.add(line);
-        }
-      } catch (IOException e) {
-        // the process ended
-      }
-    });
+    reader =
+        new Thread(
+            () -> {
+              try (BufferedReader r =
+                  new BufferedReader(
+                      new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line = r.readLine(); line != null; line = r.readLine()) {
+                  raw.add(line);
+                  lines.add(line);
+                }
+              } catch (IOException e) {
+                // the process ended
+              }
+            });
     reader.setDaemon(true);
     reader.start();
   }
@@ -91,29 +103,49 @@ final class McpWire implements AutoCloseable {
 
   /** Calls a tool; the answer's {@code result}. */
   JsonNode call(int id, String tool, Map<String, Object> arguments) throws Exception {
-    JsonNode answer = ask(JSON.writeValueAsString(Map.of("jsonrpc", "2.0", "id", id, "method", "tools/call",
-        "params", Map.of("name", tool, "arguments", arguments))));
+    JsonNode answer =
+        ask(
+            JSON.writeValueAsString(
+                Map.of(
+                    "jsonrpc",
+                    "2.0",
+                    "id",
+                    id,
+                    "method",
+                    "tools/call",
+                    "params",
+                    Map.of("name", tool, "arguments", arguments))));
     assertEquals(id, answer.path("id").asInt(), answer.toString());
     return answer.path("result");
   }
 
   static String text(JsonNode result) {
     StringBuilder b = new StringBuilder();
-    result.path("content").forEach(c -> {
-      if (c.path("type").asText().equals("text")) {
-        b.append(b.length() == 0 ? "" : "\n").append(c.path("text").asText());
-      }
-    });
+    result
+        .path("content")
+        .forEach(
+            c -> {
+              if (c.path("type").asText().equals("text")) {
+                b.append(b.length() == 0 ? "" : "\n").append(c.path("text").asText());
+              }
+            });
     return b.toString();
   }
 
-  /** The {@code observation_id} and {@code element_ref} of the element with that name in a result's observation. */
+  /**
+   * The {@code observation_id} and {@code element_ref} of the element with that name in a result's
+   * observation.
+   */
   static Map<String, Object> target(JsonNode result, String name) {
     JsonNode observation = result.path("structuredContent").path("observation");
     for (JsonNode e : observation.path("elements")) {
       if (name.equals(e.path("name").asText())) {
-        return new java.util.HashMap<>(Map.of("observation_id", observation.path("id").asText(),
-            "element_ref", e.path("ref").asText()));
+        return new java.util.HashMap<>(
+            Map.of(
+                "observation_id",
+                observation.path("id").asText(),
+                "element_ref",
+                e.path("ref").asText()));
       }
     }
     throw new AssertionError("no element named " + name + " in " + observation);
@@ -124,7 +156,10 @@ final class McpWire implements AutoCloseable {
     return process.exitValue();
   }
 
-  /** After the server exited: the lines of standard output no test took, each checked to be a JSON-RPC message. */
+  /**
+   * After the server exited: the lines of standard output no test took, each checked to be a
+   * JSON-RPC message.
+   */
   List<String> rest() throws Exception {
     reader.join(TimeUnit.SECONDS.toMillis(30));
     List<String> rest = new ArrayList<>();

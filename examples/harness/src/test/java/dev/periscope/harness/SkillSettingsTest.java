@@ -19,28 +19,35 @@ class SkillSettingsTest {
 
   @Test
   void changesAnExistingSettingAndKeepsTheUsersComments() throws Exception {
-    assertEquals("""
+    assertEquals(
+        """
         # my project
         skills:
           browser: false # set by hand
           other: true
         plugins:
           browser: {network: {mode: strict}}  # keep me
-        """, set("""
+        """,
+        set(
+            """
         # my project
         skills:
           browser: true # set by hand
           other: true
         plugins:
           browser: {network: {mode: strict}}  # keep me
-        """, "browser", false));
+        """,
+            "browser",
+            false));
   }
 
   @Test
   void addsTheSettingToAnExistingSectionOrAddsTheSection() throws Exception {
-    assertEquals("skills:\n    browser: true\n    other: false\n# end\n",
+    assertEquals(
+        "skills:\n    browser: true\n    other: false\n# end\n",
         set("skills:\n    other: false\n# end\n", "browser", true));
-    assertEquals("# only a comment\nskills:\n  browser: false\n", set("# only a comment", "browser", false));
+    assertEquals(
+        "# only a comment\nskills:\n  browser: false\n", set("# only a comment", "browser", false));
   }
 
   @Test

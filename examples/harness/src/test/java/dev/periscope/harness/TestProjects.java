@@ -4,9 +4,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Projects for tests: a directory with {@code .harness/project.yaml} that lets the browser reach 127.0.0.1. */
+/**
+ * Projects for tests: a directory with {@code .harness/project.yaml} that lets the browser reach
+ * 127.0.0.1.
+ */
 final class TestProjects {
-  static final String LOOPBACK_ONLY = """
+  static final String LOOPBACK_ONLY =
+      """
       plugins:
         browser:
           network:

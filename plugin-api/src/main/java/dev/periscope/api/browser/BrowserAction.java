@@ -6,22 +6,38 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * An action on a page, as data: each action is one record with typed fields, its own validation, its own redacted
- * description for the transition log, the timeout that bounds it, and its own result type {@code R}.
+ * An action on a page, as data: each action is one record with typed fields, its own validation,
+ * its own redacted description for the transition log, the timeout that bounds it, and its own
+ * result type {@code R}.
  *
- * <p>Element-addressed actions name the latest observation and one of its refs ({@link #target()}); the optional
- * ones ({@link Press}, {@link Scroll}, {@link Wait}) act on the page when they name no element. The runtime
- * validates an action, resolves its target against the newest observation, and hands a {@link PageAction} to the
- * environment's {@link Handler}, which has one method per page action: a provider that does not handle a new
- * action does not compile. {@link FillCredential} is the runtime's own: it resolves the secret, checks the
- * field's origins and asks for approval before the provider sees the secret.
+ * <p>Element-addressed actions name the latest observation and one of its refs ({@link #target()});
+ * the optional ones ({@link Press}, {@link Scroll}, {@link Wait}) act on the page when they name no
+ * element. The runtime validates an action, resolves its target against the newest observation, and
+ * hands a {@link PageAction} to the environment's {@link Handler}, which has one method per page
+ * action: a provider that does not handle a new action does not compile. {@link FillCredential} is
+ * the runtime's own: it resolves the secret, checks the field's origins and asks for approval
+ * before the provider sees the secret.
  *
  * <p>Actions are immutable and thread-safe.
  */
 public sealed interface BrowserAction<R> {
   /** The keys {@link Press} accepts. */
-  List<String> KEYS = List.of("Enter", "Escape", "Tab", "Backspace", "Delete", "Space", "ArrowUp", "ArrowDown",
-      "ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown");
+  List<String> KEYS =
+      List.of(
+          "Enter",
+          "Escape",
+          "Tab",
+          "Backspace",
+          "Delete",
+          "Space",
+          "ArrowUp",
+          "ArrowDown",
+          "ArrowLeft",
+          "ArrowRight",
+          "Home",
+          "End",
+          "PageUp",
+          "PageDown");
 
   /** The most milliseconds a {@link Wait} may ask for. */
   long MAX_WAIT_MS = 120_000;
@@ -33,24 +49,27 @@ public sealed interface BrowserAction<R> {
   ElementTarget target();
 
   /**
-   * Checks the action's own fields, before anything runs: {@code BROWSER_INVALID_ARGUMENT} naming the field (as a
-   * JSON pointer into the tool's arguments) and its bound.
+   * Checks the action's own fields, before anything runs: {@code BROWSER_INVALID_ARGUMENT} naming
+   * the field (as a JSON pointer into the tool's arguments) and its bound.
    */
   void validate();
 
   /**
-   * Checks the element the target resolved to, before the action runs; the default accepts any. A {@link Fill}
-   * refuses a password field ({@code BROWSER_PASSWORD_INPUT_FORBIDDEN}).
+   * Checks the element the target resolved to, before the action runs; the default accepts any. A
+   * {@link Fill} refuses a password field ({@code BROWSER_PASSWORD_INPUT_FORBIDDEN}).
    */
   default void admit(ProviderElement target) {}
 
-  /** How the transition log records the action: its kind and fields, never a typed value or a secret. */
+  /**
+   * How the transition log records the action: its kind and fields, never a typed value or a
+   * secret.
+   */
   Map<String, Object> describe();
 
   /**
-   * How long the provider may take for the action, by the environment's own timeouts: a navigation its navigation
-   * timeout, anything that may start a navigation (a click, a key, a choice) the action timeout and then the
-   * navigation timeout.
+   * How long the provider may take for the action, by the environment's own timeouts: a navigation
+   * its navigation timeout, anything that may start a navigation (a click, a key, a choice) the
+   * action timeout and then the navigation timeout.
    */
   default long timeoutMs(long actionMs, long navigationMs) {
     return actionMs + navigationMs;
@@ -62,8 +81,8 @@ public sealed interface BrowserAction<R> {
   }
 
   /**
-   * Whether the same action can succeed on a fresh browser, after the one it was meant for died: true unless it
-   * names a ref of the lost page or moves through its history.
+   * Whether the same action can succeed on a fresh browser, after the one it was meant for died:
+   * true unless it names a ref of the lost page or moves through its history.
    */
   default boolean repeatable() {
     return target() == null;
@@ -79,21 +98,27 @@ public sealed interface BrowserAction<R> {
 
   /** An action the environment performs itself, through its {@link Handler}. */
   sealed interface PageAction<R> extends BrowserAction<R> {
-    /** Performs this action with {@code handler}; {@code target} is the resolved {@link #target()}, or null. */
+    /**
+     * Performs this action with {@code handler}; {@code target} is the resolved {@link #target()},
+     * or null.
+     */
     R accept(Handler handler, ProviderElement target);
   }
 
   /**
-   * How an environment performs page actions: one method per {@link PageAction}, each given the action and the
-   * element its target resolved to (null when it names none). Called on the runtime's queue for the environment,
-   * one at a time. Policy denials throw {@code BROWSER_POLICY_DENIED}; other failures {@code BROWSER_ACTION_FAILED}.
+   * How an environment performs page actions: one method per {@link PageAction}, each given the
+   * action and the element its target resolved to (null when it names none). Called on the
+   * runtime's queue for the environment, one at a time. Policy denials throw {@code
+   * BROWSER_POLICY_DENIED}; other failures {@code BROWSER_ACTION_FAILED}.
    */
   interface Handler {
     void navigate(Navigate action);
 
     void click(Click action, ProviderElement target);
 
-    /** Moves the pointer over the element, as a person would before clicking, and leaves it there. */
+    /**
+     * Moves the pointer over the element, as a person would before clicking, and leaves it there.
+     */
     void hover(Hover action, ProviderElement target);
 
     /** Types a value into a field, replacing what it held. */
@@ -102,7 +127,10 @@ public sealed interface BrowserAction<R> {
     /** Presses one key on the element, or on whatever has focus when {@code target} is null. */
     void press(Press action, ProviderElement target);
 
-    /** Chooses options by value or, failing that, by label; {@code BROWSER_INVALID_ARGUMENT} if one matches none. */
+    /**
+     * Chooses options by value or, failing that, by label; {@code BROWSER_INVALID_ARGUMENT} if one
+     * matches none.
+     */
     void select(Select action, ProviderElement target);
 
     void check(Check action, ProviderElement target);
@@ -110,10 +138,14 @@ public sealed interface BrowserAction<R> {
     /** Scrolls the page up or down by viewports, to its top or bottom, or the element into view. */
     void scroll(Scroll action, ProviderElement target);
 
-    /** Waits for the page's load or network idle, or for the element to become visible or hidden. */
+    /**
+     * Waits for the page's load or network idle, or for the element to become visible or hidden.
+     */
     void waitFor(Wait action, ProviderElement target);
 
-    /** Goes back, forward or reloads; a move with no history entry is {@code BROWSER_POLICY_DENIED}. */
+    /**
+     * Goes back, forward or reloads; a move with no history entry is {@code BROWSER_POLICY_DENIED}.
+     */
     void history(History action);
   }
 
@@ -126,21 +158,28 @@ public sealed interface BrowserAction<R> {
       return null;
     }
 
-    /** Only absolute http(s) URLs without embedded credentials are navigated to: {@code BROWSER_INVALID_URL}. */
+    /**
+     * Only absolute http(s) URLs without embedded credentials are navigated to: {@code
+     * BROWSER_INVALID_URL}.
+     */
     public void validate() {
       java.net.URI uri;
       try {
         uri = new java.net.URI(url);
       } catch (java.net.URISyntaxException | NullPointerException e) {
-        throw new BrowserException(ErrorCode.BROWSER_INVALID_URL, "the url argument is not a valid URL");
+        throw new BrowserException(
+            ErrorCode.BROWSER_INVALID_URL, "the url argument is not a valid URL");
       }
-      String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
+      String scheme =
+          uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
       if (!scheme.equals("http") && !scheme.equals("https")) {
-        throw new BrowserException(ErrorCode.BROWSER_INVALID_URL, "only absolute http and https URLs can be opened: "
-            + url);
+        throw new BrowserException(
+            ErrorCode.BROWSER_INVALID_URL,
+            "only absolute http and https URLs can be opened: " + url);
       }
       if (uri.getRawUserInfo() != null) {
-        throw new BrowserException(ErrorCode.BROWSER_INVALID_URL,
+        throw new BrowserException(
+            ErrorCode.BROWSER_INVALID_URL,
             "URLs with embedded credentials are refused; use browser_fill_credential for logins");
       }
       if (uri.getHost() == null || uri.getHost().isEmpty()) {
@@ -240,14 +279,20 @@ public sealed interface BrowserAction<R> {
     @Override
     public void admit(ProviderElement target) {
       if ("password".equals(target.inputType())) {
-        throw new BrowserException(ErrorCode.BROWSER_PASSWORD_INPUT_FORBIDDEN, "element \"" + elementRef
-            + "\" is a password field; fill it with browser_fill_credential, which never shows the value to the model");
+        throw new BrowserException(
+            ErrorCode.BROWSER_PASSWORD_INPUT_FORBIDDEN,
+            "element \""
+                + elementRef
+                + "\" is a password field; fill it with browser_fill_credential, which never shows the value to the model");
       }
     }
 
     public Map<String, Object> describe() {
-      return Fields.of(kind()).put("element_ref", elementRef).put("value", "[REDACTED]")
-          .put("value_length", value.length()).map();
+      return Fields.of(kind())
+          .put("element_ref", elementRef)
+          .put("value", "[REDACTED]")
+          .put("value_length", value.length())
+          .map();
     }
 
     public Done accept(Handler handler, ProviderElement target) {
@@ -262,9 +307,10 @@ public sealed interface BrowserAction<R> {
   }
 
   /**
-   * Fills the secret a credential reference stands for into a field. The action holds only the reference: the
-   * runtime resolves the secret, checks the field's origin, asks for approval, and hands the secret to the
-   * provider's {@link BrowserEnvironment#fillCredential}. Its result is how many characters the field then holds.
+   * Fills the secret a credential reference stands for into a field. The action holds only the
+   * reference: the runtime resolves the secret, checks the field's origin, asks for approval, and
+   * hands the secret to the provider's {@link BrowserEnvironment#fillCredential}. Its result is how
+   * many characters the field then holds.
    */
   record FillCredential(String observationId, String elementRef, String credentialRef)
       implements BrowserAction<FillCredential.Filled> {
@@ -287,8 +333,11 @@ public sealed interface BrowserAction<R> {
     }
 
     public Map<String, Object> describe() {
-      return Fields.of(kind()).put("element_ref", elementRef).put("credential_ref", credentialRef)
-          .put("value", "[REDACTED]").map();
+      return Fields.of(kind())
+          .put("element_ref", elementRef)
+          .put("credential_ref", credentialRef)
+          .put("value", "[REDACTED]")
+          .map();
     }
   }
 
@@ -303,7 +352,8 @@ public sealed interface BrowserAction<R> {
 
     public void validate() {
       if (!KEYS.contains(key)) {
-        throw Fields.invalid("/key: one of " + String.join(", ", KEYS) + " is required (found " + key + ")");
+        throw Fields.invalid(
+            "/key: one of " + String.join(", ", KEYS) + " is required (found " + key + ")");
       }
     }
 
@@ -318,7 +368,8 @@ public sealed interface BrowserAction<R> {
   }
 
   /** Chooses options of a select by value or, failing that, by label. */
-  record Select(String observationId, String elementRef, List<String> values) implements PageAction<Done> {
+  record Select(String observationId, String elementRef, List<String> values)
+      implements PageAction<Done> {
     public Select {
       values = values == null ? null : List.copyOf(values);
     }
@@ -348,7 +399,8 @@ public sealed interface BrowserAction<R> {
     }
   }
 
-  record Check(String observationId, String elementRef, boolean checked) implements PageAction<Done> {
+  record Check(String observationId, String elementRef, boolean checked)
+      implements PageAction<Done> {
     public String kind() {
       return "check";
     }
@@ -372,7 +424,8 @@ public sealed interface BrowserAction<R> {
   }
 
   /** {@code to} is up, down (by {@code pages} viewports), top, bottom, or element (into view). */
-  record Scroll(String to, double pages, String observationId, String elementRef) implements PageAction<Done> {
+  record Scroll(String to, double pages, String observationId, String elementRef)
+      implements PageAction<Done> {
     public static final List<String> TO = List.of("up", "down", "top", "bottom", "element");
 
     public String kind() {
@@ -388,7 +441,8 @@ public sealed interface BrowserAction<R> {
         throw Fields.invalid("/to: one of " + String.join(", ", TO) + " is required");
       }
       if (!(pages > 0 && pages <= 20)) {
-        throw Fields.invalid("/pages: a number greater than 0 and at most 20 is required (found " + pages + ")");
+        throw Fields.invalid(
+            "/pages: a number greater than 0 and at most 20 is required (found " + pages + ")");
       }
       if (to.equals("element") && elementRef == null) {
         throw Fields.invalid("/element_ref: scrolling to an element needs its ref");
@@ -396,7 +450,11 @@ public sealed interface BrowserAction<R> {
     }
 
     public Map<String, Object> describe() {
-      return Fields.of(kind()).put("to", to).put("pages", pages).putIfPresent("element_ref", elementRef).map();
+      return Fields.of(kind())
+          .put("to", to)
+          .put("pages", pages)
+          .putIfPresent("element_ref", elementRef)
+          .map();
     }
 
     @Override
@@ -410,9 +468,14 @@ public sealed interface BrowserAction<R> {
     }
   }
 
-  /** {@code until} is load, network-idle, element-visible or element-hidden, within {@code timeoutMs}. */
-  record Wait(String until, String observationId, String elementRef, long timeoutMs) implements PageAction<Done> {
-    public static final List<String> UNTIL = List.of("load", "network-idle", "element-visible", "element-hidden");
+  /**
+   * {@code until} is load, network-idle, element-visible or element-hidden, within {@code
+   * timeoutMs}.
+   */
+  record Wait(String until, String observationId, String elementRef, long timeoutMs)
+      implements PageAction<Done> {
+    public static final List<String> UNTIL =
+        List.of("load", "network-idle", "element-visible", "element-hidden");
 
     public String kind() {
       return "wait";
@@ -430,13 +493,20 @@ public sealed interface BrowserAction<R> {
         throw Fields.invalid("/element_ref: waiting for an element needs its ref");
       }
       if (timeoutMs < 1 || timeoutMs > MAX_WAIT_MS) {
-        throw Fields.invalid("/timeout_ms: an integer from 1 to " + MAX_WAIT_MS + " is required (found " + timeoutMs
-            + ")");
+        throw Fields.invalid(
+            "/timeout_ms: an integer from 1 to "
+                + MAX_WAIT_MS
+                + " is required (found "
+                + timeoutMs
+                + ")");
       }
     }
 
     public Map<String, Object> describe() {
-      return Fields.of(kind()).put("until", until).put("timeout_ms", timeoutMs).putIfPresent("element_ref", elementRef)
+      return Fields.of(kind())
+          .put("until", until)
+          .put("timeout_ms", timeoutMs)
+          .putIfPresent("element_ref", elementRef)
           .map();
     }
 

@@ -3,9 +3,10 @@ package dev.periscope.api.browser;
 import java.util.Objects;
 
 /**
- * The one failure type of the browser runtime. It carries a stable {@link ErrorCode} and the fields of the
- * failure line a model reads to recover: the last known URL, whether the latest observation's refs are still
- * valid, whether the lease was discarded and rebuilt, the recovering tool, and whether a retry is safe.
+ * The one failure type of the browser runtime. It carries a stable {@link ErrorCode} and the fields
+ * of the failure line a model reads to recover: the last known URL, whether the latest
+ * observation's refs are still valid, whether the lease was discarded and rebuilt, the recovering
+ * tool, and whether a retry is safe.
  */
 public class BrowserException extends RuntimeException {
   private final ErrorCode code;
@@ -34,15 +35,24 @@ public class BrowserException extends RuntimeException {
   }
 
   /**
-   * A failure after which the environment was discarded ({@code lease=rebuilt}): every ref is gone, and the next
-   * call gets a fresh environment.
+   * A failure after which the environment was discarded ({@code lease=rebuilt}): every ref is gone,
+   * and the next call gets a fresh environment.
    */
-  public static BrowserException rebuilt(ErrorCode code, String message, String url, Throwable cause) {
-    return new BrowserException(code, message, url, true, code.recommendedAction(), code.retryable(), false, cause);
+  public static BrowserException rebuilt(
+      ErrorCode code, String message, String url, Throwable cause) {
+    return new BrowserException(
+        code, message, url, true, code.recommendedAction(), code.retryable(), false, cause);
   }
 
-  private BrowserException(ErrorCode code, String message, String url, boolean leaseRebuilt,
-      String recommendedAction, boolean retryable, boolean rerunnable, Throwable cause) {
+  private BrowserException(
+      ErrorCode code,
+      String message,
+      String url,
+      boolean leaseRebuilt,
+      String recommendedAction,
+      boolean retryable,
+      boolean rerunnable,
+      Throwable cause) {
     super(message, cause);
     this.code = Objects.requireNonNull(code, "code");
     this.url = url;
@@ -53,12 +63,20 @@ public class BrowserException extends RuntimeException {
   }
 
   /**
-   * {@code BROWSER_ENVIRONMENT_CLOSED} for an operation that never reached the browser because its environment
-   * was discarded first: nothing was done, so a fresh lease can run the same operation ({@link #rerunnable()}).
+   * {@code BROWSER_ENVIRONMENT_CLOSED} for an operation that never reached the browser because its
+   * environment was discarded first: nothing was done, so a fresh lease can run the same operation
+   * ({@link #rerunnable()}).
    */
   public static BrowserException environmentGone(String message, String url) {
-    return new BrowserException(ErrorCode.BROWSER_ENVIRONMENT_CLOSED, message, url, true,
-        ErrorCode.BROWSER_ENVIRONMENT_CLOSED.recommendedAction(), true, true, null);
+    return new BrowserException(
+        ErrorCode.BROWSER_ENVIRONMENT_CLOSED,
+        message,
+        url,
+        true,
+        ErrorCode.BROWSER_ENVIRONMENT_CLOSED.recommendedAction(),
+        true,
+        true,
+        null);
   }
 
   public ErrorCode code() {
@@ -90,9 +108,10 @@ public class BrowserException extends RuntimeException {
   }
 
   /**
-   * True when the same operation can run again, as it is, on a fresh lease: it never reached the browser
-   * ({@link #environmentGone}), or it only read the page of a browser that turned out dead. Nothing was done. Only
-   * the runtime says so: a provider's exception that claims it is not believed.
+   * True when the same operation can run again, as it is, on a fresh lease: it never reached the
+   * browser ({@link #environmentGone}), or it only read the page of a browser that turned out dead.
+   * Nothing was done. Only the runtime says so: a provider's exception that claims it is not
+   * believed.
    */
   public boolean rerunnable() {
     return rerunnable;
@@ -100,8 +119,9 @@ public class BrowserException extends RuntimeException {
 
   /** The same failure, marked {@link #rerunnable()} or not. */
   public BrowserException withRerunnable(boolean rerun) {
-    BrowserException copy = new BrowserException(code, getMessage(), url, leaseRebuilt, recommendedAction, retryable,
-        rerun, getCause());
+    BrowserException copy =
+        new BrowserException(
+            code, getMessage(), url, leaseRebuilt, recommendedAction, retryable, rerun, getCause());
     copy.setStackTrace(getStackTrace());
     return copy;
   }
@@ -111,31 +131,38 @@ public class BrowserException extends RuntimeException {
     return copy(getMessage(), lastUrl, recommendedAction, retryable);
   }
 
-  /** The same failure with what recovers from it in this very call: the tool, and whether a retry can succeed. */
+  /**
+   * The same failure with what recovers from it in this very call: the tool, and whether a retry
+   * can succeed.
+   */
   public BrowserException withRecovery(String action, boolean canRetry) {
     return copy(getMessage(), url, action, canRetry);
   }
 
-  /** The same failure with its message, URL and cause replaced (a secret redacted from them, say). */
+  /**
+   * The same failure with its message, URL and cause replaced (a secret redacted from them, say).
+   */
   public BrowserException rewritten(String message, String lastUrl, Throwable cause) {
-    BrowserException copy = new BrowserException(code, message, lastUrl, leaseRebuilt, recommendedAction, retryable,
-        rerunnable, cause);
+    BrowserException copy =
+        new BrowserException(
+            code, message, lastUrl, leaseRebuilt, recommendedAction, retryable, rerunnable, cause);
     copy.setStackTrace(getStackTrace());
     return copy;
   }
 
   private BrowserException copy(String message, String lastUrl, String action, boolean canRetry) {
-    BrowserException copy = new BrowserException(code, message, lastUrl, leaseRebuilt, action, canRetry, rerunnable,
-        getCause());
+    BrowserException copy =
+        new BrowserException(
+            code, message, lastUrl, leaseRebuilt, action, canRetry, rerunnable, getCause());
     copy.setStackTrace(getStackTrace());
     return copy;
   }
 
   /**
-   * The failure as data, for a client that reads structured results: {@code code}, {@code message}, {@code url}
-   * (null when unknown), {@code observation} ({@code valid} or {@code invalid}), {@code lease} ({@code intact} or
-   * {@code rebuilt}), {@code recommended_action} (null when none) and {@code retryable}: the fields of
-   * {@link #failureLine()} and the message, in that order.
+   * The failure as data, for a client that reads structured results: {@code code}, {@code message},
+   * {@code url} (null when unknown), {@code observation} ({@code valid} or {@code invalid}), {@code
+   * lease} ({@code intact} or {@code rebuilt}), {@code recommended_action} (null when none) and
+   * {@code retryable}: the fields of {@link #failureLine()} and the message, in that order.
    */
   public java.util.Map<String, Object> toStructured() {
     java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
@@ -150,8 +177,8 @@ public class BrowserException extends RuntimeException {
   }
 
   /**
-   * The machine-routable line, fields in fixed order:
-   * {@code code=… [url=…] observation=valid|invalid lease=intact|rebuilt [recommended_action=…] retryable=…}.
+   * The machine-routable line, fields in fixed order: {@code code=… [url=…]
+   * observation=valid|invalid lease=intact|rebuilt [recommended_action=…] retryable=…}.
    */
   public String failureLine() {
     StringBuilder b = new StringBuilder("code=").append(code.name());

@@ -1,20 +1,20 @@
 package dev.periscope.api.browser;
 
 import dev.periscope.api.Cancellation;
-import dev.periscope.api.browser.ObservationBudget;
 import java.util.Optional;
 
 /**
- * A caller's share of one environment. Operations run in admission order on the environment's queue.
- * Element-addressed actions name an observation id and a ref from it; only the newest observation is accepted.
+ * A caller's share of one environment. Operations run in admission order on the environment's
+ * queue. Element-addressed actions name an observation id and a ref from it; only the newest
+ * observation is accepted.
  *
- * <p>Each operation takes the caller's cancellation. Cancelled while waiting in the queue, the operation never
- * runs. Cancelled while it runs, the environment is aborted: the operation fails with the lease marked rebuilt,
- * and this lease and every other on the environment become unusable. Closing the lease releases it exactly once;
- * the last release of an environment closes it.
+ * <p>Each operation takes the caller's cancellation. Cancelled while waiting in the queue, the
+ * operation never runs. Cancelled while it runs, the environment is aborted: the operation fails
+ * with the lease marked rebuilt, and this lease and every other on the environment become unusable.
+ * Closing the lease releases it exactly once; the last release of an environment closes it.
  *
- * <p>Threading: thread-safe. Operations from several threads queue on the environment in arrival order; {@link
- * #close()} may be called from any thread.
+ * <p>Threading: thread-safe. Operations from several threads queue on the environment in arrival
+ * order; {@link #close()} may be called from any thread.
  */
 public interface BrowserLease extends AutoCloseable {
   BrowserSessionId sessionId();
@@ -24,8 +24,8 @@ public interface BrowserLease extends AutoCloseable {
   Observation observe(ObservationBudget budget, Cancellation cancellation);
 
   /**
-   * Performs an action and observes the page after it: the action's own result and the transition, which is
-   * recorded whether the action succeeded or not.
+   * Performs an action and observes the page after it: the action's own result and the transition,
+   * which is recorded whether the action succeeded or not.
    */
   <R> Acted<R> act(BrowserAction<R> action, ObservationBudget budget, Cancellation cancellation);
 
@@ -38,30 +38,46 @@ public interface BrowserLease extends AutoCloseable {
   }
 
   /** Shorthand for {@link #act} with a {@link BrowserAction.Click}. */
-  default Transition click(String observationId, String elementRef, ObservationBudget budget,
+  default Transition click(
+      String observationId,
+      String elementRef,
+      ObservationBudget budget,
       Cancellation cancellation) {
-    return act(new BrowserAction.Click(observationId, elementRef), budget, cancellation).transition();
+    return act(new BrowserAction.Click(observationId, elementRef), budget, cancellation)
+        .transition();
   }
 
   /** Shorthand for {@link #act} with a {@link BrowserAction.Fill}. */
-  default Transition fill(String observationId, String elementRef, String value, ObservationBudget budget,
+  default Transition fill(
+      String observationId,
+      String elementRef,
+      String value,
+      ObservationBudget budget,
       Cancellation cancellation) {
-    return act(new BrowserAction.Fill(observationId, elementRef, value), budget, cancellation).transition();
+    return act(new BrowserAction.Fill(observationId, elementRef, value), budget, cancellation)
+        .transition();
   }
 
   Screenshot screenshot(boolean fullPage, Cancellation cancellation);
 
   /**
-   * Reads records of one kind from the page, or from the region a ref of the latest observation stands for. A
-   * region from an older observation is {@code BROWSER_STALE_REFERENCE}.
+   * Reads records of one kind from the page, or from the region a ref of the latest observation
+   * stands for. A region from an older observation is {@code BROWSER_STALE_REFERENCE}.
    */
-  Extraction extract(String kind, String observationId, String regionRef, int limit, int maxFieldChars,
+  Extraction extract(
+      String kind,
+      String observationId,
+      String regionRef,
+      int limit,
+      int maxFieldChars,
       Cancellation cancellation);
 
   /** The newest observation, if any. */
   Optional<Observation> latestObservation();
 
-  /** False once the environment was aborted or closed: the holder should release and acquire again. */
+  /**
+   * False once the environment was aborted or closed: the holder should release and acquire again.
+   */
   boolean usable();
 
   @Override

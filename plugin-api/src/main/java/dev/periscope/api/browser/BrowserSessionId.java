@@ -4,8 +4,8 @@ import java.util.Objects;
 import java.util.UUID;
 
 /**
- * The durable identity of one browser session: what a checkpoint belongs to and what survives a host restart.
- * The host's agent session maps to one of these.
+ * The durable identity of one browser session: what a checkpoint belongs to and what survives a
+ * host restart. The host's agent session maps to one of these.
  */
 public record BrowserSessionId(String value) {
   public BrowserSessionId {

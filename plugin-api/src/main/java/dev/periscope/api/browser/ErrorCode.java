@@ -1,9 +1,9 @@
 package dev.periscope.api.browser;
 
 /**
- * Stable failure codes, each with what the failure line tells the model by default: whether the refs of the
- * latest observation are still addressable, the tool that recovers, and whether repeating the identical call is
- * safe.
+ * Stable failure codes, each with what the failure line tells the model by default: whether the
+ * refs of the latest observation are still addressable, the tool that recovers, and whether
+ * repeating the identical call is safe.
  */
 public enum ErrorCode {
   BROWSER_DUPLICATE_PROVIDER(false, "browser_observe", false),
@@ -31,21 +31,21 @@ public enum ErrorCode {
   BROWSER_ACTION_FAILED(false, "browser_observe", true),
   BROWSER_ACTION_EVIDENCE_FAILED(false, "browser_observe", false),
   /**
-   * The caller cancelled the call. Before the operation ran nothing happened; while it ran, the environment was
-   * discarded ({@code lease=rebuilt}) and the next call gets a fresh one.
+   * The caller cancelled the call. Before the operation ran nothing happened; while it ran, the
+   * environment was discarded ({@code lease=rebuilt}) and the next call gets a fresh one.
    */
   BROWSER_ACTION_CANCELLED(true, "browser_observe", false),
   /**
-   * The browser died under the call: its process, its page's renderer or its driver ({@link EnvironmentFault}).
-   * The environment was discarded ({@code lease=rebuilt}); the next call gets a fresh one restored from the last
-   * checkpoint, still logged in, showing no page: {@code browser_open} the failure line's URL to go on. Retrying
-   * helps only a call that names no ref.
+   * The browser died under the call: its process, its page's renderer or its driver ({@link
+   * EnvironmentFault}). The environment was discarded ({@code lease=rebuilt}); the next call gets a
+   * fresh one restored from the last checkpoint, still logged in, showing no page: {@code
+   * browser_open} the failure line's URL to go on. Retrying helps only a call that names no ref.
    */
   BROWSER_CRASHED(false, "browser_open", false),
   /**
-   * The page or the browser stopped answering: a liveness check got no answer in time, or a step ran past its
-   * timeout and margin. As with {@link #BROWSER_CRASHED}, the environment was discarded and the next call gets a
-   * fresh one from the last checkpoint.
+   * The page or the browser stopped answering: a liveness check got no answer in time, or a step
+   * ran past its timeout and margin. As with {@link #BROWSER_CRASHED}, the environment was
+   * discarded and the next call gets a fresh one from the last checkpoint.
    */
   BROWSER_UNRESPONSIVE(false, "browser_open", false);
 

@@ -3,12 +3,12 @@ package dev.periscope.api.browser;
 import java.util.List;
 
 /**
- * A page as the model sees it. The runtime assigns the ids: environment, generation, page, observation id,
- * revision, digest, element refs ({@code e1}, {@code e2}, ...) in ranked order and group refs ({@code g1}, ...)
- * in order of first appearance. Only the newest observation of an environment is addressable: acting on an older
- * one fails {@code BROWSER_STALE_REFERENCE}. {@code pageEvents} lists what the page did on its own since the
- * previous observation and the provider answered (dialogs dismissed, pages and downloads it started and that were
- * closed or cancelled).
+ * A page as the model sees it. The runtime assigns the ids: environment, generation, page,
+ * observation id, revision, digest, element refs ({@code e1}, {@code e2}, ...) in ranked order and
+ * group refs ({@code g1}, ...) in order of first appearance. Only the newest observation of an
+ * environment is addressable: acting on an older one fails {@code BROWSER_STALE_REFERENCE}. {@code
+ * pageEvents} lists what the page did on its own since the previous observation and the provider
+ * answered (dialogs dismissed, pages and downloads it started and that were closed or cancelled).
  */
 public record Observation(
     String id,
@@ -34,13 +34,22 @@ public record Observation(
   }
 
   /**
-   * One element: its ref, kind ({@code button}, {@code a}, {@code input:text}), ARIA role, accessible name, and
-   * its tier ({@code priority}), whether it pages the listing, its section ({@code main}, {@code navigation},
-   * {@code footer}, {@code sidebar}) and the ref of the record group it belongs to (null when none).
+   * One element: its ref, kind ({@code button}, {@code a}, {@code input:text}), ARIA role,
+   * accessible name, and its tier ({@code priority}), whether it pages the listing, its section
+   * ({@code main}, {@code navigation}, {@code footer}, {@code sidebar}) and the ref of the record
+   * group it belongs to (null when none).
    */
   public record ObservedElement(
-      String ref, String kind, String role, String name, boolean disabled, String inputType, int priority,
-      boolean pagination, String section, String group) {}
+      String ref,
+      String kind,
+      String role,
+      String name,
+      boolean disabled,
+      String inputType,
+      int priority,
+      boolean pagination,
+      String section,
+      String group) {}
 
   /** A repeating record: its group ref, its label, and the refs of its elements. */
   public record Group(String ref, String label, List<String> elements) {

@@ -4,9 +4,9 @@ import java.time.Instant;
 import java.util.Map;
 
 /**
- * The evidence of one admitted action: what was done (redacted: a fill keeps its length, never its value), the
- * observation before, the outcome, the observation after (absent unless it succeeded), timing, and the failure
- * code when it did not succeed.
+ * The evidence of one admitted action: what was done (redacted: a fill keeps its length, never its
+ * value), the observation before, the outcome, the observation after (absent unless it succeeded),
+ * timing, and the failure code when it did not succeed.
  */
 public record Transition(
     String id,
@@ -34,6 +34,11 @@ public record Transition(
 
   /** Durations in milliseconds, and the size of what the after-observation kept. */
   public record Metrics(
-      long durationMs, long actionMs, long observationMs, int textChars, int elementCount, boolean textTruncated,
+      long durationMs,
+      long actionMs,
+      long observationMs,
+      int textChars,
+      int elementCount,
+      boolean textTruncated,
       boolean elementsTruncated) {}
 }

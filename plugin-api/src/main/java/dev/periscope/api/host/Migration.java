@@ -1,4 +1,6 @@
 package dev.periscope.api.host;
 
-/** One schema step of a storage domain: the version it brings the schema to, and its SQL statements. */
+/**
+ * One schema step of a storage domain: the version it brings the schema to, and its SQL statements.
+ */
 public record Migration(int version, String sql) {}

@@ -7,10 +7,11 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * An origin a credential may be filled into: {@code scheme://host[:port]}, compared as parsed origins (scheme,
- * host and effective port), never as strings. {@code *} may stand only for the whole leftmost host label
- * ({@code https://*.bank.test} matches {@code https://login.bank.test}, not {@code https://bank.test} nor
- * {@code https://a.b.bank.test}) or for the port ({@code http://127.0.0.1:*}).
+ * An origin a credential may be filled into: {@code scheme://host[:port]}, compared as parsed
+ * origins (scheme, host and effective port), never as strings. {@code *} may stand only for the
+ * whole leftmost host label ({@code https://*.bank.test} matches {@code https://login.bank.test},
+ * not {@code https://bank.test} nor {@code https://a.b.bank.test}) or for the port ({@code
+ * http://127.0.0.1:*}).
  */
 public final class OriginPattern {
   private final String scheme;
@@ -20,7 +21,13 @@ public final class OriginPattern {
   private final boolean anyPort;
   private final String text;
 
-  private OriginPattern(String text, String scheme, String host, boolean anyLeftmostLabel, int port, boolean anyPort) {
+  private OriginPattern(
+      String text,
+      String scheme,
+      String host,
+      boolean anyLeftmostLabel,
+      int port,
+      boolean anyPort) {
     this.text = text;
     this.scheme = scheme;
     this.host = host;
@@ -44,7 +51,11 @@ public final class OriginPattern {
     if (rest.endsWith("/")) {
       rest = rest.substring(0, rest.length() - 1);
     }
-    if (rest.isEmpty() || rest.contains("/") || rest.contains("@") || rest.contains("?") || rest.contains("#")) {
+    if (rest.isEmpty()
+        || rest.contains("/")
+        || rest.contains("@")
+        || rest.contains("?")
+        || rest.contains("#")) {
       throw invalid(pattern, "an origin has no path, user, query or fragment");
     }
     boolean anyPort = false;
@@ -72,12 +83,15 @@ public final class OriginPattern {
     if (hostName.contains("*")) {
       throw invalid(pattern, "* may stand only for the whole leftmost host label or for the port");
     }
-    String normalized = normalizeHost(hostName)
-        .orElseThrow(() -> invalid(pattern, "\"" + hostName + "\" is not a host name"));
+    String normalized =
+        normalizeHost(hostName)
+            .orElseThrow(() -> invalid(pattern, "\"" + hostName + "\" is not a host name"));
     return new OriginPattern(p, scheme, normalized, anyLabel, port, anyPort);
   }
 
-  /** Whether an origin ({@code https://login.bank.test}, or a whole URL) is one this pattern admits. */
+  /**
+   * Whether an origin ({@code https://login.bank.test}, or a whole URL) is one this pattern admits.
+   */
   public boolean matches(String origin) {
     URI uri;
     try {

@@ -4,8 +4,8 @@ import java.sql.Connection;
 import java.sql.SQLException;
 
 /**
- * An open storage domain. Work runs inside {@link #transaction}: committed when the work returns, rolled back
- * when it throws. Closing the domain releases its connections.
+ * An open storage domain. Work runs inside {@link #transaction}: committed when the work returns,
+ * rolled back when it throws. Closing the domain releases its connections.
  */
 public interface StorageDomain extends AutoCloseable {
   String name();

@@ -4,8 +4,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A tool's answer: ordered content blocks, whether it is a failure the model should see, and optional structured
- * JSON (maps, lists, strings, numbers, booleans) for hosts and clients that read it.
+ * A tool's answer: ordered content blocks, whether it is a failure the model should see, and
+ * optional structured JSON (maps, lists, strings, numbers, booleans) for hosts and clients that
+ * read it.
  */
 public record ToolResult(List<Content> content, boolean isError, Map<String, Object> structured) {
   public ToolResult {

@@ -15,9 +15,19 @@ class OriginPatternTest {
     assertTrue(bank.matches("https://bank.test"));
     assertTrue(bank.matches("https://BANK.test:443"));
     assertTrue(bank.matches("https://bank.test./login?x=1"));
-    for (String hostile : List.of("https://bank.test.evil.test", "http://bank.test", "https://bank.test:8443",
-        "https://evilbank.test", "https://login.bank.test", "https://bank.test@evil.test", "https://user@bank.test",
-        "javascript:alert(1)", "https://xn--bnk-sla.test", "", "bank.test")) {
+    for (String hostile :
+        List.of(
+            "https://bank.test.evil.test",
+            "http://bank.test",
+            "https://bank.test:8443",
+            "https://evilbank.test",
+            "https://login.bank.test",
+            "https://bank.test@evil.test",
+            "https://user@bank.test",
+            "javascript:alert(1)",
+            "https://xn--bnk-sla.test",
+            "",
+            "bank.test")) {
       assertFalse(bank.matches(hostile), hostile);
     }
   }
@@ -38,9 +48,20 @@ class OriginPatternTest {
 
   @Test
   void refusesMalformedPatternsNamingThem() {
-    for (String bad : List.of("bank.test", "ftp://bank.test", "https://b*nk.test", "https://*bank.test",
-        "https://bank.*.test", "https://bank.test/login", "https://user@bank.test", "https://bank.test:99999",
-        "https://bank.test:x", "https://", "https://*.", "")) {
+    for (String bad :
+        List.of(
+            "bank.test",
+            "ftp://bank.test",
+            "https://b*nk.test",
+            "https://*bank.test",
+            "https://bank.*.test",
+            "https://bank.test/login",
+            "https://user@bank.test",
+            "https://bank.test:99999",
+            "https://bank.test:x",
+            "https://",
+            "https://*.",
+            "")) {
       var e = assertThrows(IllegalArgumentException.class, () -> OriginPattern.parse(bad), bad);
       assertTrue(e.getMessage().startsWith("invalid origin \"" + bad + "\""), e.getMessage());
     }

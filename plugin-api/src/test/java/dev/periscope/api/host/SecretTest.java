@@ -28,7 +28,8 @@ class SecretTest {
 
   @Test
   void replacesTheFormsAUrlCarries() {
-    assertEquals("/echo?q=" + M + "&x=1", secret.redactFrom("/echo?q=p%40ss+w%2Frd%2B7%C3%A9&x=1", M));
+    assertEquals(
+        "/echo?q=" + M + "&x=1", secret.redactFrom("/echo?q=p%40ss+w%2Frd%2B7%C3%A9&x=1", M));
     assertEquals("/echo/" + M, secret.redactFrom("/echo/p%40ss%20w%2Frd%2B7%C3%A9", M));
     assertEquals("/echo/" + M, secret.redactFrom("/echo/p%40ss%20w%2frd%2b7%c3%a9", M));
     // encodeURIComponent leaves / and @ alone where URLEncoder would not: any mix is a copy.

@@ -22,8 +22,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,32 +31,50 @@ import reactor.core.publisher.Mono;
 import reactor.util.context.Context;
 
 /**
- * MCP over standard input and output, one JSON-RPC message a line, for the single client at the other end of the
- * pipes. It is ours rather than the SDK's stdio transport because that one ends the session on the first line it
- * cannot read; here a line that is not JSON gets a parse error (-32700), JSON that is not a JSON-RPC message an
- * invalid request (-32600), and a {@code tools/call} whose params are not a tool call invalid params (-32602), each
- * answered at once, and the server keeps serving; so does a line over {@link #MAX_LINE} characters (-32600). It also
- * carries the client's {@code notifications/cancelled}, which the SDK 2.1.0 ignores, to the call it names. The
- * session itself is the SDK's.
+ * MCP over standard input and output, one JSON-RPC message a line, for the single client at the
+ * other end of the pipes. It is ours rather than the SDK's stdio transport because that one ends
+ * the session on the first line it cannot read; here a line that is not JSON gets a parse error
+ * (-32700), JSON that is not a JSON-RPC message an invalid request (-32600), and a {@code
+ * tools/call} whose params are not a tool call invalid params (-32602), each answered at once, and
+ * the server keeps serving; so does a line over {@link #MAX_LINE} characters (-32600). It also
+ * carries the client's {@code notifications/cancelled}, which the SDK 2.1.0 ignores, to the call it
+ * names. The session itself is the SDK's.
  */
 public final class LineTransport implements McpServerTransportProvider {
   private static final Logger LOG = LoggerFactory.getLogger(LineTransport.class);
-  /** The versions whose features the tools use (annotations, structured content) or that older clients ask for. */
+
+  /**
+   * The versions whose features the tools use (annotations, structured content) or that older
+   * clients ask for.
+   */
   /** The key, in a request's transport context, of its JSON-RPC id (as {@link #key}). */
   public static final String REQUEST_ID = "jsonrpc-request-id";
+
   static final String CANCELLED = "notifications/cancelled";
-  /** A longer line is refused unread: no tool call needs it, and a client cannot make the server hold more. */
-  static final int MAX_LINE = 4 << 20;
-  private static final String TOO_LONG = new String("(too long)");
+
   /**
-   * Reads a line as exactly one JSON value: text after it ({@code {...} {...}}, or trailing garbage) and a key given
-   * twice (two ids, say) are parse errors rather than something silently dropped or overwritten.
+   * A longer line is refused unread: no tool call needs it, and a client cannot make the server
+   * hold more.
    */
-  private static final ObjectMapper STRICT = new ObjectMapper()
-      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-      .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
-  static final List<String> VERSIONS = List.of(ProtocolVersions.MCP_2024_11_05, ProtocolVersions.MCP_2025_03_26,
-      ProtocolVersions.MCP_2025_06_18);
+  static final int MAX_LINE = 4 << 20;
+
+  private static final String TOO_LONG = new String("(too long)");
+
+  /**
+   * Reads a line as exactly one JSON value: text after it ({@code {...} {...}}, or trailing
+   * garbage) and a key given twice (two ids, say) are parse errors rather than something silently
+   * dropped or overwritten.
+   */
+  private static final ObjectMapper STRICT =
+      new ObjectMapper()
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+
+  static final List<String> VERSIONS =
+      List.of(
+          ProtocolVersions.MCP_2024_11_05,
+          ProtocolVersions.MCP_2025_03_26,
+          ProtocolVersions.MCP_2025_06_18);
 
   private final McpJsonMapper json;
   private final InputStream in;
@@ -92,14 +110,18 @@ public final class LineTransport implements McpServerTransportProvider {
   }
 
   private void read() {
-    try (BufferedReader lines = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+    try (BufferedReader lines =
+        new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
       for (String line = nextLine(lines); line != null && !closing.get(); line = nextLine(lines)) {
         if (line.isBlank()) {
           continue;
         }
         if (line == TOO_LONG) {
-          write(errorResponse(null, McpSchema.ErrorCodes.INVALID_REQUEST,
-              "Invalid request: a message is at most " + MAX_LINE + " characters"));
+          write(
+              errorResponse(
+                  null,
+                  McpSchema.ErrorCodes.INVALID_REQUEST,
+                  "Invalid request: a message is at most " + MAX_LINE + " characters"));
           continue;
         }
         JSONRPCMessage message;
@@ -115,13 +137,19 @@ public final class LineTransport implements McpServerTransportProvider {
         }
         Mono<Void> handled = session.handle(message);
         if (message instanceof McpSchema.JSONRPCRequest request) {
-          handled = handled.contextWrite(Context.of(McpTransportContext.KEY,
-              McpTransportContext.create(Map.of(REQUEST_ID, key(request.id())))));
+          handled =
+              handled.contextWrite(
+                  Context.of(
+                      McpTransportContext.KEY,
+                      McpTransportContext.create(Map.of(REQUEST_ID, key(request.id())))));
         }
-        handled.onErrorResume(e -> {
-          LOG.warn("MCP message not handled: {}", e.toString());
-          return Mono.empty();
-        }).subscribe();
+        handled
+            .onErrorResume(
+                e -> {
+                  LOG.warn("MCP message not handled: {}", e.toString());
+                  return Mono.empty();
+                })
+            .subscribe();
       }
     } catch (IOException e) {
       if (!closing.get()) {
@@ -133,8 +161,8 @@ public final class LineTransport implements McpServerTransportProvider {
   }
 
   /**
-   * The next line, without its end; {@link #TOO_LONG} for one over {@link #MAX_LINE} characters, which is read to
-   * its end and dropped; null at the end of input.
+   * The next line, without its end; {@link #TOO_LONG} for one over {@link #MAX_LINE} characters,
+   * which is read to its end and dropped; null at the end of input.
    */
   private static String nextLine(BufferedReader lines) throws IOException {
     StringBuilder b = new StringBuilder();
@@ -156,20 +184,24 @@ public final class LineTransport implements McpServerTransportProvider {
     return end > 0 && b.charAt(end - 1) == '\r' ? b.substring(0, end - 1) : b.toString();
   }
 
-  /** A client's {@code notifications/cancelled}: the call it names is cancelled, and its answer not sent. */
+  /**
+   * A client's {@code notifications/cancelled}: the call it names is cancelled, and its answer not
+   * sent.
+   */
   private void cancelled(Object params) {
     if (params instanceof Map<?, ?> p && p.get("requestId") != null) {
       String id = key(p.get("requestId"));
       cancelledRequests.add(id);
       if (!onCancelled.test(id)) {
-        cancelledRequests.remove(id); // nothing was running: a late cancellation, whose answer has gone
+        cancelledRequests.remove(
+            id); // nothing was running: a late cancellation, whose answer has gone
       }
     }
   }
 
   /**
-   * Sets what hears of a client's cancellation, by the request id the handler found in its transport context; it
-   * answers whether a call was running.
+   * Sets what hears of a client's cancellation, by the request id the handler found in its
+   * transport context; it answers whether a call was running.
    */
   public void onCancelled(java.util.function.Predicate<String> listener) {
     onCancelled = listener;
@@ -178,7 +210,8 @@ public final class LineTransport implements McpServerTransportProvider {
   /** A request id as a key: numbers and strings alike. */
   static String key(Object id) {
     return id instanceof Number n && n.doubleValue() == Math.rint(n.doubleValue())
-        ? Long.toString(n.longValue()) : String.valueOf(id);
+        ? Long.toString(n.longValue())
+        : String.valueOf(id);
   }
 
   /** One line as a JSON-RPC message, or the error response that answers it. */
@@ -187,27 +220,39 @@ public final class LineTransport implements McpServerTransportProvider {
     try {
       value = STRICT.readValue(line, Object.class);
     } catch (IOException | RuntimeException e) {
-      throw new Refused(null, McpSchema.ErrorCodes.PARSE_ERROR, "Parse error: the line is not one JSON value");
+      throw new Refused(
+          null, McpSchema.ErrorCodes.PARSE_ERROR, "Parse error: the line is not one JSON value");
     }
     if (!(value instanceof Map<?, ?> map)) {
-      throw new Refused(null, McpSchema.ErrorCodes.INVALID_REQUEST, "Invalid request: a message is one JSON object");
+      throw new Refused(
+          null,
+          McpSchema.ErrorCodes.INVALID_REQUEST,
+          "Invalid request: a message is one JSON object");
     }
     // The id answers to, when it is one a request may have; else null, as JSON-RPC asks.
-    Object id = map.get("id") instanceof String || map.get("id") instanceof Number ? map.get("id") : null;
+    Object id =
+        map.get("id") instanceof String || map.get("id") instanceof Number ? map.get("id") : null;
     if (!McpSchema.JSONRPC_VERSION.equals(map.get("jsonrpc"))) {
-      throw new Refused(id, McpSchema.ErrorCodes.INVALID_REQUEST, "Invalid request: jsonrpc must be \"2.0\"");
+      throw new Refused(
+          id, McpSchema.ErrorCodes.INVALID_REQUEST, "Invalid request: jsonrpc must be \"2.0\"");
     }
     JSONRPCMessage message;
     try {
       message = McpSchema.deserializeJsonRpcMessage(json, line);
     } catch (IOException | RuntimeException e) {
-      throw new Refused(id, McpSchema.ErrorCodes.INVALID_REQUEST,
+      throw new Refused(
+          id,
+          McpSchema.ErrorCodes.INVALID_REQUEST,
           "Invalid request: not a JSON-RPC request, notification or response");
     }
-    if (message instanceof McpSchema.JSONRPCRequest request && McpSchema.METHOD_TOOLS_CALL.equals(request.method())
-        && (!(request.params() instanceof Map<?, ?> params) || !(params.get("name") instanceof String)
+    if (message instanceof McpSchema.JSONRPCRequest request
+        && McpSchema.METHOD_TOOLS_CALL.equals(request.method())
+        && (!(request.params() instanceof Map<?, ?> params)
+            || !(params.get("name") instanceof String)
             || (params.get("arguments") != null && !(params.get("arguments") instanceof Map)))) {
-      throw new Refused(id, McpSchema.ErrorCodes.INVALID_PARAMS,
+      throw new Refused(
+          id,
+          McpSchema.ErrorCodes.INVALID_PARAMS,
           "Invalid params: tools/call takes {name: string, arguments?: object}");
     }
     return message;
@@ -223,7 +268,9 @@ public final class LineTransport implements McpServerTransportProvider {
     }
   }
 
-  /** Written as a map: JSON-RPC wants {@code "id": null} spelled out when the id could not be read. */
+  /**
+   * Written as a map: JSON-RPC wants {@code "id": null} spelled out when the id could not be read.
+   */
   private static Map<String, Object> errorResponse(Object id, int code, String message) {
     Map<String, Object> response = new java.util.LinkedHashMap<>();
     response.put("jsonrpc", McpSchema.JSONRPC_VERSION);
@@ -233,24 +280,30 @@ public final class LineTransport implements McpServerTransportProvider {
   }
 
   /**
-   * Writes one message and its newline; JSON text has no raw newline, so the line is the message. The answer to a
-   * request the client cancelled is not sent, as the protocol asks.
+   * Writes one message and its newline; JSON text has no raw newline, so the line is the message.
+   * The answer to a request the client cancelled is not sent, as the protocol asks.
    */
   private void write(Object message) {
-    if (message instanceof JSONRPCResponse r && r.id() != null && cancelledRequests.remove(key(r.id()))) {
+    if (message instanceof JSONRPCResponse r
+        && r.id() != null
+        && cancelledRequests.remove(key(r.id()))) {
       return;
     }
     byte[] bytes;
     try {
       bytes = json.writeValueAsBytes(message);
     } catch (IOException | RuntimeException e) {
-      // One answer that cannot be written must not end the connection: its request gets an internal error.
+      // One answer that cannot be written must not end the connection: its request gets an internal
+      // error.
       LOG.warn("an MCP message could not be serialized: {}", e.toString());
       if (!(message instanceof JSONRPCResponse r) || r.id() == null) {
         return;
       }
-      message = errorResponse(r.id(), McpSchema.ErrorCodes.INTERNAL_ERROR,
-          "Internal error: the answer could not be serialized");
+      message =
+          errorResponse(
+              r.id(),
+              McpSchema.ErrorCodes.INTERNAL_ERROR,
+              "Internal error: the answer could not be serialized");
       try {
         bytes = STRICT.writeValueAsBytes(message);
       } catch (IOException impossible) {

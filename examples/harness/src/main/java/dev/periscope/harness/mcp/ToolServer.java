@@ -21,11 +21,12 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A host's tools served over MCP for one agent session: each enabled tool with its JSON Schema and hints, the
- * enabled skills' guidance as the server's instructions, and every call made for {@code agentSession}. Arguments
- * are checked by the host against the tool's schema, so a bad one is an error result naming the field and ending
- * in the failure line, like every other failure; protocol errors are left for requests that are not tool calls
- * (the SDK answers an unknown tool with -32602).
+ * A host's tools served over MCP for one agent session: each enabled tool with its JSON Schema and
+ * hints, the enabled skills' guidance as the server's instructions, and every call made for {@code
+ * agentSession}. Arguments are checked by the host against the tool's schema, so a bad one is an
+ * error result naming the field and ending in the failure line, like every other failure; protocol
+ * errors are left for requests that are not tool calls (the SDK answers an unknown tool with
+ * -32602).
  */
 public final class ToolServer {
   private static final TypeRef<Map<String, Object>> OBJECT = new TypeRef<>() {};
@@ -33,8 +34,10 @@ public final class ToolServer {
   private final Host host;
   private final String agentSession;
   private final McpJsonMapper json;
+
   /** The calls running, by the JSON-RPC id of their request. */
   private final Map<String, Cancellation> inFlight = new ConcurrentHashMap<>();
+
   private boolean closed;
 
   public ToolServer(Host host, String agentSession, McpJsonMapper json) {
@@ -47,11 +50,16 @@ public final class ToolServer {
   public McpSyncServer start(LineTransport transport, String version) {
     List<SyncToolSpecification> tools = new ArrayList<>();
     for (ToolDescriptor d : host.tools()) {
-      tools.add(SyncToolSpecification.builder()
-          .tool(describe(d))
-          .callHandler((exchange, request) -> call(request,
-              String.valueOf(exchange.transportContext().get(LineTransport.REQUEST_ID))))
-          .build());
+      tools.add(
+          SyncToolSpecification.builder()
+              .tool(describe(d))
+              .callHandler(
+                  (exchange, request) ->
+                      call(
+                          request,
+                          String.valueOf(
+                              exchange.transportContext().get(LineTransport.REQUEST_ID))))
+              .build());
     }
     transport.onCancelled(this::cancel);
     return McpServer.sync(transport)
@@ -59,7 +67,8 @@ public final class ToolServer {
         .jsonMapper(json)
         .instructions(host.guidance())
         .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
-        // The host validates arguments against the same schema, and words the failure as every tool failure is.
+        // The host validates arguments against the same schema, and words the failure as every tool
+        // failure is.
         .validateToolInputs(false)
         .tools(tools)
         .build();
@@ -73,7 +82,10 @@ public final class ToolServer {
     inFlight.values().forEach(Cancellation::cancel);
   }
 
-  /** Cancels the call of one request, if it still runs: the client sent {@code notifications/cancelled}. */
+  /**
+   * Cancels the call of one request, if it still runs: the client sent {@code
+   * notifications/cancelled}.
+   */
   boolean cancel(String requestId) {
     Cancellation c = inFlight.get(requestId);
     if (c == null) {
@@ -94,8 +106,14 @@ public final class ToolServer {
         .name(d.name())
         .description(d.description())
         .inputSchema(schema)
-        .annotations(new McpSchema.ToolAnnotations(null, d.hints().readOnly(), d.hints().destructive(),
-            d.hints().idempotent(), d.hints().openWorld(), null))
+        .annotations(
+            new McpSchema.ToolAnnotations(
+                null,
+                d.hints().readOnly(),
+                d.hints().destructive(),
+                d.hints().idempotent(),
+                d.hints().openWorld(),
+                null))
         .build();
   }
 
@@ -103,7 +121,9 @@ public final class ToolServer {
     Cancellation cancellation = Cancellation.none();
     synchronized (inFlight) {
       if (closed) {
-        return CallToolResult.builder().addTextContent("the server is stopping; the call was not made").isError(true)
+        return CallToolResult.builder()
+            .addTextContent("the server is stopping; the call was not made")
+            .isError(true)
             .build();
       }
       inFlight.put(requestId, cancellation);
@@ -117,8 +137,8 @@ public final class ToolServer {
   }
 
   /**
-   * Text as text, images inline (base64) as image content; an attachment's ref is already in the text, and the
-   * structured JSON (observation, transition, attachment) is the structured content.
+   * Text as text, images inline (base64) as image content; an attachment's ref is already in the
+   * text, and the structured JSON (observation, transition, attachment) is the structured content.
    */
   static CallToolResult result(ToolResult r) {
     List<McpSchema.Content> content = new ArrayList<>();
@@ -126,8 +146,9 @@ public final class ToolServer {
       if (c instanceof Content.Text t) {
         content.add(new McpSchema.TextContent(t.text()));
       } else if (c instanceof Content.Image image) {
-        content.add(new McpSchema.ImageContent(null, Base64.getEncoder().encodeToString(image.data()),
-            image.mimeType()));
+        content.add(
+            new McpSchema.ImageContent(
+                null, Base64.getEncoder().encodeToString(image.data()), image.mimeType()));
       }
     }
     CallToolResult.Builder b = CallToolResult.builder().content(content).isError(r.isError());

@@ -8,75 +8,87 @@ import dev.periscope.api.browser.ObservationBudget;
 import dev.periscope.api.browser.Screenshot;
 
 /**
- * One isolated browser environment: a browser context with one primary page. The runtime calls it from one
- * queue, one operation at a time; its page actions go through {@link #actions()}. Element-addressed methods take
- * an element the provider returned in its latest observation; the provider re-resolves its opaque target and
- * checks its fingerprint before acting, and throws {@code BROWSER_STALE_REFERENCE} rather than act on a neighbour. Policy denials throw
- * {@code BROWSER_POLICY_DENIED}; other failures {@code BROWSER_ACTION_FAILED}.
+ * One isolated browser environment: a browser context with one primary page. The runtime calls it
+ * from one queue, one operation at a time; its page actions go through {@link #actions()}.
+ * Element-addressed methods take an element the provider returned in its latest observation; the
+ * provider re-resolves its opaque target and checks its fingerprint before acting, and throws
+ * {@code BROWSER_STALE_REFERENCE} rather than act on a neighbour. Policy denials throw {@code
+ * BROWSER_POLICY_DENIED}; other failures {@code BROWSER_ACTION_FAILED}.
  *
- * <p>{@link #abort()} may be called from any thread while an operation runs: it stops that operation, waits until
- * it has settled, and leaves the environment unusable. {@link #close()} is idempotent.
+ * <p>{@link #abort()} may be called from any thread while an operation runs: it stops that
+ * operation, waits until it has settled, and leaves the environment unusable. {@link #close()} is
+ * idempotent.
  *
- * <p>An environment also says when it dies on its own ({@link #onFault}) and answers a liveness check
- * ({@link #probe()}), so the runtime notices a dead browser or a wedged page while no call runs, instead of on
- * the next call.
+ * <p>An environment also says when it dies on its own ({@link #onFault}) and answers a liveness
+ * check ({@link #probe()}), so the runtime notices a dead browser or a wedged page while no call
+ * runs, instead of on the next call.
  */
 public interface BrowserEnvironment extends AutoCloseable {
   ProviderObservation observe(ObservationBudget budget);
 
   /**
-   * How this environment performs page actions: the runtime hands each {@link BrowserAction.PageAction} to it, on
-   * this environment's queue.
+   * How this environment performs page actions: the runtime hands each {@link
+   * BrowserAction.PageAction} to it, on this environment's queue.
    */
   BrowserAction.Handler actions();
 
   /**
-   * The origins ({@code scheme://host[:port]}) of the documents from the one that holds the element up to the top
-   * page: the first is the field's own frame, the last the top page's. An opaque origin (a sandboxed frame,
-   * {@code about:srcdoc}, {@code data:}) is {@code "null"}.
+   * The origins ({@code scheme://host[:port]}) of the documents from the one that holds the element
+   * up to the top page: the first is the field's own frame, the last the top page's. An opaque
+   * origin (a sandboxed frame, {@code about:srcdoc}, {@code data:}) is {@code "null"}.
    */
   default java.util.List<String> originChain(ProviderElement element) {
-    throw new BrowserException(ErrorCode.BROWSER_CAPABILITY_UNSUPPORTED, "this browser provider cannot fill credentials");
+    throw new BrowserException(
+        ErrorCode.BROWSER_CAPABILITY_UNSUPPORTED, "this browser provider cannot fill credentials");
   }
 
   /**
-   * Puts a secret into a field, replacing what it held, if the element's {@link #originChain} is still
-   * {@code expectedChain} at that moment ({@code BROWSER_CREDENTIAL_DENIED} otherwise), and returns how many
-   * characters the field then holds. The provider sets the value in the field's own document rather than typing
-   * it (keystrokes go wherever focus is, and another frame can take focus), reveals the secret only for that, keeps
-   * it out of every log, error and file, and from then on masks the field in its screenshots.
+   * Puts a secret into a field, replacing what it held, if the element's {@link #originChain} is
+   * still {@code expectedChain} at that moment ({@code BROWSER_CREDENTIAL_DENIED} otherwise), and
+   * returns how many characters the field then holds. The provider sets the value in the field's
+   * own document rather than typing it (keystrokes go wherever focus is, and another frame can take
+   * focus), reveals the secret only for that, keeps it out of every log, error and file, and from
+   * then on masks the field in its screenshots.
    */
-  default int fillCredential(ProviderElement element, dev.periscope.api.host.Secret secret,
+  default int fillCredential(
+      ProviderElement element,
+      dev.periscope.api.host.Secret secret,
       java.util.List<String> expectedChain) {
-    throw new BrowserException(ErrorCode.BROWSER_CAPABILITY_UNSUPPORTED, "this browser provider cannot fill credentials");
+    throw new BrowserException(
+        ErrorCode.BROWSER_CAPABILITY_UNSUPPORTED, "this browser provider cannot fill credentials");
   }
 
   Screenshot screenshot(boolean fullPage);
 
   /**
-   * Reads records of one {@code kind} from the region an element stands for (the whole page when null), by the
-   * provider's fixed traversal. Only providers that advertise {@link Capability#EXTRACTION} implement it.
+   * Reads records of one {@code kind} from the region an element stands for (the whole page when
+   * null), by the provider's fixed traversal. Only providers that advertise {@link
+   * Capability#EXTRACTION} implement it.
    */
   default Extraction extract(String kind, ProviderElement region, int limit, int maxFieldChars) {
-    throw new BrowserException(ErrorCode.BROWSER_CAPABILITY_UNSUPPORTED, "this browser provider cannot extract records");
+    throw new BrowserException(
+        ErrorCode.BROWSER_CAPABILITY_UNSUPPORTED, "this browser provider cannot extract records");
   }
 
-  /** Stops the running operation, if any, waits for it to settle, and makes the environment unusable. */
+  /**
+   * Stops the running operation, if any, waits for it to settle, and makes the environment
+   * unusable.
+   */
   void abort();
 
   /**
-   * Registers the runtime's listener for a fault this environment notices itself: its browser, its page's renderer
-   * or its driver died. The listener is called at most once, on any thread, and must not block; a fault noticed
-   * before registration is delivered at once. Nothing is reported for what {@link #abort()} or {@link #close()}
-   * caused. The default notices nothing.
+   * Registers the runtime's listener for a fault this environment notices itself: its browser, its
+   * page's renderer or its driver died. The listener is called at most once, on any thread, and
+   * must not block; a fault noticed before registration is delivered at once. Nothing is reported
+   * for what {@link #abort()} or {@link #close()} caused. The default notices nothing.
    */
   default void onFault(java.util.function.Consumer<EnvironmentFault> listener) {}
 
   /**
-   * Returns as soon as the page answers: a liveness check the runtime runs while no operation does, and after a
-   * failed step, under a short deadline of its own. A page that does not answer in time is aborted as
-   * unresponsive. A quick failure (the page is navigating, or already dead) is not a missed answer: dying is for
-   * {@link #onFault} to report. The default answers at once.
+   * Returns as soon as the page answers: a liveness check the runtime runs while no operation does,
+   * and after a failed step, under a short deadline of its own. A page that does not answer in time
+   * is aborted as unresponsive. A quick failure (the page is navigating, or already dead) is not a
+   * missed answer: dying is for {@link #onFault} to report. The default answers at once.
    */
   default void probe() {}
 

@@ -7,13 +7,14 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Opens browser environments. A provider has a unique id, truthful capability flags, and says whether it is
- * available; when it is not, {@link #unavailableReason()} names the remedy (a missing Chromium names its install
- * command). {@link #open} keeps ownership of partial resources until it returns: a failed open leaves nothing
- * running. After it returns, the runtime owns the environment.
+ * Opens browser environments. A provider has a unique id, truthful capability flags, and says
+ * whether it is available; when it is not, {@link #unavailableReason()} names the remedy (a missing
+ * Chromium names its install command). {@link #open} keeps ownership of partial resources until it
+ * returns: a failed open leaves nothing running. After it returns, the runtime owns the
+ * environment.
  *
- * <p>Threading: thread-safe. The runtime may open several environments at once, each on a thread of its own, and
- * asks {@link #available()} from any thread.
+ * <p>Threading: thread-safe. The runtime may open several environments at once, each on a thread of
+ * its own, and asks {@link #available()} from any thread.
  */
 public interface BrowserProvider {
   String id();
@@ -35,12 +36,13 @@ public interface BrowserProvider {
   default void dispose() {}
 
   /**
-   * What an environment is opened for, and the {@link EnvironmentPolicy} it must keep: a provider enforces the
-   * network policy only if it advertises {@link Capability#NETWORK_POLICY} (the runtime refuses it otherwise,
-   * except in {@link NetworkPolicy.Mode#UNRESTRICTED} mode), and applies the timeouts, viewport and screenshot
-   * limits in every case.
+   * What an environment is opened for, and the {@link EnvironmentPolicy} it must keep: a provider
+   * enforces the network policy only if it advertises {@link Capability#NETWORK_POLICY} (the
+   * runtime refuses it otherwise, except in {@link NetworkPolicy.Mode#UNRESTRICTED} mode), and
+   * applies the timeouts, viewport and screenshot limits in every case.
    */
-  record OpenRequest(BrowserSessionId sessionId, Persistence persistence, EnvironmentPolicy policy) {
+  record OpenRequest(
+      BrowserSessionId sessionId, Persistence persistence, EnvironmentPolicy policy) {
     public OpenRequest {
       java.util.Objects.requireNonNull(sessionId, "sessionId");
       java.util.Objects.requireNonNull(persistence, "persistence");

@@ -7,9 +7,9 @@ public enum Capability {
   EXTRACTION,
   MULTIPLE_PAGES,
   /**
-   * The provider enforces {@link EnvironmentPolicy#network()} on every connection its browser makes. Without it,
-   * the runtime opens environments of this provider only for a project in {@link NetworkPolicy.Mode#UNRESTRICTED}
-   * mode.
+   * The provider enforces {@link EnvironmentPolicy#network()} on every connection its browser
+   * makes. Without it, the runtime opens environments of this provider only for a project in {@link
+   * NetworkPolicy.Mode#UNRESTRICTED} mode.
    */
   NETWORK_POLICY
 }

@@ -5,15 +5,16 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * Why an environment stopped working on its own: something died (the browser, the page's renderer, the driver that
- * speaks to the browser) or stopped answering (a liveness check, or a step that ran past its deadline). A fault is
- * final: the runtime aborts the environment, records the fault, and the owner's next call gets a fresh environment
- * of the same browser session, restored from its last checkpoint.
+ * Why an environment stopped working on its own: something died (the browser, the page's renderer,
+ * the driver that speaks to the browser) or stopped answering (a liveness check, or a step that ran
+ * past its deadline). A fault is final: the runtime aborts the environment, records the fault, and
+ * the owner's next call gets a fresh environment of the same browser session, restored from its
+ * last checkpoint.
  *
  * @param cause what happened
- * @param detail one line for people, naming what the provider or the runtime saw; never page content
- *
- * <p>Immutable and thread-safe.
+ * @param detail one line for people, naming what the provider or the runtime saw; never page
+ *     content
+ *     <p>Immutable and thread-safe.
  */
 public record EnvironmentFault(Cause cause, String detail) {
   public EnvironmentFault {
@@ -31,7 +32,9 @@ public record EnvironmentFault(Cause cause, String detail) {
     DRIVER_EXITED(ErrorCode.BROWSER_CRASHED),
     /** The page did not answer a liveness check within its short deadline. */
     UNRESPONSIVE(ErrorCode.BROWSER_UNRESPONSIVE),
-    /** A step of a call (or an open, or a checkpoint) was still running past its timeout and margin. */
+    /**
+     * A step of a call (or an open, or a checkpoint) was still running past its timeout and margin.
+     */
     DEADLINE_EXCEEDED(ErrorCode.BROWSER_UNRESPONSIVE);
 
     private final ErrorCode code;
@@ -44,7 +47,10 @@ public record EnvironmentFault(Cause cause, String detail) {
       return code;
     }
 
-    /** The cause as the transition log and the harness name it: {@code page-crashed}, {@code unresponsive}. */
+    /**
+     * The cause as the transition log and the harness name it: {@code page-crashed}, {@code
+     * unresponsive}.
+     */
     public String id() {
       return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }

@@ -3,16 +3,17 @@ package dev.periscope.api.browser.spi;
 import java.util.Objects;
 
 /**
- * Everything an environment is opened under that its provider must enforce: the project's network policy, the
- * timeouts of its actions and navigations, its viewport and the budgets of its screenshots. The runtime builds it
- * from the project's configuration and hands it to {@link BrowserProvider#open} in each {@link
- * BrowserProvider.OpenRequest}, so a provider contributed by another plugin keeps the same rules as the built-in
- * one without reading any configuration of its own.
+ * Everything an environment is opened under that its provider must enforce: the project's network
+ * policy, the timeouts of its actions and navigations, its viewport and the budgets of its
+ * screenshots. The runtime builds it from the project's configuration and hands it to {@link
+ * BrowserProvider#open} in each {@link BrowserProvider.OpenRequest}, so a provider contributed by
+ * another plugin keeps the same rules as the built-in one without reading any configuration of its
+ * own.
  *
  * <p>Immutable and thread-safe.
  */
-public record EnvironmentPolicy(NetworkPolicy network, Timeouts timeouts, Viewport viewport,
-    ScreenshotLimits screenshots) {
+public record EnvironmentPolicy(
+    NetworkPolicy network, Timeouts timeouts, Viewport viewport, ScreenshotLimits screenshots) {
   public EnvironmentPolicy {
     Objects.requireNonNull(network, "network");
     Objects.requireNonNull(timeouts, "timeouts");
@@ -21,11 +22,14 @@ public record EnvironmentPolicy(NetworkPolicy network, Timeouts timeouts, Viewpo
   }
 
   /**
-   * The default of each setting, in {@link NetworkPolicy.Mode#STRICT} mode: what a project that configures
-   * nothing gets.
+   * The default of each setting, in {@link NetworkPolicy.Mode#STRICT} mode: what a project that
+   * configures nothing gets.
    */
   public static EnvironmentPolicy defaults() {
-    return new EnvironmentPolicy(NetworkPolicy.strict(), new Timeouts(10_000, 30_000), new Viewport(1280, 720),
+    return new EnvironmentPolicy(
+        NetworkPolicy.strict(),
+        new Timeouts(10_000, 30_000),
+        new Viewport(1280, 720),
         new ScreenshotLimits(16_000_000, 16L * 1024 * 1024));
   }
 
@@ -35,13 +39,15 @@ public record EnvironmentPolicy(NetworkPolicy network, Timeouts timeouts, Viewpo
   }
 
   /**
-   * How long an action ({@code actionMs}) and a navigation ({@code navigationMs}) may take in the browser. The
-   * runtime stops a step that runs past its timeout by more than its own margin, and discards the environment.
+   * How long an action ({@code actionMs}) and a navigation ({@code navigationMs}) may take in the
+   * browser. The runtime stops a step that runs past its timeout by more than its own margin, and
+   * discards the environment.
    */
   public record Timeouts(long actionMs, long navigationMs) {
     public Timeouts {
       if (actionMs <= 0 || navigationMs <= 0) {
-        throw new IllegalArgumentException("timeouts must be positive: " + actionMs + ", " + navigationMs);
+        throw new IllegalArgumentException(
+            "timeouts must be positive: " + actionMs + ", " + navigationMs);
       }
     }
   }
@@ -59,7 +65,8 @@ public record EnvironmentPolicy(NetworkPolicy network, Timeouts timeouts, Viewpo
   public record ScreenshotLimits(long maxPixels, long maxBytes) {
     public ScreenshotLimits {
       if (maxPixels <= 0 || maxBytes <= 0) {
-        throw new IllegalArgumentException("screenshot limits must be positive: " + maxPixels + ", " + maxBytes);
+        throw new IllegalArgumentException(
+            "screenshot limits must be positive: " + maxPixels + ", " + maxBytes);
       }
     }
   }

@@ -3,11 +3,12 @@ package dev.periscope.api.browser.spi;
 import java.util.List;
 
 /**
- * A page as the provider observed it: text and elements already ranked, filtered to the requested tiers and cut
- * inside the browser, with the totals the page held ({@code totalElements} counts every visible element) and
- * whether the element list was cut, so a caller can tell what it did not see. {@code pageEvents} says, in one
- * short line each, what the page did since the previous observation that nobody asked for and the provider
- * stopped or answered: a dialog dismissed, a page or download the page started on its own and that was closed.
+ * A page as the provider observed it: text and elements already ranked, filtered to the requested
+ * tiers and cut inside the browser, with the totals the page held ({@code totalElements} counts
+ * every visible element) and whether the element list was cut, so a caller can tell what it did not
+ * see. {@code pageEvents} says, in one short line each, what the page did since the previous
+ * observation that nobody asked for and the provider stopped or answered: a dialog dismissed, a
+ * page or download the page started on its own and that was closed.
  *
  * <p>Immutable and thread-safe.
  */
@@ -26,14 +27,35 @@ public record ProviderObservation(
   }
 
   /** An observation with no page events to report. */
-  public ProviderObservation(String url, String title, String text, int totalTextChars, List<ProviderElement> elements,
-      int totalElements, boolean elementsTruncated) {
+  public ProviderObservation(
+      String url,
+      String title,
+      String text,
+      int totalTextChars,
+      List<ProviderElement> elements,
+      int totalElements,
+      boolean elementsTruncated) {
     this(url, title, text, totalTextChars, elements, totalElements, elementsTruncated, List.of());
   }
 
-  /** An observation whose element list was cut exactly when it holds fewer elements than the page. */
-  public ProviderObservation(String url, String title, String text, int totalTextChars, List<ProviderElement> elements,
+  /**
+   * An observation whose element list was cut exactly when it holds fewer elements than the page.
+   */
+  public ProviderObservation(
+      String url,
+      String title,
+      String text,
+      int totalTextChars,
+      List<ProviderElement> elements,
       int totalElements) {
-    this(url, title, text, totalTextChars, elements, totalElements, elements.size() < totalElements, List.of());
+    this(
+        url,
+        title,
+        text,
+        totalTextChars,
+        elements,
+        totalElements,
+        elements.size() < totalElements,
+        List.of());
   }
 }
