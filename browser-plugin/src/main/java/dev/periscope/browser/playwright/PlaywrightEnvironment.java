@@ -406,8 +406,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
             target.dispose();
           }
           // Hover handlers run on the next frame: let the page open what it opens on hover first.
-          page.evaluate(
-              "() => new Promise(done => requestAnimationFrame(() => setTimeout(done, 0)))");
+          nextFrame();
           return null;
         });
   }
@@ -515,20 +514,20 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
 
   @Override
   public void scroll(BrowserAction.Scroll action, ProviderElement element) {
-    String to = action.to();
+    BrowserAction.Scroll.To to = action.to();
     double pages = action.pages();
     call(
         "scrolling",
         () -> {
           switch (to) {
-            case "up", "down" ->
+            case UP, DOWN ->
                 page.evaluate(
                     "pages => window.scrollBy(0, pages * window.innerHeight)",
-                    to.equals("up") ? -pages : pages);
-            case "top" -> page.evaluate("() => window.scrollTo(0, 0)");
-            case "bottom" ->
+                    to == BrowserAction.Scroll.To.UP ? -pages : pages);
+            case TOP -> page.evaluate("() => window.scrollTo(0, 0)");
+            case BOTTOM ->
                 page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)");
-            default -> {
+            case ELEMENT -> {
               ElementHandle target = resolve(element);
               try {
                 target.scrollIntoViewIfNeeded();
@@ -539,40 +538,46 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
           }
           // Scroll events run on the next frame: let the page's handlers (lazy loading, sticky
           // headers) see it first.
-          page.evaluate(
-              "() => new Promise(done => requestAnimationFrame(() => setTimeout(done, 0)))");
+          nextFrame();
           return null;
         });
   }
 
+  /** Returns once the page has rendered its next frame and run what that frame queued. */
+  private void nextFrame() {
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => setTimeout(done, 0)))");
+  }
+
   @Override
   public void waitFor(BrowserAction.Wait action, ProviderElement element) {
-    String until = action.until();
+    BrowserAction.Wait.Until until = action.until();
     long timeoutMs = action.timeoutMs();
     double timeout = Math.min(timeoutMs, navigationTimeoutMs);
     call(
-        "waiting for " + until,
+        "waiting for " + until.id(),
         () -> {
           switch (until) {
-            case "load" ->
+            case LOAD ->
                 page.waitForLoadState(
                     LoadState.LOAD, new Page.WaitForLoadStateOptions().setTimeout(timeout));
-            case "network-idle" ->
+            case NETWORK_IDLE ->
                 page.waitForLoadState(
                     LoadState.NETWORKIDLE, new Page.WaitForLoadStateOptions().setTimeout(timeout));
-            default -> {
+            case ELEMENT_VISIBLE, ELEMENT_HIDDEN -> {
               ElementHandle target;
               try {
                 target = resolve(element);
               } catch (BrowserException gone) {
-                if (until.equals("element-hidden")) {
+                if (until == BrowserAction.Wait.Until.ELEMENT_HIDDEN) {
                   return null;
                 }
                 throw gone;
               }
               try {
                 target.waitForElementState(
-                    until.equals("element-visible") ? ElementState.VISIBLE : ElementState.HIDDEN,
+                    until == BrowserAction.Wait.Until.ELEMENT_VISIBLE
+                        ? ElementState.VISIBLE
+                        : ElementState.HIDDEN,
                     new ElementHandle.WaitForElementStateOptions().setTimeout(timeout));
               } finally {
                 target.dispose();
@@ -585,11 +590,11 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
 
   @Override
   public void history(BrowserAction.History action) {
-    String move = action.move();
+    BrowserAction.History.Move move = action.move();
     guarded(
-        move,
+        move.id(),
         () -> {
-          if (move.equals("reload")) {
+          if (move == BrowserAction.History.Move.RELOAD) {
             if (page.url().equals("about:blank")) {
               throw BrowserException.of(
                       ErrorCode.BROWSER_POLICY_DENIED, "there is no page to reload")
@@ -599,12 +604,13 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
             return null;
           }
           String before = page.url();
-          Object response = move.equals("back") ? page.goBack() : page.goForward();
+          Object response =
+              move == BrowserAction.History.Move.BACK ? page.goBack() : page.goForward();
           boolean moved = response != null || !page.url().equals(before);
           if (!moved) {
             throw BrowserException.of(
                     ErrorCode.BROWSER_POLICY_DENIED,
-                    "there is no history entry to go " + move + " to")
+                    "there is no history entry to go " + move.id() + " to")
                 .withUrl(page.url());
           }
           return null;

@@ -21,11 +21,9 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 
 /**
  * The Playwright provider: each environment is an isolated BrowserContext with one page, on a
@@ -277,13 +275,42 @@ public final class PlaywrightProvider implements CheckpointingProvider {
   }
 
   static void deleteTree(Path root) {
-    if (root == null || !Files.exists(root)) {
+    if (root == null) {
       return;
     }
-    try (Stream<Path> files = Files.walk(root)) {
-      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
+    try {
+      // Tolerant of files that go while it walks: Playwright removes its own unpacked driver, and
+      // a fault's close and the provider's disposal may remove the same tree.
+      Files.walkFileTree(
+          root,
+          new java.nio.file.SimpleFileVisitor<>() {
+            @Override
+            public java.nio.file.FileVisitResult visitFile(
+                Path file, java.nio.file.attribute.BasicFileAttributes attributes)
+                throws IOException {
+              Files.deleteIfExists(file);
+              return java.nio.file.FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e)
+                throws IOException {
+              if (e instanceof java.nio.file.NoSuchFileException) {
+                return java.nio.file.FileVisitResult.CONTINUE;
+              }
+              throw e;
+            }
+
+            @Override
+            public java.nio.file.FileVisitResult postVisitDirectory(Path dir, IOException e)
+                throws IOException {
+              if (e != null && !(e instanceof java.nio.file.NoSuchFileException)) {
+                throw e;
+              }
+              Files.deleteIfExists(dir);
+              return java.nio.file.FileVisitResult.CONTINUE;
+            }
+          });
     } catch (IOException e) {
       throw new UncheckedIOException("cannot remove the browser's temp directory " + root, e);
     }

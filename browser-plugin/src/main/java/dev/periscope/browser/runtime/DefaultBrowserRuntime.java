@@ -180,7 +180,12 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
       opened.forEach(slot -> slot.shuttingDown = true);
     }
     opened.forEach(slot -> slot.openCancellation.cancel());
-    new Cleanup().add(settleOpens(opened)).add(shutdownAll(opened)).run(provider::dispose).done();
+    new Cleanup()
+        .add(settleOpens(opened))
+        .add(shutdownAll(opened))
+        .add(faults.awaitClosed(provider, settings.cleanupTimeoutMs()))
+        .run(provider::dispose)
+        .done();
   }
 
   private RuntimeException settleOpens(List<Slot> toSettle) {

@@ -2,13 +2,19 @@ package dev.periscope.browser.runtime;
 
 import dev.periscope.api.browser.BrowserSessionId;
 import dev.periscope.api.browser.Transition;
+import dev.periscope.api.browser.spi.BrowserProvider;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +42,10 @@ final class EnvironmentFaults {
               return size() > KEPT;
             }
           });
+
+  /** The closes of faulted environments still running, with the provider of each. */
+  private final Map<CompletableFuture<Void>, BrowserProvider> closing = new ConcurrentHashMap<>();
+
   private final TransitionRecords transitions;
   private final Executor closer;
   private final long cleanupTimeoutMs;
@@ -60,31 +70,72 @@ final class EnvironmentFaults {
         fault.fault.cause().id(),
         fault.fault.detail(),
         fault.next());
+    CompletableFuture<Void> closed = new CompletableFuture<>();
+    closing.put(closed, environment.provider);
+    closed.whenComplete((done, failure) -> closing.remove(closed));
     try {
       closer.execute(
           () -> {
-            Refs latest = environment.latest();
-            transitions.add(
-                new Transition(
-                    "transition-" + UUID.randomUUID(),
-                    environment.sessionId.value(),
-                    environment.id,
-                    environment.provider.id(),
-                    environment.generation,
-                    Map.of("kind", "fault", "cause", fault.fault.cause().id()),
-                    Transition.Outcome.FAILED,
-                    fault.observationId,
-                    null,
-                    fault.at,
-                    fault.at,
-                    new Transition.Metrics(0, 0, 0, 0, 0, false, false),
-                    fault.fault.cause().code()),
-                latest == null ? null : latest.observation());
-            close(environment);
+            try {
+              record(environment, fault);
+              close(environment);
+            } finally {
+              closed.complete(null);
+            }
           });
     } catch (RejectedExecutionException runtimeClosing) {
       close(environment);
+      closed.complete(null);
     }
+  }
+
+  /** The audit trail's {@code fault} transition. */
+  private void record(Environment environment, LostEnvironment fault) {
+    Refs latest = environment.latest();
+    transitions.add(
+        new Transition(
+            "transition-" + UUID.randomUUID(),
+            environment.sessionId.value(),
+            environment.id,
+            environment.provider.id(),
+            environment.generation,
+            Map.of("kind", "fault", "cause", fault.fault.cause().id()),
+            Transition.Outcome.FAILED,
+            fault.observationId,
+            null,
+            fault.at,
+            fault.at,
+            new Transition.Metrics(0, 0, 0, 0, 0, false, false),
+            fault.fault.cause().code()),
+        latest == null ? null : latest.observation());
+  }
+
+  /**
+   * Waits up to {@code timeoutMs} until every environment of {@code provider} that a fault ended is
+   * closed, so the provider can be disposed of after them; a wait that runs out is the failure
+   * returned, else null.
+   */
+  RuntimeException awaitClosed(BrowserProvider provider, long timeoutMs) {
+    CompletableFuture<?>[] pending =
+        closing.entrySet().stream()
+            .filter(e -> e.getValue() == provider)
+            .map(Map.Entry::getKey)
+            .toArray(CompletableFuture<?>[]::new);
+    try {
+      CompletableFuture.allOf(pending).get(timeoutMs, TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      return new IllegalStateException(
+          "environments of provider "
+              + provider.id()
+              + " that a fault ended did not close within "
+              + timeoutMs
+              + " ms");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException e) {
+      // close() logs its own failures and completes normally
+    }
+    return null;
   }
 
   private void close(Environment environment) {

@@ -378,33 +378,18 @@ final class Lease implements BrowserLease {
       ObservationBudget budget,
       Cancellation cancellation,
       Supplier<R> act) {
-    Map<String, Object> action = performed.describe();
     Refs before = environment.latest();
-    Observation beforeObservation = before == null ? null : before.observation();
-    String beforeId = beforeObservation == null ? null : beforeObservation.id();
-    String id = "transition-" + UUID.randomUUID();
-    Instant startedAt = Instant.now();
-    long start = System.nanoTime();
+    Recording recording =
+        new Recording(performed.describe(), before == null ? null : before.observation());
     R result;
     try {
       result = act.get();
     } catch (RuntimeException e) {
-      runtime.recordTransition(
-          new Transition(
-              id,
-              environment.sessionId.value(),
-              environment.id,
-              environment.provider.id(),
-              environment.generation,
-              action,
-              environment.aborted() ? Transition.Outcome.UNKNOWN : Transition.Outcome.FAILED,
-              beforeId,
-              null,
-              startedAt,
-              Instant.now(),
-              metrics(start, System.nanoTime(), System.nanoTime(), null),
-              outcomeCode(e, action, cancellation)),
-          beforeObservation);
+      recording.end(
+          environment.aborted() ? Transition.Outcome.UNKNOWN : Transition.Outcome.FAILED,
+          null,
+          System.nanoTime(),
+          outcomeCode(e, recording.action, cancellation));
       throw e;
     } finally {
       // Done or failed, the action may have changed cookies or local storage.
@@ -415,7 +400,38 @@ final class Lease implements BrowserLease {
     try {
       after = observeNow(budget, true);
     } catch (RuntimeException e) {
-      runtime.recordTransition(
+      recording.end(
+          Transition.Outcome.UNKNOWN, null, acted, ErrorCode.BROWSER_ACTION_EVIDENCE_FAILED);
+      if (environment.aborted()) {
+        throw e;
+      }
+      throw BrowserException.of(
+              ErrorCode.BROWSER_ACTION_EVIDENCE_FAILED,
+              recording.action.get("kind")
+                  + " ran but the page could not be observed afterwards: "
+                  + e.getMessage(),
+              e)
+          .withUrl(environment.lastUrl());
+    }
+    return new Acted<>(result, recording.end(Transition.Outcome.SUCCEEDED, after, acted, null));
+  }
+
+  /** The transition an action makes, from the moment it starts; {@link #end} records it. */
+  private final class Recording {
+    final String id = "transition-" + UUID.randomUUID();
+    final Map<String, Object> action;
+    final Observation before;
+    final Instant startedAt = Instant.now();
+    final long start = System.nanoTime();
+
+    Recording(Map<String, Object> action, Observation before) {
+      this.action = action;
+      this.before = before;
+    }
+
+    /** Records how the action ended; {@code acted} is when the action itself was over. */
+    Transition end(Transition.Outcome outcome, Observation after, long acted, ErrorCode code) {
+      Transition t =
           new Transition(
               id,
               environment.sessionId.value(),
@@ -423,42 +439,16 @@ final class Lease implements BrowserLease {
               environment.provider.id(),
               environment.generation,
               action,
-              Transition.Outcome.UNKNOWN,
-              beforeId,
-              null,
+              outcome,
+              before == null ? null : before.id(),
+              after,
               startedAt,
               Instant.now(),
-              metrics(start, acted, System.nanoTime(), null),
-              ErrorCode.BROWSER_ACTION_EVIDENCE_FAILED),
-          beforeObservation);
-      if (environment.aborted()) {
-        throw e;
-      }
-      throw BrowserException.of(
-              ErrorCode.BROWSER_ACTION_EVIDENCE_FAILED,
-              action.get("kind")
-                  + " ran but the page could not be observed afterwards: "
-                  + e.getMessage(),
-              e)
-          .withUrl(environment.lastUrl());
+              metrics(start, acted, System.nanoTime(), after),
+              code);
+      runtime.recordTransition(t, before);
+      return t;
     }
-    Transition t =
-        new Transition(
-            id,
-            environment.sessionId.value(),
-            environment.id,
-            environment.provider.id(),
-            environment.generation,
-            action,
-            Transition.Outcome.SUCCEEDED,
-            beforeId,
-            after,
-            startedAt,
-            Instant.now(),
-            metrics(start, acted, System.nanoTime(), after),
-            null);
-    runtime.recordTransition(t, beforeObservation);
-    return new Acted<>(result, t);
   }
 
   /**

@@ -166,12 +166,12 @@ final class ActionTools {
             new ToolHints(false, false, false, true),
             plus(
                 List.of(
-                    Param.oneOf("to", BrowserAction.Scroll.TO, null).asRequired(),
+                    Param.oneOf("to", BrowserAction.Scroll.To.ids(), null).asRequired(),
                     Param.number("pages", 0, 20, "Viewports to scroll up or down (default 1).")),
                 OPTIONAL_TARGET),
             a ->
                 new BrowserAction.Scroll(
-                    a.string("to"),
+                    BrowserAction.Scroll.To.of(a.string("to")),
                     a.number("pages", 1),
                     a.optionalString("observation_id"),
                     a.optionalString("element_ref"))),
@@ -182,22 +182,29 @@ final class ActionTools {
             new ToolHints(true, false, true, true),
             plus(
                 List.of(
-                    Param.oneOf("until", BrowserAction.Wait.UNTIL, null).asRequired(),
+                    Param.oneOf("until", BrowserAction.Wait.Until.ids(), null).asRequired(),
                     Param.integer("timeout_ms", 1, BrowserAction.MAX_WAIT_MS, null)),
                 OPTIONAL_TARGET),
             a ->
                 new BrowserAction.Wait(
-                    a.string("until"),
+                    BrowserAction.Wait.Until.of(a.string("until")),
                     a.optionalString("observation_id"),
                     a.optionalString("element_ref"),
                     a.integer("timeout_ms", 1, (int) BrowserAction.MAX_WAIT_MS)
                         .orElse(settings.waitTimeoutMs()))),
-        history("browser_back", "Go back one page in this page's history.", "back"),
-        history("browser_forward", "Go forward one page in this page's history.", "forward"),
-        history("browser_reload", "Reload the page.", "reload"));
+        history(
+            "browser_back",
+            "Go back one page in this page's history.",
+            BrowserAction.History.Move.BACK),
+        history(
+            "browser_forward",
+            "Go forward one page in this page's history.",
+            BrowserAction.History.Move.FORWARD),
+        history("browser_reload", "Reload the page.", BrowserAction.History.Move.RELOAD));
   }
 
-  private static Row<Done> history(String name, String description, String move) {
+  private static Row<Done> history(
+      String name, String description, BrowserAction.History.Move move) {
     return row(
         name,
         description,

@@ -792,11 +792,16 @@ class DefaultBrowserRuntimeTest {
             new dev.periscope.api.browser.BrowserAction.Press(null, null, "Tab"),
             new dev.periscope.api.browser.BrowserAction.Select(null, null, List.of("x")),
             new dev.periscope.api.browser.BrowserAction.Check(null, null, true),
-            new dev.periscope.api.browser.BrowserAction.Scroll("down", 1, null, null),
-            new dev.periscope.api.browser.BrowserAction.Wait("load", null, null, 1000),
-            new dev.periscope.api.browser.BrowserAction.History("back"),
-            new dev.periscope.api.browser.BrowserAction.History("forward"),
-            new dev.periscope.api.browser.BrowserAction.History("reload"));
+            new dev.periscope.api.browser.BrowserAction.Scroll(
+                dev.periscope.api.browser.BrowserAction.Scroll.To.DOWN, 1, null, null),
+            new dev.periscope.api.browser.BrowserAction.Wait(
+                dev.periscope.api.browser.BrowserAction.Wait.Until.LOAD, null, null, 1000),
+            new dev.periscope.api.browser.BrowserAction.History(
+                dev.periscope.api.browser.BrowserAction.History.Move.BACK),
+            new dev.periscope.api.browser.BrowserAction.History(
+                dev.periscope.api.browser.BrowserAction.History.Move.FORWARD),
+            new dev.periscope.api.browser.BrowserAction.History(
+                dev.periscope.api.browser.BrowserAction.History.Move.RELOAD));
     for (var action : actions) {
       String latest = lease.latestObservation().orElseThrow().id();
       var withTarget =
@@ -830,7 +835,8 @@ class DefaultBrowserRuntimeTest {
         codeOf(
             () ->
                 lease.act(
-                    new dev.periscope.api.browser.BrowserAction.Scroll("down", 0, null, null),
+                    new dev.periscope.api.browser.BrowserAction.Scroll(
+                        dev.periscope.api.browser.BrowserAction.Scroll.To.DOWN, 0, null, null),
                     BUDGET,
                     none())));
     assertEquals(
@@ -838,7 +844,8 @@ class DefaultBrowserRuntimeTest {
         codeOf(
             () ->
                 lease.act(
-                    new dev.periscope.api.browser.BrowserAction.Wait("load", null, null, 0),
+                    new dev.periscope.api.browser.BrowserAction.Wait(
+                        dev.periscope.api.browser.BrowserAction.Wait.Until.LOAD, null, null, 0),
                     BUDGET,
                     none())));
     assertEquals(

@@ -141,6 +141,37 @@ class EnvironmentFaultsTest {
   }
 
   @Test
+  void aProviderWithdrawnWhileABrowserAFaultEndedStillClosesIsDisposedOfOnlyAfterIt()
+      throws Exception {
+    runtime = DefaultBrowserRuntime.builder(RuntimeSettings.defaults().with(SHORT)).build();
+    provider = new FakeProvider("fake", true, Set.of(Capability.SCREENSHOT, Capability.CHECKPOINT));
+    AutoCloseable registration = runtime.registerProvider(provider);
+    BrowserLease lease = acquire(new Object());
+    lease.navigate("https://example.test/a", BUDGET, Cancellation.none());
+    CountDownLatch closing = new CountDownLatch(1);
+    environment(0).closeGate = closing;
+    environment(0).die(EnvironmentFault.Cause.BROWSER_EXITED, "Chromium exited");
+    eventually("the browser the fault ended is closing", () -> environment(0).closeStarted);
+    Thread withdrawing =
+        new Thread(
+            () -> {
+              try {
+                registration.close();
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    withdrawing.start();
+    Thread.sleep(300);
+    assertFalse(provider.disposed, "the provider was disposed of while its browser still closed");
+    closing.countDown();
+    withdrawing.join(10_000);
+    assertTrue(environment(0).closed);
+    assertTrue(provider.disposed);
+    lease.close();
+  }
+
+  @Test
   void aClickTheBrowserDiesUnderNamesTheCauseAndCannotBeRepeated() throws Exception {
     start(SHORT);
     BrowserLease lease = acquire(new Object());

@@ -265,21 +265,21 @@ public class FakeProvider implements CheckpointingProvider {
 
     @Override
     public void scroll(BrowserAction.Scroll scrollAction, ProviderElement element) {
-      String to = scrollAction.to();
+      String to = scrollAction.to().id();
       double pages = scrollAction.pages();
       actions.add("scroll " + to + " " + pages);
     }
 
     @Override
     public void waitFor(BrowserAction.Wait waitAction, ProviderElement element) {
-      String until = waitAction.until();
+      String until = waitAction.until().id();
       long timeoutMs = waitAction.timeoutMs();
       actions.add("wait " + until + " " + timeoutMs);
     }
 
     @Override
     public void history(BrowserAction.History historyAction) {
-      String move = historyAction.move();
+      String move = historyAction.move().id();
       actions.add(move);
     }
 
@@ -356,8 +356,23 @@ public class FakeProvider implements CheckpointingProvider {
       }
     }
 
+    /** Set when close begins. */
+    public volatile boolean closeStarted;
+
+    /** While set and not counted down, close waits for it (up to 10 s). */
+    public volatile CountDownLatch closeGate;
+
     @Override
     public void close() {
+      closeStarted = true;
+      CountDownLatch gate = closeGate;
+      if (gate != null) {
+        try {
+          gate.await(10, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
       closed = true;
       if (closeFailure != null) {
         throw closeFailure;

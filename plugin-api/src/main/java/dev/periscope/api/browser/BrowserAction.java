@@ -424,9 +424,31 @@ public sealed interface BrowserAction<R> {
   }
 
   /** {@code to} is up, down (by {@code pages} viewports), top, bottom, or element (into view). */
-  record Scroll(String to, double pages, String observationId, String elementRef)
+  record Scroll(Scroll.To to, double pages, String observationId, String elementRef)
       implements PageAction<Done> {
-    public static final List<String> TO = List.of("up", "down", "top", "bottom", "element");
+    /** Where to scroll. */
+    public enum To {
+      UP,
+      DOWN,
+      TOP,
+      BOTTOM,
+      ELEMENT;
+
+      /** As tools and transitions spell it. */
+      public String id() {
+        return Fields.id(this);
+      }
+
+      /** Every id, in order: what a tool's schema offers. */
+      public static List<String> ids() {
+        return java.util.Arrays.stream(values()).map(To::id).toList();
+      }
+
+      /** The one {@code id} names, else {@code BROWSER_INVALID_ARGUMENT} naming the field. */
+      public static To of(String id) {
+        return Fields.named(To.class, id, "/to");
+      }
+    }
 
     public String kind() {
       return "scroll";
@@ -437,21 +459,21 @@ public sealed interface BrowserAction<R> {
     }
 
     public void validate() {
-      if (!TO.contains(to)) {
-        throw Fields.invalid("/to: one of " + String.join(", ", TO) + " is required");
+      if (to == null) {
+        throw Fields.invalid("/to: one of " + Fields.ids(To.class) + " is required");
       }
       if (!(pages > 0 && pages <= 20)) {
         throw Fields.invalid(
             "/pages: a number greater than 0 and at most 20 is required (found " + pages + ")");
       }
-      if (to.equals("element") && elementRef == null) {
+      if (to == To.ELEMENT && elementRef == null) {
         throw Fields.invalid("/element_ref: scrolling to an element needs its ref");
       }
     }
 
     public Map<String, Object> describe() {
       return Fields.of(kind())
-          .put("to", to)
+          .put("to", to.id())
           .put("pages", pages)
           .putIfPresent("element_ref", elementRef)
           .map();
@@ -472,10 +494,35 @@ public sealed interface BrowserAction<R> {
    * {@code until} is load, network-idle, element-visible or element-hidden, within {@code
    * timeoutMs}.
    */
-  record Wait(String until, String observationId, String elementRef, long timeoutMs)
+  record Wait(Wait.Until until, String observationId, String elementRef, long timeoutMs)
       implements PageAction<Done> {
-    public static final List<String> UNTIL =
-        List.of("load", "network-idle", "element-visible", "element-hidden");
+    /** What to wait for. */
+    public enum Until {
+      LOAD,
+      NETWORK_IDLE,
+      ELEMENT_VISIBLE,
+      ELEMENT_HIDDEN;
+
+      /** As tools and transitions spell it. */
+      public String id() {
+        return Fields.id(this);
+      }
+
+      /** Whether it waits for an element, which the action must then name. */
+      public boolean namesElement() {
+        return this == ELEMENT_VISIBLE || this == ELEMENT_HIDDEN;
+      }
+
+      /** Every id, in order: what a tool's schema offers. */
+      public static List<String> ids() {
+        return java.util.Arrays.stream(values()).map(Until::id).toList();
+      }
+
+      /** The one {@code id} names, else {@code BROWSER_INVALID_ARGUMENT} naming the field. */
+      public static Until of(String id) {
+        return Fields.named(Until.class, id, "/until");
+      }
+    }
 
     public String kind() {
       return "wait";
@@ -486,10 +533,10 @@ public sealed interface BrowserAction<R> {
     }
 
     public void validate() {
-      if (!UNTIL.contains(until)) {
-        throw Fields.invalid("/until: one of " + String.join(", ", UNTIL) + " is required");
+      if (until == null) {
+        throw Fields.invalid("/until: one of " + Fields.ids(Until.class) + " is required");
       }
-      if (until.startsWith("element-") && elementRef == null) {
+      if (until.namesElement() && elementRef == null) {
         throw Fields.invalid("/element_ref: waiting for an element needs its ref");
       }
       if (timeoutMs < 1 || timeoutMs > MAX_WAIT_MS) {
@@ -504,7 +551,7 @@ public sealed interface BrowserAction<R> {
 
     public Map<String, Object> describe() {
       return Fields.of(kind())
-          .put("until", until)
+          .put("until", until.id())
           .put("timeout_ms", timeoutMs)
           .putIfPresent("element_ref", elementRef)
           .map();
@@ -523,11 +570,21 @@ public sealed interface BrowserAction<R> {
   }
 
   /** {@code move} is back, forward or reload. */
-  record History(String move) implements PageAction<Done> {
-    public static final List<String> MOVES = List.of("back", "forward", "reload");
+  record History(History.Move move) implements PageAction<Done> {
+    /** Which way through the page's history. */
+    public enum Move {
+      BACK,
+      FORWARD,
+      RELOAD;
+
+      /** As tools and transitions spell it. */
+      public String id() {
+        return Fields.id(this);
+      }
+    }
 
     public String kind() {
-      return move;
+      return move.id();
     }
 
     public ElementTarget target() {
@@ -535,8 +592,8 @@ public sealed interface BrowserAction<R> {
     }
 
     public void validate() {
-      if (!MOVES.contains(move)) {
-        throw Fields.invalid("unknown history move " + move);
+      if (move == null) {
+        throw Fields.invalid("a history move (" + Fields.ids(Move.class) + ") is required");
       }
     }
 
@@ -584,6 +641,32 @@ public sealed interface BrowserAction<R> {
 
     Map<String, Object> map() {
       return fields;
+    }
+
+    /** An enum constant as tools spell it: lower case, words joined by a hyphen. */
+    static String id(Enum<?> constant) {
+      return constant.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    }
+
+    /** Every constant's id, comma-separated. */
+    static <E extends Enum<E>> String ids(Class<E> type) {
+      StringBuilder b = new StringBuilder();
+      for (E e : type.getEnumConstants()) {
+        b.append(b.length() == 0 ? "" : ", ").append(id(e));
+      }
+      return b.toString();
+    }
+
+    /**
+     * The constant whose id is {@code id}, else {@code BROWSER_INVALID_ARGUMENT} naming the field.
+     */
+    static <E extends Enum<E>> E named(Class<E> type, String id, String field) {
+      for (E e : type.getEnumConstants()) {
+        if (id(e).equals(id)) {
+          return e;
+        }
+      }
+      throw invalid(field + ": one of " + ids(type) + " is required (found " + id + ")");
     }
 
     static BrowserException invalid(String message) {
