@@ -309,8 +309,9 @@ public sealed interface BrowserAction<R> {
   /**
    * Fills the secret a credential reference stands for into a field. The action holds only the
    * reference: the runtime resolves the secret, checks the field's origin, asks for approval, and
-   * hands the secret to the provider's {@link BrowserEnvironment#fillCredential}. Its result is how
-   * many characters the field then holds.
+   * hands the secret to the provider's {@link
+   * dev.periscope.api.browser.spi.BrowserEnvironment#fillCredential}. Its result is how many
+   * characters the field then holds.
    */
   record FillCredential(String observationId, String elementRef, String credentialRef)
       implements BrowserAction<FillCredential.Filled> {

@@ -37,9 +37,10 @@ public enum ErrorCode {
   BROWSER_ACTION_CANCELLED(true, "browser_observe", false),
   /**
    * The browser died under the call: its process, its page's renderer or its driver ({@link
-   * EnvironmentFault}). The environment was discarded ({@code lease=rebuilt}); the next call gets a
-   * fresh one restored from the last checkpoint, still logged in, showing no page: {@code
-   * browser_open} the failure line's URL to go on. Retrying helps only a call that names no ref.
+   * dev.periscope.api.browser.spi.EnvironmentFault}). The environment was discarded ({@code
+   * lease=rebuilt}); the next call gets a fresh one restored from the last checkpoint, still logged
+   * in, showing no page: {@code browser_open} the failure line's URL to go on. Retrying helps only
+   * a call that names no ref.
    */
   BROWSER_CRASHED(false, "browser_open", false),
   /**

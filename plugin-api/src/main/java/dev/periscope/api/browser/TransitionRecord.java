@@ -7,7 +7,7 @@ import java.time.Instant;
  * the evidence before and after (observation id, digest, URL, revision), timing, metrics and the
  * failure code. Never page text, never an action's values. A {@code fault} record (the environment
  * died or stopped answering) and the {@code recover} record of the environment that replaced it
- * name the {@link EnvironmentFault.Cause#id() cause}.
+ * name the {@link dev.periscope.api.browser.spi.EnvironmentFault.Cause#id() cause}.
  */
 public record TransitionRecord(
     String id,
@@ -24,38 +24,6 @@ public record TransitionRecord(
     Transition.Metrics metrics,
     ErrorCode error,
     String cause) {
-
-  /** A record that names no fault. */
-  public TransitionRecord(
-      String id,
-      String sessionId,
-      String environmentId,
-      String providerId,
-      int generation,
-      String actionKind,
-      Transition.Outcome outcome,
-      Evidence before,
-      Evidence after,
-      Instant startedAt,
-      Instant finishedAt,
-      Transition.Metrics metrics,
-      ErrorCode error) {
-    this(
-        id,
-        sessionId,
-        environmentId,
-        providerId,
-        generation,
-        actionKind,
-        outcome,
-        before,
-        after,
-        startedAt,
-        finishedAt,
-        metrics,
-        error,
-        null);
-  }
 
   /** One side of the evidence; null fields where there was no observation. */
   public record Evidence(String observationId, String digest, String url, Integer revision) {
