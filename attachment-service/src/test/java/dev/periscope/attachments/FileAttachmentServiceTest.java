@@ -8,16 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.periscope.api.host.AttachmentMetadata;
 import dev.periscope.api.host.AttachmentRejectedException;
-import dev.periscope.api.host.StorageDomain;
+import dev.periscope.storage.SqliteStorageDomains;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
 import java.util.HexFormat;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.AfterEach;
@@ -27,23 +24,22 @@ import org.junit.jupiter.api.io.TempDir;
 
 class FileAttachmentServiceTest {
   @TempDir Path home;
-  private Connection connection;
+  private SqliteStorageDomains storage;
   private FileAttachmentService store;
 
   @BeforeEach
-  void open() throws Exception {
-    connection = DriverManager.getConnection("jdbc:sqlite:" + home.resolve("index.sqlite"));
-    try (var s = connection.createStatement()) {
-      s.executeUpdate(FileAttachmentService.MIGRATIONS.get(0).sql());
-    }
+  void open() {
+    storage = new SqliteStorageDomains(home.resolve("data"));
     store =
         new FileAttachmentService(
-            home.resolve("attachments"), new OneConnectionDomain(connection), 10_000);
+            home.resolve("attachments"),
+            storage.open("attachments", FileAttachmentService.MIGRATIONS),
+            10_000);
   }
 
   @AfterEach
-  void close() throws SQLException {
-    connection.close();
+  void close() {
+    storage.close();
   }
 
   @Test
@@ -119,36 +115,5 @@ class FileAttachmentServiceTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ImageIO.write(image, "png", out);
     return out.toByteArray();
-  }
-
-  /** The smallest storage domain: one SQLite connection, one transaction at a time. */
-  private record OneConnectionDomain(Connection c) implements StorageDomain {
-    @Override
-    public String name() {
-      return "attachments";
-    }
-
-    @Override
-    public int schemaVersion() {
-      return 1;
-    }
-
-    @Override
-    public synchronized <T> T transaction(Work<T> work) throws SQLException {
-      c.setAutoCommit(false);
-      try {
-        T result = work.run(c);
-        c.commit();
-        return result;
-      } catch (SQLException | RuntimeException e) {
-        c.rollback();
-        throw e;
-      } finally {
-        c.setAutoCommit(true);
-      }
-    }
-
-    @Override
-    public void close() {}
   }
 }

@@ -18,8 +18,8 @@ import dev.periscope.api.browser.spi.Capability;
 import dev.periscope.api.browser.spi.CheckpointRef;
 import dev.periscope.browser.store.RuntimeDatabase;
 import dev.periscope.browser.store.SqliteCheckpointIndex;
-import dev.periscope.browser.store.SqliteTestStorage;
 import dev.periscope.browser.store.SqliteTransitionLog;
+import dev.periscope.storage.SqliteStorageDomains;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -40,7 +40,7 @@ class DurableCheckpointsTest {
   private static final BrowserSessionId SESSION = new BrowserSessionId("session-durable");
 
   @TempDir Path dir;
-  private SqliteTestStorage storage;
+  private SqliteStorageDomains storage;
   private RuntimeDatabase database;
   private SqliteCheckpointIndex index;
   private DefaultBrowserRuntime runtime;
@@ -48,7 +48,7 @@ class DurableCheckpointsTest {
 
   @BeforeEach
   void start() {
-    storage = new SqliteTestStorage(dir);
+    storage = new SqliteStorageDomains(dir);
     open(RuntimeSettings.defaults());
   }
 
@@ -75,6 +75,20 @@ class DurableCheckpointsTest {
   void stop() {
     runtime.close();
     database.close();
+    storage.close();
+  }
+
+  /** Runs SQL on a domain's file outside any plugin, as an operator (or an attacker) would. */
+  private void sql(String domain, String sql) throws java.sql.SQLException {
+    try (java.sql.Connection c =
+            java.sql.DriverManager.getConnection("jdbc:sqlite:" + file(domain));
+        java.sql.Statement s = c.createStatement()) {
+      s.executeUpdate(sql);
+    }
+  }
+
+  private Path file(String domain) {
+    return dir.resolve(domain + ".sqlite");
   }
 
   private BrowserLease resume(BrowserSessionId session) {
@@ -135,7 +149,7 @@ class DurableCheckpointsTest {
   @Test
   void aMetadataWriteFailureDeletesTheNewPayloadAndFailsCheckpointMetadataFailed()
       throws Exception {
-    storage.sql(
+    sql(
         RuntimeDatabase.DOMAIN,
         "CREATE TRIGGER refuse BEFORE INSERT ON checkpoints"
             + " BEGIN SELECT RAISE(ABORT, 'the disk refuses'); END");
@@ -220,7 +234,7 @@ class DurableCheckpointsTest {
   void theTransitionsIndexKeepsCompactRecordsAndAWriteFailureOnlyWarns() throws Exception {
     BrowserLease lease = resume(SESSION);
     lease.navigate("https://example.test/one", BUDGET, Cancellation.none());
-    storage.sql(
+    sql(
         RuntimeDatabase.DOMAIN,
         "CREATE TRIGGER refuse BEFORE INSERT ON transitions"
             + " BEGIN SELECT RAISE(ABORT, 'index full'); END");
@@ -242,16 +256,14 @@ class DurableCheckpointsTest {
   void aDatabaseOfANewerSchemaFailsClosedAndIsLeftUnchanged() throws Exception {
     runtime.close();
     database.close();
-    storage.sql(RuntimeDatabase.DOMAIN, "PRAGMA user_version = 99");
-    byte[] before = java.nio.file.Files.readAllBytes(storage.file(RuntimeDatabase.DOMAIN));
+    sql(RuntimeDatabase.DOMAIN, "PRAGMA user_version = 99");
+    byte[] before = java.nio.file.Files.readAllBytes(file(RuntimeDatabase.DOMAIN));
     var failure = assertThrows(IllegalStateException.class, () -> new RuntimeDatabase(storage));
     assertTrue(
-        failure
-            .getMessage()
-            .contains("schema version 99, newer than this browser plugin understands"),
+        failure.getMessage().contains("schema version 99 is newer than the newest"),
         failure.getMessage());
     assertTrue(
         java.util.Arrays.equals(
-            before, java.nio.file.Files.readAllBytes(storage.file(RuntimeDatabase.DOMAIN))));
+            before, java.nio.file.Files.readAllBytes(file(RuntimeDatabase.DOMAIN))));
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import dev.periscope.api.ProjectContext;
 import dev.periscope.api.browser.BrowserSessionId;
+import dev.periscope.storage.SqliteStorageDomains;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -26,7 +27,8 @@ class AgentSessionStoreTest {
 
   @Test
   void concurrentFirstCallsOfOneAgentSessionCreateOneMapping() throws Exception {
-    try (RuntimeDatabase database = new RuntimeDatabase(new SqliteTestStorage(dir))) {
+    try (SqliteStorageDomains storage = new SqliteStorageDomains(dir);
+        RuntimeDatabase database = new RuntimeDatabase(storage)) {
       AgentSessionStore store = new AgentSessionStore(database, new ProjectContext("p", dir, dir));
       ExecutorService pool = Executors.newFixedThreadPool(8);
       try {
@@ -48,13 +50,14 @@ class AgentSessionStoreTest {
 
   @Test
   void aMappingOutlivesTheProcessAndIsReplacedOnlyOnRequest() {
-    SqliteTestStorage storage = new SqliteTestStorage(dir);
     BrowserSessionId first;
-    try (RuntimeDatabase database = new RuntimeDatabase(storage)) {
+    try (SqliteStorageDomains storage = new SqliteStorageDomains(dir);
+        RuntimeDatabase database = new RuntimeDatabase(storage)) {
       first =
           new AgentSessionStore(database, new ProjectContext("p", dir, dir)).sessionFor("agent-1");
     }
-    try (RuntimeDatabase database = new RuntimeDatabase(storage)) {
+    try (SqliteStorageDomains storage = new SqliteStorageDomains(dir);
+        RuntimeDatabase database = new RuntimeDatabase(storage)) {
       AgentSessionStore store = new AgentSessionStore(database, new ProjectContext("p", dir, dir));
       assertEquals(first, store.sessionFor("agent-1"));
       AgentSessionStore otherProject =

@@ -21,6 +21,7 @@ import dev.periscope.api.tool.ToolResult;
 import dev.periscope.attachments.FileAttachmentService;
 import dev.periscope.credentials.CredentialStore;
 import dev.periscope.credentials.ProjectCredentialService;
+import dev.periscope.storage.SqliteStorageDomains;
 import dev.periscope.verify.PluginManifest;
 import java.nio.file.Path;
 import java.util.ArrayList;

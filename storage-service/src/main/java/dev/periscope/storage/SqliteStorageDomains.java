@@ -1,4 +1,4 @@
-package dev.periscope.harness;
+package dev.periscope.storage;
 
 import dev.periscope.api.host.Migration;
 import dev.periscope.api.host.StorageDomain;
@@ -22,11 +22,11 @@ import java.util.List;
  * time. Migrations are applied once each, in version order, recorded in SQLite's {@code
  * user_version}.
  */
-final class SqliteStorageDomains implements StorageDomainService, AutoCloseable {
+public final class SqliteStorageDomains implements StorageDomainService, AutoCloseable {
   private final Path directory;
   private final List<Domain> open = new ArrayList<>();
 
-  SqliteStorageDomains(Path directory) {
+  public SqliteStorageDomains(Path directory) {
     this.directory = directory;
   }
 

@@ -1,4 +1,4 @@
-package dev.periscope.harness;
+package dev.periscope.storage;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
