@@ -23,6 +23,11 @@ public final class BrowserModule extends AbstractModule {
   @Singleton
   PlaywrightProvider playwrightProvider(BrowserSettings settings, ProjectContext project) {
     return new PlaywrightProvider(
-        settings.playwright(), java.util.Optional.of(project.dataDir().resolve("checkpoints")));
+        settings.playwright(), java.util.Optional.of(checkpointPayloads(project)));
+  }
+
+  /** Where the built-in provider keeps checkpoint payloads: the plugin's data directory. */
+  static java.nio.file.Path checkpointPayloads(ProjectContext project) {
+    return project.dataDir().resolve("checkpoints");
   }
 }

@@ -13,9 +13,11 @@ import dev.periscope.browser.runtime.CredentialChannel;
 import dev.periscope.browser.runtime.DefaultBrowserRuntime;
 import dev.periscope.browser.store.AgentSessionStore;
 import dev.periscope.browser.store.RuntimeDatabase;
+import dev.periscope.browser.store.RuntimeRecords;
 import dev.periscope.browser.store.SqliteCheckpointIndex;
 import dev.periscope.browser.store.SqliteTransitionLog;
 import dev.periscope.browser.tools.BrowserTools;
+import dev.periscope.browser.tools.OperatorTools;
 import jakarta.inject.Inject;
 import java.util.Optional;
 import org.pf4j.Plugin;
@@ -25,8 +27,9 @@ import org.pf4j.PluginWrapper;
 /**
  * The browser plugin. Starting it opens the {@code browser_runtime} storage domain (agent sessions,
  * checkpoints, the transitions index), starts a runtime on it, registers every contributed browser
- * provider and the browser tools, each as an effect; stopping it closes those effects in reverse
- * order, so tools go first and the browsers, driver and temp files last.
+ * provider, the browser tools and the operator tools (skill {@code browser-operator}, which hosts
+ * never offer to a model), each as an effect; stopping it closes those effects in reverse order, so
+ * tools go first and the browsers, driver and temp files last.
  */
 public final class BrowserPlugin extends Plugin {
   private static final org.slf4j.Logger LOG =
@@ -95,6 +98,15 @@ public final class BrowserPlugin extends Plugin {
         effects.add(toolRegistry.register(BrowserTools.SKILL, tool));
       }
       effects.add(toolRegistry.onAgentSessionEnded(tools::agentSessionEnded));
+      OperatorTools operator =
+          new OperatorTools(
+              new RuntimeRecords(database),
+              runtime,
+              project,
+              Optional.of(BrowserModule.checkpointPayloads(project)));
+      for (Tool tool : operator.tools()) {
+        effects.add(toolRegistry.register(OperatorTools.SKILL, tool));
+      }
     } catch (RuntimeException e) {
       try {
         effects.close();

@@ -104,7 +104,17 @@ public final class ManifestReader {
               fileName, at + ".tools[" + t + "]", "a tool name matching " + TOOL);
         }
       }
-      skills.add(new SkillDeclaration(skillName, tools, guidance));
+      SkillDeclaration.Audience audience = SkillDeclaration.Audience.AGENT;
+      JsonNode audienceNode = s.get("audience");
+      if (audienceNode != null) {
+        try {
+          audience =
+              SkillDeclaration.Audience.of(audienceNode.isTextual() ? audienceNode.asText() : "");
+        } catch (IllegalArgumentException e) {
+          throw new ManifestException(fileName, at + ".audience", "agent or operator");
+        }
+      }
+      skills.add(new SkillDeclaration(skillName, tools, guidance, audience));
     }
     JsonNode config = root.get("config");
     if (config == null || !config.isObject()) {

@@ -2,6 +2,7 @@ package dev.periscope.verify;
 
 import com.google.inject.Module;
 import dev.periscope.api.HostApi;
+import dev.periscope.api.tool.SkillDeclaration;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -108,7 +109,15 @@ public final class PackageVerifier {
                 + manifest.optionalServices());
         manifest
             .skills()
-            .forEach(s -> summary.add("skill " + s.name() + ": " + String.join(", ", s.tools())));
+            .forEach(
+                s ->
+                    summary.add(
+                        (s.audience() == SkillDeclaration.Audience.OPERATOR
+                                ? "operator skill "
+                                : "skill ")
+                            + s.name()
+                            + ": "
+                            + String.join(", ", s.tools())));
       }
       summary.add(
           "extensions: " + (extensions.isEmpty() ? "(none)" : String.join(", ", extensions)));

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.periscope.api.tool.SkillDeclaration;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,6 +24,9 @@ class ManifestReaderTest {
     assertEquals("dev.periscope.browser.BrowserPlugin", m.pluginClass());
     assertEquals(java.util.List.of("storageDomain"), m.requiredServices());
     assertEquals("browser", m.skills().get(0).name());
+    assertEquals(SkillDeclaration.Audience.AGENT, m.skills().get(0).audience());
+    assertEquals("browser-operator", m.skills().get(1).name());
+    assertEquals(SkillDeclaration.Audience.OPERATOR, m.skills().get(1).audience());
     assertEquals("object", m.configSchema().get("type"));
   }
 
@@ -44,6 +48,18 @@ class ManifestReaderTest {
             ManifestException.class, () -> parse(TestPackage.GOOD_DESCRIPTOR.replace(from, to)));
     assertEquals(field, e.field(), e.getMessage());
     assertTrue(e.getMessage().startsWith("plugin.yaml: field '" + field + "': "), e.getMessage());
+  }
+
+  @Test
+  void readsASkillsAudienceAndRefusesAnUnknownOne() throws Exception {
+    String operator =
+        TestPackage.GOOD_DESCRIPTOR.replace(
+            "tools: [sample_tool]\n", "tools: [sample_tool]\n    audience: operator\n");
+    assertEquals(SkillDeclaration.Audience.OPERATOR, parse(operator).skills().get(0).audience());
+    ManifestException e =
+        assertThrows(ManifestException.class, () -> parse(operator.replace("operator", "admin")));
+    assertEquals("skills[0].audience", e.field(), e.getMessage());
+    assertTrue(e.getMessage().contains("agent or operator"), e.getMessage());
   }
 
   @Test

@@ -77,7 +77,7 @@ final class Doctor implements Callable<Integer> {
                   "reinstall: harness plugin add --replace --profile " + name + " PACKAGE");
             }
             if (installed.containsKey("browser")) {
-              browserRecords(p);
+              browserRecords(home, p);
               if (live == null) {
                 live = name;
               }
@@ -128,39 +128,48 @@ final class Doctor implements Callable<Integer> {
   /**
    * The profile's checkpoint store, and each browser session whose last environment a fault ended.
    */
-  private void browserRecords(HarnessHome.Profile p) {
-    RuntimeRecords records = new RuntimeRecords(p);
-    RuntimeRecords.StoreCheck store = records.checkStore();
-    add("checkpoints " + p.name(), store.ok(), store.detail(), store.remedy());
-    List<RuntimeRecords.Fault> faults;
+  @SuppressWarnings("unchecked")
+  private void browserRecords(HarnessHome home, HarnessHome.Profile p) {
+    ToolResult check;
     try {
-      faults = records.faults();
-    } catch (HarnessException e) {
-      return; // the store check above says what is wrong with the database
+      check = Operations.run(home, p.name(), "browser_store_check", Map.of());
+    } catch (RuntimeException e) {
+      add(
+          "checkpoints " + p.name(),
+          false,
+          e.getMessage(),
+          "the message says which file; move it aside and the browser sessions start fresh");
+      return;
     }
-    for (RuntimeRecords.Fault f : faults) {
+    Map<String, Object> store = (Map<String, Object>) check.structured().get("store");
+    add(
+        "checkpoints " + p.name(),
+        Boolean.TRUE.equals(store.get("ok")),
+        (String) store.get("detail"),
+        (String) store.get("remedy"));
+    for (Object o : (List<Object>) check.structured().get("faults")) {
+      Map<String, Object> f = (Map<String, Object>) o;
+      List<String> agents = (List<String>) f.get("agent_sessions");
       checks.add(
           new Check(
               "fault " + p.name(),
               Level.WARN,
               "browser session "
-                  + f.browserSession()
-                  + (f.agentSessions().isEmpty()
-                      ? ""
-                      : " (agent session " + String.join(", ", f.agentSessions()) + ")")
+                  + f.get("browser_session")
+                  + (agents.isEmpty() ? "" : " (agent session " + String.join(", ", agents) + ")")
                   + ": its last browser ended by a fault at "
-                  + f.at()
+                  + f.get("at")
                   + ": "
-                  + f.cause()
+                  + f.get("cause")
                   + " ("
-                  + f.code()
+                  + f.get("code")
                   + ")"
-                  + (f.url() == null ? "" : " on " + f.url()),
+                  + (f.get("url") == null ? "" : " on " + f.get("url")),
               "nothing to repair: its next call continues from its last checkpoint; if it keeps happening, run with"
                   + " HARNESS_LOG=debug and see harness transitions --profile "
                   + p.name()
                   + " --session "
-                  + f.browserSession()));
+                  + f.get("browser_session")));
     }
   }
 
@@ -318,10 +327,10 @@ final class Doctor implements Callable<Integer> {
       } catch (HarnessException e) {
         add("live check", false, e.getMessage(), null);
       } finally {
-        try {
-          new RuntimeRecords(home.profile(profileName)).forgetProject(project);
-        } catch (HarnessException e) {
-          // nothing was recorded
+        try (Host host = Host.start(home, profileName, project, Host.Options.defaults())) {
+          host.operate("browser_forget_project", Map.of());
+        } catch (RuntimeException e) {
+          // the check's failure above says why no host started
         }
       }
     } finally {

@@ -10,10 +10,7 @@ import dev.periscope.api.Cancellation;
 import dev.periscope.api.HostApi;
 import dev.periscope.api.PluginConfiguration;
 import dev.periscope.api.ProjectContext;
-import dev.periscope.api.host.ApprovalService;
-import dev.periscope.api.host.AttachmentService;
-import dev.periscope.api.host.CredentialService;
-import dev.periscope.api.host.StorageDomainService;
+import dev.periscope.api.tool.SkillDeclaration;
 import dev.periscope.api.tool.Tool;
 import dev.periscope.api.tool.ToolCall;
 import dev.periscope.api.tool.ToolDescriptor;
@@ -74,13 +71,16 @@ public final class Host implements AutoCloseable {
   private final HostToolRegistry registry = new HostToolRegistry();
   private final Map<String, Schema> argumentSchemas = new ConcurrentHashMap<>();
   private final FileAttachmentService attachments;
+  private final Set<String> operatorSkills;
   private HostPluginManager plugins;
 
   private Host(
       HarnessHome.Profile profile,
       ProjectConfig project,
       SqliteStorageDomains storage,
-      FileAttachmentService attachments) {
+      FileAttachmentService attachments,
+      Set<String> operatorSkills) {
+    this.operatorSkills = Set.copyOf(operatorSkills);
     this.profile = profile;
     this.project = project;
     this.storage = storage;
@@ -103,7 +103,15 @@ public final class Host implements AutoCloseable {
                 storage.open("attachments", FileAttachmentService.MIGRATIONS),
                 options.attachmentMaxBytes())
             : null;
-    Host host = new Host(profile, project, storage, attachments);
+    Set<String> operatorSkills = new HashSet<>();
+    installed
+        .values()
+        .forEach(
+            m ->
+                m.skills().stream()
+                    .filter(k -> k.audience() == SkillDeclaration.Audience.OPERATOR)
+                    .forEach(k -> operatorSkills.add(k.name())));
+    Host host = new Host(profile, project, storage, attachments, operatorSkills);
     try {
       host.startPlugins(installed, provided, options.terminal());
     } catch (RuntimeException e) {
@@ -140,10 +148,7 @@ public final class Host implements AutoCloseable {
             new AbstractModule() {
               @Override
               protected void configure() {
-                bindService(StorageDomainService.class, services.get("storageDomain"));
-                bindService(AttachmentService.class, services.get("attachments"));
-                bindService(CredentialService.class, services.get("credentials"));
-                bindService(ApprovalService.class, services.get("approval"));
+                HostApi.SERVICES.forEach((name, type) -> bindService(type, services.get(name)));
               }
 
               private <T> void bindService(Class<T> type, Object service) {
@@ -208,23 +213,31 @@ public final class Host implements AutoCloseable {
     return new PluginConfiguration(values);
   }
 
-  /** The tools offered now: those of enabled skills. */
+  /** The tools offered to agents now: those of enabled agent skills. */
   public List<ToolDescriptor> tools() {
     List<ToolDescriptor> out = new ArrayList<>();
     for (HostToolRegistry.Registered r : registry.all()) {
-      if (skillEnabled(r.skill())) {
+      if (!operatorSkills.contains(r.skill()) && skillEnabled(r.skill())) {
         out.add(r.tool().descriptor());
       }
     }
     return out;
   }
 
-  /** The guidance of every enabled skill, for the model. */
+  /** The tools of the plugins' operator skills, which only {@link #operate} runs. */
+  public List<ToolDescriptor> operatorTools() {
+    return registry.all().stream()
+        .filter(r -> operatorSkills.contains(r.skill()))
+        .map(r -> r.tool().descriptor())
+        .toList();
+  }
+
+  /** The guidance of every enabled agent skill, for the model. */
   public String guidance() {
     StringBuilder b = new StringBuilder();
     for (PluginManifest m : PluginInstaller.installed(profile).values()) {
       m.skills().stream()
-          .filter(s -> skillEnabled(s.name()))
+          .filter(s -> s.audience() == SkillDeclaration.Audience.AGENT && skillEnabled(s.name()))
           .forEach(s -> b.append(s.guidance()).append('\n'));
     }
     return b.toString().strip();
@@ -235,15 +248,16 @@ public final class Host implements AutoCloseable {
   }
 
   /**
-   * Calls a tool for an agent session. Unknown tools, disabled skills and bad arguments are error
-   * results.
+   * Calls a tool for an agent session. Unknown tools, operator tools, disabled skills and bad
+   * arguments are error results.
    */
   public ToolResult call(
       String agentSessionId,
       String toolName,
       Map<String, Object> arguments,
       Cancellation cancellation) {
-    Optional<HostToolRegistry.Registered> found = registry.find(toolName);
+    Optional<HostToolRegistry.Registered> found =
+        registry.find(toolName).filter(r -> !operatorSkills.contains(r.skill()));
     if (found.isEmpty()) {
       return ToolResult.error(
           "unknown tool '"
@@ -264,7 +278,30 @@ public final class Host implements AutoCloseable {
               + profile.name()
               + " [--project DIR]");
     }
-    Tool tool = registered.tool();
+    return invoke(registered.tool(), agentSessionId, arguments, cancellation);
+  }
+
+  /**
+   * Runs a tool of a plugin's operator skill for the person running the host, under the agent
+   * session id {@code operator}. An unknown name, a tool that is not an operator's and bad
+   * arguments are error results.
+   */
+  public ToolResult operate(String toolName, Map<String, Object> arguments) {
+    Optional<HostToolRegistry.Registered> found =
+        registry.find(toolName).filter(r -> operatorSkills.contains(r.skill()));
+    if (found.isEmpty()) {
+      return ToolResult.error(
+          "no operator tool '"
+              + toolName
+              + "'; the plugins offer: "
+              + String.join(", ", operatorTools().stream().map(ToolDescriptor::name).toList()));
+    }
+    return invoke(found.get().tool(), "operator", arguments, Cancellation.none());
+  }
+
+  private ToolResult invoke(
+      Tool tool, String agentSessionId, Map<String, Object> arguments, Cancellation cancellation) {
+    String toolName = tool.descriptor().name();
     Schema schema =
         argumentSchemas.computeIfAbsent(
             toolName, n -> Schemas.compile(tool.descriptor().inputSchema()));

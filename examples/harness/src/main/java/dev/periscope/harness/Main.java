@@ -1,8 +1,10 @@
 package dev.periscope.harness;
 
+import dev.periscope.api.tool.SkillDeclaration;
 import dev.periscope.verify.VerifyCommand;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -168,10 +170,13 @@ public final class Main implements Runnable {
                                         s ->
                                             s.name()
                                                 + " ("
-                                                + (SkillSettings.profileSetting(p, s.name())
-                                                        .orElse(true)
-                                                    ? "enabled"
-                                                    : "disabled")
+                                                + (s.audience()
+                                                        == SkillDeclaration.Audience.OPERATOR
+                                                    ? "operator"
+                                                    : SkillSettings.profileSetting(p, s.name())
+                                                            .orElse(true)
+                                                        ? "enabled"
+                                                        : "disabled")
                                                 + ")")
                                     .toList())));
         return 0;
@@ -209,12 +214,26 @@ public final class Main implements Runnable {
 
     static int set(String profile, Path project, String skill, boolean enabled) {
       HarnessHome.Profile p = home().profile(profile);
-      boolean known =
+      SkillDeclaration declared =
           PluginInstaller.installed(p).values().stream()
-              .anyMatch(m -> m.skills().stream().anyMatch(s -> s.name().equals(skill)));
-      if (!known) {
+              .flatMap(m -> m.skills().stream())
+              .filter(s -> s.name().equals(skill))
+              .findFirst()
+              .orElseThrow(
+                  () ->
+                      new HarnessException(
+                          "no plugin in profile "
+                              + profile
+                              + " declares a skill named '"
+                              + skill
+                              + "'"));
+      if (declared.audience() == SkillDeclaration.Audience.OPERATOR) {
         throw new HarnessException(
-            "no plugin in profile " + profile + " declares a skill named '" + skill + "'");
+            "skill '"
+                + skill
+                + "' is an operator skill: it is never offered to agents, so there is nothing to"
+                + " enable or disable; its tools run from harness sessions, transitions, checkpoints"
+                + " and doctor");
       }
       Path file =
           project == null ? p.settings() : ProjectConfig.fileOf(ProjectConfig.canonical(project));
@@ -337,8 +356,15 @@ public final class Main implements Runnable {
 
     @Override
     public Integer call() {
-      new RuntimeRecords(home().profile(profile))
-          .sessions(java.util.Optional.ofNullable(project), System.out);
+      System.out.print(
+          Operations.run(
+                  home(),
+                  profile,
+                  "browser_sessions",
+                  project == null
+                      ? Map.of()
+                      : Map.of("project", ProjectConfig.canonical(project).toString()))
+              .text());
       return 0;
     }
   }
@@ -361,8 +387,19 @@ public final class Main implements Runnable {
 
     @Override
     public Integer call() {
-      new RuntimeRecords(home().profile(profile))
-          .transitions(session, java.util.Optional.ofNullable(project), System.out);
+      System.out.print(
+          Operations.run(
+                  home(),
+                  profile,
+                  "browser_transitions",
+                  project == null
+                      ? Map.of("session", session)
+                      : Map.of(
+                          "session",
+                          session,
+                          "project",
+                          ProjectConfig.canonical(project).toString()))
+              .text());
       return 0;
     }
   }
@@ -379,7 +416,14 @@ public final class Main implements Runnable {
 
     @Override
     public Integer call() {
-      new RuntimeRecords(home().profile(profile)).checkpoints(clear, System.out);
+      String text =
+          Operations.run(
+                  home(),
+                  profile,
+                  clear ? "browser_clear_checkpoints" : "browser_checkpoints",
+                  Map.of())
+              .text();
+      System.out.print(text.endsWith("\n") ? text : text + "\n");
       return 0;
     }
   }

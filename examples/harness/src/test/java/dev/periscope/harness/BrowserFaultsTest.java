@@ -90,13 +90,9 @@ class BrowserFaultsTest {
     assertNextCallGoesOnLoggedIn("agent", "Chromium exited");
     // The audit trail, as harness transitions prints it: the fault with its cause, then the
     // recovery.
-    var printed = new java.io.ByteArrayOutputStream();
-    new RuntimeRecords(home.profile("p"))
-        .transitions(
-            "agent",
-            java.util.Optional.empty(),
-            new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8));
-    String trail = printed.toString(java.nio.charset.StandardCharsets.UTF_8);
+    ToolResult transitions = host.operate("browser_transitions", Map.of("session", "agent"));
+    assertFalse(transitions.isError(), transitions.text());
+    String trail = transitions.text();
     assertTrue(
         trail.matches(
             "(?s).* fault +failed .*BROWSER_CRASHED  cause=browser-exited\n.* recover +succeeded"
@@ -378,15 +374,24 @@ class BrowserFaultsTest {
         "the session's fault is not followed by its recovery in the audit trail");
   }
 
-  private RuntimeRecords.Fault lastFault(String agent) {
+  /** A browser session whose last environment a fault ended, as the operator's check lists it. */
+  private record Fault(List<String> agentSessions, String cause) {}
+
+  private Fault lastFault(String agent) {
     return faults().stream()
         .filter(f -> f.agentSessions().contains(agent))
         .findFirst()
         .orElseThrow(() -> new AssertionError("no fault recorded for " + agent));
   }
 
-  private List<RuntimeRecords.Fault> faults() {
-    return new RuntimeRecords(home.profile("p")).faults();
+  @SuppressWarnings("unchecked")
+  private List<Fault> faults() {
+    ToolResult check = host.operate("browser_store_check", Map.of());
+    assertFalse(check.isError(), check.text());
+    return ((List<Map<String, Object>>) check.structured().get("faults"))
+        .stream()
+            .map(f -> new Fault((List<String>) f.get("agent_sessions"), (String) f.get("cause")))
+            .toList();
   }
 
   private static void assertGone(Set<ProcessHandle> processes) throws InterruptedException {

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.periscope.api.Cancellation;
 import dev.periscope.api.tool.Content;
+import dev.periscope.api.tool.SkillDeclaration;
 import dev.periscope.api.tool.ToolDescriptor;
 import dev.periscope.api.tool.ToolResult;
 import java.nio.file.Files;
@@ -69,11 +70,17 @@ class HostTest {
     return Host.start(home, "p", projectDir, Host.Options.defaults());
   }
 
-  /** The tools plugin.yaml's skills declare, as the built package holds it. */
+  /** The tools plugin.yaml's agent skills declare, as the built package holds it. */
   static List<String> declaredTools() throws Exception {
+    return declaredTools(SkillDeclaration.Audience.AGENT);
+  }
+
+  /** The tools plugin.yaml's skills for one audience declare, as the built package holds it. */
+  static List<String> declaredTools(SkillDeclaration.Audience audience) throws Exception {
     try (var zip = new java.util.zip.ZipFile(HarnessProcess.PACKAGE.toFile())) {
       byte[] yaml = zip.getInputStream(zip.getEntry("plugin.yaml")).readAllBytes();
       return dev.periscope.verify.ManifestReader.parse("plugin.yaml", yaml).skills().stream()
+          .filter(s -> s.audience() == audience)
           .flatMap(s -> s.tools().stream())
           .toList();
     }
@@ -95,6 +102,29 @@ class HostTest {
         TestProjects.LOOPBACK_ONLY + "    credentials: {refs: {site: SITE_PASSWORD}}\n");
     try (Host host = start()) {
       assertEquals(declaredTools(), names(host));
+      assertEquals(
+          declaredTools(SkillDeclaration.Audience.OPERATOR),
+          host.operatorTools().stream().map(ToolDescriptor::name).toList());
+    }
+  }
+
+  @Test
+  void operatorToolsAreNeverOfferedToAnAgentAndRunOnlyForTheOperator() throws Exception {
+    TestProjects.project(projectDir, TestProjects.LOOPBACK_ONLY);
+    try (Host host = start()) {
+      assertFalse(host.operatorTools().isEmpty());
+      for (ToolDescriptor operator : host.operatorTools()) {
+        assertFalse(names(host).contains(operator.name()), operator.name());
+        ToolResult refused = call(host, operator.name(), Map.of());
+        assertTrue(refused.isError(), refused.text());
+        assertTrue(refused.text().startsWith("unknown tool"), refused.text());
+      }
+      assertFalse(host.guidance().contains("never for a model"), host.guidance());
+      ToolResult agentTool = host.operate("browser_open", Map.of("url", "http://127.0.0.1:9/"));
+      assertTrue(agentTool.text().startsWith("no operator tool 'browser_open'"), agentTool.text());
+      ToolResult sessions = host.operate("browser_sessions", Map.of());
+      assertFalse(sessions.isError(), sessions.text());
+      assertTrue(sessions.text().startsWith("AGENT SESSION"), sessions.text());
     }
   }
 
@@ -138,12 +168,12 @@ class HostTest {
     Path other =
         withDescriptor(
             homeDir.resolve("future.zip"),
-            "requires: \">=2.0.0 & <3.0.0\"",
+            "requires: \">=2.1.0 & <3.0.0\"",
             "requires: \">=3.0.0\"");
     var e =
         assertThrows(HarnessException.class, () -> PluginInstaller.add(home, "q", other, false));
     assertTrue(
-        e.getMessage().contains("requires host API >=3.0.0, and this host provides 2.0.0"),
+        e.getMessage().contains("requires host API >=3.0.0, and this host provides 2.1.0"),
         e.getMessage());
   }
 

@@ -1,0 +1,250 @@
+package dev.periscope.browser.store;
+
+import dev.periscope.api.browser.BrowserSessionId;
+import dev.periscope.api.host.StorageDomain;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What operators may ask of the {@code browser_runtime} domain, read-only except {@link
+ * #forgetProject}: the agent-session map with each browser session's generation and last
+ * checkpoint, the checkpoint rows, and the browser sessions whose last environment a fault ended.
+ * The operator tools ({@code browser-operator} skill) answer from here, so no host reads these
+ * tables itself.
+ */
+public final class RuntimeRecords {
+  /** An agent session of a project, its browser session, generation and last checkpoint time. */
+  public record SessionRow(
+      String project,
+      String agentSession,
+      BrowserSessionId browserSession,
+      int generation,
+      Optional<String> checkpointedAt) {}
+
+  /** One checkpoint: its browser session, provider and build, generation, time and payload ref. */
+  public record CheckpointRow(
+      BrowserSessionId browserSession,
+      String provider,
+      String providerVersion,
+      int generation,
+      String createdAt,
+      String ref) {}
+
+  /**
+   * A browser session whose newest environment a fault ended, and nothing has opened since: when,
+   * the cause and the failure code, with the agent sessions it belongs to.
+   */
+  public record Fault(
+      BrowserSessionId browserSession,
+      List<String> agentSessions,
+      String at,
+      String cause,
+      String code,
+      String url) {}
+
+  private final StorageDomain domain;
+
+  public RuntimeRecords(RuntimeDatabase database) {
+    this.domain = database.domain();
+  }
+
+  public int schemaVersion() {
+    return domain.schemaVersion();
+  }
+
+  /** Agent sessions of one project (a canonical path), or of every project, in project order. */
+  public List<SessionRow> sessions(Optional<String> project) {
+    return read(
+        "list the agent sessions",
+        c -> {
+          List<SessionRow> rows = new ArrayList<>();
+          try (PreparedStatement q =
+              c.prepareStatement(
+                  """
+          SELECT a.project, a.agent_session, a.browser_session,
+            MAX(COALESCE((SELECT MAX(generation) FROM transitions t WHERE t.browser_session = a.browser_session), 0),
+                COALESCE(k.generation, 0)) AS generation,
+            k.created_at AS checkpointed_at
+          FROM agent_sessions a LEFT JOIN checkpoints k ON k.browser_session = a.browser_session
+          WHERE ? IS NULL OR a.project = ? ORDER BY a.project, a.agent_session""")) {
+            q.setString(1, project.orElse(null));
+            q.setString(2, project.orElse(null));
+            try (ResultSet r = q.executeQuery()) {
+              while (r.next()) {
+                rows.add(
+                    new SessionRow(
+                        r.getString("project"),
+                        r.getString("agent_session"),
+                        new BrowserSessionId(r.getString("browser_session")),
+                        r.getInt("generation"),
+                        Optional.ofNullable(r.getString("checkpointed_at"))));
+              }
+            }
+          }
+          return rows;
+        });
+  }
+
+  /**
+   * The browser sessions a name stands for: an agent session's (in one project, or any), or the
+   * browser session of that id.
+   */
+  public List<BrowserSessionId> browserSessionsOf(String session, Optional<String> project) {
+    return read(
+        "find session " + session,
+        c -> {
+          List<BrowserSessionId> out = new ArrayList<>();
+          try (PreparedStatement q =
+              c.prepareStatement(
+                  "SELECT DISTINCT browser_session FROM agent_sessions"
+                      + " WHERE (agent_session = ? AND (? IS NULL OR project = ?)) OR browser_session = ?")) {
+            q.setString(1, session);
+            q.setString(2, project.orElse(null));
+            q.setString(3, project.orElse(null));
+            q.setString(4, session);
+            try (ResultSet r = q.executeQuery()) {
+              while (r.next()) {
+                out.add(new BrowserSessionId(r.getString(1)));
+              }
+            }
+          }
+          return out;
+        });
+  }
+
+  /** Every checkpoint row, oldest first. */
+  public List<CheckpointRow> checkpoints() {
+    return read(
+        "list the checkpoints",
+        c -> {
+          List<CheckpointRow> rows = new ArrayList<>();
+          try (PreparedStatement q =
+                  c.prepareStatement("SELECT * FROM checkpoints ORDER BY created_at");
+              ResultSet r = q.executeQuery()) {
+            while (r.next()) {
+              rows.add(
+                  new CheckpointRow(
+                      new BrowserSessionId(r.getString("browser_session")),
+                      r.getString("provider"),
+                      r.getString("provider_version"),
+                      r.getInt("generation"),
+                      r.getString("created_at"),
+                      r.getString("ref")));
+            }
+          }
+          return rows;
+        });
+  }
+
+  /** SQLite's integrity check of the database: {@code ok}, or what it found. */
+  public String integrity() {
+    return read(
+        "check the integrity",
+        c -> {
+          try (PreparedStatement q = c.prepareStatement("PRAGMA integrity_check");
+              ResultSet r = q.executeQuery()) {
+            return r.next() ? r.getString(1) : "no answer";
+          }
+        });
+  }
+
+  /** How many agent sessions the map holds, in every project. */
+  public int agentSessionCount() {
+    return read(
+        "count the agent sessions",
+        c -> {
+          try (PreparedStatement q = c.prepareStatement("SELECT COUNT(*) FROM agent_sessions");
+              ResultSet r = q.executeQuery()) {
+            return r.next() ? r.getInt(1) : 0;
+          }
+        });
+  }
+
+  /**
+   * The browser sessions whose last environment ended by a fault: a {@code fault} record that
+   * nothing of the session followed (a {@code recover}, or any action of a later environment, in
+   * this process or another); newest first. Times are compared as times, whatever their precision.
+   */
+  public List<Fault> faults() {
+    return read(
+        "list the faults",
+        c -> {
+          List<Fault> out = new ArrayList<>();
+          try (PreparedStatement q =
+                  c.prepareStatement(
+                      """
+          SELECT t.browser_session, t.started_at, t.cause, t.error_code, t.before_url,
+            (SELECT group_concat(a.agent_session, ', ') FROM agent_sessions a
+              WHERE a.browser_session = t.browser_session) AS agents
+          FROM transitions t
+          WHERE t.action_kind = 'fault' AND NOT EXISTS (SELECT 1 FROM transitions n
+            WHERE n.browser_session = t.browser_session AND n.id <> t.id
+              AND julianday(n.started_at) >= julianday(t.started_at))
+          ORDER BY julianday(t.started_at) DESC""");
+              ResultSet r = q.executeQuery()) {
+            while (r.next()) {
+              String agents = r.getString("agents");
+              out.add(
+                  new Fault(
+                      new BrowserSessionId(r.getString("browser_session")),
+                      agents == null ? List.of() : List.of(agents.split(", ")),
+                      r.getString("started_at"),
+                      r.getString("cause"),
+                      r.getString("error_code"),
+                      r.getString("before_url")));
+            }
+          }
+          return out;
+        });
+  }
+
+  /**
+   * Forgets every agent session of a project and the transitions of their browser sessions; returns
+   * the browser sessions forgotten, whose checkpoints the caller discards.
+   */
+  public List<BrowserSessionId> forgetProject(String project) {
+    return read(
+        "forget the agent sessions of " + project,
+        c -> {
+          List<BrowserSessionId> forgotten = new ArrayList<>();
+          try (PreparedStatement q =
+              c.prepareStatement("SELECT browser_session FROM agent_sessions WHERE project = ?")) {
+            q.setString(1, project);
+            try (ResultSet r = q.executeQuery()) {
+              while (r.next()) {
+                forgotten.add(new BrowserSessionId(r.getString(1)));
+              }
+            }
+          }
+          for (String sql :
+              List.of(
+                  "DELETE FROM transitions WHERE browser_session IN"
+                      + " (SELECT browser_session FROM agent_sessions WHERE project = ?)",
+                  "DELETE FROM agent_sessions WHERE project = ?")) {
+            try (PreparedStatement d = c.prepareStatement(sql)) {
+              d.setString(1, project);
+              d.executeUpdate();
+            }
+          }
+          return forgotten;
+        });
+  }
+
+  private interface Query<T> {
+    T run(Connection c) throws SQLException;
+  }
+
+  private <T> T read(String what, Query<T> query) {
+    try {
+      return domain.transaction(query::run);
+    } catch (SQLException e) {
+      throw new IllegalStateException(
+          "cannot " + what + " in " + RuntimeDatabase.DOMAIN + ": " + e.getMessage(), e);
+    }
+  }
+}
