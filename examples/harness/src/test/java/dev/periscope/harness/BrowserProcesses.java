@@ -12,11 +12,11 @@ import java.util.stream.Collectors;
  * The browsers' processes as tests and benchmarks find them: among this JVM's descendants, by pid,
  * each told apart by its command line as /proc has it.
  */
-final class BrowserProcesses {
+public final class BrowserProcesses {
   private BrowserProcesses() {}
 
   /** Every process this JVM started that still runs: the drivers and their browsers. */
-  static Set<ProcessHandle> browserProcesses() {
+  public static Set<ProcessHandle> browserProcesses() {
     return ProcessHandle.current()
         .descendants()
         .filter(BrowserProcesses::running)
@@ -43,7 +43,7 @@ final class BrowserProcesses {
   }
 
   /** Chromium's browser process: the one without a --type. */
-  static ProcessHandle browserProcess(Set<ProcessHandle> processes) {
+  public static ProcessHandle browserProcess(Set<ProcessHandle> processes) {
     return processes.stream()
         .filter(p -> isChromium(p) && !args(p).contains("--type="))
         .findFirst()
@@ -52,7 +52,7 @@ final class BrowserProcesses {
   }
 
   /** The Node.js driver. */
-  static ProcessHandle driverProcess(Set<ProcessHandle> processes) {
+  public static ProcessHandle driverProcess(Set<ProcessHandle> processes) {
     return processes.stream()
         .filter(p -> p.info().command().map(c -> c.endsWith("/node")).orElse(false))
         .findFirst()
@@ -60,7 +60,7 @@ final class BrowserProcesses {
   }
 
   /** The renderers that may hold the agent's page (a renderer of Chromium's own pages excepted). */
-  static List<ProcessHandle> pageRenderers(Set<ProcessHandle> processes) {
+  public static List<ProcessHandle> pageRenderers(Set<ProcessHandle> processes) {
     List<ProcessHandle> renderers =
         processes.stream()
             .filter(
@@ -75,7 +75,7 @@ final class BrowserProcesses {
     return renderers;
   }
 
-  static String describe(Set<ProcessHandle> processes) {
+  public static String describe(Set<ProcessHandle> processes) {
     return processes.stream()
         .map(
             p ->
@@ -92,7 +92,7 @@ final class BrowserProcesses {
    * Alive and not a zombie: an orphan that ended stays a zombie until PID 1 reaps it, alive to
    * ProcessHandle.
    */
-  static boolean running(ProcessHandle p) {
+  public static boolean running(ProcessHandle p) {
     if (!p.isAlive()) {
       return false;
     }

@@ -4,7 +4,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /** Pages that hurt a browser, for the chaos suite and the load benchmark. */
-final class FaultPages {
+public final class FaultPages {
   private FaultPages() {}
 
   /**
@@ -14,7 +14,7 @@ final class FaultPages {
    * (10,000 nodes a second, and a counting button), {@code /never} (accepts the connection and
    * never answers, until {@code released}).
    */
-  static LoginSite addTo(LoginSite site, CountDownLatch released) {
+  public static LoginSite addTo(LoginSite site, CountDownLatch released) {
     return site.page(
             "/wedge",
             """

@@ -14,15 +14,15 @@ import java.util.concurrent.TimeUnit;
  * Runs the harness command line as a real subprocess (the classes and libraries this module built),
  * as a user's shell would, and records every process it starts while it runs.
  */
-final class HarnessProcess {
-  static final Path PACKAGE =
+public final class HarnessProcess {
+  public static final Path PACKAGE =
       Path.of(
               System.getProperty(
                   "periscope.package", "../../browser-plugin/target/periscope-browser-0.1.0.zip"))
           .toAbsolutePath()
           .normalize();
 
-  record Result(int exitCode, String out, String err, Set<ProcessHandle> descendants) {}
+  public record Result(int exitCode, String out, String err, Set<ProcessHandle> descendants) {}
 
   private HarnessProcess() {}
 
@@ -30,7 +30,7 @@ final class HarnessProcess {
    * The command line {@code ./harness} runs, from this module's classes and libraries: the same JVM
    * options (its own output to standard error) and the temp directory given.
    */
-  static List<String> java(Path tmp) {
+  public static List<String> java(Path tmp) {
     return new ArrayList<>(
         List.of(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -40,15 +40,16 @@ final class HarnessProcess {
             "-Djava.io.tmpdir=" + tmp,
             "-cp",
             "target/classes" + java.io.File.pathSeparator + "target/lib/*",
-            "dev.periscope.harness.Main"));
+            "dev.periscope.harness.cli.Main"));
   }
 
-  static Result run(Path home, Path tmp, String... args) throws IOException, InterruptedException {
+  public static Result run(Path home, Path tmp, String... args)
+      throws IOException, InterruptedException {
     return run(home, tmp, null, args);
   }
 
   /** Runs with {@code input} as standard input (none: /dev/null). */
-  static Result run(Path home, Path tmp, byte[] input, String... args)
+  public static Result run(Path home, Path tmp, byte[] input, String... args)
       throws IOException, InterruptedException {
     return run(home, tmp, input, Map.of(), args);
   }
@@ -57,7 +58,7 @@ final class HarnessProcess {
    * Runs with {@code input} as standard input (none: /dev/null) and {@code environment} added to
    * its own.
    */
-  static Result run(
+  public static Result run(
       Path home, Path tmp, byte[] input, Map<String, String> environment, String... args)
       throws IOException, InterruptedException {
     List<String> command = java(tmp);

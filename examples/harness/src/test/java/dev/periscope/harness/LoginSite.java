@@ -15,7 +15,7 @@ import java.util.concurrent.Executors;
  * came back and shows the theme; {@code /later} changes the theme 1.5 s after it loaded, when no
  * action is running; {@code /slow} answers after a minute, for a step to hang on.
  */
-final class LoginSite implements AutoCloseable {
+public final class LoginSite implements AutoCloseable {
   static final String SESSION_COOKIE = "keeper-session";
 
   private final HttpServer server;
@@ -24,7 +24,7 @@ final class LoginSite implements AutoCloseable {
   private final java.util.concurrent.CountDownLatch slow =
       new java.util.concurrent.CountDownLatch(1);
 
-  LoginSite() throws IOException {
+  public LoginSite() throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.setExecutor(Executors.newCachedThreadPool());
     server.createContext(
@@ -85,28 +85,28 @@ final class LoginSite implements AutoCloseable {
   }
 
   /** Serves another page at {@code path}: {@code body} inside this site's document. */
-  LoginSite page(String path, String body) {
+  public LoginSite page(String path, String body) {
     server.createContext(path, e -> html(e, "", body));
     return this;
   }
 
   /** Serves {@code path} with a handler of the test's own. */
-  LoginSite handler(String path, com.sun.net.httpserver.HttpHandler handler) {
+  public LoginSite handler(String path, com.sun.net.httpserver.HttpHandler handler) {
     server.createContext(path, handler);
     return this;
   }
 
   /** Waits until a {@code /later} page has changed its theme. */
-  boolean awaitLater() throws InterruptedException {
+  public boolean awaitLater() throws InterruptedException {
     return later.await(60, java.util.concurrent.TimeUnit.SECONDS);
   }
 
   /** Waits until {@code /slow} was asked for. */
-  boolean awaitSlow() throws InterruptedException {
+  public boolean awaitSlow() throws InterruptedException {
     return slow.await(60, java.util.concurrent.TimeUnit.SECONDS);
   }
 
-  String url(String path) {
+  public String url(String path) {
     return "http://127.0.0.1:" + server.getAddress().getPort() + path;
   }
 

@@ -8,8 +8,8 @@ import java.nio.file.Path;
  * Projects for tests: a directory with {@code .harness/project.yaml} that lets the browser reach
  * 127.0.0.1.
  */
-final class TestProjects {
-  static final String LOOPBACK_ONLY =
+public final class TestProjects {
+  public static final String LOOPBACK_ONLY =
       """
       plugins:
         browser:
@@ -20,7 +20,7 @@ final class TestProjects {
 
   private TestProjects() {}
 
-  static Path project(Path dir, String yaml) throws IOException {
+  public static Path project(Path dir, String yaml) throws IOException {
     Files.createDirectories(dir.resolve(".harness"));
     Files.writeString(dir.resolve(".harness/project.yaml"), yaml);
     return dir;

@@ -4,7 +4,7 @@ import dev.periscope.api.Cancellation;
 import dev.periscope.api.tool.Content;
 import dev.periscope.api.tool.ToolDescriptor;
 import dev.periscope.api.tool.ToolResult;
-import dev.periscope.harness.Host;
+import dev.periscope.harness.host.Host;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.server.McpServer;

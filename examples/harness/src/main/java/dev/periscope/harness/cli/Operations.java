@@ -1,0 +1,41 @@
+package dev.periscope.harness.cli;
+
+import dev.periscope.api.tool.ToolResult;
+import dev.periscope.harness.HarnessException;
+import dev.periscope.harness.host.Host;
+import dev.periscope.harness.profile.HarnessHome;
+import dev.periscope.harness.profile.PluginInstaller;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * The operator's way into what a plugin keeps: a host of the profile started on an empty project,
+ * one tool of a plugin's operator skill run in it ({@link Host#operate}), the host stopped. The
+ * harness reads no plugin's storage itself.
+ */
+final class Operations {
+  private Operations() {}
+
+  /** The result of an operator tool; a failure is a {@link HarnessException} with its text. */
+  static ToolResult run(
+      HarnessHome home, String profile, String tool, Map<String, Object> arguments) {
+    Path project;
+    try {
+      project = Files.createTempDirectory("harness-operator-");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    try (Host host = Host.start(home, profile, project, Host.Options.defaults())) {
+      ToolResult result = host.operate(tool, arguments);
+      if (result.isError()) {
+        throw new HarnessException(result.text());
+      }
+      return result;
+    } finally {
+      PluginInstaller.deleteTree(project);
+    }
+  }
+}

@@ -1,0 +1,64 @@
+package dev.periscope.harness.host;
+
+import dev.periscope.api.Cancellation;
+import dev.periscope.api.host.ApprovalDecision;
+import dev.periscope.api.host.ApprovalRequest;
+import dev.periscope.api.host.ApprovalService;
+import dev.periscope.api.host.OriginPattern;
+import dev.periscope.harness.profile.ProjectConfig;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Decides approvals by the project's {@code approval.rules} (first match wins; a rule's origin is
+ * an origin pattern, as in {@code credentials.*.origins}); with no matching rule it asks on the
+ * user's terminal when there is one, and denies otherwise: no terminal, a device that cannot be
+ * opened, no answer or anything but "y". It never allows silently.
+ */
+final class RuleApprovalService implements ApprovalService {
+  private final List<ProjectConfig.ApprovalRule> rules;
+  private final Optional<Terminal> terminal;
+
+  RuleApprovalService(List<ProjectConfig.ApprovalRule> rules, Optional<Terminal> terminal) {
+    this.rules = rules;
+    this.terminal = terminal;
+  }
+
+  @Override
+  public ApprovalDecision decide(ApprovalRequest request, Cancellation cancellation) {
+    for (ProjectConfig.ApprovalRule rule : rules) {
+      if (rule.tool().equals(request.toolName())
+          && (rule.credential() == null || rule.credential().equals(request.credentialRef()))
+          && (rule.origin() == null
+              || OriginPattern.parse(rule.origin()).matches(request.origin()))) {
+        return rule.allow() ? ApprovalDecision.ALLOW_ONCE : ApprovalDecision.DENY;
+      }
+    }
+    if (terminal.isEmpty() || cancellation.isCancelled()) {
+      return ApprovalDecision.DENY;
+    }
+    Optional<String> answer =
+        terminal
+            .get()
+            .ask(
+                String.format(
+                    "%s%nAllow %s to use credential '%s' on %s (field '%s')? [y/N] ",
+                    shown(request.reason()),
+                    shown(request.toolName()),
+                    shown(request.credentialRef()),
+                    shown(request.origin()),
+                    shown(request.fieldName())),
+                cancellation);
+    return answer.filter(a -> a.trim().equalsIgnoreCase("y")).isPresent()
+        ? ApprovalDecision.ALLOW_ONCE
+        : ApprovalDecision.DENY;
+  }
+
+  /**
+   * A value as the terminal shows it: a page's control or format characters could rewrite the
+   * prompt's line.
+   */
+  static String shown(String value) {
+    return String.valueOf(value).replaceAll("[\\p{Cc}\\p{Cf}\\p{Co}\\p{Cn}]", "?");
+  }
+}

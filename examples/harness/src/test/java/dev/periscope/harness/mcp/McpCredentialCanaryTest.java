@@ -1,0 +1,222 @@
+package dev.periscope.harness.mcp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpServer;
+import dev.periscope.harness.HarnessProcess;
+import dev.periscope.harness.TestProjects;
+import dev.periscope.harness.host.CredentialCanaryTest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The credential canary through MCP: the secret is filled over the protocol, echoed by the page,
+ * observed, extracted and photographed, and it appears nowhere in the server's standard output
+ * (every MCP message, byte for byte), in its standard error and in no file under HARNESS_HOME.
+ * Approval prompts reach the terminal device, never the protocol.
+ */
+class McpCredentialCanaryTest {
+  static final String SECRET = CredentialCanaryTest.SECRET;
+  static HttpServer site;
+  static final List<String> posted = new CopyOnWriteArrayList<>();
+  @TempDir Path home;
+  @TempDir Path project;
+
+  @BeforeAll
+  static void startSite() throws Exception {
+    site = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    site.createContext(
+        "/login", e -> CredentialCanaryTest.respond(e, CredentialCanaryTest.LOGIN, null));
+    site.createContext(
+        "/session",
+        e -> {
+          String body = new String(e.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+          posted.add(body);
+          String user =
+              URLDecoder.decode(body.replaceAll("^user=([^&]*).*$", "$1"), StandardCharsets.UTF_8);
+          CredentialCanaryTest.respond(
+              e,
+              "<!doctype html><html><head><title>Accounts</title></head><body>"
+                  + "<h1>Signed in</h1><p>Welcome back, "
+                  + user.replace("<", "&lt;")
+                  + "</p></body></html>",
+              null);
+        });
+    site.start();
+  }
+
+  @AfterAll
+  static void stopSite() {
+    site.stop(0);
+  }
+
+  static String url(String path) {
+    return "http://127.0.0.1:" + site.getAddress().getPort() + path;
+  }
+
+  private Path install(String approvalRules) throws Exception {
+    Path tmp = Files.createDirectories(home.resolve("tmp"));
+    var add =
+        HarnessProcess.run(
+            home, tmp, "plugin", "add", "--profile", "p", HarnessProcess.PACKAGE.toString());
+    assertEquals(0, add.exitCode(), add.err());
+    var set =
+        HarnessProcess.run(
+            home,
+            tmp,
+            (SECRET + "\n").getBytes(StandardCharsets.UTF_8),
+            "credentials",
+            "set",
+            "--profile",
+            "p",
+            "canary");
+    assertEquals(0, set.exitCode(), set.err());
+    TestProjects.project(
+        project,
+        """
+        credentials:
+          canary: {store: canary, origins: ["%s"]}
+        approval:
+          rules: [%s]
+        plugins:
+          browser:
+            network: {mode: allowlist, allowCidrs: ["127.0.0.1/32"]}
+        """
+            .formatted(url(""), approvalRules));
+    return tmp;
+  }
+
+  private static CallToolResult fill(McpConnection mcp, CallToolResult observed, String field) {
+    Map<String, Object> args = new HashMap<>(McpConnection.target(observed, field));
+    args.put("credential_ref", "canary");
+    return mcp.call("browser_fill_credential", args);
+  }
+
+  @Test
+  void theSecretAppearsInNoMcpMessage() throws Exception {
+    Path tmp = install("{tool: browser_fill_credential, credential: canary, decision: allow}");
+    List<String> sent = new ArrayList<>();
+    McpWire wire =
+        new McpWire(
+            home,
+            tmp,
+            project,
+            Map.of("HARNESS_LOG", "debug", "DEBUG", "pw:api,pw:protocol,pw:browser"));
+    try (wire) {
+      wire.initialized();
+      JsonNode login = wire.call(2, "browser_open", Map.of("url", url("/login")));
+      Map<String, Object> user = McpWire.target(login, "Username");
+      user.put("credential_ref", "canary");
+      assertFalse(wire.call(3, "browser_fill_credential", user).path("isError").asBoolean());
+      Map<String, Object> pw =
+          McpWire.target(wire.call(4, "browser_observe", Map.of()), "Password");
+      pw.put("credential_ref", "canary");
+      JsonNode password = wire.call(5, "browser_fill_credential", pw);
+      assertTrue(
+          McpWire.text(password).contains("Filled " + SECRET.length() + " characters"),
+          McpWire.text(password));
+      wire.call(6, "browser_screenshot", Map.of());
+      wire.call(7, "browser_screenshot", Map.of("full_page", true));
+      JsonNode signedIn =
+          wire.call(
+              9,
+              "browser_click",
+              McpWire.target(wire.call(8, "browser_observe", Map.of()), "Sign in"));
+      assertTrue(
+          McpWire.text(signedIn).contains("Welcome back, [REDACTED:canary]"),
+          McpWire.text(signedIn));
+      wire.call(10, "browser_observe", Map.of("mode", "document"));
+      wire.call(11, "browser_extract_article", Map.of());
+      wire.call(12, "browser_screenshot", Map.of());
+      wire.in.close();
+      assertEquals(0, wire.exit(60), Files.readString(wire.err));
+      wire.rest();
+    }
+    assertEquals(1, posted.size());
+    assertEquals(
+        "user=" + SECRET + "&pw=" + SECRET,
+        URLDecoder.decode(posted.get(0), StandardCharsets.UTF_8),
+        "the site received what was filled");
+
+    // Every byte the server wrote to standard output, as it came, and everything else it wrote.
+    List<String> leaks = new ArrayList<>();
+    String out = String.join("\n", wire.raw);
+    leaks.addAll(
+        CredentialCanaryTest.search(
+            "standard output (the MCP messages)", out.getBytes(StandardCharsets.UTF_8)));
+    String err = Files.readString(wire.err);
+    assertTrue(err.contains("DEBUG"), "debug logging was on");
+    leaks.addAll(
+        CredentialCanaryTest.search("standard error", err.getBytes(StandardCharsets.UTF_8)));
+    List<Path> files = CredentialCanaryTest.everyFile(home);
+    for (Path f : files) {
+      leaks.addAll(CredentialCanaryTest.search(f.toString(), Files.readAllBytes(f)));
+    }
+    assertEquals(List.of(), leaks, "the secret leaked");
+    assertEquals(12, wire.raw.size(), "one answer for each request: " + wire.raw.size());
+    assertTrue(
+        out.contains("Welcome back, [REDACTED:canary]"),
+        "the results' text is in what was searched");
+    System.out.printf(
+        "MCP credential canary: %d MCP messages (%d bytes), %d bytes of standard error, %d files:"
+            + " no copy%n",
+        wire.raw.size(), out.length(), err.length(), files.size());
+  }
+
+  @Test
+  void withNoRuleTheApprovalIsAskedOnTheTerminalDevice() throws Exception {
+    Path tmp = install("");
+    // A file stands in for the terminal: the answer is read from its start, the prompt appended to
+    // it.
+    Path terminal = Files.writeString(home.resolve("tty"), "y\n");
+    McpConnection asked =
+        new McpConnection(home, tmp, Map.of("HARNESS_TTY", terminal.toString()), project);
+    try {
+      CallToolResult login = asked.call("browser_open", Map.of("url", url("/login")));
+      CallToolResult filled = fill(asked, login, "Password");
+      assertFalse(filled.isError(), McpConnection.text(filled));
+    } finally {
+      asked.close();
+    }
+    String prompt = Files.readString(terminal);
+    assertTrue(
+        prompt.contains(
+            "Allow browser_fill_credential to use credential 'canary' on "
+                + url("")
+                + " (field 'Password')? [y/N] "),
+        prompt);
+    assertTrue(
+        asked.messages.stream().noneMatch(m -> m.contains("Allow browser_fill_credential")),
+        "the prompt never travels over the protocol");
+
+    // No terminal and no rule: denied, never a silent allow.
+    McpConnection alone = new McpConnection(home, tmp, Map.of("HARNESS_TTY", "none"), project);
+    try {
+      CallToolResult login = alone.call("browser_open", Map.of("url", url("/login")));
+      CallToolResult denied = fill(alone, login, "Password");
+      assertTrue(denied.isError());
+      assertTrue(
+          McpConnection.text(denied).contains("code=BROWSER_CREDENTIAL_DENIED"),
+          McpConnection.text(denied));
+    } finally {
+      alone.close();
+    }
+  }
+}

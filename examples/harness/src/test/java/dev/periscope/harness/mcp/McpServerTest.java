@@ -1,0 +1,222 @@
+package dev.periscope.harness.mcp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.periscope.harness.HarnessProcess;
+import dev.periscope.harness.LoginSite;
+import dev.periscope.harness.TestProjects;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayInputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code harness mcp} as an MCP client sees it: the SDK's own client starts it as a subprocess over
+ * stdio and drives a real browser through it, against a site on 127.0.0.1.
+ */
+class McpServerTest {
+  static LoginSite site;
+  @TempDir Path home;
+  @TempDir Path project;
+  @TempDir Path tmp;
+
+  @BeforeAll
+  static void startSite() throws Exception {
+    site = new LoginSite();
+  }
+
+  @AfterAll
+  static void stopSite() {
+    site.close();
+  }
+
+  private void install() throws Exception {
+    var add =
+        HarnessProcess.run(
+            home, tmp, "plugin", "add", "--profile", "p", HarnessProcess.PACKAGE.toString());
+    assertEquals(0, add.exitCode(), add.err());
+    TestProjects.project(project, TestProjects.LOOPBACK_ONLY);
+  }
+
+  private McpConnection connect(String... args) {
+    return new McpConnection(home, tmp, Map.of(), project, args);
+  }
+
+  @Test
+  void anMcpClientListsTheToolsAndDrivesTheBrowser() throws Exception {
+    install();
+    McpConnection mcp = connect();
+    try {
+      assertEquals("periscope-harness", mcp.client.getServerInfo().name());
+      assertTrue(
+          mcp.client.getServerInstructions().contains("browser_open"),
+          mcp.client.getServerInstructions());
+
+      Map<String, McpSchema.Tool> tools =
+          mcp.client.listTools().tools().stream()
+              .collect(Collectors.toMap(McpSchema.Tool::name, t -> t));
+      assertTrue(
+          tools
+              .keySet()
+              .containsAll(
+                  Set.of(
+                      "browser_open",
+                      "browser_observe",
+                      "browser_click",
+                      "browser_screenshot",
+                      "browser_reset")),
+          tools.keySet().toString());
+      assertFalse(
+          tools.containsKey("browser_fill_credential"),
+          "offered only when a credential is configured");
+      assertEquals(
+          "string",
+          ((Map<?, ?>)
+                  ((Map<?, ?>) tools.get("browser_open").inputSchema().get("properties"))
+                      .get("url"))
+              .get("type"));
+      assertEquals(List.of("url"), tools.get("browser_open").inputSchema().get("required"));
+      McpSchema.ToolAnnotations observe = tools.get("browser_observe").annotations();
+      assertEquals(
+          List.of(true, false, true, true),
+          List.of(
+              observe.readOnlyHint(),
+              observe.destructiveHint(),
+              observe.idempotentHint(),
+              observe.openWorldHint()));
+      McpSchema.ToolAnnotations click = tools.get("browser_click").annotations();
+      assertEquals(
+          List.of(false, true, false, true),
+          List.of(
+              click.readOnlyHint(),
+              click.destructiveHint(),
+              click.idempotentHint(),
+              click.openWorldHint()));
+
+      CallToolResult opened = mcp.call("browser_open", Map.of("url", site.url("/login")));
+      assertFalse(opened.isError(), McpConnection.text(opened));
+      assertTrue(
+          McpConnection.text(opened).contains("Lighthouse login"), McpConnection.text(opened));
+      assertTrue(
+          McpConnection.structured(opened).containsKey("transition"),
+          "the transition is structured content");
+
+      CallToolResult observed = mcp.call("browser_observe", Map.of());
+      assertFalse(observed.isError(), McpConnection.text(observed));
+      CallToolResult clicked = mcp.call("browser_click", McpConnection.target(observed, "Log in"));
+      assertFalse(clicked.isError(), McpConnection.text(clicked));
+      assertTrue(McpConnection.text(clicked).contains("Logged in"), McpConnection.text(clicked));
+
+      CallToolResult shot = mcp.call("browser_screenshot", Map.of());
+      assertFalse(shot.isError(), McpConnection.text(shot));
+      assertTrue(
+          McpConnection.text(shot).matches("(?s).*Stored as attachment \\S+ \\(1280x720 PNG.*"),
+          McpConnection.text(shot));
+      McpSchema.ImageContent image =
+          shot.content().stream()
+              .filter(McpSchema.ImageContent.class::isInstance)
+              .map(McpSchema.ImageContent.class::cast)
+              .findFirst()
+              .orElseThrow();
+      assertEquals("image/png", image.mimeType());
+      BufferedImage png =
+          ImageIO.read(new ByteArrayInputStream(Base64.getDecoder().decode(image.data())));
+      assertEquals(List.of(1280, 720), List.of(png.getWidth(), png.getHeight()));
+
+      // A failure is a result, never a protocol error, and ends with the failure line.
+      CallToolResult stale =
+          mcp.call("browser_click", Map.of("observation_id", "o-none", "element_ref", "e1"));
+      assertTrue(stale.isError());
+      String[] lines = McpConnection.text(stale).split("\n");
+      assertTrue(
+          lines[lines.length - 1].matches("code=BROWSER_[A-Z_]+ .*observation=\\w+ lease=\\w+.*"),
+          McpConnection.text(stale));
+
+      // Arguments that break the schema are named, in the same shape.
+      CallToolResult invalid = mcp.call("browser_open", Map.of("url", 5));
+      assertTrue(invalid.isError());
+      assertTrue(
+          McpConnection.text(invalid).contains("/url: integer found, string expected"),
+          McpConnection.text(invalid));
+      assertTrue(
+          McpConnection.text(invalid).contains("\ncode=BROWSER_INVALID_ARGUMENT "),
+          McpConnection.text(invalid));
+
+      // An unknown tool is a protocol error: invalid params (-32602).
+      McpError unknown = assertThrows(McpError.class, () -> mcp.call("browser_teleport", Map.of()));
+      assertEquals(McpSchema.ErrorCodes.INVALID_PARAMS, unknown.getJsonRpcError().code());
+    } finally {
+      mcp.close();
+    }
+    assertEquals(
+        List.of(), mcp.survivors(Duration.ofSeconds(20)), "no process outlives the connection");
+    assertTrue(
+        mcp.commands.stream().anyMatch(c -> c.contains("chromium")),
+        "Chromium was watched: " + mcp.commands);
+    assertTrue(
+        mcp.commands.stream().anyMatch(c -> c.endsWith("/node")),
+        "Node.js was watched: " + mcp.commands);
+    try (var left = Files.list(tmp)) {
+      assertEquals(
+          List.of(),
+          left.filter(p -> p.getFileName().toString().startsWith("periscope-")).toList(),
+          "no temp root left behind");
+    }
+  }
+
+  @Test
+  void theSameSessionContinuesInALaterConnectionAndNewConnectionsAreSeparate() throws Exception {
+    install();
+    try (McpConnection first = connect("--session", "agent-7")) {
+      CallToolResult login = first.call("browser_open", Map.of("url", site.url("/login")));
+      assertFalse(first.call("browser_click", McpConnection.target(login, "Log in")).isError());
+    }
+    // The client restarted: the same --session continues the browser session, from its checkpoint.
+    try (McpConnection again = connect("--session", "agent-7")) {
+      CallToolResult home = again.call("browser_open", Map.of("url", site.url("/home")));
+      assertTrue(
+          McpConnection.text(home).contains("Welcome back, keeper"), McpConnection.text(home));
+    }
+    // Two connections without --session, at once: two agent sessions, two browsers.
+    McpConnection one = connect();
+    McpConnection two = connect();
+    try {
+      CallToolResult login = one.call("browser_open", Map.of("url", site.url("/login")));
+      assertFalse(one.call("browser_click", McpConnection.target(login, "Log in")).isError());
+      CallToolResult oneHome = one.call("browser_open", Map.of("url", site.url("/home")));
+      CallToolResult twoHome = two.call("browser_open", Map.of("url", site.url("/home")));
+      assertTrue(
+          McpConnection.text(oneHome).contains("Welcome back, keeper"),
+          McpConnection.text(oneHome));
+      assertTrue(
+          McpConnection.text(twoHome).contains("Not logged in"), McpConnection.text(twoHome));
+      assertNotEquals(one.server().pid(), two.server().pid());
+    } finally {
+      one.close();
+      two.close();
+    }
+    var sessions = HarnessProcess.run(home, tmp, "sessions", "--profile", "p");
+    assertEquals(0, sessions.exitCode(), sessions.err());
+    List<String> agents = sessions.out().lines().filter(l -> l.contains("mcp-")).toList();
+    assertEquals(2, agents.size(), sessions.out());
+    assertTrue(sessions.out().contains("agent-7"), sessions.out());
+  }
+}
