@@ -19,32 +19,6 @@ public record RuntimeSettings(
     int maxCheckpoints,
     Timeouts timeouts,
     EnvironmentPolicy environment) {
-  public RuntimeSettings(
-      Optional<String> provider,
-      long cleanupTimeoutMs,
-      int maxTransitionsInMemory,
-      Duration checkpointTtl,
-      int maxCheckpoints) {
-    this(
-        provider,
-        cleanupTimeoutMs,
-        maxTransitionsInMemory,
-        checkpointTtl,
-        maxCheckpoints,
-        Timeouts.defaults(),
-        EnvironmentPolicy.defaults());
-  }
-
-  public RuntimeSettings(
-      Optional<String> provider, long cleanupTimeoutMs, int maxTransitionsInMemory) {
-    this(
-        provider,
-        cleanupTimeoutMs,
-        maxTransitionsInMemory,
-        defaults().checkpointTtl(),
-        defaults().maxCheckpoints());
-  }
-
   public static RuntimeSettings defaults() {
     return new RuntimeSettings(
         Optional.empty(),
@@ -60,6 +34,30 @@ public record RuntimeSettings(
   public RuntimeSettings withProvider(Optional<String> id) {
     return new RuntimeSettings(
         id,
+        cleanupTimeoutMs,
+        maxTransitionsInMemory,
+        checkpointTtl,
+        maxCheckpoints,
+        timeouts,
+        environment);
+  }
+
+  /** These settings with another shutdown wait and another number of transitions kept in memory. */
+  public RuntimeSettings withLimits(long cleanupTimeoutMs, int maxTransitionsInMemory) {
+    return new RuntimeSettings(
+        provider,
+        cleanupTimeoutMs,
+        maxTransitionsInMemory,
+        checkpointTtl,
+        maxCheckpoints,
+        timeouts,
+        environment);
+  }
+
+  /** These settings with another checkpoint retention: the age and the number kept. */
+  public RuntimeSettings withRetention(Duration checkpointTtl, int maxCheckpoints) {
+    return new RuntimeSettings(
+        provider,
         cleanupTimeoutMs,
         maxTransitionsInMemory,
         checkpointTtl,

@@ -293,7 +293,7 @@ class DefaultBrowserRuntimeTest {
 
   @Test
   void aShutdownThatWaitsLongerThanTheCleanupTimeoutAbortsTheWork() throws Exception {
-    runtime = DefaultBrowserRuntime.builder(new RuntimeSettings(Optional.empty(), 200, 10)).build();
+    runtime = DefaultBrowserRuntime.builder(RuntimeSettings.defaults().withLimits(200, 10)).build();
     FakeProvider provider = provider();
     BrowserLease lease = acquire(new Object());
     var o = lease.observe(BUDGET, none());
@@ -891,7 +891,7 @@ class DefaultBrowserRuntimeTest {
 
   @Test
   void keepsOnlyTheConfiguredNumberOfTransitionsInMemory() {
-    runtime = DefaultBrowserRuntime.builder(new RuntimeSettings(Optional.empty(), 1000, 2)).build();
+    runtime = DefaultBrowserRuntime.builder(RuntimeSettings.defaults().withLimits(1000, 2)).build();
     provider();
     BrowserLease lease = acquire(new Object());
     for (int i = 0; i < 5; i++) {

@@ -24,7 +24,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -202,7 +201,7 @@ class DurableCheckpointsTest {
   void retentionDropsExpiredAndOldestRecordsButNeverALiveSessions() {
     runtime.close();
     database.close();
-    open(new RuntimeSettings(Optional.empty(), 10_000, 100, Duration.ofHours(1), 2));
+    open(RuntimeSettings.defaults().withLimits(10_000, 100).withRetention(Duration.ofHours(1), 2));
     BrowserSessionId live = new BrowserSessionId("session-live");
     BrowserLease held = resume(live);
     index.put(
