@@ -13,11 +13,8 @@ import dev.periscope.api.browser.Screenshot;
 import dev.periscope.api.browser.Transition;
 import dev.periscope.api.browser.spi.ProviderElement;
 import dev.periscope.api.browser.spi.ProviderObservation;
-import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
@@ -30,11 +27,13 @@ final class Lease implements BrowserLease {
   private final Slot slot;
   private final Environment environment;
   private final AtomicBoolean released = new AtomicBoolean();
+  private final CallFailures failures;
 
   Lease(DefaultBrowserRuntime runtime, Slot slot, Environment environment) {
     this.runtime = runtime;
     this.slot = slot;
     this.environment = environment;
+    this.failures = new CallFailures(environment);
   }
 
   @Override
@@ -54,7 +53,7 @@ final class Lease implements BrowserLease {
 
   @Override
   public Observation observe(ObservationBudget budget, Cancellation cancellation) {
-    return run(cancellation, Rerun.READ, () -> observeNow(budget, true));
+    return run(cancellation, CallFailures.Rerun.READ, () -> observeNow(budget, true));
   }
 
   /**
@@ -80,7 +79,7 @@ final class Lease implements BrowserLease {
     validate(action);
     return run(
         cancellation,
-        action.repeatable() ? Rerun.REPEATABLE : Rerun.NEVER,
+        action.repeatable() ? CallFailures.Rerun.REPEATABLE : CallFailures.Rerun.NEVER,
         () -> {
           ProviderElement target =
               action.target() == null
@@ -112,22 +111,6 @@ final class Lease implements BrowserLease {
                       fill, budget, cancellation, () -> fillCredential(fill, target, cancellation));
           return filled;
         });
-  }
-
-  /** What a call can do on the fresh browser that replaces one a fault ended. */
-  private enum Rerun {
-    /** It only reads the page: found the browser dead, it runs again on a fresh one, as it is. */
-    READ,
-    /**
-     * It names no ref of the lost page, so repeating it can succeed; but it acts, so only the
-     * caller repeats it.
-     */
-    REPEATABLE,
-    /**
-     * It names a ref of the lost page, or moves through its history: it cannot succeed on another
-     * browser.
-     */
-    NEVER
   }
 
   /**
@@ -208,7 +191,7 @@ final class Lease implements BrowserLease {
   public Screenshot screenshot(boolean fullPage, Cancellation cancellation) {
     return run(
         cancellation,
-        Rerun.READ,
+        CallFailures.Rerun.READ,
         () -> {
           Refs refs = environment.latest();
           Observation o =
@@ -234,7 +217,7 @@ final class Lease implements BrowserLease {
     optionalElement(observationId, regionRef);
     return run(
         cancellation,
-        regionRef == null ? Rerun.READ : Rerun.NEVER,
+        regionRef == null ? CallFailures.Rerun.READ : CallFailures.Rerun.NEVER,
         () -> {
           ProviderElement region = resolveOptional(observationId, regionRef);
           // The provider cuts each value a little past the limit and the cut to the limit follows
@@ -289,7 +272,7 @@ final class Lease implements BrowserLease {
    * {@code rerun} says what the same call can do on the fresh browser that replaces one a fault
    * ended.
    */
-  private <T> T run(Cancellation cancellation, Rerun rerun, Supplier<T> operation) {
+  private <T> T run(Cancellation cancellation, CallFailures.Rerun rerun, Supplier<T> operation) {
     if (released.get()) {
       throw new BrowserException(
           ErrorCode.BROWSER_ENVIRONMENT_CLOSED, "this browser lease was released");
@@ -297,75 +280,10 @@ final class Lease implements BrowserLease {
     try {
       return environment.queued(cancellation, operation);
     } catch (RuntimeException e) {
-      throw runtime.redactions().failure(environment.sessionId, failure(cancellation, rerun, e));
+      throw runtime
+          .redactions()
+          .failure(environment.sessionId, failures.failure(cancellation, rerun, e));
     }
-  }
-
-  /**
-   * Any failure as a browser failure that knows the last URL. One that met an abort says why the
-   * browser was discarded: the caller's cancellation, a fault (named, with the way on), or the
-   * runtime closing it.
-   */
-  private BrowserException failure(
-      Cancellation cancellation, Rerun rerun, RuntimeException thrown) {
-    if (thrown instanceof BrowserException e
-        && (e.rerunnable() || !environment.aborted() || e.leaseRebuilt())) {
-      return e.url() == null && environment.lastUrl() != null
-          ? e.withUrl(environment.lastUrl())
-          : e;
-    }
-    if (environment.aborted()) {
-      return aborted(cancellation, rerun, thrown);
-    }
-    // A provider that broke its contract by throwing something else: still a failure the model can
-    // route.
-    String reason =
-        String.valueOf(thrown.getMessage())
-            .lines()
-            .findFirst()
-            .orElse(thrown.getClass().getSimpleName());
-    return BrowserException.of(
-            ErrorCode.BROWSER_ACTION_FAILED, "the browser failed: " + reason, thrown)
-        .withUrl(environment.lastUrl());
-  }
-
-  private BrowserException aborted(Cancellation cancellation, Rerun rerun, RuntimeException cause) {
-    if (cancellation.isCancelled()) {
-      return BrowserException.rebuilt(
-          ErrorCode.BROWSER_ACTION_CANCELLED,
-          "the call was cancelled while the browser worked on it; that browser was discarded and the next call"
-              + " opens a fresh one",
-          environment.lastUrl(),
-          cause);
-    }
-    LostEnvironment lost = environment.lost();
-    if (lost == null) {
-      return BrowserException.rebuilt(
-          ErrorCode.BROWSER_ENVIRONMENT_CLOSED,
-          "the browser was discarded while it worked on this call; the next call opens a fresh one",
-          environment.lastUrl(),
-          cause);
-    }
-    String url = lost.url;
-    BrowserException failure =
-        BrowserException.rebuilt(
-                lost.fault.cause().code(),
-                "the call did not complete: "
-                    + lost.fault.detail()
-                    + ". This browser was discarded; the next call opens "
-                    + lost.next()
-                    + ", with no page open"
-                    + (url == null ? "" : ": open " + url + " again"),
-                url,
-                cause)
-            .withRecovery("browser_open", rerun != Rerun.NEVER);
-    if (rerun == Rerun.READ && lost.fault.cause().code() == ErrorCode.BROWSER_CRASHED) {
-      // The browser was dead: the call read nothing, and runs again on the next browser, which
-      // tells of the fault.
-      return failure.withRerunnable(true);
-    }
-    lost.report();
-    return failure;
   }
 
   /**
@@ -379,8 +297,12 @@ final class Lease implements BrowserLease {
       Cancellation cancellation,
       Supplier<R> act) {
     Refs before = environment.latest();
-    Recording recording =
-        new Recording(performed.describe(), before == null ? null : before.observation());
+    TransitionRecording recording =
+        new TransitionRecording(
+            runtime,
+            environment,
+            performed.describe(),
+            before == null ? null : before.observation());
     R result;
     try {
       result = act.get();
@@ -389,7 +311,7 @@ final class Lease implements BrowserLease {
           environment.aborted() ? Transition.Outcome.UNKNOWN : Transition.Outcome.FAILED,
           null,
           System.nanoTime(),
-          outcomeCode(e, recording.action, cancellation));
+          failures.outcomeCode(cancellation, e));
       throw e;
     } finally {
       // Done or failed, the action may have changed cookies or local storage.
@@ -414,67 +336,5 @@ final class Lease implements BrowserLease {
           .withUrl(environment.lastUrl());
     }
     return new Acted<>(result, recording.end(Transition.Outcome.SUCCEEDED, after, acted, null));
-  }
-
-  /** The transition an action makes, from the moment it starts; {@link #end} records it. */
-  private final class Recording {
-    final String id = "transition-" + UUID.randomUUID();
-    final Map<String, Object> action;
-    final Observation before;
-    final Instant startedAt = Instant.now();
-    final long start = System.nanoTime();
-
-    Recording(Map<String, Object> action, Observation before) {
-      this.action = action;
-      this.before = before;
-    }
-
-    /** Records how the action ended; {@code acted} is when the action itself was over. */
-    Transition end(Transition.Outcome outcome, Observation after, long acted, ErrorCode code) {
-      Transition t =
-          new Transition(
-              id,
-              environment.sessionId.value(),
-              environment.id,
-              environment.provider.id(),
-              environment.generation,
-              action,
-              outcome,
-              before == null ? null : before.id(),
-              after,
-              startedAt,
-              Instant.now(),
-              metrics(start, acted, System.nanoTime(), after),
-              code);
-      runtime.recordTransition(t, before);
-      return t;
-    }
-  }
-
-  /**
-   * The failure code a transition records: the abort's reason when there was one, else the
-   * failure's own.
-   */
-  private ErrorCode outcomeCode(
-      RuntimeException e, Map<String, Object> action, Cancellation cancellation) {
-    if (environment.aborted()) {
-      if (cancellation.isCancelled()) {
-        return ErrorCode.BROWSER_ACTION_CANCELLED;
-      }
-      LostEnvironment lost = environment.lost();
-      return lost != null ? lost.fault.cause().code() : ErrorCode.BROWSER_ENVIRONMENT_CLOSED;
-    }
-    return e instanceof BrowserException b ? b.code() : ErrorCode.BROWSER_ACTION_FAILED;
-  }
-
-  private static Transition.Metrics metrics(long start, long acted, long done, Observation after) {
-    return new Transition.Metrics(
-        (done - start) / 1_000_000,
-        (acted - start) / 1_000_000,
-        (done - acted) / 1_000_000,
-        after == null ? 0 : after.text().length(),
-        after == null ? 0 : after.elements().size(),
-        after != null && after.textTruncated(),
-        after != null && after.elementsTruncated());
   }
 }

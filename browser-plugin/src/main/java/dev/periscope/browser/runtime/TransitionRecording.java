@@ -1,0 +1,65 @@
+package dev.periscope.browser.runtime;
+
+import dev.periscope.api.browser.ErrorCode;
+import dev.periscope.api.browser.Observation;
+import dev.periscope.api.browser.Transition;
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The transition an action makes, from the moment it starts, with the evidence before it; {@link
+ * #end} records it with the runtime, whether the action succeeded or not.
+ */
+final class TransitionRecording {
+  private final DefaultBrowserRuntime runtime;
+  private final Environment environment;
+  private final String id = "transition-" + UUID.randomUUID();
+  final Map<String, Object> action;
+  private final Observation before;
+  private final Instant startedAt = Instant.now();
+  private final long start = System.nanoTime();
+
+  TransitionRecording(
+      DefaultBrowserRuntime runtime,
+      Environment environment,
+      Map<String, Object> action,
+      Observation before) {
+    this.runtime = runtime;
+    this.environment = environment;
+    this.action = action;
+    this.before = before;
+  }
+
+  /** Records how the action ended; {@code acted} is when the action itself was over. */
+  Transition end(Transition.Outcome outcome, Observation after, long acted, ErrorCode code) {
+    Transition t =
+        new Transition(
+            id,
+            environment.sessionId.value(),
+            environment.id,
+            environment.provider.id(),
+            environment.generation,
+            action,
+            outcome,
+            before == null ? null : before.id(),
+            after,
+            startedAt,
+            Instant.now(),
+            metrics(start, acted, System.nanoTime(), after),
+            code);
+    runtime.recordTransition(t, before);
+    return t;
+  }
+
+  private static Transition.Metrics metrics(long start, long acted, long done, Observation after) {
+    return new Transition.Metrics(
+        (done - start) / 1_000_000,
+        (acted - start) / 1_000_000,
+        (done - acted) / 1_000_000,
+        after == null ? 0 : after.text().length(),
+        after == null ? 0 : after.elements().size(),
+        after != null && after.textTruncated(),
+        after != null && after.elementsTruncated());
+  }
+}
