@@ -144,7 +144,8 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
               + "\" advertises checkpoints but cannot restore or destroy them");
     }
     registry.add(provider);
-    prune();
+    // No retention here: it runs when a session's browser is released or checkpointed. A host
+    // started only to answer its operator (listing sessions or checkpoints) deletes nothing.
     return () -> unregister(provider);
   }
 

@@ -47,6 +47,21 @@ public final class RuntimeRecords {
       String code,
       String url) {}
 
+  /**
+   * One transition of the audit trail as the index keeps it: times as written, codes and causes as
+   * strings, so a row written by another release still prints.
+   */
+  public record TransitionRow(
+      String startedAt,
+      int generation,
+      String action,
+      String outcome,
+      long durationMs,
+      String beforeUrl,
+      String afterUrl,
+      String errorCode,
+      String cause) {}
+
   private final StorageDomain domain;
 
   public RuntimeRecords(RuntimeDatabase database) {
@@ -59,7 +74,7 @@ public final class RuntimeRecords {
 
   /** Agent sessions of one project (a canonical path), or of every project, in project order. */
   public List<SessionRow> sessions(Optional<String> project) {
-    return read(
+    return run(
         "list the agent sessions",
         c -> {
           List<SessionRow> rows = new ArrayList<>();
@@ -95,7 +110,7 @@ public final class RuntimeRecords {
    * browser session of that id.
    */
   public List<BrowserSessionId> browserSessionsOf(String session, Optional<String> project) {
-    return read(
+    return run(
         "find session " + session,
         c -> {
           List<BrowserSessionId> out = new ArrayList<>();
@@ -117,9 +132,40 @@ public final class RuntimeRecords {
         });
   }
 
+  /** Every transition the index keeps of one browser session, oldest first. */
+  public List<TransitionRow> transitions(BrowserSessionId session) {
+    return run(
+        "read the transitions of " + session,
+        c -> {
+          List<TransitionRow> rows = new ArrayList<>();
+          try (PreparedStatement q =
+              c.prepareStatement(
+                  "SELECT * FROM transitions WHERE browser_session = ?"
+                      + " ORDER BY julianday(started_at), started_at")) {
+            q.setString(1, session.value());
+            try (ResultSet r = q.executeQuery()) {
+              while (r.next()) {
+                rows.add(
+                    new TransitionRow(
+                        r.getString("started_at"),
+                        r.getInt("generation"),
+                        r.getString("action_kind"),
+                        r.getString("outcome"),
+                        r.getLong("duration_ms"),
+                        r.getString("before_url"),
+                        r.getString("after_url"),
+                        r.getString("error_code"),
+                        r.getString("cause")));
+              }
+            }
+          }
+          return rows;
+        });
+  }
+
   /** Every checkpoint row, oldest first. */
   public List<CheckpointRow> checkpoints() {
-    return read(
+    return run(
         "list the checkpoints",
         c -> {
           List<CheckpointRow> rows = new ArrayList<>();
@@ -143,7 +189,7 @@ public final class RuntimeRecords {
 
   /** SQLite's integrity check of the database: {@code ok}, or what it found. */
   public String integrity() {
-    return read(
+    return run(
         "check the integrity",
         c -> {
           try (PreparedStatement q = c.prepareStatement("PRAGMA integrity_check");
@@ -155,7 +201,7 @@ public final class RuntimeRecords {
 
   /** How many agent sessions the map holds, in every project. */
   public int agentSessionCount() {
-    return read(
+    return run(
         "count the agent sessions",
         c -> {
           try (PreparedStatement q = c.prepareStatement("SELECT COUNT(*) FROM agent_sessions");
@@ -171,7 +217,7 @@ public final class RuntimeRecords {
    * this process or another); newest first. Times are compared as times, whatever their precision.
    */
   public List<Fault> faults() {
-    return read(
+    return run(
         "list the faults",
         c -> {
           List<Fault> out = new ArrayList<>();
@@ -203,24 +249,33 @@ public final class RuntimeRecords {
         });
   }
 
-  /**
-   * Forgets every agent session of a project and the transitions of their browser sessions; returns
-   * the browser sessions forgotten, whose checkpoints the caller discards.
-   */
-  public List<BrowserSessionId> forgetProject(String project) {
-    return read(
-        "forget the agent sessions of " + project,
+  /** The browser sessions of a project's agent sessions. */
+  public List<BrowserSessionId> browserSessionsOfProject(String project) {
+    return run(
+        "list the browser sessions of " + project,
         c -> {
-          List<BrowserSessionId> forgotten = new ArrayList<>();
+          List<BrowserSessionId> out = new ArrayList<>();
           try (PreparedStatement q =
               c.prepareStatement("SELECT browser_session FROM agent_sessions WHERE project = ?")) {
             q.setString(1, project);
             try (ResultSet r = q.executeQuery()) {
               while (r.next()) {
-                forgotten.add(new BrowserSessionId(r.getString(1)));
+                out.add(new BrowserSessionId(r.getString(1)));
               }
             }
           }
+          return out;
+        });
+  }
+
+  /**
+   * Forgets every agent session of a project and the transitions of their browser sessions. The
+   * caller discards their checkpoints first, so none is left without its session.
+   */
+  public void forgetProject(String project) {
+    run(
+        "forget the agent sessions of " + project,
+        c -> {
           for (String sql :
               List.of(
                   "DELETE FROM transitions WHERE browser_session IN"
@@ -231,7 +286,7 @@ public final class RuntimeRecords {
               d.executeUpdate();
             }
           }
-          return forgotten;
+          return null;
         });
   }
 
@@ -239,7 +294,7 @@ public final class RuntimeRecords {
     T run(Connection c) throws SQLException;
   }
 
-  private <T> T read(String what, Query<T> query) {
+  private <T> T run(String what, Query<T> query) {
     try {
       return domain.transaction(query::run);
     } catch (SQLException e) {

@@ -3,7 +3,6 @@ package dev.periscope.browser.tools;
 import dev.periscope.api.ProjectContext;
 import dev.periscope.api.browser.BrowserRuntime;
 import dev.periscope.api.browser.BrowserSessionId;
-import dev.periscope.api.browser.TransitionRecord;
 import dev.periscope.api.tool.Tool;
 import dev.periscope.api.tool.ToolCall;
 import dev.periscope.api.tool.ToolDescriptor;
@@ -18,7 +17,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -63,8 +61,8 @@ public final class OperatorTools {
             this::sessions),
         tool(
             "browser_transitions",
-            "Print the audit trail of an agent session (or a browser session): each transition's time,"
-                + " generation, action, outcome, duration, URLs, failure code and fault cause.",
+            "Print the audit trail of an agent session (or a browser session) as the index keeps it, every"
+                + " transition: time, generation, action, outcome, duration, URLs, failure code and fault cause.",
             List.of(
                 Param.string("session", "An agent session id or a browser session id.")
                     .asRequired(),
@@ -144,30 +142,29 @@ public final class OperatorTools {
     for (BrowserSessionId id : sessions) {
       text.append("Browser session ").append(id).append('\n');
       List<Map<String, Object>> rows = new ArrayList<>();
-      for (TransitionRecord t : runtime.transitions(id)) {
-        String outcome = t.outcome().name().toLowerCase(Locale.ROOT);
+      for (RuntimeRecords.TransitionRow t : records.transitions(id)) {
         text.append(
             String.format(
                 "  %s gen %d %-10s %-9s %5d ms  %s -> %s%s%s%n",
                 t.startedAt(),
                 t.generation(),
-                t.actionKind(),
-                outcome,
-                t.metrics().durationMs(),
-                Optional.ofNullable(t.before().url()).orElse("-"),
-                Optional.ofNullable(t.after().url()).orElse("-"),
-                t.error() == null ? "" : "  " + t.error().name(),
+                t.action(),
+                t.outcome(),
+                t.durationMs(),
+                Optional.ofNullable(t.beforeUrl()).orElse("-"),
+                Optional.ofNullable(t.afterUrl()).orElse("-"),
+                t.errorCode() == null ? "" : "  " + t.errorCode(),
                 t.cause() == null ? "" : "  cause=" + t.cause()));
         rows.add(
             ordered(
-                "started_at", t.startedAt().toString(),
+                "started_at", t.startedAt(),
                 "generation", t.generation(),
-                "action", t.actionKind(),
-                "outcome", outcome,
-                "duration_ms", t.metrics().durationMs(),
-                "before_url", t.before().url(),
-                "after_url", t.after().url(),
-                "error", t.error() == null ? null : t.error().name(),
+                "action", t.action(),
+                "outcome", t.outcome(),
+                "duration_ms", t.durationMs(),
+                "before_url", t.beforeUrl(),
+                "after_url", t.afterUrl(),
+                "error", t.errorCode(),
                 "cause", t.cause()));
       }
       trails.put(id.value(), rows);
@@ -290,8 +287,8 @@ public final class OperatorTools {
     if (!"ok".equals(integrity)) {
       return verdict(
           false,
-          "the " + "browser_runtime database is damaged: " + integrity,
-          "move it aside (the browser sessions then start fresh)");
+          "the browser_runtime database is damaged: " + integrity,
+          "move the profile's browser_runtime database aside; the browser sessions then start fresh");
     }
     List<RuntimeRecords.CheckpointRow> rows = records.checkpoints();
     if (rows.isEmpty() && records.agentSessionCount() == 0) {
@@ -306,7 +303,10 @@ public final class OperatorTools {
                 + " is missing or not a directory, so "
                 + rows.size()
                 + " checkpoint(s) cannot be restored",
-            "clear them: harness checkpoints --clear --profile " + project.profile());
+            "clear them with the operator tool browser_clear_checkpoints (harness checkpoints --clear"
+                + " --profile "
+                + project.profile()
+                + ")");
       }
       try {
         if (!PosixFilePermissions.toString(Files.getPosixFilePermissions(dir)).endsWith("------")) {
@@ -331,8 +331,11 @@ public final class OperatorTools {
   }
 
   private ToolResult forgetProject() {
-    List<BrowserSessionId> forgotten = records.forgetProject(project.projectDir().toString());
+    String key = project.projectDir().toString();
+    List<BrowserSessionId> forgotten = records.browserSessionsOfProject(key);
+    // Checkpoints first (metadata, then the payload), so none outlives its session's record.
     forgotten.forEach(runtime::discard);
+    records.forgetProject(key);
     return ToolResult.text(
         "Forgot "
             + forgotten.size()

@@ -230,6 +230,23 @@ class DurableCheckpointsTest {
   }
 
   @Test
+  void startingARuntimeAndRegisteringAProviderDeletesNoCheckpointNotEvenAnExpiredOne() {
+    index.put(
+        new CheckpointIndex.Entry(
+            new BrowserSessionId("session-expired"),
+            new CheckpointRef("fake", "fake-1", "expired"),
+            1,
+            Instant.now().minus(Duration.ofDays(3))));
+    runtime.close();
+    database.close();
+    open(RuntimeSettings.defaults().withRetention(Duration.ofHours(1), 1));
+    assertEquals(
+        List.of("session-expired"),
+        index.entries().stream().map(e -> e.sessionId().value()).toList());
+    assertTrue(provider.destroyed.isEmpty(), provider.destroyed.toString());
+  }
+
+  @Test
   void theTransitionsIndexKeepsCompactRecordsAndAWriteFailureOnlyWarns() throws Exception {
     BrowserLease lease = resume(SESSION);
     lease.navigate("https://example.test/one", BUDGET, Cancellation.none());

@@ -2,7 +2,11 @@ package dev.periscope.api.tool;
 
 /**
  * Where a plugin contributes tools. Registering is an effect: closing the returned handle withdraws
- * the tool. Tools belong to a skill, which the host enables or disables per profile and project.
+ * the tool. Each tool belongs to a skill its plugin declares in plugin.yaml (a tool under a skill
+ * no plugin declares is offered to no one). An agent skill's tools are offered to the model while
+ * the host has the skill enabled for the profile and project; an operator skill's tools are never
+ * offered to a model, and the host calls them for its operator with the agent session id {@code
+ * operator} (see {@link SkillDeclaration.Audience}).
  */
 public interface ToolRegistry {
   AutoCloseable register(String skill, Tool tool);

@@ -140,11 +140,14 @@ final class Doctor implements Callable<Integer> {
     try {
       check = Operations.run(home, p.name(), "browser_store_check", Map.of());
     } catch (RuntimeException e) {
+      String message = String.valueOf(e.getMessage());
       add(
           "checkpoints " + p.name(),
           false,
-          e.getMessage(),
-          "the message says which file; move it aside and the browser sessions start fresh");
+          message,
+          message.contains("cannot open storage domain")
+              ? "the message says which file; move it aside and the browser sessions start fresh"
+              : null);
       return;
     }
     Map<String, Object> store = (Map<String, Object>) check.structured().get("store");

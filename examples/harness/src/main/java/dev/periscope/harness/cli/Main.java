@@ -63,9 +63,11 @@ public final class Main implements Runnable {
     // The MCP SDK logs whole messages at debug, a browser_fill value among them: it stays at info.
     System.getProperties()
         .putIfAbsent("org.slf4j.simpleLogger.log.io.modelcontextprotocol", "info");
-    // At startup the browser plugin says what network policy its browsers keep, and the provider
-    // what it runs:
-    // Chromium, headless or not.
+    // When a command runs an agent's session, the browser plugin says at startup what network
+    // policy its browsers keep, and the provider what it runs: Chromium, headless or not. The
+    // operator's commands (sessions, checkpoints, doctor, ...) stay quiet.
+    boolean agentSession =
+        args.length > 0 && java.util.Set.of("run", "mcp", "demo").contains(args[0]);
     for (String logger :
         java.util.List.of(
             "dev.periscope.browser.BrowserPlugin",
@@ -73,7 +75,9 @@ public final class Main implements Runnable {
       System.getProperties()
           .putIfAbsent(
               "org.slf4j.simpleLogger.log." + logger,
-              level != null && level.matches("trace|debug") ? level : "info");
+              level != null && level.matches("trace|debug")
+                  ? level
+                  : agentSession ? "info" : "warn");
     }
     System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
     // SQLite's native library is unpacked here rather than in the temp directory, where a killed

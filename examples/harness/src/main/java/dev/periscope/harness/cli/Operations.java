@@ -28,8 +28,40 @@ final class Operations {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    try (Host host = Host.start(home, profile, project, Host.Options.defaults())) {
-      ToolResult result = host.operate(tool, arguments);
+    try {
+      Host host = Host.start(home, profile, project, Host.Options.defaults());
+      ToolResult result;
+      try {
+        if (host.operatorTools().stream().noneMatch(t -> t.name().equals(tool))) {
+          throw new HarnessException(
+              "no plugin in profile "
+                  + profile
+                  + " offers the operator tool "
+                  + tool
+                  + (host.operatorTools().isEmpty()
+                      ? " (its plugins offer none: a browser plugin installed before host API 2.1.0"
+                          + " has none; reinstall it with harness plugin add --replace --profile "
+                          + profile
+                          + " PACKAGE)"
+                      : "; they offer: "
+                          + String.join(
+                              ", ", host.operatorTools().stream().map(t -> t.name()).toList())));
+        }
+        result = host.operate(tool, arguments);
+      } catch (RuntimeException e) {
+        try {
+          host.close();
+        } catch (RuntimeException closing) {
+          e.addSuppressed(closing);
+        }
+        throw e;
+      }
+      try {
+        host.close();
+      } catch (RuntimeException e) {
+        // The answer stands; what went wrong while stopping is the operator's to know.
+        System.err.println("harness: the host stopped with a failure: " + e.getMessage());
+      }
       if (result.isError()) {
         throw new HarnessException(result.text());
       }

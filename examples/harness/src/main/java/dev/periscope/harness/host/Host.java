@@ -78,7 +78,12 @@ public final class Host implements AutoCloseable {
   private final HostToolRegistry registry = new HostToolRegistry();
   private final Map<String, Schema> argumentSchemas = new ConcurrentHashMap<>();
   private final FileAttachmentService attachments;
-  private final Set<String> operatorSkills;
+
+  /**
+   * The skills the installed plugins declare, each with its audience; no other skill is offered.
+   */
+  private final Map<String, SkillDeclaration.Audience> skills;
+
   private HostPluginManager plugins;
 
   private Host(
@@ -86,8 +91,8 @@ public final class Host implements AutoCloseable {
       ProjectConfig project,
       SqliteStorageDomains storage,
       FileAttachmentService attachments,
-      Set<String> operatorSkills) {
-    this.operatorSkills = Set.copyOf(operatorSkills);
+      Map<String, SkillDeclaration.Audience> skills) {
+    this.skills = Map.copyOf(skills);
     this.profile = profile;
     this.project = project;
     this.storage = storage;
@@ -110,15 +115,9 @@ public final class Host implements AutoCloseable {
                 storage.open("attachments", FileAttachmentService.MIGRATIONS),
                 options.attachmentMaxBytes())
             : null;
-    Set<String> operatorSkills = new HashSet<>();
-    installed
-        .values()
-        .forEach(
-            m ->
-                m.skills().stream()
-                    .filter(k -> k.audience() == SkillDeclaration.Audience.OPERATOR)
-                    .forEach(k -> operatorSkills.add(k.name())));
-    Host host = new Host(profile, project, storage, attachments, operatorSkills);
+    Map<String, SkillDeclaration.Audience> skills = new LinkedHashMap<>();
+    installed.values().forEach(m -> m.skills().forEach(k -> skills.put(k.name(), k.audience())));
+    Host host = new Host(profile, project, storage, attachments, skills);
     try {
       host.startPlugins(installed, provided, options.terminal());
     } catch (RuntimeException e) {
@@ -224,17 +223,26 @@ public final class Host implements AutoCloseable {
   public List<ToolDescriptor> tools() {
     List<ToolDescriptor> out = new ArrayList<>();
     for (HostToolRegistry.Registered r : registry.all()) {
-      if (!operatorSkills.contains(r.skill()) && skillEnabled(r.skill())) {
+      if (isFor(r, SkillDeclaration.Audience.AGENT) && skillEnabled(r.skill())) {
         out.add(r.tool().descriptor());
       }
     }
     return out;
   }
 
+  /**
+   * Whether a tool belongs to a skill a plugin declares for this audience. A tool registered under
+   * a skill no installed plugin declares is offered to no one: a slip in a plugin cannot hand an
+   * operator's tool to a model.
+   */
+  private boolean isFor(HostToolRegistry.Registered r, SkillDeclaration.Audience audience) {
+    return skills.get(r.skill()) == audience;
+  }
+
   /** The tools of the plugins' operator skills, which only {@link #operate} runs. */
   public List<ToolDescriptor> operatorTools() {
     return registry.all().stream()
-        .filter(r -> operatorSkills.contains(r.skill()))
+        .filter(r -> isFor(r, SkillDeclaration.Audience.OPERATOR))
         .map(r -> r.tool().descriptor())
         .toList();
   }
@@ -264,7 +272,7 @@ public final class Host implements AutoCloseable {
       Map<String, Object> arguments,
       Cancellation cancellation) {
     Optional<HostToolRegistry.Registered> found =
-        registry.find(toolName).filter(r -> !operatorSkills.contains(r.skill()));
+        registry.find(toolName).filter(r -> isFor(r, SkillDeclaration.Audience.AGENT));
     if (found.isEmpty()) {
       return ToolResult.error(
           "unknown tool '"
@@ -295,7 +303,7 @@ public final class Host implements AutoCloseable {
    */
   public ToolResult operate(String toolName, Map<String, Object> arguments) {
     Optional<HostToolRegistry.Registered> found =
-        registry.find(toolName).filter(r -> operatorSkills.contains(r.skill()));
+        registry.find(toolName).filter(r -> isFor(r, SkillDeclaration.Audience.OPERATOR));
     if (found.isEmpty()) {
       return ToolResult.error(
           "no operator tool '"

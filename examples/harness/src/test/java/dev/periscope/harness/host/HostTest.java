@@ -117,6 +117,69 @@ public class HostTest {
   }
 
   @Test
+  void aToolRegisteredUnderASkillNoPluginDeclaresIsOfferedToNoOne() throws Exception {
+    Path sneaky =
+        new dev.periscope.verify.TestPackage()
+            .descriptor(
+                """
+                id: sneaky
+                version: 1.0.0
+                description: Registers a tool under a skill it does not declare.
+                provider: Tests
+                license: Apache-2.0
+                requires: ">=2.1.0 & <3.0.0"
+                pluginClass: sneaky.SneakyPlugin
+                module: sneaky.SneakyModule
+                inject:
+                  required: []
+                  optional: []
+                skills: []
+                config:
+                  type: object
+                """)
+            .withoutSource("sample.SamplePlugin")
+            .withoutSource("sample.SampleModule")
+            .withoutSource("sample.SampleExtension")
+            .source(
+                "sneaky.SneakyPlugin",
+                """
+            package sneaky;
+            import dev.periscope.api.tool.*;
+            public class SneakyPlugin extends org.pf4j.Plugin {
+              private final ToolRegistry tools;
+              @jakarta.inject.Inject
+              public SneakyPlugin(org.pf4j.PluginWrapper wrapper, ToolRegistry tools) {
+                super(wrapper);
+                this.tools = tools;
+              }
+              @Override public void start() {
+                tools.register("browser-operators", new Tool() {
+                  public ToolDescriptor descriptor() {
+                    return new ToolDescriptor("sneaky_wipe", "Wipes the checkpoints.",
+                        "{\\"type\\":\\"object\\"}", new ToolHints(false, true, false, false));
+                  }
+                  public ToolResult call(ToolCall call) { return ToolResult.text("wiped", java.util.Map.of()); }
+                });
+              }
+            }""")
+            .source(
+                "sneaky.SneakyModule",
+                "package sneaky; public class SneakyModule extends com.google.inject.AbstractModule {}")
+            .extensionsIndex("")
+            .writeTo(homeDir.resolve("sneaky-1.0.0.zip"));
+    PluginInstaller.add(home, "p", sneaky, false);
+    TestProjects.project(projectDir, TestProjects.LOOPBACK_ONLY);
+    try (Host host = start()) {
+      assertFalse(names(host).contains("sneaky_wipe"), names(host).toString());
+      assertTrue(host.operatorTools().stream().noneMatch(t -> t.name().equals("sneaky_wipe")));
+      ToolResult called = call(host, "sneaky_wipe", Map.of());
+      assertTrue(called.text().startsWith("unknown tool 'sneaky_wipe'"), called.text());
+      ToolResult operated = host.operate("sneaky_wipe", Map.of());
+      assertTrue(operated.text().startsWith("no operator tool 'sneaky_wipe'"), operated.text());
+    }
+  }
+
+  @Test
   void operatorToolsAreNeverOfferedToAnAgentAndRunOnlyForTheOperator() throws Exception {
     TestProjects.project(projectDir, TestProjects.LOOPBACK_ONLY);
     try (Host host = start()) {
