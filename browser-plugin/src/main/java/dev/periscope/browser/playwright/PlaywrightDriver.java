@@ -257,6 +257,24 @@ final class PlaywrightDriver implements AutoCloseable {
     return driverProcess.map(PlaywrightDriver::running).orElse(true);
   }
 
+  /** Waits up to {@code timeoutMs} for the Node.js driver to end; whether it has. */
+  boolean awaitDriverExit(long timeoutMs) {
+    return driverProcess
+        .map(
+            p -> {
+              try {
+                p.onExit().get(timeoutMs, TimeUnit.MILLISECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              } catch (java.util.concurrent.ExecutionException
+                  | java.util.concurrent.TimeoutException e) {
+                // judged by its state below
+              }
+              return !running(p);
+            })
+        .orElse(false);
+  }
+
   /** Whether Chromium's browser process still runs (true before it started). */
   boolean browserRunning() {
     return browserProcess.map(PlaywrightDriver::running).orElse(true);

@@ -215,13 +215,31 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
    * after the failure).
    */
   private void noticeDeath(RuntimeException failure) {
+    String message = String.valueOf(failure.getMessage());
     if (!driver.driverRunning()) {
       fault(EnvironmentFault.Cause.DRIVER_EXITED, "the browser's driver (Node.js) exited");
+    } else if (connectionLost(message)) {
+      // The pipe to the driver closes while its process is still exiting: no call can reach this
+      // browser again, whether or not the process is gone yet.
+      fault(
+          EnvironmentFault.Cause.DRIVER_EXITED,
+          driver.awaitDriverExit(DRIVER_EXIT_WAIT_MS)
+              ? "the browser's driver (Node.js) exited"
+              : "the connection to the browser's driver (Node.js) closed");
     } else if (!driver.browserRunning()) {
       fault(EnvironmentFault.Cause.BROWSER_EXITED, "Chromium exited");
     } else if (String.valueOf(failure.getMessage()).startsWith("Target crashed")) {
       fault(EnvironmentFault.Cause.PAGE_CRASHED, "the page's renderer crashed");
     }
+  }
+
+  /** How long a failure that lost the driver's connection waits to see the driver's process end. */
+  private static final long DRIVER_EXIT_WAIT_MS = 2_000;
+
+  /** Playwright's words for a connection to its driver that is gone for good. */
+  static boolean connectionLost(String message) {
+    String m = message.toLowerCase(java.util.Locale.ROOT);
+    return m.contains("pipe closed") || m.contains("playwright connection closed");
   }
 
   @Override
