@@ -32,20 +32,15 @@ final class Operations {
       Host host = Host.start(home, profile, project, Host.Options.defaults());
       ToolResult result;
       try {
-        if (host.operatorTools().stream().noneMatch(t -> t.name().equals(tool))) {
+        if (host.operatorTools().isEmpty()) {
+          // Host.operate names the tools there are; when there are none, say why and what to do.
           throw new HarnessException(
               "no plugin in profile "
                   + profile
-                  + " offers the operator tool "
-                  + tool
-                  + (host.operatorTools().isEmpty()
-                      ? " (its plugins offer none: a browser plugin installed before host API 2.1.0"
-                          + " has none; reinstall it with harness plugin add --replace --profile "
-                          + profile
-                          + " PACKAGE)"
-                      : "; they offer: "
-                          + String.join(
-                              ", ", host.operatorTools().stream().map(t -> t.name()).toList())));
+                  + " offers operator tools (a browser plugin installed before host API 2.1.0 has"
+                  + " none); reinstall it with harness plugin add --replace --profile "
+                  + profile
+                  + " PACKAGE");
         }
         result = host.operate(tool, arguments);
       } catch (RuntimeException e) {
