@@ -22,11 +22,12 @@ import java.util.Map;
 
 /**
  * The scripts that run inside Chromium, and what crosses back: observe.js (rank, group, cut; or
- * find the very node a target names), extract.js (fixed traversals), guards.js (installed in every
- * document). Call on the driver's thread.
+ * find the very node a target names) with names.js (accessible names) in it, extract.js (fixed
+ * traversals), guards.js (installed in every document). Call on the driver's thread.
  */
 final class PageScripts {
-  private static final String OBSERVE = resource("observe.js");
+  private static final String OBSERVE =
+      resource("observe.js").replace("__NAMES__", resource("names.js").strip());
   private static final String EXTRACT = resource("extract.js");
   private static final String GUARDS = resource("guards.js");
 

@@ -28,22 +28,10 @@
     }
     return 'generic';
   };
-  const labelText = (el) => {
-    if (el.labels && el.labels.length) return clean(Array.from(el.labels).map((l) => l.innerText).join(' '));
-    const by = el.getAttribute('aria-labelledby');
-    if (by) return clean(by.split(/\s+/).map((id) => (document.getElementById(id) || {}).innerText || '').join(' '));
-    return '';
-  };
-  const nameOf = (el) => {
-    const tag = el.tagName.toLowerCase();
-    const type = (el.getAttribute('type') || '').toLowerCase();
-    const buttonValue = tag === 'input' && ['button', 'submit', 'reset'].includes(type) ? el.value : '';
-    const text = tag === 'input' || tag === 'select' || tag === 'textarea' ? '' : (el.innerText || el.textContent);
-    const img = el.querySelector && el.querySelector('img[alt]');
-    return (clean(el.getAttribute('aria-label')) || labelText(el) || clean(el.getAttribute('title'))
-      || clean(el.getAttribute('alt')) || clean(el.getAttribute('placeholder')) || clean(buttonValue)
-      || clean(text) || (img ? clean(img.getAttribute('alt')) : '')).slice(0, 200);
-  };
+  // The accessible name (names.js): what the observation calls an element, and a separate hint for a field with
+  // no name from what a user sees beside it.
+  const NAMES = __NAMES__;
+  const nameOf = (el) => NAMES.name(el).slice(0, 200);
   const external = (el) => {
     const href = el.getAttribute('href') || (el.form && el.form.getAttribute('action'));
     if (!href) return false;
