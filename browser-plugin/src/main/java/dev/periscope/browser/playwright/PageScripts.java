@@ -150,7 +150,9 @@ final class PageScripts {
                   el.pagination(),
                   frameSection,
                   el.groupKey(),
-                  el.groupLabel()));
+                  el.groupLabel(),
+                  el.hint(),
+                  el.covered()));
     }
     return list;
   }
@@ -277,7 +279,9 @@ final class PageScripts {
         Boolean.TRUE.equals(e.get("pagination")),
         str(e.get("section")),
         e.get("groupKey") == null ? null : str(e.get("groupKey")),
-        e.get("groupLabel") == null ? null : str(e.get("groupLabel")));
+        e.get("groupLabel") == null ? null : str(e.get("groupLabel")),
+        str(e.get("hint")),
+        Boolean.TRUE.equals(e.get("covered")));
   }
 
   private static String str(Object o) {

@@ -258,7 +258,8 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
               o.elements(),
               o.totalElements(),
               o.elementsTruncated(),
-              guards.takePageEvents());
+              guards.takePageEvents(),
+              o.status());
         });
   }
 

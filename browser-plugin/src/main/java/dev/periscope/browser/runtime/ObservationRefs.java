@@ -83,7 +83,9 @@ final class ObservationRefs {
               e.tier(),
               e.pagination(),
               e.section(),
-              group));
+              group,
+              e.hint(),
+              e.covered()));
     }
     List<Observation.Group> groups = new ArrayList<>();
     groupMembers.forEach(
@@ -114,7 +116,8 @@ final class ObservationRefs {
             p.elementsTruncated(),
             p.totalElements(),
             digest(p),
-            events);
+            events,
+            p.status());
     latest = new Refs(o, Map.copyOf(byRef));
     return o;
   }

@@ -60,7 +60,9 @@ final class Redactions {
                         e.pagination(),
                         text(session, e.section()),
                         text(session, e.groupKey()),
-                        text(session, e.groupLabel())))
+                        text(session, e.groupLabel()),
+                        text(session, e.hint()),
+                        e.covered()))
             .toList();
     return new ProviderObservation(
         text(session, o.url()),
@@ -70,7 +72,8 @@ final class Redactions {
         elements,
         o.totalElements(),
         o.elementsTruncated(),
-        o.pageEvents().stream().map(line -> text(session, line)).toList());
+        o.pageEvents().stream().map(line -> text(session, line)).toList(),
+        o.status());
   }
 
   Extraction extraction(BrowserSessionId session, Extraction e) {

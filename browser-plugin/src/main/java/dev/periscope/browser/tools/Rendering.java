@@ -26,6 +26,9 @@ final class Rendering {
         .append(page.mode().id())
         .append(")\n");
     b.append("URL: ").append(o.url()).append('\n');
+    if (o.status() >= 400) {
+      b.append("HTTP status: ").append(o.status()).append(" (the site answered with an error)\n");
+    }
     b.append("Title: ").append(o.title().isEmpty() ? "(untitled)" : o.title()).append('\n');
     if (firstPage(page) && !o.pageEvents().isEmpty()) {
       b.append("Page events since the last observation:\n");
@@ -116,7 +119,14 @@ final class Rendering {
     if (e.section().startsWith("frame ")) {
       b.append(" in ").append(e.section());
     }
-    b.append(" — ").append(e.name().isEmpty() ? "(unnamed)" : e.name()).append('\n');
+    if (e.covered()) {
+      b.append(" covered");
+    }
+    b.append(" — ").append(e.name().isEmpty() ? "(unnamed)" : e.name());
+    if (e.name().isEmpty() && !e.hint().isEmpty()) {
+      b.append(" (not its name; beside it: \"").append(e.hint()).append("\")");
+    }
+    b.append('\n');
   }
 
   /** The groups with at least one element on this page, in order of first appearance. */
@@ -158,6 +168,7 @@ final class Rendering {
     m.put("revision", o.revision());
     m.put("url", o.url());
     m.put("title", o.title());
+    m.put("status", o.status());
     m.put("mode", page.mode().id());
     m.put("text", page.text());
     m.put("text_offset", page.textOffset());
@@ -171,6 +182,10 @@ final class Rendering {
       em.put("role", e.role());
       em.put("name", e.name());
       em.put("disabled", e.disabled());
+      if (!e.hint().isEmpty()) {
+        em.put("hint", e.hint());
+      }
+      em.put("covered", e.covered());
       if (e.inputType() != null) {
         em.put("input_type", e.inputType());
       }

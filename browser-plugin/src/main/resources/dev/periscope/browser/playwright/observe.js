@@ -175,6 +175,7 @@
     return {
       target: ordinal + ':' + identity(el), fingerprint: fingerprintOf(el), ordinal,
       kind: inputType ? 'input:' + inputType : (el.getAttribute('role') || tag), role, name: nameOf(el),
+      hint: NAMES.hint(el).slice(0, 120),
       disabled: !!(el.disabled || el.getAttribute('aria-disabled') === 'true'), inputType, tier, pagination,
       section, groupKey, groupLabel
     };

@@ -29,6 +29,8 @@ public enum ErrorCode {
   BROWSER_CREDENTIAL_UNAVAILABLE(true, null, false),
   BROWSER_CREDENTIAL_DENIED(true, null, false),
   BROWSER_ACTION_FAILED(false, "browser_observe", true),
+  BROWSER_TARGET_COVERED(true, "browser_click", false),
+  BROWSER_NAVIGATION_FAILED(false, "browser_open", true),
   BROWSER_ACTION_EVIDENCE_FAILED(false, "browser_observe", false),
   /**
    * The caller cancelled the call. Before the operation ran nothing happened; while it ran, the

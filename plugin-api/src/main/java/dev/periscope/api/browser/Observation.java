@@ -9,6 +9,7 @@ import java.util.List;
  * environment is addressable: acting on an older one fails {@code BROWSER_STALE_REFERENCE}. {@code
  * pageEvents} lists what the page did on its own since the previous observation and the provider
  * answered (dialogs dismissed, pages and downloads it started and that were closed or cancelled).
+ * {@code status} is the HTTP status of the main document ({@code 0} when not known).
  */
 public record Observation(
     String id,
@@ -26,7 +27,8 @@ public record Observation(
     boolean elementsTruncated,
     int totalElements,
     String digest,
-    List<String> pageEvents) {
+    List<String> pageEvents,
+    int status) {
   public Observation {
     elements = List.copyOf(elements);
     groups = List.copyOf(groups);
@@ -37,7 +39,9 @@ public record Observation(
    * One element: its ref, kind ({@code button}, {@code a}, {@code input:text}), ARIA role,
    * accessible name, and its tier ({@code priority}), whether it pages the listing, its section
    * ({@code main}, {@code navigation}, {@code footer}, {@code sidebar}) and the ref of the record
-   * group it belongs to (null when none).
+   * group it belongs to (null when none). {@code hint} is, for a field with no accessible name,
+   * what a user sees beside it, never its name ({@code ""} when none); {@code covered} says another
+   * element covers its centre.
    */
   public record ObservedElement(
       String ref,
@@ -49,7 +53,9 @@ public record Observation(
       int priority,
       boolean pagination,
       String section,
-      String group) {}
+      String group,
+      String hint,
+      boolean covered) {}
 
   /** A repeating record: its group ref, its label, and the refs of its elements. */
   public record Group(String ref, String label, List<String> elements) {

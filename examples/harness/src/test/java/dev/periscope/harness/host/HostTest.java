@@ -127,7 +127,7 @@ public class HostTest {
                 description: Registers a tool under a skill it does not declare.
                 provider: Tests
                 license: Apache-2.0
-                requires: ">=2.1.0 & <3.0.0"
+                requires: ">=2.2.0 & <3.0.0"
                 pluginClass: sneaky.SneakyPlugin
                 module: sneaky.SneakyModule
                 inject:
@@ -239,12 +239,12 @@ public class HostTest {
     Path other =
         withDescriptor(
             homeDir.resolve("future.zip"),
-            "requires: \">=2.1.0 & <3.0.0\"",
+            "requires: \">=2.2.0 & <3.0.0\"",
             "requires: \">=3.0.0\"");
     var e =
         assertThrows(HarnessException.class, () -> PluginInstaller.add(home, "q", other, false));
     assertTrue(
-        e.getMessage().contains("requires host API >=3.0.0, and this host provides 2.1.0"),
+        e.getMessage().contains("requires host API >=3.0.0, and this host provides 2.2.0"),
         e.getMessage());
   }
 

@@ -8,7 +8,9 @@ import java.util.List;
  * every visible element) and whether the element list was cut, so a caller can tell what it did not
  * see. {@code pageEvents} says, in one short line each, what the page did since the previous
  * observation that nobody asked for and the provider stopped or answered: a dialog dismissed, a
- * page or download the page started on its own and that was closed.
+ * page or download the page started on its own and that was closed. {@code status} is the HTTP
+ * status of the main document's response ({@code 0} when there was none or it is not known): an
+ * error status from the site itself is a page like any other, shown with its status.
  *
  * <p>Immutable and thread-safe.
  */
@@ -20,7 +22,8 @@ public record ProviderObservation(
     List<ProviderElement> elements,
     int totalElements,
     boolean elementsTruncated,
-    List<String> pageEvents) {
+    List<String> pageEvents,
+    int status) {
   public ProviderObservation {
     elements = List.copyOf(elements);
     pageEvents = List.copyOf(pageEvents);
@@ -35,7 +38,8 @@ public record ProviderObservation(
       List<ProviderElement> elements,
       int totalElements,
       boolean elementsTruncated) {
-    this(url, title, text, totalTextChars, elements, totalElements, elementsTruncated, List.of());
+    this(
+        url, title, text, totalTextChars, elements, totalElements, elementsTruncated, List.of(), 0);
   }
 
   /**
@@ -56,6 +60,7 @@ public record ProviderObservation(
         elements,
         totalElements,
         elements.size() < totalElements,
-        List.of());
+        List.of(),
+        0);
   }
 }
