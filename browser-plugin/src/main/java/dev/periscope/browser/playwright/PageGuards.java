@@ -39,6 +39,7 @@ final class PageGuards {
   private static final int MAX_PAGE_EVENTS = 20;
 
   private final Page page;
+  private final CDPSession control;
   private final String registryKey;
   private final long navigationTimeoutMs;
   private final AtomicInteger downloads = new AtomicInteger();
@@ -57,6 +58,7 @@ final class PageGuards {
       long navigationTimeoutMs,
       AtomicInteger extraPages) {
     this.page = page;
+    this.control = control;
     this.extraPages = extraPages;
     this.attributedPages = extraPages.get();
     this.registryKey = registryKey;
@@ -101,6 +103,11 @@ final class PageGuards {
             externalNavigations.add("the page tried to hand " + scheme + ": to another program");
           }
         });
+  }
+
+  /** The page's Chromium control session, which the page cannot see. */
+  CDPSession control() {
+    return control;
   }
 
   /**

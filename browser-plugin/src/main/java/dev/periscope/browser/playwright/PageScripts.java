@@ -31,11 +31,20 @@ final class PageScripts {
   private static final String EXTRACT = resource("extract.js");
   private static final String GUARDS = resource("guards.js");
 
-  /** The elements an observation considers, for observe.js and extract.js alike. */
+  /**
+   * The elements with interactive semantics; observe.js adds the elements without any that a person
+   * can click (a handler, a tabindex, a pointer cursor of their own), of kind {@code clickable
+   * <tag>}.
+   */
   static final String CANDIDATES =
       "a[href],button,input:not([type=hidden]),select,textarea,summary,[role=button],"
           + "[role=link],[role=checkbox],[role=radio],[role=tab],[role=menuitem],[role=switch],[role=option],"
+          + "[role=menuitemcheckbox],[role=menuitemradio],[role=treeitem],[role=gridcell],[role=combobox],"
+          + "[role=textbox],[role=searchbox],[role=slider],[role=spinbutton],[role=listbox],"
           + "[contenteditable=\"\"],[contenteditable=true]";
+
+  /** The kind's prefix of an element that only a handler, tabindex or pointer makes clickable. */
+  static final String CLICKABLE = "clickable ";
 
   private PageScripts() {}
 
@@ -203,6 +212,8 @@ final class PageScripts {
                       at.target(),
                       "fingerprint",
                       element.fingerprint(),
+                      "clickable",
+                      element.kind().startsWith(CLICKABLE),
                       "key",
                       registryKey,
                       "selector",
@@ -231,17 +242,7 @@ final class PageScripts {
       int maxFieldChars) {
     Map<String, Object> arg =
         new HashMap<>(
-            Map.of(
-                "kind",
-                kind,
-                "limit",
-                limit,
-                "maxChars",
-                maxFieldChars,
-                "key",
-                registryKey,
-                "selector",
-                CANDIDATES));
+            Map.of("kind", kind, "limit", limit, "maxChars", maxFieldChars, "key", registryKey));
     Frame frame = page.mainFrame();
     if (region != null) {
       Located at = locate(page, frames, region.target(), region);

@@ -248,6 +248,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
         "observing the page",
         () -> {
           List<com.microsoft.playwright.Frame> frames = new java.util.ArrayList<>();
+          new ClickListeners(guards.control(), registryKey).mark();
           ProviderObservation o = PageScripts.observe(page, registryKey, budget, frames);
           observedFrames = frames;
           return new ProviderObservation(
@@ -398,6 +399,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
         () -> {
           ElementHandle target = resolve(element);
           try {
+            HitTest.requireUncovered(page, target, element, registryKey);
             target.click();
           } finally {
             target.dispose();

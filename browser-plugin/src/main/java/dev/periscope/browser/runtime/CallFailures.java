@@ -39,8 +39,9 @@ final class CallFailures {
    * runtime closing it.
    */
   BrowserException failure(Cancellation cancellation, Rerun rerun, RuntimeException thrown) {
-    if (thrown instanceof BrowserException e
-        && (e.rerunnable() || !environment.aborted() || e.leaseRebuilt())) {
+    if (thrown instanceof BrowserException raw
+        && (raw.rerunnable() || !environment.aborted() || raw.leaseRebuilt())) {
+      BrowserException e = withRelatedRef(raw);
       return e.url() == null && environment.lastUrl() != null
           ? e.withUrl(environment.lastUrl())
           : e;
@@ -58,6 +59,30 @@ final class CallFailures {
     return BrowserException.of(
             ErrorCode.BROWSER_ACTION_FAILED, "the browser failed: " + reason, thrown)
         .withUrl(environment.lastUrl());
+  }
+
+  /**
+   * A failure that names another element of the latest observation gets its ref where the message
+   * says {@link BrowserException#REF}.
+   */
+  private BrowserException withRelatedRef(BrowserException e) {
+    String message = String.valueOf(e.getMessage());
+    if (!message.contains(BrowserException.REF)) {
+      return e;
+    }
+    Refs latest = environment.latest();
+    String ref =
+        e.relatedTarget() == null || latest == null
+            ? null
+            : latest.elementsByRef().entrySet().stream()
+                .filter(entry -> entry.getValue().target().equals(e.relatedTarget()))
+                .map(java.util.Map.Entry::getKey)
+                .findFirst()
+                .orElse(null);
+    return e.rewritten(
+        message.replace(BrowserException.REF, ref == null ? "" : " [" + ref + "]"),
+        e.url(),
+        e.getCause());
   }
 
   private BrowserException aborted(Cancellation cancellation, Rerun rerun, RuntimeException cause) {

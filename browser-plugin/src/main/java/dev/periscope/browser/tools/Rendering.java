@@ -92,7 +92,7 @@ final class Rendering {
       b.append("\n\nMore remains. Call browser_observe_next with continuation \"")
           .append(page.continuation())
           .append("\".");
-    } else if (page.textTruncated() || page.elementsTruncated()) {
+    } else if ((page.textTruncated() && page.mode().textChars > 0) || page.elementsTruncated()) {
       b.append(
           "\n\nThe page holds more than this observation retained; re-observe with a larger budget or another"
               + " mode.");
@@ -172,7 +172,7 @@ final class Rendering {
     m.put("mode", page.mode().id());
     m.put("text", page.text());
     m.put("text_offset", page.textOffset());
-    m.put("text_truncated", page.textTruncated());
+    m.put("text_truncated", page.textTruncated() && page.mode().textChars > 0);
     m.put("total_text_chars", o.totalTextChars());
     List<Object> elements = new ArrayList<>();
     for (Observation.ObservedElement e : page.elements()) {

@@ -6,10 +6,10 @@
   const registry = window[request.key];
   let region = document.body;
   if (request.region !== undefined && request.region !== null) {
-    const SELECTOR = request.selector;
-    const [ordinal, id] = String(request.region).split(':').map(Number);
-    const el = Array.from(document.querySelectorAll(SELECTOR))[ordinal];
-    if (!el || !registry || registry.ids.get(el) !== id) return { stale: true };
+    const id = Number(request.region);
+    const ref = registry && registry.byId && registry.byId.get(id);
+    const el = ref && ref.deref();
+    if (!el || !el.isConnected || registry.ids.get(el) !== id) return { stale: true };
     region = el;
   }
   const widen = (el, kind) => {

@@ -1,6 +1,6 @@
 // Runs inside Chromium. Observes the page (ranked, filtered to the requested tiers, cut to the budget) or
-// resolves one element by its ordinal and fingerprint. Only bounded, value-free data crosses back: never raw
-// HTML, never a field's value.
+// resolves one element by its identity and fingerprint. Only bounded, value-free data crosses back: never raw
+// HTML, never a field's value. Nothing is written into the page's DOM.
 (request) => {
   const SELECTOR = request.selector;
   const RECORD_TAGS = ['LI', 'ARTICLE', 'TR', 'DT', 'DD', 'SECTION'];
@@ -31,7 +31,24 @@
   // The accessible name (names.js): what the observation calls an element, and a separate hint for a field with
   // no name from what a user sees beside it.
   const NAMES = __NAMES__;
-  const nameOf = (el) => NAMES.name(el).slice(0, 200);
+  const names = new Map();
+  // An element without semantics that is clickable is named from its text, then its title or an image's alt.
+  // Text of only symbols (an icon font's glyph, an arrow) says less than a title.
+  const plainName = (el) => {
+    const img = el.querySelector('img[alt],svg title');
+    const text = clean(el.innerText);
+    const words = /[\p{L}\p{N}]/u.test(text);
+    return clean(el.getAttribute('aria-label')) || (words ? text : '') || clean(el.getAttribute('title'))
+      || (img ? clean(img.getAttribute('alt') || img.textContent) : '') || text;
+  };
+  const nameOf = (el) => {
+    let n = names.get(el);
+    if (n === undefined) {
+      n = (clickables.has(el) ? plainName(el) || NAMES.name(el) : NAMES.name(el)).slice(0, 200);
+      names.set(el, n);
+    }
+    return n;
+  };
   const external = (el) => {
     const href = el.getAttribute('href') || (el.form && el.form.getAttribute('action'));
     if (!href) return false;
@@ -47,31 +64,128 @@
   const fingerprintOf = (el) => {
     const tag = el.tagName.toLowerCase();
     return JSON.stringify({
-      tag, role: el.getAttribute('role') || implicitRole(el),
+      tag, role: roleOf(el),
       inputType: tag === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : null,
       name: nameOf(el), opensNewPage: opensNewPage(el), downloads: el.hasAttribute('download'),
       externalProtocol: external(el)
     });
   };
-  const candidates = Array.from(document.querySelectorAll(SELECTOR));
   // Each observed element gets an identity in a registry under a name only this environment knows, so a target
   // names the very node that was observed: an identical node that slid into its place is a different node.
   let registry = window[request.key];
   if (!registry) {
-    registry = { ids: new WeakMap(), next: 1 };
+    registry = { ids: new WeakMap(), next: 1, blocked: [] };
     Object.defineProperty(window, request.key, { value: registry, enumerable: false });
   }
+  if (!registry.byId) registry.byId = new Map();
   const identity = (el) => {
     let id = registry.ids.get(el);
-    if (!id) { id = registry.next++; registry.ids.set(el, id); }
+    if (!id) {
+      id = registry.next++;
+      registry.ids.set(el, id);
+      registry.byId.set(id, new WeakRef(el));
+    }
     return id;
+  };
+  const clickables = new Set();
+  const roleOf = (el) => {
+    const explicit = el.getAttribute('role');
+    if (explicit && explicit !== 'generic' && explicit !== 'presentation' && explicit !== 'none') return explicit;
+    if (clickables.has(el)) return looksLikeLink(el) ? 'link' : 'button';
+    return implicitRole(el);
+  };
+  // What a clickable without semantics looks like: an anchor without href, or inline text set apart by its
+  // underline or colour, is a link; anything else a button.
+  const looksLikeLink = (el) => {
+    if (el.localName === 'a') return true;
+    const s = getComputedStyle(el);
+    if (s.display !== 'inline') return false;
+    return s.textDecorationLine.includes('underline')
+      || (el.parentElement !== null && s.color !== getComputedStyle(el.parentElement).color);
   };
 
   if (request.resolve !== undefined) {
-    const [ordinal, id] = String(request.resolve).split(':').map(Number);
-    const el = candidates[ordinal];
-    if (!el || !el.isConnected || registry.ids.get(el) !== id) return null;
+    const ref = registry.byId.get(Number(request.resolve));
+    const el = ref && ref.deref();
+    if (!el || !el.isConnected || registry.ids.get(el) !== Number(request.resolve)) return null;
+    if (request.clickable) clickables.add(el);
     return fingerprintOf(el) === request.fingerprint ? el : null;
+  }
+  // Identities of nodes that left the document are dropped now and then, so the registry stays bounded.
+  if (registry.byId.size > 20000) {
+    for (const [id, ref] of registry.byId) {
+      const el = ref.deref();
+      if (!el || !el.isConnected) registry.byId.delete(id);
+    }
+  }
+
+  // Candidates, in document order: elements with interactive semantics, and elements without any that a person
+  // can click: a click, mousedown or pointerdown handler (an attribute, a property, or a listener the provider
+  // found and put in registry.listened), a tabindex, or cursor:pointer of their own (not inherited from a
+  // parent that has it).
+  const semantic = new Set(document.querySelectorAll(SELECTOR));
+  const listened = registry.listened;
+  const NOT_CLICKABLE = new Set(['html', 'body', 'head', 'script', 'style', 'label', 'option', 'optgroup',
+    'datalist', 'template', 'noscript', 'br', 'hr', 'iframe', 'frame', 'img', 'video', 'audio', 'canvas',
+    'source', 'track', 'map', 'area', 'path', 'g', 'use', 'rect', 'circle', 'line', 'polygon', 'polyline', 'ellipse',
+    'title', 'defs', 'tspan', 'text']);
+  const handled = (el) => !!(el.onclick || el.onmousedown || el.onpointerdown) || (listened && listened.has(el));
+  const candidates = [];
+  const signals = new Map();
+  const viewportArea = Math.max(1, innerWidth * innerHeight);
+  if (document.body) {
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT);
+    for (let el = walker.currentNode; el; el = walker.nextNode()) {
+      if (semantic.has(el)) { candidates.push(el); continue; }
+      if (NOT_CLICKABLE.has(el.localName)) continue;
+      const s = getComputedStyle(el);
+      if (s.display === 'none') continue;
+      const own = handled(el);
+      const tabbable = el.hasAttribute('tabindex') && el.getAttribute('tabindex') !== '-1';
+      const pointer = s.cursor === 'pointer'
+        && !(el.parentElement && getComputedStyle(el.parentElement).cursor === 'pointer');
+      if (own || tabbable || pointer || (el.hasAttribute('tabindex') && s.cursor === 'pointer')) {
+        candidates.push(el);
+        clickables.add(el);
+        signals.set(el, { listenerOnly: own && !tabbable && !pointer && !el.onclick && !el.onmousedown && !el.onpointerdown });
+      }
+    }
+  }
+  // A handler on a container that holds other clickables and no text of its own delegates their clicks (a
+  // menu's handler), as does one on a container that holds many or most of the page (a framework's root): it is
+  // not a target of its own.
+  const within = new Map();
+  const candidateSet = new Set(candidates);
+  const nearestCandidateAncestor = (el) => {
+    for (let n = el.parentElement; n; n = n.parentElement) if (candidateSet.has(n)) return n;
+    return null;
+  };
+  for (const el of candidates) {
+    for (let n = el.parentElement; n; n = n.parentElement) {
+      if (clickables.has(n)) within.set(n, (within.get(n) || 0) + 1);
+    }
+  }
+  const dropped = new Set();
+  for (const el of clickables) {
+    const inside = within.get(el) || 0;
+    if (!signals.get(el).listenerOnly || inside < 2) continue;
+    const r = el.getBoundingClientRect();
+    if (inside >= 10 || r.width * r.height >= 0.4 * viewportArea) { dropped.add(el); continue; }
+    let inner = 0;
+    for (const c of candidates) {
+      if (c !== el && el.contains(c) && nearestCandidateAncestor(c) === el) inner += clean(c.textContent).length;
+    }
+    if (clean(el.textContent).length <= inner + inside) dropped.add(el);
+  }
+  // A clickable and its nearest clickable ancestor with the same name stand for one target: the one with
+  // semantics is kept, else the inner one (a click on it reaches the outer one's handler too).
+  for (const el of candidates) {
+    if (dropped.has(el)) continue;
+    const up = nearestCandidateAncestor(el);
+    if (!up || dropped.has(up) || (semantic.has(el) && semantic.has(up))) continue;
+    if (!visible(el) || nameOf(el) !== nameOf(up)) continue;
+    if (semantic.has(up) && !semantic.has(el)) dropped.add(el);
+    else dropped.add(up);
   }
 
   // A record: the nearest ancestor that repeats among at least three same-tag siblings. A dd belongs with the
@@ -129,7 +243,7 @@
   };
 
   // Pagination: a run of at least two paging links in one container, or a link marked rel=next/prev.
-  const isLink = (el) => el.tagName === 'A' || el.getAttribute('role') === 'link';
+  const isLink = (el) => el.tagName === 'A' || roleOf(el) === 'link';
   const pagingText = (el) => { const t = clean(el.innerText || el.textContent); return t.length <= 24 && PAGINATION_TEXT.test(t); };
   const containerOf = (el) => {
     const p = el.parentElement;
@@ -137,7 +251,7 @@
   };
   const pagingCount = new Map();
   for (const el of candidates) {
-    if (isLink(el) && pagingText(el)) {
+    if (!dropped.has(el) && isLink(el) && pagingText(el)) {
       const c = containerOf(el);
       pagingCount.set(c, (pagingCount.get(c) || 0) + 1);
     }
@@ -149,10 +263,8 @@
     return pagingText(el) && (pagingCount.get(containerOf(el)) || 0) >= 2;
   };
 
-  const describe = (el, ordinal) => {
-    const tag = el.tagName.toLowerCase();
-    const inputType = tag === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : null;
-    const role = el.getAttribute('role') || implicitRole(el);
+  // Ranked first; named, fingerprinted and hit-tested only when it is kept.
+  const rank = (el, ordinal) => {
     const pagination = isPagination(el);
     const record = pagination ? null : recordOf(el);
     let tier;
@@ -165,6 +277,26 @@
     else if (record) tier = recordTitleLink(record) === el ? 3 : 5;
     else if (section === 'footer' || section === 'sidebar') tier = 5;
     else tier = 4;
+    return { el, ordinal, tier, pagination, record, section };
+  };
+  // The element a click at the centre of el's first box would reach instead of el, or null.
+  const coverOf = (el) => {
+    const box = Array.from(el.getClientRects()).find((b) => b.width > 0 && b.height > 0);
+    if (!box) return null;
+    const x = box.left + box.width / 2;
+    const y = box.top + box.height / 2;
+    if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return null;
+    const hit = document.elementFromPoint(x, y);
+    if (!hit || hit === el || el.contains(hit)) return null;
+    if (el.labels && Array.from(el.labels).some((l) => l.contains(hit))) return null;
+    return hit;
+  };
+  const describe = (ranked) => {
+    const { el, ordinal, tier, pagination, record, section } = ranked;
+    const tag = el.tagName.toLowerCase();
+    const inputType = tag === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : null;
+    const role = roleOf(el);
+    const clickable = clickables.has(el);
     let groupKey = null;
     let groupLabel = null;
     if (record) {
@@ -173,26 +305,29 @@
       groupLabel = recordLabel(record);
     }
     return {
-      target: ordinal + ':' + identity(el), fingerprint: fingerprintOf(el), ordinal,
-      kind: inputType ? 'input:' + inputType : (el.getAttribute('role') || tag), role, name: nameOf(el),
-      hint: NAMES.hint(el).slice(0, 120),
+      target: String(identity(el)), fingerprint: fingerprintOf(el), clickable, ordinal,
+      kind: inputType ? 'input:' + inputType : clickable ? 'clickable ' + tag : (el.getAttribute('role') || tag),
+      role, name: nameOf(el), hint: NAMES.hint(el).slice(0, 120), covered: coverOf(el) !== null,
       disabled: !!(el.disabled || el.getAttribute('aria-disabled') === 'true'), inputType, tier, pagination,
       section, groupKey, groupLabel
     };
   };
 
   const shown = [];
-  candidates.forEach((el, ordinal) => { if (visible(el)) shown.push(describe(el, ordinal)); });
+  candidates.forEach((el, ordinal) => { if (!dropped.has(el) && visible(el)) shown.push(rank(el, ordinal)); });
   shown.sort((a, b) => (a.tier - b.tier) || (a.ordinal - b.ordinal));
   const tiers = request.tiers || [1, 2, 3, 4, 5];
   const wanted = shown.filter((e) => tiers.includes(e.tier));
+  const kept = wanted.slice(0, Math.max(0, request.maxElements)).map(describe);
+  // What this observation listed, so that a click's hit test can name the element in the way by its target.
+  registry.listed = new WeakSet(kept.map((e) => registry.byId.get(Number(e.target)).deref()));
   const body = document.body ? document.body.innerText : '';
   return {
     url: location.href,
     title: document.title,
     text: body.slice(0, Math.max(0, request.maxTextChars)),
     totalTextChars: body.length,
-    elements: wanted.slice(0, Math.max(0, request.maxElements)),
+    elements: kept,
     elementsTruncated: wanted.length > Math.max(0, request.maxElements),
     totalElements: shown.length
   };

@@ -15,6 +15,7 @@ public class BrowserException extends RuntimeException {
   private final String recommendedAction;
   private final boolean retryable;
   private final boolean rerunnable;
+  private final String relatedTarget;
 
   public BrowserException(ErrorCode code, String message) {
     this(code, message, null);
@@ -53,7 +54,21 @@ public class BrowserException extends RuntimeException {
       boolean retryable,
       boolean rerunnable,
       Throwable cause) {
+    this(code, message, url, leaseRebuilt, recommendedAction, retryable, rerunnable, null, cause);
+  }
+
+  private BrowserException(
+      ErrorCode code,
+      String message,
+      String url,
+      boolean leaseRebuilt,
+      String recommendedAction,
+      boolean retryable,
+      boolean rerunnable,
+      String relatedTarget,
+      Throwable cause) {
     super(message, cause);
+    this.relatedTarget = relatedTarget;
     this.code = Objects.requireNonNull(code, "code");
     this.url = url;
     this.leaseRebuilt = leaseRebuilt;
@@ -121,9 +136,46 @@ public class BrowserException extends RuntimeException {
   public BrowserException withRerunnable(boolean rerun) {
     BrowserException copy =
         new BrowserException(
-            code, getMessage(), url, leaseRebuilt, recommendedAction, retryable, rerun, getCause());
+            code,
+            getMessage(),
+            url,
+            leaseRebuilt,
+            recommendedAction,
+            retryable,
+            rerun,
+            relatedTarget,
+            getCause());
     copy.setStackTrace(getStackTrace());
     return copy;
+  }
+
+  /**
+   * The same failure, naming another element of the latest observation by its provider target (the
+   * element that covers a click's target, say). Where the message holds {@value #REF}, the runtime
+   * puts that element's ref ({@code " [e3]"}), or nothing when the observation did not list it.
+   */
+  public BrowserException withRelatedTarget(String target) {
+    BrowserException copy =
+        new BrowserException(
+            code,
+            getMessage(),
+            url,
+            leaseRebuilt,
+            recommendedAction,
+            retryable,
+            rerunnable,
+            target,
+            getCause());
+    copy.setStackTrace(getStackTrace());
+    return copy;
+  }
+
+  /** Where a message names a related element, its ref goes: see {@link #withRelatedTarget}. */
+  public static final String REF = "{ref}";
+
+  /** The provider target of a related element, or null. */
+  public String relatedTarget() {
+    return relatedTarget;
   }
 
   /** The same failure, now knowing the URL of the last observation. */
@@ -145,7 +197,15 @@ public class BrowserException extends RuntimeException {
   public BrowserException rewritten(String message, String lastUrl, Throwable cause) {
     BrowserException copy =
         new BrowserException(
-            code, message, lastUrl, leaseRebuilt, recommendedAction, retryable, rerunnable, cause);
+            code,
+            message,
+            lastUrl,
+            leaseRebuilt,
+            recommendedAction,
+            retryable,
+            rerunnable,
+            relatedTarget,
+            cause);
     copy.setStackTrace(getStackTrace());
     return copy;
   }
@@ -153,7 +213,15 @@ public class BrowserException extends RuntimeException {
   private BrowserException copy(String message, String lastUrl, String action, boolean canRetry) {
     BrowserException copy =
         new BrowserException(
-            code, message, lastUrl, leaseRebuilt, action, canRetry, rerunnable, getCause());
+            code,
+            message,
+            lastUrl,
+            leaseRebuilt,
+            action,
+            canRetry,
+            rerunnable,
+            relatedTarget,
+            getCause());
     copy.setStackTrace(getStackTrace());
     return copy;
   }

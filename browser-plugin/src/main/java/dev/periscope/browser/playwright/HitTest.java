@@ -1,0 +1,91 @@
+package dev.periscope.browser.playwright;
+
+import com.microsoft.playwright.ElementHandle;
+import com.microsoft.playwright.Page;
+import dev.periscope.api.browser.BrowserException;
+import dev.periscope.api.browser.ErrorCode;
+import dev.periscope.api.browser.spi.ProviderElement;
+import java.util.Map;
+
+/**
+ * Whether a click at the centre of an element would reach it, and if not, what is in the way. A
+ * covered target fails within about a second, naming what covers it, instead of Playwright's
+ * actionability wait running into the action timeout. On the driver's thread.
+ */
+final class HitTest {
+  /** How long a cover may take to go away on its own (an animation, a toast) before the refusal. */
+  static final long SETTLE_MS = 600;
+
+  private static final long POLL_MS = 100;
+
+  /**
+   * Null when a click at the centre of the element's first box reaches it (or the point is outside
+   * the viewport, for Playwright to scroll to); else the element in the way, named by the nearest
+   * element the latest observation listed when there is one.
+   */
+  private static final String COVER =
+      """
+      (el, key) => {
+        const box = Array.from(el.getClientRects()).find((b) => b.width > 0 && b.height > 0);
+        if (!box) return null;
+        const x = box.left + box.width / 2;
+        const y = box.top + box.height / 2;
+        if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return null;
+        const hit = document.elementFromPoint(x, y);
+        if (!hit || hit === el || el.contains(hit)) return null;
+        if (el.labels && Array.from(el.labels).some((l) => l.contains(hit))) return null;
+        const registry = window[key];
+        let listed = null;
+        for (let n = hit; n && !listed; n = n.parentElement) {
+          if (registry && registry.listed && registry.listed.has(n)) listed = n;
+        }
+        const named = listed || hit;
+        const text = (named.getAttribute('aria-label') || named.innerText || named.getAttribute('title') || '')
+          .replace(/\\s+/g, ' ').trim().slice(0, 80);
+        return { tag: named.localName, text, target: listed ? String(registry.ids.get(listed)) : '' };
+      }""";
+
+  private HitTest() {}
+
+  /**
+   * Returns when a click on {@code target} would reach it; fails {@code BROWSER_TARGET_COVERED}
+   * when something else still covers its centre after {@value #SETTLE_MS} ms, naming that element
+   * (its ref goes where the message says {@link BrowserException#REF}).
+   */
+  static void requireUncovered(
+      Page page, ElementHandle target, ProviderElement element, String registryKey) {
+    target.scrollIntoViewIfNeeded();
+    long deadline = System.nanoTime() + SETTLE_MS * 1_000_000L;
+    while (true) {
+      @SuppressWarnings("unchecked")
+      Map<String, Object> cover = (Map<String, Object>) target.evaluate(COVER, registryKey);
+      if (cover == null) {
+        return;
+      }
+      if (System.nanoTime() >= deadline) {
+        throw covered(page, element, cover);
+      }
+      page.waitForTimeout(POLL_MS);
+    }
+  }
+
+  private static BrowserException covered(
+      Page page, ProviderElement element, Map<String, Object> cover) {
+    String text = String.valueOf(cover.get("text"));
+    String coverTarget = String.valueOf(cover.get("target"));
+    String frame = element.target().substring(0, element.target().indexOf('|') + 1);
+    BrowserException e =
+        BrowserException.of(
+                ErrorCode.BROWSER_TARGET_COVERED,
+                "the click on \""
+                    + element.name()
+                    + "\" would land on "
+                    + cover.get("tag")
+                    + (text.isEmpty() ? "" : " \"" + text + "\"")
+                    + BrowserException.REF
+                    + ", which covers it; act on that element first (close or dismiss it), or"
+                    + " scroll the target clear of it")
+            .withUrl(page.url());
+    return coverTarget.isEmpty() ? e : e.withRelatedTarget(frame + coverTarget);
+  }
+}
