@@ -106,6 +106,18 @@ class ObservationTest {
           poll();
         </script></body></html>""");
     PAGES.put(
+        "/replace",
+        """
+        <!doctype html><html><head><title>replace</title></head><body>
+        <button id="b" onclick="document.title='pressed'">Save</button>
+        <script>
+          const poll = () => fetch('/signal/replace').then(r => r.text()).then(t => {
+            if (t === 'go') { const b = document.getElementById('b'); b.replaceWith(b.cloneNode(true));
+              fetch('/ack/replace'); }
+            else { setTimeout(poll, 20); } });
+          poll();
+        </script></body></html>""");
+    PAGES.put(
         "/rename",
         """
         <!doctype html><html><head><title>rename</title></head><body>
@@ -333,24 +345,42 @@ class ObservationTest {
   }
 
   @Test
-  void refusesToClickAnIdenticalButtonThatMovedIntoTheObservedPlace() throws Exception {
+  void clicksTheVeryNodeObservedWhenAnIdenticalOneIsInsertedBeforeIt() throws Exception {
     ToolResult r =
         call("delete", "browser_open", Map.of("url", url("/delete"), "mode", "interactive"));
     String id = (String) observation(r).get("id");
     String bRef = (String) elements(r).get(1).get("ref");
-    // A node inserted before the target after the observation: the ordinal now points at another
-    // Delete button.
+    // A node inserted before the target after the observation: the ref still names item B's very
+    // button, not whichever Delete button is second now.
     signal("insert");
     ToolResult click =
         call("delete", "browser_click", Map.of("observation_id", id, "element_ref", bRef));
-    assertTrue(click.isError(), click.text());
-    assertTrue(click.text().contains("code=BROWSER_STALE_REFERENCE"), click.text());
+    assertFalse(click.isError(), click.text());
     String text =
         (String)
             observation(call("delete", "browser_observe", Map.of("mode", "document"))).get("text");
     assertTrue(
-        text.contains("Item A") && text.contains("Item B") && text.contains("Item C"),
-        "a record was deleted: " + text);
+        text.contains("Item Z")
+            && text.contains("Item A")
+            && !text.contains("Item B")
+            && text.contains("Item C"),
+        "item B's button was pressed: " + text);
+  }
+
+  @Test
+  void refusesToClickAnIdenticalButtonThatTookTheObservedOnesPlace() throws Exception {
+    ToolResult r =
+        call("replace", "browser_open", Map.of("url", url("/replace"), "mode", "interactive"));
+    String id = (String) observation(r).get("id");
+    String save = (String) elements(r).get(0).get("ref");
+    signal("replace");
+    ToolResult click =
+        call("replace", "browser_click", Map.of("observation_id", id, "element_ref", save));
+    assertTrue(click.text().contains("code=BROWSER_STALE_REFERENCE"), click.text());
+    assertEquals(
+        "replace",
+        observation(call("replace", "browser_observe", Map.of())).get("title"),
+        "the button that took its place was not pressed");
   }
 
   @Test
@@ -388,9 +418,12 @@ class ObservationTest {
             "browser_open",
             Map.of("url", url("/big"), "mode", "interactive", "max_elements", 100));
     assertEquals(
-        true,
+        false,
         observation(big).get("text_truncated"),
-        "the page's text is not shown in interactive mode");
+        "interactive mode shows no text by design: none of it was cut");
+    assertFalse(
+        big.text().contains("holds more") && !big.text().contains("More remains"),
+        "the elements left out are named by a continuation: " + big.text());
     assertEquals("", observation(big).get("text"));
     assertEquals(true, observation(big).get("elements_truncated"));
     ToolResult last = big;
