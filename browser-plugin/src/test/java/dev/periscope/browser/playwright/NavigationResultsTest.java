@@ -225,7 +225,8 @@ class NavigationResultsTest {
 
   /** A navigation failure: the line, the structured error, and what the model should do next. */
   static void assertNavigationFailed(ToolResult r, String words) {
-    System.out.println("failure: " + r.text().lines().findFirst().orElse(""));
+    List<String> lines = r.text().lines().toList();
+    System.out.println("failure: " + lines.get(0) + " ... " + lines.get(lines.size() - 1));
     assertEquals("BROWSER_NAVIGATION_FAILED", code(r), r.text());
     assertTrue(r.text().contains(words), r.text());
     @SuppressWarnings("unchecked")
@@ -297,6 +298,8 @@ class NavigationResultsTest {
     ToolResult fine = call("browser_open", Map.of("url", "http://site.test:" + sitePort() + "/"));
     assertFalse(fine.isError(), fine.text());
     assertFalse(fine.text().contains("HTTP status"), fine.text());
+    System.out.println(
+        "404: " + missing.text().lines().filter(l -> l.startsWith("HTTP status")).toList());
     assertEquals(200, LocalBrowser.observation(fine).get("status"));
   }
 
