@@ -220,7 +220,7 @@ final class PageGuards {
       if (System.nanoTime() > deadline) {
         page.close();
         throw BrowserException.of(
-            ErrorCode.BROWSER_ACTION_FAILED,
+            ErrorCode.BROWSER_NAVIGATION_FAILED,
             "the page sent no response headers within "
                 + navigationTimeoutMs
                 + " ms; the page was closed");

@@ -176,10 +176,13 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
 
   /**
    * Runs an action on the driver's thread and then reports, as {@code BROWSER_POLICY_DENIED},
-   * whatever the page guards blocked while it ran and a main document the network policy denied.
+   * whatever the page guards blocked while it ran and a main document the network policy denied,
+   * and as {@code BROWSER_NAVIGATION_FAILED} a main document that could not be reached. The guards
+   * let a navigation the action started reach its headers first, so its outcome is this action's.
    */
   private <T> T guarded(String what, java.util.concurrent.Callable<T> work) {
-    return call(what, () -> guards.around(what, () -> denials.watch(work)));
+    NavigationDenials watching = denials;
+    return call(what, () -> watching.watch(() -> guards.around(what, work)));
   }
 
   private static void refuseBeforeDispatch(ProviderElement element) {
@@ -260,7 +263,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
               o.totalElements(),
               o.elementsTruncated(),
               guards.takePageEvents(),
-              o.status());
+              denials.status(page.url()));
         });
   }
 
@@ -330,11 +333,15 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
           try {
             for (int attempt = 1; ; attempt++) {
               try {
-                page.navigate(
-                    url,
-                    new Page.NavigateOptions()
-                        .setWaitUntil(com.microsoft.playwright.options.WaitUntilState.COMMIT)
-                        .setTimeout(Math.max(1, (deadline - System.nanoTime()) / 1_000_000)));
+                var response =
+                    page.navigate(
+                        url,
+                        new Page.NavigateOptions()
+                            .setWaitUntil(com.microsoft.playwright.options.WaitUntilState.COMMIT)
+                            .setTimeout(Math.max(1, (deadline - System.nanoTime()) / 1_000_000)));
+                if (response != null) {
+                  denials.document(response);
+                }
                 break;
               } catch (PlaywrightException e) {
                 if (e instanceof com.microsoft.playwright.TimeoutError
@@ -351,7 +358,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
             // No response headers in time: this page is given up, and a fresh one takes its place.
             replacePage();
             throw BrowserException.of(
-                ErrorCode.BROWSER_ACTION_FAILED,
+                ErrorCode.BROWSER_NAVIGATION_FAILED,
                 url
                     + " sent no response headers within "
                     + navigationTimeoutMs

@@ -55,7 +55,8 @@ public final class PolicyProxy implements AutoCloseable {
 
   /**
    * The header the proxy's own transport failures carry (a name that does not resolve, a refused
-   * dial).
+   * dial, no answer in time): its value is the cause in words, so the browser side can tell the
+   * proxy's 502 or 504 from a site's own.
    */
   public static final String TRANSPORT_HEADER = "X-Periscope-Transport";
 
@@ -63,6 +64,12 @@ public final class PolicyProxy implements AutoCloseable {
 
   /** A denied destination, in order. */
   public record Denial(long sequence, String host, int port, String reason) {}
+
+  /** A destination the proxy could not reach, in order, with the cause in words. */
+  public record Unreachable(long sequence, String host, int port, String cause) {}
+
+  /** How long a dial may take, for a tunnel and for forwarded HTTP alike. */
+  private static final long CONNECT_TIMEOUT_MS = 15_000;
 
   private final DestinationPolicy policy;
   private final Resolver resolver;
@@ -74,7 +81,8 @@ public final class PolicyProxy implements AutoCloseable {
   private final String expectedAuthorization;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Deque<Denial> denials = new ArrayDeque<>();
-  private long denialCount;
+  private final Deque<Unreachable> unreachable = new ArrayDeque<>();
+  private long eventCount;
 
   public PolicyProxy(DestinationPolicy policy, Resolver resolver, Upstream upstream) {
     this.policy = policy;
@@ -129,9 +137,12 @@ public final class PolicyProxy implements AutoCloseable {
     return password;
   }
 
-  /** How many destinations were denied so far: a mark for {@link #deniedSince}. */
+  /**
+   * How many destinations were denied or unreachable so far: a mark for {@link #deniedSince} and
+   * {@link #unreachableSince}.
+   */
   public synchronized long denialMark() {
-    return denialCount;
+    return eventCount;
   }
 
   /** The denials after a mark, oldest first (the last 200 are kept). */
@@ -139,10 +150,22 @@ public final class PolicyProxy implements AutoCloseable {
     return denials.stream().filter(d -> d.sequence() > mark).toList();
   }
 
+  /** The destinations the proxy could not reach after a mark, oldest first (the last 200). */
+  public synchronized List<Unreachable> unreachableSince(long mark) {
+    return unreachable.stream().filter(u -> u.sequence() > mark).toList();
+  }
+
   private synchronized void denied(String host, int port, String reason) {
-    denials.addLast(new Denial(++denialCount, host, port, reason));
+    denials.addLast(new Denial(++eventCount, host, port, reason));
     while (denials.size() > 200) {
       denials.removeFirst();
+    }
+  }
+
+  private synchronized void unreachable(String host, int port, String cause) {
+    unreachable.addLast(new Unreachable(++eventCount, host, port, cause));
+    while (unreachable.size() > 200) {
+      unreachable.removeFirst();
     }
   }
 
@@ -153,11 +176,6 @@ public final class PolicyProxy implements AutoCloseable {
       denied(v.host(), port, v.reason());
     }
     return v;
-  }
-
-  /** A denial is 403; a destination that did not resolve is the proxy's transport failure, 502. */
-  private static int status(DestinationPolicy.Verdict refused) {
-    return refused.outcome() == DestinationPolicy.Verdict.Outcome.DENIED ? 403 : 502;
   }
 
   @Override
@@ -177,16 +195,31 @@ public final class PolicyProxy implements AutoCloseable {
     return closed.get();
   }
 
+  /** The proxy's own answer: 403 is a denial, and says so in {@link #DENIAL_HEADER}. */
   private static void refuse(
       Request request, Response response, Callback callback, int status, String text) {
     response.setStatus(status);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
     if (status == 403) {
       response.getHeaders().put(DENIAL_HEADER, "denied");
-    } else if (status == 502) {
-      response.getHeaders().put(TRANSPORT_HEADER, "failed");
     }
     response.getHeaders().put(HttpHeader.CONNECTION, "close");
+    response.write(true, ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)), callback);
+  }
+
+  /**
+   * The proxy could not reach the host: recorded, and answered 502 (504 when nothing answered in
+   * time) with the cause in {@link #TRANSPORT_HEADER} and in the text.
+   */
+  private void unreachable(
+      Response response, Callback callback, String host, int port, String cause) {
+    String words = TransportCauses.oneLine(cause);
+    unreachable(host, port, words);
+    response.setStatus(words.startsWith("no answer within") ? 504 : 502);
+    response.getHeaders().put(TRANSPORT_HEADER, words);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
+    response.getHeaders().put(HttpHeader.CONNECTION, "close");
+    String text = host + " could not be reached: " + words;
     response.write(true, ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)), callback);
   }
 
@@ -243,15 +276,19 @@ public final class PolicyProxy implements AutoCloseable {
   private final class Tunnels extends ConnectHandler {
     Tunnels(Handler next) {
       super(next);
-      setConnectTimeout(15_000);
+      setConnectTimeout(CONNECT_TIMEOUT_MS);
     }
 
     @Override
     protected void connectToServer(
         Request request, String host, int port, Promise<SocketChannel> promise) {
       DestinationPolicy.Verdict v = judge(host, port);
+      if (v.outcome() == DestinationPolicy.Verdict.Outcome.UNRESOLVED) {
+        promise.failed(new java.net.UnknownHostException(v.host()));
+        return;
+      }
       if (!v.admitted()) {
-        promise.failed(new Denied(status(v), v.host() + ": " + v.reason()));
+        promise.failed(new Denied(403, v.host() + ": " + v.reason()));
         return;
       }
       // Close wins over a resolution that was still running, and a client that left is not dialled
@@ -304,7 +341,13 @@ public final class PolicyProxy implements AutoCloseable {
       if (failure instanceof Denied d) {
         refuse(request, response, callback, d.status, d.getMessage());
       } else {
-        refuse(request, response, callback, 502, "could not connect: " + failure.getMessage());
+        HttpURI uri = request.getHttpURI();
+        unreachable(
+            response,
+            callback,
+            String.valueOf(uri.getHost()).toLowerCase(java.util.Locale.ROOT),
+            uri.getPort(),
+            TransportCauses.of(failure, CONNECT_TIMEOUT_MS));
       }
     }
   }
@@ -331,12 +374,16 @@ public final class PolicyProxy implements AutoCloseable {
       }
       int port = uri.getPort() > 0 ? uri.getPort() : 80;
       DestinationPolicy.Verdict v = judge(uri.getHost(), port);
+      if (v.outcome() == DestinationPolicy.Verdict.Outcome.UNRESOLVED) {
+        unreachable(response, callback, v.host(), port, TransportCauses.UNRESOLVED);
+        return true;
+      }
       if (!v.admitted()) {
         refuse(
             request,
             response,
             callback,
-            status(v),
+            403,
             "Blocked by the project's network policy: " + v.host() + ": " + v.reason());
         return true;
       }
@@ -348,7 +395,7 @@ public final class PolicyProxy implements AutoCloseable {
       try {
         target = upstream.dial(new InetSocketAddress(v.addresses().get(0), port));
       } catch (IOException e) {
-        refuse(request, response, callback, 502, "could not connect: " + e.getMessage());
+        unreachable(response, callback, v.host(), port, TransportCauses.of(e, CONNECT_TIMEOUT_MS));
         return true;
       }
       request.setAttribute(CHECKED, target);
@@ -375,6 +422,58 @@ public final class PolicyProxy implements AutoCloseable {
       return toServer.headers(h -> h.put(HttpHeader.HOST, authority));
     }
 
+    /**
+     * The site could not be reached, or sent no answer in time: the proxy's own marked answer with
+     * the cause, instead of Jetty's error page, which a browser would show as the site. A failure
+     * after the site's answer began is Jetty's to handle (the connection is cut).
+     */
+    @Override
+    protected void onServerToProxyResponseFailure(
+        Request clientToProxyRequest,
+        org.eclipse.jetty.client.Request proxyToServerRequest,
+        org.eclipse.jetty.client.Response serverToProxyResponse,
+        Response proxyToClientResponse,
+        Callback proxyToClientCallback,
+        Throwable failure) {
+      if (proxyToClientResponse.isCommitted()) {
+        super.onServerToProxyResponseFailure(
+            clientToProxyRequest,
+            proxyToServerRequest,
+            serverToProxyResponse,
+            proxyToClientResponse,
+            proxyToClientCallback,
+            failure);
+        return;
+      }
+      HttpURI uri = clientToProxyRequest.getHttpURI();
+      HttpClient client = getHttpClient();
+      long waited =
+          failure instanceof java.net.SocketTimeoutException
+              ? client.getConnectTimeout()
+              : client.getIdleTimeout();
+      unreachable(
+          proxyToClientResponse,
+          Callback.from(
+              () ->
+                  onProxyToClientResponseComplete(
+                      clientToProxyRequest,
+                      proxyToServerRequest,
+                      serverToProxyResponse,
+                      proxyToClientResponse,
+                      proxyToClientCallback),
+              x ->
+                  onProxyToClientResponseFailure(
+                      clientToProxyRequest,
+                      proxyToServerRequest,
+                      serverToProxyResponse,
+                      proxyToClientResponse,
+                      proxyToClientCallback,
+                      x)),
+          uri.getHost().toLowerCase(java.util.Locale.ROOT),
+          uri.getPort() > 0 ? uri.getPort() : 80,
+          TransportCauses.of(failure, waited));
+    }
+
     @Override
     protected HttpClient newHttpClient() {
       HttpClient client = super.newHttpClient();
@@ -392,6 +491,7 @@ public final class PolicyProxy implements AutoCloseable {
             }
           });
       client.setFollowRedirects(false);
+      client.setConnectTimeout(CONNECT_TIMEOUT_MS);
       return client;
     }
   }

@@ -263,11 +263,9 @@ class NetworkPolicyBrowserTest {
                 + " -> "
                 + r.text().lines().filter(l -> l.startsWith("URL")).findFirst().orElse(""));
       }
-      if (code.equals("BROWSER_ACTION_FAILED")) {
+      if (code.equals("BROWSER_NAVIGATION_FAILED")) {
         transport.add(entry);
-        assertTrue(
-            r.text().contains("could not be reached") || r.text().contains("ERR_"),
-            entry + ": " + r.text());
+        assertTrue(r.text().contains("could not be reached: "), entry + ": " + r.text());
       }
     }
     assertEquals(List.of(), admitted, "every entry is refused");
@@ -342,9 +340,15 @@ class NetworkPolicyBrowserTest {
     ToolResult tls = call("browser_open", Map.of("url", "https://127.0.0.1:" + port + "/"));
     assertEquals("BROWSER_POLICY_DENIED", code(tls), tls.text());
     ToolResult nowhere = call("browser_open", Map.of("url", "http://nowhere.test/"));
-    assertEquals("BROWSER_ACTION_FAILED", code(nowhere), nowhere.text());
+    assertEquals("BROWSER_NAVIGATION_FAILED", code(nowhere), nowhere.text());
+    assertTrue(
+        nowhere.text().contains("nowhere.test could not be reached: the name does not resolve"),
+        nowhere.text());
     ToolResult nowhereTls = call("browser_open", Map.of("url", "https://nowhere.test/"));
-    assertEquals("BROWSER_ACTION_FAILED", code(nowhereTls), nowhereTls.text());
+    assertEquals("BROWSER_NAVIGATION_FAILED", code(nowhereTls), nowhereTls.text());
+    assertTrue(
+        nowhereTls.text().contains("nowhere.test could not be reached: the name does not resolve"),
+        nowhereTls.text());
     // A click that navigates to a denied address fails the same way; a denied image only goes
     // missing.
     pages.put(

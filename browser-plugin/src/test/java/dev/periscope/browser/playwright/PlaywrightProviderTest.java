@@ -287,7 +287,7 @@ class PlaywrightProviderTest {
           assertThrows(
               BrowserException.class,
               () -> env.actions().navigate(new BrowserAction.Navigate(url("/hang"))));
-      assertEquals(ErrorCode.BROWSER_ACTION_FAILED, e.code());
+      assertEquals(ErrorCode.BROWSER_NAVIGATION_FAILED, e.code());
       assertTrue(e.getMessage().contains("sent no response headers within 500 ms"), e.getMessage());
       ProviderObservation after = env.observe(new ObservationBudget(100, 10));
       assertEquals("about:blank", after.url(), "the stuck page was not replaced");

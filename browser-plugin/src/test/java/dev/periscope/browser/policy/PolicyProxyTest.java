@@ -338,4 +338,131 @@ class PolicyProxyTest {
             .startsWith("HTTP/1.1 200"));
     assertEquals(List.of(), dialled);
   }
+
+  /** Admits 127.0.0.1 only, as a project that lists it would. */
+  static DestinationPolicy loopbackAllowed() {
+    return new DestinationPolicy(
+        dev.periscope.api.browser.spi.NetworkPolicy.Mode.ALLOWLIST,
+        List.of(),
+        List.of(Cidr.parse("127.0.0.1/32")),
+        List.of());
+  }
+
+  /** Sends a raw request and reads the whole response, to the end of the connection. */
+  String sendAll(String request) throws IOException {
+    try (Socket s = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
+      s.setSoTimeout(20_000);
+      s.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+      s.getOutputStream().flush();
+      return new String(s.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+    }
+  }
+
+  String getAll(String url) throws IOException {
+    return sendAll(
+        "GET "
+            + url
+            + " HTTP/1.1\r\nHost: "
+            + java.net.URI.create(url).getRawAuthority()
+            + "\r\nProxy-Authorization: "
+            + auth()
+            + "\r\nConnection: close\r\n\r\n");
+  }
+
+  static int closedPort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+
+  /** The proxy's own answer: marked, with the cause, never Jetty's page nor the credentials. */
+  void assertUnreachable(String response, String host, String cause) {
+    System.out.println("the proxy's answer: " + response.replace("\r\n", " | "));
+    assertTrue(response.startsWith("HTTP/1.1 502"), response);
+    assertTrue(response.contains(PolicyProxy.TRANSPORT_HEADER + ": " + cause), response);
+    assertTrue(response.contains(host + " could not be reached: " + cause), response);
+    assertFalse(response.toLowerCase(java.util.Locale.ROOT).contains("<html"), response);
+    assertFalse(response.contains(proxy.password()), "the proxy's password leaked: " + response);
+    assertFalse(response.contains(auth()), "the credentials leaked: " + response);
+  }
+
+  @Test
+  void aClosedPortIsTheProxysOwnMarked502SayingConnectionRefused() throws IOException {
+    start(loopbackAllowed(), answering("site.test", PUBLIC));
+    int port = closedPort();
+    long mark = proxy.denialMark();
+    assertUnreachable(
+        getAll("http://127.0.0.1:" + port + "/page"), "127.0.0.1", "connection refused");
+    String tunnel =
+        sendAll(
+            "CONNECT 127.0.0.1:"
+                + port
+                + " HTTP/1.1\r\nHost: 127.0.0.1:"
+                + port
+                + "\r\nProxy-Authorization: "
+                + auth()
+                + "\r\n\r\n");
+    assertUnreachable(tunnel, "127.0.0.1", "connection refused");
+    var unreachable = proxy.unreachableSince(mark);
+    assertEquals(2, unreachable.size(), unreachable.toString());
+    assertEquals(
+        new PolicyProxy.Unreachable(
+            unreachable.get(1).sequence(), "127.0.0.1", port, "connection refused"),
+        unreachable.get(1));
+    assertEquals(List.of(), proxy.deniedSince(mark), "a refused connection is no denial");
+  }
+
+  @Test
+  void aNameThatDoesNotResolveIsTheProxysOwnMarked502() throws IOException {
+    start(DestinationPolicy.strict(), answering("site.test", PUBLIC));
+    assertUnreachable(getAll("http://nowhere.test/"), "nowhere.test", "the name does not resolve");
+    assertUnreachable(
+        sendAll(
+            "CONNECT nowhere.test:443 HTTP/1.1\r\nHost: nowhere.test:443\r\n"
+                + "Proxy-Authorization: "
+                + auth()
+                + "\r\n\r\n"),
+        "nowhere.test",
+        "the name does not resolve");
+    assertEquals(List.of(), dialled);
+  }
+
+  @Test
+  void aServerThatClosesWithoutAnAnswerIsTheProxysOwnMarked502() throws Exception {
+    start(loopbackAllowed(), answering("site.test", PUBLIC));
+    try (ServerSocket mute = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      Thread closer =
+          new Thread(
+              () -> {
+                while (!mute.isClosed()) {
+                  try (Socket accepted = mute.accept()) {
+                    accepted.getInputStream().read();
+                  } catch (IOException e) {
+                    return;
+                  }
+                }
+              });
+      closer.setDaemon(true);
+      closer.start();
+      assertUnreachable(
+          getAll("http://127.0.0.1:" + mute.getLocalPort() + "/"),
+          "127.0.0.1",
+          "the server closed the connection without an answer");
+    }
+  }
+
+  @Test
+  void aSitesOwnErrorStatusPassesUnmarked() throws IOException {
+    site.createContext(
+        "/missing",
+        exchange -> {
+          exchange.sendResponseHeaders(404, -1);
+          exchange.close();
+        });
+    start(DestinationPolicy.strict(), answering("site.test", PUBLIC));
+    String r = getAll("http://site.test/missing");
+    assertTrue(r.startsWith("HTTP/1.1 404"), r);
+    assertFalse(r.contains(PolicyProxy.TRANSPORT_HEADER), r);
+    assertFalse(r.contains(PolicyProxy.DENIAL_HEADER), r);
+  }
 }
