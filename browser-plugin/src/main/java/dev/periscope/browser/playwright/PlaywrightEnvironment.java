@@ -59,7 +59,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
    */
   private final PolicyProxy proxy;
 
-  private NavigationDenials denials;
+  private NavigationOutcomes navigations;
 
   /**
    * The frames the latest observation looked into: a frame element's target names one by its index.
@@ -88,7 +88,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
       PolicyProxy proxy) {
     this.saving = saving;
     this.proxy = proxy;
-    this.denials = new NavigationDenials(page, proxy);
+    this.navigations = new NavigationOutcomes(page, proxy);
     this.registryKey = registryKey;
     this.guards = guard(context, page, registryKey, policy.timeouts().navigationMs(), extraPages);
     // One primary page: any other page the context gets is closed (at the next call, when events
@@ -181,7 +181,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
    * let a navigation the action started reach its headers first, so its outcome is this action's.
    */
   private <T> T guarded(String what, java.util.concurrent.Callable<T> work) {
-    NavigationDenials watching = denials;
+    NavigationOutcomes watching = navigations;
     return call(what, () -> watching.watch(() -> guards.around(what, work)));
   }
 
@@ -263,7 +263,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
               o.totalElements(),
               o.elementsTruncated(),
               guards.takePageEvents(),
-              denials.status(page.url()));
+              navigations.status(page.url()));
         });
   }
 
@@ -321,7 +321,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
       replacingPage = false;
     }
     guards = guard(context, page, registryKey, navigationTimeoutMs, extraPages);
-    denials = new NavigationDenials(page, proxy);
+    navigations = new NavigationOutcomes(page, proxy);
     watchRenderer(page);
     old.close();
   }
@@ -340,7 +340,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
                             .setWaitUntil(com.microsoft.playwright.options.WaitUntilState.COMMIT)
                             .setTimeout(Math.max(1, (deadline - System.nanoTime()) / 1_000_000)));
                 if (response != null) {
-                  denials.document(response);
+                  navigations.document(response);
                 }
                 break;
               } catch (PlaywrightException e) {

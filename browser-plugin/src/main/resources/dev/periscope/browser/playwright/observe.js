@@ -1,6 +1,7 @@
 // Runs inside Chromium. Observes the page (ranked, filtered to the requested tiers, cut to the budget) or
 // resolves one element by its identity and fingerprint. Only bounded, value-free data crosses back: never raw
-// HTML, never a field's value. Nothing is written into the page's DOM.
+// HTML, never a field's value (but where an accessible name takes in a control inside a label, never a password's).
+// Nothing is written into the page's DOM.
 (request) => {
   const SELECTOR = request.selector;
   const RECORD_TAGS = ['LI', 'ARTICLE', 'TR', 'DT', 'DD', 'SECTION'];

@@ -30,7 +30,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -38,12 +37,21 @@ import org.junit.jupiter.api.Test;
  * Accessible names against the WPT accname suite (its {@code data-expectedlabel} tests and the
  * expectations of its manual ATTAcomm tests), through the observation itself, with Playwright's own
  * name of each element as a reference; and the hint an unnamed field gets, as the tools render it.
- * The suite is read from {@code -Dwpt.accname=DIR} (default /work/shared/corpora/wpt-accname) and
- * served on 127.0.0.1, its harness scripts answered by stubs; without it the WPT test is skipped.
+ * The suite is a copy in the test resources ({@code corpora/wpt-accname}), served on 127.0.0.1, its
+ * harness scripts answered by stubs.
  */
 class AccessibleNamesTest {
-  private static final Path CORPUS =
-      Path.of(System.getProperty("wpt.accname", "/work/shared/corpora/wpt-accname"));
+  private static final Path CORPUS = corpus();
+
+  private static Path corpus() {
+    try {
+      return Path.of(
+              AccessibleNamesTest.class.getResource("/corpora/wpt-accname/LICENSE.md").toURI())
+          .getParent();
+    } catch (java.net.URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+  }
 
   /** The harness scripts the suite's pages load: stubs that run nothing and record what to test. */
   private static final Map<String, String> STUBS =
@@ -65,14 +73,13 @@ class AccessibleNamesTest {
           "window.AriaUtils = new Proxy({}, { get: () => () => {} });");
 
   /**
-   * Every element under test on the page: its expectation, its ordinal among the observation's
-   * candidates (-1 when not one), and names.js's name for it, computed directly.
+   * Every element under test on the page: its expectation, how to find it again (its index among
+   * the elements with an expected label, or its id), and names.js's name for it, computed directly.
    */
   private static final String CASES =
       """
-      (selector) => {
+      () => {
         const NAMES = __NAMES__;
-        const candidates = Array.from(document.querySelectorAll(selector));
         let cases;
         if (window.__attacomm) {
           cases = window.__attacomm.steps.filter((s) => s.type === 'test').map((s) => {
@@ -88,7 +95,7 @@ class AccessibleNamesTest {
         }
         return cases.map((c) => ({ expected: c.expected, title: c.title || '',
           index: c.index === undefined ? -1 : c.index, id: c.id || '',
-          ordinal: c.el ? candidates.indexOf(c.el) : -1, direct: c.el ? NAMES.name(c.el) : '' }));
+          direct: c.el ? NAMES.name(c.el) : '' }));
       }""";
 
   record Outcome(
@@ -154,8 +161,7 @@ class AccessibleNamesTest {
 
   @Test
   void namesFollowTheAccessibleNameComputationOfTheWptAccnameSuite() throws Exception {
-    Assumptions.assumeTrue(
-        Files.isDirectory(CORPUS.resolve("accname")), "no WPT accname corpus at " + CORPUS);
+    assertTrue(Files.isDirectory(CORPUS.resolve("accname")), "no WPT accname corpus at " + CORPUS);
     long started = System.nanoTime();
     List<String> files = new ArrayList<>();
     try (Stream<Path> walk = Files.walk(CORPUS.resolve("accname/name"))) {
@@ -178,33 +184,43 @@ class AccessibleNamesTest {
       for (String file : files) {
         page.navigate(base() + file);
         @SuppressWarnings("unchecked")
-        List<Map<String, Object>> found =
-            (List<Map<String, Object>>) page.evaluate(cases, PageScripts.CANDIDATES);
+        List<Map<String, Object>> found = (List<Map<String, Object>>) page.evaluate(cases);
         ProviderObservation observed =
             PageScripts.observe(
                 page, "__names_test", new ObservationBudget(0, 10_000), new ArrayList<>());
         Map<Integer, String> listed = new HashMap<>();
         for (ProviderElement e : observed.elements()) {
           if (!e.target().contains("|")) {
-            listed.put(
-                Integer.parseInt(e.target().substring(0, e.target().indexOf(':'))), e.name());
+            listed.put(Integer.parseInt(e.target()), e.name());
           }
         }
-        for (Map<String, Object> c : found) {
-          int ordinal = ((Number) c.get("ordinal")).intValue();
+        // Each element under test by its identity in the observation's registry (0: never
+        // observed).
+        @SuppressWarnings("unchecked")
+        List<Number> identities =
+            (List<Number>)
+                page.evaluate(
+                    "([key, cases]) => cases.map((c) => { const el = c.index >= 0"
+                        + " ? document.querySelectorAll('[data-expectedlabel]')[c.index]"
+                        + " : document.getElementById(c.id);"
+                        + " return (el && window[key].ids.get(el)) || 0; })",
+                    List.of("__names_test", found));
+        for (int i = 0; i < found.size(); i++) {
+          Map<String, Object> c = found.get(i);
+          int identity = identities.get(i).intValue();
           int index = ((Number) c.get("index")).intValue();
           Locator locator =
               index >= 0
                   ? page.locator("[data-expectedlabel]").nth(index)
                   : page.locator("[id=\"" + c.get("id") + "\"]").first();
-          boolean isListed = listed.containsKey(ordinal);
+          boolean isListed = listed.containsKey(identity);
           outcomes.add(
               new Outcome(
                   file,
                   (String) c.get("title"),
                   (String) c.get("expected"),
                   isListed,
-                  isListed ? listed.get(ordinal) : (String) c.get("direct"),
+                  isListed ? listed.get(identity) : (String) c.get("direct"),
                   playwrightName(locator)));
         }
       }
@@ -308,7 +324,7 @@ class AccessibleNamesTest {
         (String)
             page.evaluate(
                 "() => Object.getOwnPropertyNames(window).join(',') + document.documentElement.outerHTML");
-    page.evaluate(cases, PageScripts.CANDIDATES);
+    page.evaluate(cases);
     String after =
         (String)
             page.evaluate(

@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  * and the cause. A site's own error status (404, 500) is no failure: it is the document's status.
  * Events arrive on the driver's thread.
  */
-final class NavigationDenials {
+final class NavigationOutcomes {
   private static final Pattern AT_URL = Pattern.compile(" at (\\S+)");
 
   private final Page page;
@@ -41,7 +41,7 @@ final class NavigationDenials {
 
   private String statusUrl;
 
-  NavigationDenials(Page page, PolicyProxy proxy) {
+  NavigationOutcomes(Page page, PolicyProxy proxy) {
     this.page = page;
     this.proxy = proxy;
     page.onResponse(
