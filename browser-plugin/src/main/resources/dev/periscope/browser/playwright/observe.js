@@ -134,6 +134,13 @@
   const candidates = [];
   const signals = new Map();
   const viewportArea = Math.max(1, innerWidth * innerHeight);
+  // Each element's cursor, kept as the walk goes down, so a child compares with its parent without asking again.
+  const cursors = new Map();
+  const cursorOf = (el) => {
+    let c = cursors.get(el);
+    if (c === undefined) { c = el ? getComputedStyle(el).cursor : ''; cursors.set(el, c); }
+    return c;
+  };
   if (document.body) {
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT);
     for (let el = walker.currentNode; el; el = walker.nextNode()) {
@@ -141,10 +148,10 @@
       if (NOT_CLICKABLE.has(el.localName)) continue;
       const s = getComputedStyle(el);
       if (s.display === 'none') continue;
+      cursors.set(el, s.cursor);
       const own = handled(el);
       const tabbable = el.hasAttribute('tabindex') && el.getAttribute('tabindex') !== '-1';
-      const pointer = s.cursor === 'pointer'
-        && !(el.parentElement && getComputedStyle(el.parentElement).cursor === 'pointer');
+      const pointer = s.cursor === 'pointer' && cursorOf(el.parentElement) !== 'pointer';
       if (own || tabbable || pointer || (el.hasAttribute('tabindex') && s.cursor === 'pointer')) {
         candidates.push(el);
         clickables.add(el);
