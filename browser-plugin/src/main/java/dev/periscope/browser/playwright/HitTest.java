@@ -48,12 +48,13 @@ final class HitTest {
   private HitTest() {}
 
   /**
-   * Returns when a click on {@code target} would reach it; fails {@code BROWSER_TARGET_COVERED}
-   * when something else still covers its centre after {@value #SETTLE_MS} ms, naming that element
-   * (its ref goes where the message says {@link BrowserException#REF}).
+   * Returns when the pointer at the centre of {@code target} would reach it; fails {@code
+   * BROWSER_TARGET_COVERED} when something else still covers its centre after {@value #SETTLE_MS}
+   * ms, naming that element (its ref goes where the message says {@link BrowserException#REF}) and
+   * what it would take ({@code "the click"}, {@code "the pointer"}).
    */
   static void requireUncovered(
-      Page page, ElementHandle target, ProviderElement element, String registryKey) {
+      Page page, ElementHandle target, ProviderElement element, String registryKey, String what) {
     target.scrollIntoViewIfNeeded();
     long deadline = System.nanoTime() + SETTLE_MS * 1_000_000L;
     while (true) {
@@ -63,28 +64,30 @@ final class HitTest {
         return;
       }
       if (System.nanoTime() >= deadline) {
-        throw covered(page, element, cover);
+        throw covered(page, element, cover, what);
       }
       page.waitForTimeout(POLL_MS);
     }
   }
 
   private static BrowserException covered(
-      Page page, ProviderElement element, Map<String, Object> cover) {
+      Page page, ProviderElement element, Map<String, Object> cover, String what) {
     String text = String.valueOf(cover.get("text"));
     String coverTarget = String.valueOf(cover.get("target"));
     String frame = element.target().substring(0, element.target().indexOf('|') + 1);
     BrowserException e =
         BrowserException.of(
                 ErrorCode.BROWSER_TARGET_COVERED,
-                "the click on \""
+                "\""
                     + element.name()
-                    + "\" would land on "
+                    + "\" is covered at its centre by "
                     + cover.get("tag")
                     + (text.isEmpty() ? "" : " \"" + text + "\"")
                     + BrowserException.REF
-                    + ", which covers it; act on that element first (close or dismiss it), or"
-                    + " scroll the target clear of it")
+                    + ", which would take "
+                    + what
+                    + "; act on that element first (close or dismiss it), or scroll the target clear"
+                    + " of it")
             .withUrl(page.url());
     return coverTarget.isEmpty() ? e : e.withRelatedTarget(frame + coverTarget);
   }

@@ -406,7 +406,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
         () -> {
           ElementHandle target = resolve(element);
           try {
-            HitTest.requireUncovered(page, target, element, registryKey);
+            HitTest.requireUncovered(page, target, element, registryKey, "the click");
             target.click();
           } finally {
             target.dispose();
@@ -429,6 +429,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
         () -> {
           ElementHandle target = resolve(element);
           try {
+            HitTest.requireUncovered(page, target, element, registryKey, "the pointer");
             target.hover();
           } finally {
             target.dispose();
@@ -532,6 +533,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
         () -> {
           ElementHandle target = resolve(element);
           try {
+            HitTest.requireUncovered(page, target, element, registryKey, "the click");
             target.setChecked(checked);
           } finally {
             target.dispose();

@@ -177,6 +177,7 @@ class ClickablesTest {
             "covered",
             """
             <button id="pay" onclick="log('paid')">Pay now</button>
+            <label><input type="checkbox" id="remember"> Remember me</label>
             <div id="banner" style="position:fixed;top:0;left:0;right:0;height:120px;background:#fc0;z-index:5">
               We use cookies. <button onclick="document.getElementById('banner').remove(); log('cookies accepted')">Accept cookies</button></div>
             """));
@@ -398,6 +399,13 @@ class ClickablesTest {
     @SuppressWarnings("unchecked")
     Map<String, Object> error = (Map<String, Object>) refused.structured().get("error");
     assertEquals("valid", error.get("observation"), "nothing happened: the refs still hold");
+    Map<String, Object> check = new HashMap<>(LocalBrowser.target(r, "Remember me"));
+    check.put("checked", true);
+    ToolResult unchecked = browser.call("covered", "browser_check", check);
+    assertTrue(unchecked.text().contains("BROWSER_TARGET_COVERED"), unchecked.text());
+    ToolResult unhovered =
+        browser.call("covered", "browser_hover", LocalBrowser.target(r, "Pay now"));
+    assertTrue(unhovered.text().contains("which would take the pointer"), unhovered.text());
     clickFor("covered", r, "Accept cookies", "cookies accepted");
     clickFor("covered", interactive("covered"), "Pay now", "paid");
   }
