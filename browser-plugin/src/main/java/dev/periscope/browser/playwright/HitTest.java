@@ -26,14 +26,8 @@ final class HitTest {
   private static final String COVER =
       """
       (el, key) => {
-        const box = Array.from(el.getClientRects()).find((b) => b.width > 0 && b.height > 0);
-        if (!box) return null;
-        const x = box.left + box.width / 2;
-        const y = box.top + box.height / 2;
-        if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return null;
-        const hit = document.elementFromPoint(x, y);
-        if (!hit || hit === el || el.contains(hit)) return null;
-        if (el.labels && Array.from(el.labels).some((l) => l.contains(hit))) return null;
+        const hit = (__COVER__)(el);
+        if (!hit) return null;
         const registry = window[key];
         let listed = null;
         for (let n = hit; n && !listed; n = n.parentElement) {
@@ -43,7 +37,8 @@ final class HitTest {
         const text = (named.getAttribute('aria-label') || named.innerText || named.getAttribute('title') || '')
           .replace(/\\s+/g, ' ').trim().slice(0, 80);
         return { tag: named.localName, text, target: listed ? String(registry.ids.get(listed)) : '' };
-      }""";
+      }"""
+          .replace("__COVER__", PageScripts.cover());
 
   private HitTest() {}
 

@@ -22,12 +22,16 @@ import java.util.Map;
 
 /**
  * The scripts that run inside Chromium, and what crosses back: observe.js (rank, group, cut; or
- * find the very node a target names) with names.js (accessible names) in it, extract.js (fixed
- * traversals), guards.js (installed in every document). Call on the driver's thread.
+ * find the very node a target names) with names.js (accessible names) and cover.js (what covers an
+ * element) in it, extract.js (fixed traversals), guards.js (installed in every document). Call on
+ * the driver's thread.
  */
 final class PageScripts {
+  private static final String COVER = resource("cover.js").strip();
   private static final String OBSERVE =
-      resource("observe.js").replace("__NAMES__", resource("names.js").strip());
+      resource("observe.js")
+          .replace("__NAMES__", resource("names.js").strip())
+          .replace("__COVER__", COVER);
   private static final String EXTRACT = resource("extract.js");
   private static final String GUARDS = resource("guards.js");
 
@@ -47,6 +51,11 @@ final class PageScripts {
   static final String CLICKABLE = "clickable ";
 
   private PageScripts() {}
+
+  /** cover.js: the element a click at an element's centre would reach instead, or null. */
+  static String cover() {
+    return COVER;
+  }
 
   /** The observation script, for measuring what crosses from Chromium. */
   static String observeScript() {

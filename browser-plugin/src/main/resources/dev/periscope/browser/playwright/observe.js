@@ -287,18 +287,8 @@
     else tier = 4;
     return { el, ordinal, tier, pagination, record, section };
   };
-  // The element a click at the centre of el's first box would reach instead of el, or null.
-  const coverOf = (el) => {
-    const box = Array.from(el.getClientRects()).find((b) => b.width > 0 && b.height > 0);
-    if (!box) return null;
-    const x = box.left + box.width / 2;
-    const y = box.top + box.height / 2;
-    if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return null;
-    const hit = document.elementFromPoint(x, y);
-    if (!hit || hit === el || el.contains(hit)) return null;
-    if (el.labels && Array.from(el.labels).some((l) => l.contains(hit))) return null;
-    return hit;
-  };
+  // The element a click at the centre of el would reach instead of el, or null (cover.js).
+  const coverOf = __COVER__;
   const describe = (ranked) => {
     const { el, ordinal, tier, pagination, record, section } = ranked;
     const tag = el.tagName.toLowerCase();

@@ -1,0 +1,14 @@
+// Runs inside Chromium, as part of observe.js and of a click's hit test (PageScripts puts this expression in place
+// of __COVER__). The element a click at the centre of el's first box would reach instead of el, or null: also null
+// when that point is outside the viewport (Playwright scrolls there first) or lands in one of el's labels.
+(el) => {
+  const box = Array.from(el.getClientRects()).find((b) => b.width > 0 && b.height > 0);
+  if (!box) return null;
+  const x = box.left + box.width / 2;
+  const y = box.top + box.height / 2;
+  if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return null;
+  const hit = document.elementFromPoint(x, y);
+  if (!hit || hit === el || el.contains(hit)) return null;
+  if (el.labels && Array.from(el.labels).some((l) => l.contains(hit))) return null;
+  return hit;
+}
