@@ -52,11 +52,19 @@ final class HitTest {
       Page page, ElementHandle target, ProviderElement element, String registryKey, String what) {
     target.scrollIntoViewIfNeeded();
     long deadline = System.nanoTime() + SETTLE_MS * 1_000_000L;
+    boolean centred = false;
     while (true) {
       @SuppressWarnings("unchecked")
       Map<String, Object> cover = (Map<String, Object>) target.evaluate(COVER, registryKey);
       if (cover == null) {
         return;
+      }
+      if (!centred) {
+        // A sticky header or footer covers what sits at the viewport's edge: the middle is clear of
+        // it.
+        target.evaluate("(el) => el.scrollIntoView({ block: 'center', inline: 'center' })");
+        centred = true;
+        continue;
       }
       if (System.nanoTime() >= deadline) {
         throw covered(page, element, cover, what);

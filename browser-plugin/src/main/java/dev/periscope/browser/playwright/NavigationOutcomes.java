@@ -5,6 +5,7 @@ import com.microsoft.playwright.Request;
 import com.microsoft.playwright.Response;
 import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.ErrorCode;
+import dev.periscope.browser.policy.DestinationPolicy;
 import dev.periscope.browser.policy.PolicyProxy;
 import java.net.URI;
 import java.util.Locale;
@@ -71,13 +72,20 @@ final class NavigationOutcomes {
    * answer, whose status the observation shows.
    */
   void document(Response response) {
+    // The proxy's marks count only when the proxy recorded that host: a site can send the same
+    // headers.
     var headers = response.headers();
-    String transport = headers.get(PolicyProxy.TRANSPORT_HEADER.toLowerCase(Locale.ROOT));
-    if (headers.containsKey(PolicyProxy.DENIAL_HEADER.toLowerCase(Locale.ROOT))) {
-      deniedHost = host(response.url());
-    } else if (transport != null) {
-      unreachableHost = host(response.url());
-      unreachableCause = transport;
+    String host = host(response.url());
+    var unreachable =
+        headers.containsKey(PolicyProxy.TRANSPORT_HEADER.toLowerCase(Locale.ROOT))
+            ? proxy.unreachableSince(mark).stream().filter(u -> u.host().equals(host)).findFirst()
+            : Optional.<PolicyProxy.Unreachable>empty();
+    if (headers.containsKey(PolicyProxy.DENIAL_HEADER.toLowerCase(Locale.ROOT))
+        && proxy.deniedSince(mark).stream().anyMatch(d -> d.host().equals(host))) {
+      deniedHost = host;
+    } else if (unreachable.isPresent()) {
+      unreachableHost = host;
+      unreachableCause = unreachable.get().cause();
     } else {
       status = response.status();
       statusUrl = withoutFragment(response.url());
@@ -167,10 +175,11 @@ final class NavigationOutcomes {
             "the project's network policy denies " + host + ": " + reason));
   }
 
+  /** The URL's host as the policy proxy records it. */
   static String host(String url) {
     try {
       String h = URI.create(url).getHost();
-      return h == null ? "" : h.toLowerCase(Locale.ROOT);
+      return h == null ? "" : DestinationPolicy.normalizeHost(h);
     } catch (IllegalArgumentException e) {
       return "";
     }

@@ -22,16 +22,16 @@ import java.util.Map;
 
 /**
  * The scripts that run inside Chromium, and what crosses back: observe.js (rank, group, cut; or
- * find the very node a target names) with names.js (accessible names) and cover.js (what covers an
- * element) in it, extract.js (fixed traversals), guards.js (installed in every document). Call on
- * the driver's thread.
+ * find the very node a target names) with names.js (accessible names; hints.js in it) and cover.js
+ * (what covers an element) in it, extract.js (fixed traversals), guards.js (installed in every
+ * document). Call on the driver's thread.
  */
 final class PageScripts {
   private static final String COVER = resource("cover.js").strip();
+  private static final String NAMES =
+      resource("names.js").strip().replace("__HINTS__", resource("hints.js").strip());
   private static final String OBSERVE =
-      resource("observe.js")
-          .replace("__NAMES__", resource("names.js").strip())
-          .replace("__COVER__", COVER);
+      resource("observe.js").replace("__NAMES__", NAMES).replace("__COVER__", COVER);
   private static final String EXTRACT = resource("extract.js");
   private static final String GUARDS = resource("guards.js");
 
@@ -43,7 +43,7 @@ final class PageScripts {
   static final String CANDIDATES =
       "a[href],button,input:not([type=hidden]),select,textarea,summary,[role=button],"
           + "[role=link],[role=checkbox],[role=radio],[role=tab],[role=menuitem],[role=switch],[role=option],"
-          + "[role=menuitemcheckbox],[role=menuitemradio],[role=treeitem],[role=gridcell],[role=combobox],"
+          + "[role=menuitemcheckbox],[role=menuitemradio],[role=treeitem],[role=combobox],"
           + "[role=textbox],[role=searchbox],[role=slider],[role=spinbutton],[role=listbox],"
           + "[contenteditable=\"\"],[contenteditable=true]";
 
@@ -51,6 +51,11 @@ final class PageScripts {
   static final String CLICKABLE = "clickable ";
 
   private PageScripts() {}
+
+  /** names.js with hints.js in it: an expression for {@code { name(el), hint(el) }}. */
+  static String names() {
+    return NAMES;
+  }
 
   /** cover.js: the element a click at an element's centre would reach instead, or null. */
   static String cover() {

@@ -199,7 +199,7 @@ public record DestinationPolicy(
   }
 
   /** Lower case, ASCII (punycode), without brackets' contents changed or a trailing dot. */
-  static String normalizeHost(String host) {
+  public static String normalizeHost(String host) {
     String h = host.strip().toLowerCase(Locale.ROOT);
     if (h.endsWith(".") && !h.endsWith("..")) {
       h = h.substring(0, h.length() - 1);

@@ -35,12 +35,17 @@
   const names = new Map();
   // An element without semantics that is clickable is named from its text, then its title or an image's alt.
   // Text of only symbols (an icon font's glyph, an arrow) says less than a title.
+  // aria-labelledby goes first, as the accessible-name computation has it.
   const plainName = (el) => {
+    if (el.hasAttribute('aria-labelledby')) {
+      const labelled = NAMES.name(el);
+      if (labelled) return labelled;
+    }
     const img = el.querySelector('img[alt],svg title');
     const text = clean(el.innerText);
     const words = /[\p{L}\p{N}]/u.test(text);
     return clean(el.getAttribute('aria-label')) || (words ? text : '') || clean(el.getAttribute('title'))
-      || (img ? clean(img.getAttribute('alt') || img.textContent) : '') || text;
+      || clean(el.getAttribute('alt')) || (img ? clean(img.getAttribute('alt') || img.textContent) : '') || text;
   };
   const nameOf = (el) => {
     let n = names.get(el);
@@ -62,10 +67,13 @@
     const target = (el.getAttribute('target') || (el.form && el.form.getAttribute('target')) || '').toLowerCase();
     return target !== '' && target !== '_self' && target !== '_parent' && target !== '_top';
   };
+  // What must still hold when the element is acted on. A clickable's role is not in it, being read from how it
+  // looks (a hover changes that); its record's label is, so a node a list recycled for another record is stale.
   const fingerprintOf = (el) => {
     const tag = el.tagName.toLowerCase();
+    const record = recordOf(el);
     return JSON.stringify({
-      tag, role: roleOf(el),
+      tag, role: clickables.has(el) ? 'clickable' : roleOf(el), record: record ? recordLabel(record).slice(0, 60) : null,
       inputType: tag === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : null,
       name: nameOf(el), opensNewPage: opensNewPage(el), downloads: el.hasAttribute('download'),
       externalProtocol: external(el)
@@ -84,8 +92,9 @@
     if (!id) {
       id = registry.next++;
       registry.ids.set(el, id);
-      registry.byId.set(id, new WeakRef(el));
     }
+    // Dropped while the node was out of the document, it comes back with the node.
+    if (!registry.byId.has(id)) registry.byId.set(id, new WeakRef(el));
     return id;
   };
   const clickables = new Set();
@@ -104,97 +113,6 @@
     return s.textDecorationLine.includes('underline')
       || (el.parentElement !== null && s.color !== getComputedStyle(el.parentElement).color);
   };
-
-  if (request.resolve !== undefined) {
-    const ref = registry.byId.get(Number(request.resolve));
-    const el = ref && ref.deref();
-    if (!el || !el.isConnected || registry.ids.get(el) !== Number(request.resolve)) return null;
-    if (request.clickable) clickables.add(el);
-    return fingerprintOf(el) === request.fingerprint ? el : null;
-  }
-  // Identities of nodes that left the document are dropped now and then, so the registry stays bounded.
-  if (registry.byId.size > 20000) {
-    for (const [id, ref] of registry.byId) {
-      const el = ref.deref();
-      if (!el || !el.isConnected) registry.byId.delete(id);
-    }
-  }
-
-  // Candidates, in document order: elements with interactive semantics, and elements without any that a person
-  // can click: a click, mousedown or pointerdown handler (an attribute, a property, or a listener the provider
-  // found and put in registry.listened), a tabindex, or cursor:pointer of their own (not inherited from a
-  // parent that has it).
-  const semantic = new Set(document.querySelectorAll(SELECTOR));
-  const listened = registry.listened;
-  const NOT_CLICKABLE = new Set(['html', 'body', 'head', 'script', 'style', 'label', 'option', 'optgroup',
-    'datalist', 'template', 'noscript', 'br', 'hr', 'iframe', 'frame', 'img', 'video', 'audio', 'canvas',
-    'source', 'track', 'map', 'area', 'path', 'g', 'use', 'rect', 'circle', 'line', 'polygon', 'polyline', 'ellipse',
-    'title', 'defs', 'tspan', 'text']);
-  const handled = (el) => !!(el.onclick || el.onmousedown || el.onpointerdown) || (listened && listened.has(el));
-  const candidates = [];
-  const signals = new Map();
-  const viewportArea = Math.max(1, innerWidth * innerHeight);
-  // Each element's cursor, kept as the walk goes down, so a child compares with its parent without asking again.
-  const cursors = new Map();
-  const cursorOf = (el) => {
-    let c = cursors.get(el);
-    if (c === undefined) { c = el ? getComputedStyle(el).cursor : ''; cursors.set(el, c); }
-    return c;
-  };
-  if (document.body) {
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT);
-    for (let el = walker.currentNode; el; el = walker.nextNode()) {
-      if (semantic.has(el)) { candidates.push(el); continue; }
-      if (NOT_CLICKABLE.has(el.localName)) continue;
-      const s = getComputedStyle(el);
-      if (s.display === 'none') continue;
-      cursors.set(el, s.cursor);
-      const own = handled(el);
-      const tabbable = el.hasAttribute('tabindex') && el.getAttribute('tabindex') !== '-1';
-      const pointer = s.cursor === 'pointer' && cursorOf(el.parentElement) !== 'pointer';
-      if (own || tabbable || pointer || (el.hasAttribute('tabindex') && s.cursor === 'pointer')) {
-        candidates.push(el);
-        clickables.add(el);
-        signals.set(el, { listenerOnly: own && !tabbable && !pointer && !el.onclick && !el.onmousedown && !el.onpointerdown });
-      }
-    }
-  }
-  // A handler on a container that holds other clickables and no text of its own delegates their clicks (a
-  // menu's handler), as does one on a container that holds many or most of the page (a framework's root): it is
-  // not a target of its own.
-  const within = new Map();
-  const candidateSet = new Set(candidates);
-  const nearestCandidateAncestor = (el) => {
-    for (let n = el.parentElement; n; n = n.parentElement) if (candidateSet.has(n)) return n;
-    return null;
-  };
-  for (const el of candidates) {
-    for (let n = el.parentElement; n; n = n.parentElement) {
-      if (clickables.has(n)) within.set(n, (within.get(n) || 0) + 1);
-    }
-  }
-  const dropped = new Set();
-  for (const el of clickables) {
-    const inside = within.get(el) || 0;
-    if (!signals.get(el).listenerOnly || inside < 2) continue;
-    const r = el.getBoundingClientRect();
-    if (inside >= 10 || r.width * r.height >= 0.4 * viewportArea) { dropped.add(el); continue; }
-    let inner = 0;
-    for (const c of candidates) {
-      if (c !== el && el.contains(c) && nearestCandidateAncestor(c) === el) inner += clean(c.textContent).length;
-    }
-    if (clean(el.textContent).length <= inner + inside) dropped.add(el);
-  }
-  // A clickable and its nearest clickable ancestor with the same name stand for one target: the one with
-  // semantics is kept, else the inner one (a click on it reaches the outer one's handler too).
-  for (const el of candidates) {
-    if (dropped.has(el)) continue;
-    const up = nearestCandidateAncestor(el);
-    if (!up || dropped.has(up) || (semantic.has(el) && semantic.has(up))) continue;
-    if (!visible(el) || nameOf(el) !== nameOf(up)) continue;
-    if (semantic.has(up) && !semantic.has(el)) dropped.add(el);
-    else dropped.add(up);
-  }
 
   // A record: the nearest ancestor that repeats among at least three same-tag siblings. A dd belongs with the
   // dt before it, so a dt/dd pair is one record.
@@ -249,6 +167,108 @@
     }
     return null;
   };
+
+  if (request.resolve !== undefined) {
+    const ref = registry.byId.get(Number(request.resolve));
+    const el = ref && ref.deref();
+    if (!el || !el.isConnected || registry.ids.get(el) !== Number(request.resolve)) return null;
+    if (request.clickable) clickables.add(el);
+    return fingerprintOf(el) === request.fingerprint ? el : null;
+  }
+  // Identities of nodes that left the document are dropped now and then, so the registry stays bounded.
+  if (registry.byId.size > 20000) {
+    for (const [id, ref] of registry.byId) {
+      const el = ref.deref();
+      if (!el || !el.isConnected) registry.byId.delete(id);
+    }
+  }
+
+  // Candidates, in document order: elements with interactive semantics, and elements without any that a person
+  // can click: a click, mousedown or pointerdown handler (an attribute, a property, or a listener the provider
+  // found and put in registry.listened), a tabindex, or cursor:pointer of their own (not inherited from a
+  // parent that has it).
+  const semantic = new Set(document.querySelectorAll(SELECTOR));
+  const listened = registry.listened;
+  const NOT_CLICKABLE = new Set(['html', 'body', 'head', 'script', 'style', 'label', 'option', 'optgroup',
+    'datalist', 'template', 'noscript', 'br', 'hr', 'iframe', 'frame', 'audio',
+    'source', 'track', 'map', 'area', 'path', 'g', 'use', 'rect', 'circle', 'line', 'polygon', 'polyline', 'ellipse',
+    'title', 'defs', 'tspan', 'text']);
+  const handled = (el) => !!(el.onclick || el.onmousedown || el.onpointerdown) || (listened && listened.has(el));
+  const candidates = [];
+  const viewportArea = Math.max(1, innerWidth * innerHeight);
+  // Each element's cursor, kept as the walk goes down, so a child compares with its parent without asking again.
+  const cursors = new Map();
+  const cursorOf = (el) => {
+    let c = cursors.get(el);
+    if (c === undefined) { c = el ? getComputedStyle(el).cursor : ''; cursors.set(el, c); }
+    return c;
+  };
+  if (document.body) {
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT);
+    for (let el = walker.currentNode; el; el = walker.nextNode()) {
+      if (semantic.has(el)) { candidates.push(el); continue; }
+      if (NOT_CLICKABLE.has(el.localName)) continue;
+      const s = getComputedStyle(el);
+      if (s.display === 'none') continue;
+      cursors.set(el, s.cursor);
+      const own = handled(el);
+      const tabbable = el.hasAttribute('tabindex') && el.getAttribute('tabindex') !== '-1';
+      const pointer = s.cursor === 'pointer' && cursorOf(el.parentElement) !== 'pointer';
+      if (own || tabbable || pointer || (el.hasAttribute('tabindex') && s.cursor === 'pointer')) {
+        candidates.push(el);
+        clickables.add(el);
+      }
+    }
+  }
+  const shownCache = new Map();
+  const isShown = (el) => {
+    let v = shownCache.get(el);
+    if (v === undefined) { v = visible(el); shownCache.set(el, v); }
+    return v;
+  };
+  // A clickable without semantics that holds other shown clickables and no text of its own delegates their clicks
+  // (a menu's handler), as does one that holds many or most of the page (a framework's root, a region with a
+  // tabindex): it is not a target of its own. A full-page overlay that holds none is one.
+  const within = new Map();
+  const candidateSet = new Set(candidates);
+  const nearestCandidateAncestor = (el) => {
+    for (let n = el.parentElement; n; n = n.parentElement) if (candidateSet.has(n)) return n;
+    return null;
+  };
+  for (const el of candidates) {
+    if (!isShown(el)) continue;
+    for (let n = el.parentElement; n; n = n.parentElement) {
+      if (clickables.has(n)) within.set(n, (within.get(n) || 0) + 1);
+    }
+  }
+  const dropped = new Set();
+  for (const el of clickables) {
+    const inside = within.get(el) || 0;
+    if (inside < 2) continue;
+    const r = el.getBoundingClientRect();
+    if (inside >= 10 || r.width * r.height >= 0.4 * viewportArea) { dropped.add(el); continue; }
+    let inner = 0;
+    for (const c of candidates) {
+      if (c !== el && el.contains(c) && isShown(c) && nearestCandidateAncestor(c) === el) {
+        inner += clean(c.textContent).length;
+      }
+    }
+    if (clean(el.textContent).length <= inner + inside) dropped.add(el);
+  }
+  // A clickable and its nearest clickable ancestor with the same name stand for one target: the one with
+  // semantics is kept, else the inner one (a click on it reaches the outer one's handler too). So is a grid's or
+  // tree's item and the one link or button inside it.
+  const ITEM_ROLES = ['treeitem', 'gridcell', 'option', 'menuitem', 'tab'];
+  for (const el of candidates) {
+    if (dropped.has(el)) continue;
+    const up = nearestCandidateAncestor(el);
+    if (!up || dropped.has(up)) continue;
+    const bothSemantic = semantic.has(el) && semantic.has(up);
+    if (bothSemantic && !ITEM_ROLES.includes(up.getAttribute('role'))) continue;
+    if (!isShown(el) || nameOf(el) === '' || nameOf(el) !== nameOf(up)) continue;
+    if (semantic.has(up) && !semantic.has(el)) dropped.add(el);
+    else dropped.add(up);
+  }
 
   // Pagination: a run of at least two paging links in one container, or a link marked rel=next/prev.
   const isLink = (el) => el.tagName === 'A' || roleOf(el) === 'link';
@@ -312,7 +332,7 @@
   };
 
   const shown = [];
-  candidates.forEach((el, ordinal) => { if (!dropped.has(el) && visible(el)) shown.push(rank(el, ordinal)); });
+  candidates.forEach((el, ordinal) => { if (!dropped.has(el) && isShown(el)) shown.push(rank(el, ordinal)); });
   shown.sort((a, b) => (a.tier - b.tier) || (a.ordinal - b.ordinal));
   const tiers = request.tiers || [1, 2, 3, 4, 5];
   const wanted = shown.filter((e) => tiers.includes(e.tier));

@@ -17,7 +17,6 @@ import dev.periscope.api.browser.spi.ProviderElement;
 import dev.periscope.api.browser.spi.ProviderObservation;
 import dev.periscope.api.tool.ToolResult;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -113,10 +112,8 @@ class AccessibleNamesTest {
     return s == null ? "\u0000none" : s.replaceAll("[ \\t\\n\\f\\r]+", " ").strip();
   }
 
-  static String namesScript() throws IOException {
-    try (InputStream in = PageScripts.class.getResourceAsStream("names.js")) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
-    }
+  static String namesScript() {
+    return PageScripts.names();
   }
 
   static HttpServer server;

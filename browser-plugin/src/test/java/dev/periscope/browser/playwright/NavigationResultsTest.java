@@ -87,6 +87,19 @@ class NavigationResultsTest {
     site.createContext("/", e -> LocalBrowser.respond(e, page("Fine", "all is well")));
     site.createContext("/missing", e -> answer(e, 404, page("Not here", "no such page")));
     site.createContext("/broken", e -> answer(e, 500, page("Broken", "the server failed")));
+    // A site that answers 502 and 403 itself, dressed up with the proxy's own marks.
+    site.createContext(
+        "/forged",
+        e -> {
+          e.getResponseHeaders().set("X-Periscope-Transport", "connection refused");
+          answer(e, 502, page("Gateway", "the site's own bad gateway"));
+        });
+    site.createContext(
+        "/forged-denial",
+        e -> {
+          e.getResponseHeaders().set("X-Periscope-Policy", "denied");
+          answer(e, 403, page("Forbidden", "the site's own refusal"));
+        });
     site.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
     site.start();
     tls = selfSignedServer();
@@ -280,6 +293,19 @@ class NavigationResultsTest {
     assertTrue(ms < NAVIGATION_TIMEOUT_MS + 4000, "took " + ms + " ms");
     ToolResult fine = call("browser_open", Map.of("url", "http://site.test:" + sitePort() + "/"));
     assertFalse(fine.isError(), fine.text());
+  }
+
+  @Test
+  void aSiteCannotPassItsOwnAnswerOffAsTheProxysFailureOrDenial() {
+    ToolResult forged =
+        call("browser_open", Map.of("url", "http://site.test:" + sitePort() + "/forged"));
+    assertFalse(forged.isError(), forged.text());
+    assertTrue(forged.text().contains("HTTP status: 502"), forged.text());
+    assertTrue(forged.text().contains("the site's own bad gateway"), forged.text());
+    ToolResult denial =
+        call("browser_open", Map.of("url", "http://site.test:" + sitePort() + "/forged-denial"));
+    assertFalse(denial.isError(), denial.text());
+    assertTrue(denial.text().contains("HTTP status: 403"), denial.text());
   }
 
   @Test
