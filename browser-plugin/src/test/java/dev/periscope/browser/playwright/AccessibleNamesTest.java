@@ -228,10 +228,11 @@ class AccessibleNamesTest {
 
   /**
    * A page of a thousand links and two hundred fields (most of them unnamed, in table rows): every
-   * candidate named and every field hinted in one evaluation, as an observation does.
+   * candidate named and every field hinted in one evaluation, as an observation does. Prints the
+   * time it took; asserts none.
    */
   @Test
-  void namingAThousandElementsTakesLittleTime() throws Exception {
+  void namesAndHintsEveryCandidateOfALargePageInOneEvaluation() throws Exception {
     StringBuilder form = new StringBuilder("<form><table>");
     for (int i = 0; i < 100; i++) {
       form.append("<tr><td>Field ").append(i).append("</td><td><input name=f").append(i);
@@ -273,7 +274,6 @@ class AccessibleNamesTest {
           ((Number) r.get("namesMs")).doubleValue());
       assertTrue(((Number) r.get("candidates")).intValue() >= 1300, r.toString());
       assertEquals(300, ((Number) r.get("hinted")).intValue(), "every field in the table");
-      assertTrue(((Number) r.get("ms")).doubleValue() < 3_000, r.toString());
     }
   }
 
