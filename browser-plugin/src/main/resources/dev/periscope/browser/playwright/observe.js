@@ -117,7 +117,19 @@
   // A record: the nearest ancestor that repeats among at least three same-tag siblings. A dd belongs with the
   // dt before it, so a dt/dd pair is one record.
   const recordIds = new Map();
+  // Each element's record and each record's label, worked out once per call: ranking, grouping and fingerprints
+  // all ask.
+  const records = new Map();
+  const labels = new Map();
   const recordOf = (el) => {
+    if (!records.has(el)) records.set(el, findRecord(el));
+    return records.get(el);
+  };
+  const recordLabel = (record) => {
+    if (!labels.has(record)) labels.set(record, labelOf(record));
+    return labels.get(record);
+  };
+  const findRecord = (el) => {
     for (let node = el.parentElement; node && node !== document.body; node = node.parentElement) {
       const isRecordTag = RECORD_TAGS.includes(node.tagName)
         || ['listitem', 'article'].includes(node.getAttribute('role'));
@@ -135,7 +147,7 @@
     }
     return null;
   };
-  const recordLabel = (record) => {
+  const labelOf = (record) => {
     if (record.tagName === 'DT') return clean(record.innerText).slice(0, 160);
     const scope = [record];
     if (record.tagName === 'DT') {
