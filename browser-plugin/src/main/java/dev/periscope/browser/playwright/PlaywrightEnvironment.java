@@ -251,8 +251,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
         "observing the page",
         () -> {
           List<com.microsoft.playwright.Frame> frames = new java.util.ArrayList<>();
-          new ClickListeners(guards.control(), registryKey).mark();
-          ProviderObservation o = PageScripts.observe(page, registryKey, budget, frames);
+          ProviderObservation o = observeSettled(budget, frames);
           observedFrames = frames;
           return new ProviderObservation(
               o.url(),
@@ -266,6 +265,35 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
               navigations.status(page.url()));
         });
   }
+
+  /**
+   * The page's observation. A document that navigated away while it was observed (a redirect a
+   * script started as the action ended) is gone: the new one is observed once it has loaded, up to
+   * {@value #OBSERVE_ATTEMPTS} times. On the driver's thread.
+   */
+  private ProviderObservation observeSettled(
+      ObservationBudget budget, List<com.microsoft.playwright.Frame> frames) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        new ClickListeners(guards.control(), registryKey).mark();
+        return PageScripts.observe(page, registryKey, budget, frames);
+      } catch (PlaywrightException e) {
+        if (attempt == OBSERVE_ATTEMPTS
+            || !String.valueOf(e.getMessage()).contains("Execution context was destroyed")) {
+          throw e;
+        }
+        frames.clear();
+        try {
+          page.waitForLoadState(
+              LoadState.DOMCONTENTLOADED, new Page.WaitForLoadStateOptions().setTimeout(2_000));
+        } catch (PlaywrightException stillLoading) {
+          // Observed as it stands.
+        }
+      }
+    }
+  }
+
+  private static final int OBSERVE_ATTEMPTS = 3;
 
   /** The page kept navigating itself while it was asked to go elsewhere, once and again. */
   private static final class SelfNavigating extends RuntimeException {
