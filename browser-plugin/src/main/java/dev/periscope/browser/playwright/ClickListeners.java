@@ -22,13 +22,23 @@ final class ClickListeners {
   static final int MAX_ELEMENTS = 400;
 
   private static final String GROUP = "periscope-click-listeners";
+
+  /** Holds the document's handle from one observation to the next, until the document goes. */
+  private static final String DOCUMENT_GROUP = "periscope-click-listeners-document";
+
   private static final String HAND_OVER =
-      "function (key, ...elements) { const r = window[key]; if (r) r.listened = new WeakSet("
-          + "elements.filter((e) => e && e.nodeType === 1 && e !== document.body"
-          + " && e !== document.documentElement)); }";
+      "function (key, replace, ...elements) { const r = window[key]; if (!r) return;"
+          + " if (replace || !r.listened) r.listened = new WeakSet();"
+          + " for (const e of elements) if (e && e.nodeType === 1 && e !== document.body"
+          + " && e !== document.documentElement) r.listened.add(e); }";
 
   private final CDPSession control;
   private final String registryKey;
+
+  /** The main document observed last, and the listened nodes already handed to its registry. */
+  private String documentId;
+
+  private Set<Integer> handedOver = Set.of();
 
   ClickListeners(CDPSession control, String registryKey) {
     this.control = control;
@@ -37,21 +47,28 @@ final class ClickListeners {
 
   /**
    * Marks the listened elements of the document as it stands; a document that went away meanwhile
-   * is only left unmarked.
+   * is only left unmarked. The same document as last time costs one call to Chromium when its
+   * listened elements are the same; new ones are added, and any that lost its listener makes the
+   * set start over.
    */
   void mark() {
+    boolean resolved = false;
     try {
-      JsonObject document =
-          control.send("Runtime.evaluate", params("expression", "document", "objectGroup", GROUP));
-      String documentId = objectId(document.getAsJsonObject("result"));
-      if (documentId == null) {
-        return;
+      JsonArray listeners;
+      try {
+        listeners = listeners();
+      } catch (PlaywrightException documentGone) {
+        listeners = null;
       }
-      JsonObject query = params("objectId", documentId);
-      query.addProperty("depth", -1);
-      query.addProperty("pierce", false);
-      JsonArray listeners =
-          control.send("DOMDebugger.getEventListeners", query).getAsJsonArray("listeners");
+      if (listeners == null) {
+        release(DOCUMENT_GROUP);
+        documentId = null;
+        handedOver = Set.of();
+        listeners = listeners();
+        if (listeners == null) {
+          return;
+        }
+      }
       Set<Integer> nodes = new LinkedHashSet<>();
       for (JsonElement l : listeners) {
         JsonObject listener = l.getAsJsonObject();
@@ -61,11 +78,18 @@ final class ClickListeners {
           nodes.add(listener.get("backendNodeId").getAsInt());
         }
       }
+      if (nodes.equals(handedOver)) {
+        return;
+      }
+      boolean replace = !nodes.containsAll(handedOver);
       JsonArray arguments = new JsonArray();
-      JsonObject key = new JsonObject();
-      key.addProperty("value", registryKey);
-      arguments.add(key);
+      arguments.add(value(registryKey));
+      arguments.add(value(replace));
+      resolved = true;
       for (int node : nodes) {
+        if (!replace && handedOver.contains(node)) {
+          continue;
+        }
         JsonObject resolve = params("objectGroup", GROUP);
         resolve.addProperty("backendNodeId", node);
         String element =
@@ -79,16 +103,55 @@ final class ClickListeners {
       JsonObject call = params("objectId", documentId, "functionDeclaration", HAND_OVER);
       call.add("arguments", arguments);
       control.send("Runtime.callFunctionOn", call);
+      handedOver = nodes;
     } catch (PlaywrightException e) {
       // The document navigated away or a node went while it was looked at: the observation sees
-      // the page as it is, without listener-only elements.
+      // the page as it is, without listener-only elements; the next one starts over.
+      handedOver = Set.of();
     } finally {
-      try {
-        control.send("Runtime.releaseObjectGroup", params("objectGroup", GROUP));
-      } catch (PlaywrightException ignored) {
-        // The session is gone with its page.
+      if (resolved) {
+        release(GROUP);
       }
     }
+  }
+
+  /**
+   * The listeners of the main document, found from the handle kept since the last call (a handle of
+   * a document that went away fails) or, with none kept, from a new one; null when the page has no
+   * document to look at.
+   */
+  private JsonArray listeners() {
+    if (documentId == null) {
+      JsonObject document =
+          control.send(
+              "Runtime.evaluate", params("expression", "document", "objectGroup", DOCUMENT_GROUP));
+      documentId = objectId(document.getAsJsonObject("result"));
+      if (documentId == null) {
+        return null;
+      }
+    }
+    JsonObject query = params("objectId", documentId);
+    query.addProperty("depth", -1);
+    query.addProperty("pierce", false);
+    return control.send("DOMDebugger.getEventListeners", query).getAsJsonArray("listeners");
+  }
+
+  private void release(String group) {
+    try {
+      control.send("Runtime.releaseObjectGroup", params("objectGroup", group));
+    } catch (PlaywrightException ignored) {
+      // The session is gone with its page.
+    }
+  }
+
+  private static JsonObject value(Object v) {
+    JsonObject o = new JsonObject();
+    if (v instanceof Boolean b) {
+      o.addProperty("value", b);
+    } else {
+      o.addProperty("value", String.valueOf(v));
+    }
+    return o;
   }
 
   private static String objectId(JsonObject remote) {

@@ -43,26 +43,60 @@ final class HitTest {
   private HitTest() {}
 
   /**
-   * Returns when the pointer at the centre of {@code target} would reach it; fails {@code
+   * Brings {@code target} into view (to the viewport's middle once something covers it) and, in the
+   * same script, looks at it as Playwright's actionability checks would: whether it is ready for
+   * the pointer now (its centre in the viewport reaches it, it is enabled and visible, and nothing
+   * animates it) and, when something else is hit at its centre, what.
+   */
+  private static final String STATE =
+      """
+      (el, { key, centre }) => {
+        if (centre) el.scrollIntoView({ block: 'center', inline: 'center' });
+        else if (el.scrollIntoViewIfNeeded) el.scrollIntoViewIfNeeded(true);
+        else el.scrollIntoView({ block: 'center', inline: 'center' });
+        const cover = (__ANNOUNCE__)(el, key);
+        if (cover) return { cover, ready: false };
+        const box = Array.from(el.getClientRects()).find((b) => b.width > 0 && b.height > 0);
+        if (!box) return { cover: null, ready: false };
+        const x = box.left + box.width / 2;
+        const y = box.top + box.height / 2;
+        if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return { cover: null, ready: false };
+        const hit = document.elementFromPoint(x, y);
+        const reaches = hit && (hit === el || el.contains(hit));
+        const style = getComputedStyle(el);
+        const enabled = !el.matches(':disabled') && !el.closest('[aria-disabled="true"]');
+        const still = !document.getAnimations().some((a) => {
+          const t = a.effect && a.effect.target;
+          return a.playState === 'running' && t instanceof Element && (t === el || t.contains(el));
+        });
+        return { cover: null, ready: !!reaches && enabled && still && style.visibility === 'visible' };
+      }"""
+          .replace("__ANNOUNCE__", COVER);
+
+  /**
+   * Returns when the pointer at the centre of {@code target} would reach it, and whether the
+   * element is ready for the pointer without Playwright's actionability wait; fails {@code
    * BROWSER_TARGET_COVERED} when something else still covers its centre after {@value #SETTLE_MS}
    * ms, naming that element (its ref goes where the message says {@link BrowserException#REF}) and
    * what it would take ({@code "the click"}, {@code "the pointer"}).
    */
-  static void requireUncovered(
+  static boolean requireUncovered(
       Page page, ElementHandle target, ProviderElement element, String registryKey, String what) {
-    target.scrollIntoViewIfNeeded();
     long deadline = System.nanoTime() + SETTLE_MS * 1_000_000L;
     boolean centred = false;
     while (true) {
       @SuppressWarnings("unchecked")
-      Map<String, Object> cover = (Map<String, Object>) target.evaluate(COVER, registryKey);
+      Map<String, Object> state =
+          (Map<String, Object>)
+              target.evaluate(STATE, Map.of("key", registryKey, "centre", centred));
+      @SuppressWarnings("unchecked")
+      Map<String, Object> cover = (Map<String, Object>) state.get("cover");
       if (cover == null) {
-        return;
+        return Boolean.TRUE.equals(state.get("ready"));
       }
       if (!centred) {
         // A sticky header or footer covers what sits at the viewport's edge: the middle is clear of
         // it.
-        target.evaluate("(el) => el.scrollIntoView({ block: 'center', inline: 'center' })");
         centred = true;
         continue;
       }

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -139,8 +140,14 @@ final class PageGuards {
   <T> T around(String what, Callable<T> action) throws Exception {
     noteBackground();
     T result = action.call();
-    awaitNavigationHeaders();
-    List<String> blocked = takeBlocked();
+    Recorded recorded = readRegistry();
+    List<String> blocked = new ArrayList<>(recorded.blocked());
+    if (recorded.navigated() || pendingNavigations.get() > 0) {
+      // Only a navigation the page started waits here: an action that started none returns at once.
+      awaitNavigationHeaders();
+      blocked.addAll(readRegistry().blocked());
+    }
+    blocked.addAll(takeBlockedOutside());
     if (!blocked.isEmpty()) {
       throw BrowserException.of(
               ErrorCode.BROWSER_POLICY_DENIED,
@@ -173,20 +180,38 @@ final class PageGuards {
    * protocols.
    */
   private List<String> takeBlocked() {
-    List<String> blocked = new ArrayList<>();
+    List<String> blocked = new ArrayList<>(readRegistry().blocked());
+    blocked.addAll(takeBlockedOutside());
+    return blocked;
+  }
+
+  /**
+   * What the in-page guards recorded since the last read, and whether the document started a
+   * navigation meanwhile. A document that went away counts as navigated: what it recorded went with
+   * it.
+   */
+  private Recorded readRegistry() {
     try {
       @SuppressWarnings("unchecked")
-      List<String> recorded =
-          (List<String>)
-              page.evaluate(
-                  "key => { const r = window[key]; if (!r) return []; const b = r.blocked.slice(); r.blocked.length = 0;"
-                      + " return b; }",
-                  registryKey);
-      blocked.addAll(recorded);
+      Map<String, Object> r = (Map<String, Object>) page.evaluate(READ_REGISTRY, registryKey);
+      @SuppressWarnings("unchecked")
+      List<String> blocked = (List<String>) r.get("blocked");
+      return new Recorded(blocked, Boolean.TRUE.equals(r.get("navigated")));
     } catch (PlaywrightException e) {
-      // The document went away; what it recorded went with it.
+      return new Recorded(List.of(), true);
     }
-    blocked.addAll(externalNavigations);
+  }
+
+  private record Recorded(List<String> blocked, boolean navigated) {}
+
+  private static final String READ_REGISTRY =
+      "key => { const r = window[key]; if (!r) return { blocked: [], navigated: false };"
+          + " const b = r.blocked.slice(); r.blocked.length = 0; const n = !!r.navigated;"
+          + " r.navigated = false; return { blocked: b, navigated: n }; }";
+
+  /** What the browser blocked outside the page's scripts: downloads, pages, external protocols. */
+  private List<String> takeBlockedOutside() {
+    List<String> blocked = new ArrayList<>(externalNavigations);
     externalNavigations.clear();
     if (downloads.get() > attributedDownloads) {
       blocked.add("the page started a download, which was cancelled");

@@ -19,7 +19,9 @@ import dev.periscope.api.browser.spi.EnvironmentPolicy;
 import dev.periscope.api.browser.spi.ProviderElement;
 import dev.periscope.api.browser.spi.ProviderObservation;
 import dev.periscope.browser.Cleanup;
+import dev.periscope.browser.policy.DestinationPolicy;
 import dev.periscope.browser.policy.PolicyProxy;
+import java.net.URI;
 import java.util.List;
 
 /**
@@ -61,6 +63,9 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
 
   private NavigationOutcomes navigations;
 
+  /** Finds the main document's click listeners for each observation; replaced with the page. */
+  private ClickListeners clickListeners;
+
   /**
    * The frames the latest observation looked into: a frame element's target names one by its index.
    */
@@ -91,6 +96,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     this.navigations = new NavigationOutcomes(page, proxy);
     this.registryKey = registryKey;
     this.guards = guard(context, page, registryKey, policy.timeouts().navigationMs(), extraPages);
+    this.clickListeners = new ClickListeners(guards.control(), registryKey);
     // One primary page: any other page the context gets is closed (at the next call, when events
     // arrive).
     context.onPage(
@@ -180,6 +186,9 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
    * and as {@code BROWSER_NAVIGATION_FAILED} a main document that could not be reached. The guards
    * let a navigation the action started reach its headers first, so its outcome is this action's.
    */
+  private static final ElementHandle.ClickOptions READY_CLICK =
+      new ElementHandle.ClickOptions().setForce(true);
+
   private <T> T guarded(String what, java.util.concurrent.Callable<T> work) {
     NavigationOutcomes watching = navigations;
     return call(what, () -> watching.watch(() -> guards.around(what, work)));
@@ -275,7 +284,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
       ObservationBudget budget, List<com.microsoft.playwright.Frame> frames) {
     for (int attempt = 1; ; attempt++) {
       try {
-        new ClickListeners(guards.control(), registryKey).mark();
+        clickListeners.mark();
         return PageScripts.observe(page, registryKey, budget, frames);
       } catch (PlaywrightException e) {
         if (attempt == OBSERVE_ATTEMPTS
@@ -311,6 +320,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
   @Override
   public void navigate(BrowserAction.Navigate action) {
     String url = action.url();
+    refuseBeforeNavigating(url);
     // The response headers and the load share one navigation timeout.
     long deadline = System.nanoTime() + navigationTimeoutMs * 1_000_000L;
     try {
@@ -337,6 +347,36 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
   }
 
   /**
+   * Policy first: a destination the policy proxy would refuse, or a name that does not resolve, is
+   * refused here, as the proxy would refuse it, without Chromium: a refusal costs a judgement, not
+   * a navigation. An admitted one is judged again by the proxy as Chromium connects, and so is
+   * every redirect and subresource.
+   */
+  private void refuseBeforeNavigating(String url) {
+    URI uri;
+    try {
+      uri = URI.create(url);
+    } catch (IllegalArgumentException e) {
+      return; // Chromium reads it its own way, through the proxy
+    }
+    String scheme = String.valueOf(uri.getScheme()).toLowerCase(java.util.Locale.ROOT);
+    if (uri.getHost() == null || !(scheme.equals("http") || scheme.equals("https"))) {
+      return;
+    }
+    int port = uri.getPort() > 0 ? uri.getPort() : scheme.equals("https") ? 443 : 80;
+    String host = NavigationOutcomes.host(url);
+    DestinationPolicy.Verdict v = proxy.judgeNavigation(uri.getHost(), port);
+    switch (v.outcome()) {
+      case DENIED ->
+          throw BrowserException.of(
+              ErrorCode.BROWSER_POLICY_DENIED,
+              "the project's network policy denies " + host + ": " + v.reason());
+      case UNRESOLVED -> throw NavigationFailures.failed(host, PolicyProxy.unresolvedCause());
+      case ADMITTED -> {}
+    }
+  }
+
+  /**
    * A fresh primary page takes the place of the current one, which is closed. On the driver's
    * thread.
    */
@@ -349,6 +389,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
       replacingPage = false;
     }
     guards = guard(context, page, registryKey, navigationTimeoutMs, extraPages);
+    clickListeners = new ClickListeners(guards.control(), registryKey);
     navigations = new NavigationOutcomes(page, proxy);
     watchRenderer(page);
     old.close();
@@ -434,8 +475,11 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
         () -> {
           ElementHandle target = resolve(element);
           try {
-            HitTest.requireUncovered(page, target, element, registryKey, "the click");
-            target.click();
+            boolean ready =
+                HitTest.requireUncovered(page, target, element, registryKey, "the click");
+            // Ready as Playwright's checks would find it: its stability wait (two animation frames)
+            // is what a click would mostly spend.
+            target.click(ready ? READY_CLICK : new ElementHandle.ClickOptions());
           } finally {
             target.dispose();
           }
@@ -457,8 +501,9 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
         () -> {
           ElementHandle target = resolve(element);
           try {
-            HitTest.requireUncovered(page, target, element, registryKey, "the pointer");
-            target.hover();
+            boolean ready =
+                HitTest.requireUncovered(page, target, element, registryKey, "the pointer");
+            target.hover(new ElementHandle.HoverOptions().setForce(ready));
           } finally {
             target.dispose();
           }
@@ -561,8 +606,9 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
         () -> {
           ElementHandle target = resolve(element);
           try {
-            HitTest.requireUncovered(page, target, element, registryKey, "the click");
-            target.setChecked(checked);
+            boolean ready =
+                HitTest.requireUncovered(page, target, element, registryKey, "the click");
+            target.setChecked(checked, new ElementHandle.SetCheckedOptions().setForce(ready));
           } finally {
             target.dispose();
           }

@@ -169,6 +169,27 @@ public final class PolicyProxy implements AutoCloseable {
     }
   }
 
+  /**
+   * Judges a navigation's destination before the browser is asked to go there, as this proxy would
+   * judge its connection: a denial and a name that does not resolve are recorded as if the browser
+   * had asked. The browser need not be troubled with a destination the proxy would refuse anyway;
+   * an admitted one is judged again when the browser connects.
+   *
+   * @return the verdict; for an unresolved name, {@link #unresolvedCause()} says why in words
+   */
+  public DestinationPolicy.Verdict judgeNavigation(String host, int port) {
+    DestinationPolicy.Verdict v = judge(host, port);
+    if (v.outcome() == DestinationPolicy.Verdict.Outcome.UNRESOLVED) {
+      unreachable(v.host(), port, unresolvedCause());
+    }
+    return v;
+  }
+
+  /** The cause in words of a name that does not resolve, as the proxy's answer states it. */
+  public static String unresolvedCause() {
+    return TransportCauses.oneLine(TransportCauses.UNRESOLVED);
+  }
+
   /** Judges a destination unless the proxy is closing; records a denial. */
   private DestinationPolicy.Verdict judge(String host, int port) {
     DestinationPolicy.Verdict v = policy.judge(host, resolver);

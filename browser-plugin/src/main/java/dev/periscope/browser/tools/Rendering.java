@@ -61,14 +61,21 @@ final class Rendering {
     if (!groups.isEmpty()) {
       b.append("Records: ").append(groups.size()).append('\n');
       for (Observation.Group g : groups) {
-        b.append("  [")
-            .append(g.ref())
-            .append("] ")
-            .append(g.label().isEmpty() ? "(untitled record)" : g.label())
-            .append('\n');
-        page.elements().stream()
-            .filter(e -> g.ref().equals(e.group()))
-            .forEach(e -> element(b, e, "    "));
+        List<Observation.ObservedElement> members =
+            page.elements().stream().filter(e -> g.ref().equals(e.group())).toList();
+        // A record titled by its first element (a title link) is that element's line: the title
+        // is shown once.
+        boolean titled = !g.label().isEmpty() && members.get(0).name().equals(g.label());
+        if (titled) {
+          element(b, members.get(0), "  [" + g.ref() + "] ");
+        } else {
+          b.append("  [")
+              .append(g.ref())
+              .append("] ")
+              .append(g.label().isEmpty() ? "(untitled record)" : g.label())
+              .append('\n');
+        }
+        members.stream().skip(titled ? 1 : 0).forEach(e -> element(b, e, "    "));
       }
     }
     b.append('\n');
@@ -85,8 +92,8 @@ final class Rendering {
           .append(page.textEnd())
           .append(" of ")
           .append(o.totalTextChars())
-          .append(" chars):\n")
-          .append(page.text());
+          .append(" chars; a line that is an element above shows its ref):\n")
+          .append(withRefs(page.text(), page.elements()));
     }
     if (page.continuation() != null) {
       b.append("\n\nMore remains. Call browser_observe_next with continuation \"")
@@ -99,6 +106,36 @@ final class Rendering {
     }
     return b.toString();
   }
+
+  /**
+   * The page text with each line that reads exactly as the name of one element listed above
+   * replaced by that element's ref, so that what the element list shows is not shown twice. Names
+   * shared by several listed elements, and short ones, stay as text.
+   */
+  static String withRefs(String text, List<Observation.ObservedElement> elements) {
+    Map<String, String> refs = new java.util.HashMap<>();
+    Set<String> shared = new java.util.HashSet<>();
+    for (Observation.ObservedElement e : elements) {
+      String name = e.name().strip();
+      if (name.length() >= MIN_REPLACED_CHARS && refs.putIfAbsent(name, e.ref()) != null) {
+        shared.add(name);
+      }
+    }
+    shared.forEach(refs::remove);
+    if (refs.isEmpty()) {
+      return text;
+    }
+    StringBuilder out = new StringBuilder(text.length());
+    for (String line : text.split("\n", -1)) {
+      String ref = refs.get(line.strip());
+      out.append(ref == null ? line : "[" + ref + "]").append('\n');
+    }
+    out.setLength(out.length() - 1);
+    return out.toString();
+  }
+
+  /** A name shorter than this ("Next", "1") reads no longer than its ref. */
+  private static final int MIN_REPLACED_CHARS = 8;
 
   /** Page events belong to the observation's first page; its continuations do not repeat them. */
   private static boolean firstPage(ObservationPage page) {

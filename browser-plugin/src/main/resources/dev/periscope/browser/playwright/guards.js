@@ -19,6 +19,10 @@
     return t !== '' && t !== '_self' && t !== '_parent' && t !== '_top';
   };
 
+  // A navigation this document starts (a link, a form, a script) makes the action that ran wait for its response
+  // headers; an action that started none returns at once.
+  if (window.navigation) window.navigation.addEventListener('navigate', () => { registry.navigated = true; });
+
   window.open = function () { block('the page tried to open a new window'); return null; };
 
   // WebRTC would send UDP (STUN, TURN, peers) around the policy proxy, and this Chromium sends it despite

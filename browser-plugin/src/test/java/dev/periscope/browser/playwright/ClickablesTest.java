@@ -205,6 +205,17 @@ class ClickablesTest {
             <script>addEventListener('load', () => window.scrollTo(0, 980));</script>
             """));
     pages.put(
+        "/late",
+        page(
+            "late",
+            """
+            <div id="first">First tile</div><div id="second">Second tile</div>
+            <button onclick="document.getElementById('second').addEventListener('click', () => log('second chosen'))">Arm the second</button>
+            <button onclick="document.getElementById('first').removeEventListener('click', chooseFirst)">Disarm the first</button>
+            <script>function chooseFirst() { log('first chosen'); }
+            document.getElementById('first').addEventListener('click', chooseFirst);</script>
+            """));
+    pages.put(
         "/regions",
         page(
             "regions",
@@ -443,6 +454,23 @@ class ClickablesTest {
     assertTrue(unhovered.text().contains("which would take the pointer"), unhovered.text());
     clickFor("covered", r, "Accept cookies", "cookies accepted");
     clickFor("covered", interactive("covered"), "Pay now", "paid");
+  }
+
+  @Test
+  void listenersAddedOrRemovedBetweenObservationsAreSeenByTheNext() {
+    ToolResult r = open("late", "/late");
+    assertTrue(names(r).contains("First tile"), r.text());
+    assertFalse(names(r).contains("Second tile"), r.text());
+    ToolResult armed = click("late", r, "Arm the second");
+    assertFalse(armed.isError(), armed.text());
+    ToolResult seen = interactive("late");
+    assertTrue(names(seen).containsAll(List.of("First tile", "Second tile")), seen.text());
+    clickFor("late", seen, "Second tile", "second chosen");
+    ToolResult disarmed = click("late", interactive("late"), "Disarm the first");
+    assertFalse(disarmed.isError(), disarmed.text());
+    ToolResult after = interactive("late");
+    assertFalse(names(after).contains("First tile"), after.text());
+    assertTrue(names(after).contains("Second tile"), after.text());
   }
 
   @Test

@@ -87,7 +87,9 @@ class NetworkPolicyBrowserTest {
             "307.r3dir.me",
             "62epax5fhvj3zzmzigyoe5ipkbn7fysllvges3a.302.r3dir.me" ->
             List.of(PUBLIC);
-        case "rebind.test" -> List.of(n == 0 ? PUBLIC : address("127.0.0.1"));
+        // Public for the open's two judgements (before the browser goes, and as it connects), then
+        // loopback.
+        case "rebind.test" -> List.of(n <= 1 ? PUBLIC : address("127.0.0.1"));
         case "make-1.2.3.4-rebind-169.254-169.254-rr.1u.ms" ->
             List.of(n % 2 == 0 ? address("1.2.3.4") : address("169.254.169.254"));
         case "localtest.me",
@@ -341,6 +343,7 @@ class NetworkPolicyBrowserTest {
     assertEquals("BROWSER_POLICY_DENIED", code(tls), tls.text());
     ToolResult nowhere = call("browser_open", Map.of("url", "http://nowhere.test/"));
     assertEquals("BROWSER_NAVIGATION_FAILED", code(nowhere), nowhere.text());
+    assertTrue(dialled.isEmpty(), "refused before anything was dialled: " + dialled);
     assertTrue(
         nowhere.text().contains("nowhere.test could not be reached: the name does not resolve"),
         nowhere.text());
@@ -362,6 +365,13 @@ class NetworkPolicyBrowserTest {
     ToolResult links =
         call("browser_open", Map.of("url", "http://site.test/links", "mode", "interactive"));
     assertFalse(links.isError(), links.text());
+    // Refused before Chromium is asked: the page stays where it was.
+    ToolResult metadata =
+        call("browser_open", Map.of("url", "http://169.254.169.254/latest/meta-data/"));
+    assertEquals("BROWSER_POLICY_DENIED", code(metadata), metadata.text());
+    ToolResult still = call("browser_observe", Map.of("mode", "interactive"));
+    assertTrue(still.text().contains("URL: http://site.test/links"), still.text());
+    links = still;
     ToolResult click = call("browser_click", LocalBrowser.target(links, "Inside"));
     assertEquals("BROWSER_POLICY_DENIED", code(click), click.text());
     assertEquals(0, decoyHits.get());
@@ -385,7 +395,7 @@ class NetworkPolicyBrowserTest {
         after.text());
     assertEquals(0, decoyHits.get(), "127.0.0.1:80 was reached");
     assertTrue(
-        resolutions.get("rebind.test").get() >= 2, "the name was resolved again and judged again");
+        resolutions.get("rebind.test").get() >= 3, "the name was resolved again and judged again");
   }
 
   @Test

@@ -29,6 +29,11 @@ public final class ToolsForTests {
     return current.tools();
   }
 
+  /** Ends an agent session as a host does: its browser session closes. */
+  public static void endSession(String agentSessionId) {
+    current.agentSessionEnded(agentSessionId);
+  }
+
   public static void close() {
     if (current != null) {
       current.close();

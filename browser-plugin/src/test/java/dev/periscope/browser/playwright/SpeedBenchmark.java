@@ -1,0 +1,464 @@
+package dev.periscope.browser.playwright;
+
+import com.microsoft.playwright.Browser;
+import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.BrowserType;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.Playwright;
+import com.microsoft.playwright.options.AriaSnapshotMode;
+import com.sun.net.httpserver.HttpServer;
+import dev.periscope.api.Cancellation;
+import dev.periscope.api.PluginConfiguration;
+import dev.periscope.api.tool.Tool;
+import dev.periscope.api.tool.ToolCall;
+import dev.periscope.api.tool.ToolResult;
+import dev.periscope.browser.BrowserSettings;
+import dev.periscope.browser.policy.Resolver;
+import dev.periscope.browser.policy.Upstream;
+import dev.periscope.browser.runtime.DefaultBrowserRuntime;
+import dev.periscope.browser.tools.ToolsForTests;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Per-call speed, side by side with raw Playwright on the same Chromium in the same process: click
+ * and the observation after it, open and its observation, refused navigations (the SSRF corpus in a
+ * row), a new agent session on a warm runtime, cold start (each in a process of its own), and eight
+ * agents at once. Run with {@code ./bench speed}. Prints figures and ratios; asserts nothing.
+ *
+ * <p>Arguments: the sections to run ({@code click open refusals warm agents cold}); all by default.
+ */
+public final class SpeedBenchmark {
+  static final int ROUNDS = 40;
+  static final String COUNTER =
+      "<!doctype html><html><head><title>Counter</title></head><body><h1>Counter</h1>"
+          + "<p id=n>0</p><button onclick=\"document.getElementById('n').textContent ="
+          + " ++window.count || (window.count = 1)\">Add</button>"
+          + "<a href=/counter>Again</a><input aria-label=Note></body></html>";
+
+  private final HttpServer server;
+  private final String base;
+
+  private SpeedBenchmark() throws IOException {
+    Map<String, String> pages = Map.of("/counter", COUNTER, "/big", ObservationTest.listing(300));
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.setExecutor(
+        Executors.newFixedThreadPool(
+            8,
+            r -> {
+              Thread t = new Thread(r, "bench-site");
+              t.setDaemon(true);
+              return t;
+            }));
+    server.createContext(
+        "/",
+        exchange -> {
+          byte[] body =
+              pages
+                  .getOrDefault(exchange.getRequestURI().getPath(), "<title>x</title>")
+                  .getBytes(StandardCharsets.UTF_8);
+          exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
+          exchange.sendResponseHeaders(200, body.length);
+          try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+          }
+        });
+    server.start();
+    base = "http://127.0.0.1:" + server.getAddress().getPort();
+  }
+
+  public static void main(String[] args) throws Exception {
+    if (args.length > 0 && args[0].equals("cold-child")) {
+      ColdStart.child(args);
+      return;
+    }
+    List<String> sections =
+        args.length == 0
+            ? List.of("click", "open", "refusals", "warm", "agents", "cold")
+            : List.of(args);
+    SpeedBenchmark bench = new SpeedBenchmark();
+    try (Playwright playwright = Playwright.create(rawOptions());
+        Browser browser = playwright.chromium().launch(rawLaunch())) {
+      System.out.printf(
+          "Speed benchmark: Chromium %s, Playwright %s, Java %s, %d cores; medians of %d rounds%n%n",
+          browser.version(),
+          Playwright.class.getPackage().getImplementationVersion(),
+          System.getProperty("java.version"),
+          Runtime.getRuntime().availableProcessors(),
+          ROUNDS);
+      for (String s : sections) {
+        switch (s) {
+          case "click" -> bench.click(browser);
+          case "open" -> bench.open(browser);
+          case "refusals" -> bench.refusals(browser);
+          case "warm" -> bench.warm(browser);
+          case "agents" -> bench.agents();
+          case "cold" -> ColdStart.run(bench.base);
+          case "summary" -> bench.summary();
+          default -> throw new IllegalArgumentException("no section " + s);
+        }
+      }
+    } finally {
+      bench.server.stop(0);
+    }
+  }
+
+  static Playwright.CreateOptions rawOptions() {
+    return new Playwright.CreateOptions()
+        .setEnv(
+            Map.of(
+                "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD",
+                "1",
+                "PLAYWRIGHT_NODEJS_PATH",
+                "/usr/bin/node"));
+  }
+
+  static BrowserType.LaunchOptions rawLaunch() {
+    return new BrowserType.LaunchOptions()
+        .setExecutablePath(Path.of("/usr/bin/chromium"))
+        .setArgs(
+            List.of(
+                "--no-sandbox",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run"));
+  }
+
+  static String snapshot(Page page) {
+    return page.ariaSnapshot(new Page.AriaSnapshotOptions().setMode(AriaSnapshotMode.AI));
+  }
+
+  /** A runtime with the Playwright provider, as a host wires it, its tools and its teardown. */
+  record Periscope(DefaultBrowserRuntime runtime, PlaywrightProvider provider, List<Tool> tools)
+      implements AutoCloseable {
+    static Periscope start(Map<String, Object> settings, Resolver resolver) {
+      BrowserSettings s = BrowserSettings.from(new PluginConfiguration(settings));
+      DefaultBrowserRuntime runtime = DefaultBrowserRuntime.builder(s.runtime()).build();
+      PlaywrightProvider provider =
+          new PlaywrightProvider(s.playwright(), Optional.empty(), resolver, Upstream.direct());
+      runtime.registerProvider(provider);
+      return new Periscope(runtime, provider, ToolsForTests.tools(runtime, s));
+    }
+
+    static Periscope loopback() {
+      return start(
+          Map.of(
+              "persistence",
+              "ephemeral",
+              "network",
+              Map.of("mode", "allowlist", "allowCidrs", List.of("127.0.0.1/32"))),
+          Resolver.system());
+    }
+
+    ToolResult call(String agent, String tool, Map<String, Object> args) {
+      return tools.stream()
+          .filter(t -> t.descriptor().name().equals(tool))
+          .findFirst()
+          .orElseThrow()
+          .call(new ToolCall(args, agent, Cancellation.none()));
+    }
+
+    @Override
+    public void close() {
+      ToolsForTests.close();
+      runtime.close();
+      provider.dispose();
+    }
+  }
+
+  // click + the observation after it
+
+  private void click(Browser browser) {
+    double raw;
+    try (BrowserContext context = browser.newContext()) {
+      Page page = context.newPage();
+      page.navigate(base + "/counter");
+      snapshot(page);
+      raw =
+          median(
+              () -> {
+                page.getByRole(com.microsoft.playwright.options.AriaRole.BUTTON).first().click();
+                snapshot(page);
+              });
+    }
+    double ours;
+    try (Periscope r = Periscope.loopback()) {
+      ToolResult opened = r.call("a", "browser_open", Map.of("url", base + "/counter"));
+      Object[] last = {opened};
+      ours =
+          median(
+              () -> {
+                last[0] = r.call("a", "browser_click", target((ToolResult) last[0], "Add"));
+                if (((ToolResult) last[0]).isError()) {
+                  throw new IllegalStateException(((ToolResult) last[0]).text());
+                }
+              });
+    }
+    report("click + observation", ours, "Playwright click + AI snapshot", raw);
+  }
+
+  // open + observation
+
+  private void open(Browser browser) {
+    double raw;
+    try (BrowserContext context = browser.newContext()) {
+      Page page = context.newPage();
+      raw =
+          median(
+              () -> {
+                page.navigate(base + "/counter");
+                snapshot(page);
+              });
+    }
+    double ours;
+    try (Periscope r = Periscope.loopback()) {
+      r.call("a", "browser_open", Map.of("url", base + "/counter"));
+      ours = median(() -> r.call("a", "browser_open", Map.of("url", base + "/counter")));
+    }
+    report("open + observation", ours, "Playwright goto + AI snapshot", raw);
+  }
+
+  // refused navigations
+
+  private void refusals(Browser browser) throws IOException {
+    List<String> corpus =
+        Files.readAllLines(
+                Path.of(
+                    System.getProperty(
+                        "periscope.ssrf", "src/test/resources/corpora/ssrf_payloads.txt")))
+            .stream()
+            .map(String::strip)
+            .filter(l -> !l.isEmpty() && !l.startsWith("#"))
+            .toList();
+    try (Periscope r =
+        Periscope.start(
+            Map.of("persistence", "ephemeral", "network", Map.of("mode", "strict")), publicDns())) {
+      r.call("a", "browser_open", Map.of("url", "about:blank"));
+      // An admitted open of a local page, for the anchor: strict refuses loopback, so through a
+      // runtime that admits it.
+      double admitted;
+      try (Periscope l = Periscope.loopback()) {
+        l.call("b", "browser_open", Map.of("url", base + "/counter"));
+        admitted = median(() -> l.call("b", "browser_open", Map.of("url", base + "/counter")));
+      }
+      List<Double> times = new ArrayList<>();
+      int refused = 0;
+      for (String url : corpus) {
+        long start = System.nanoTime();
+        ToolResult result = r.call("a", "browser_open", Map.of("url", url));
+        times.add((System.nanoTime() - start) / 1e6);
+        refused += result.isError() ? 1 : 0;
+        if (System.getenv("SPEED_VERBOSE") != null) {
+          System.out.printf(
+              "  %6.1f ms %s: %s%n",
+              times.get(times.size() - 1), url, result.text().lines().findFirst().orElse(""));
+        }
+      }
+      List<Double> sorted = new ArrayList<>(times);
+      Collections.sort(sorted);
+      double median = sorted.get(sorted.size() / 2);
+      int n = times.size();
+      double firstTen = times.subList(0, 10).stream().mapToDouble(d -> d).average().orElse(0);
+      double lastTen = times.subList(n - 10, n).stream().mapToDouble(d -> d).average().orElse(0);
+      System.out.printf(
+          "refused navigations: %d of %d corpus URLs refused; median %.1f ms, first %.1f ms, %dth %.1f"
+              + " ms; mean of the first ten %.1f ms, of the last ten %.1f ms (%.2fx)%n",
+          refused,
+          n,
+          median,
+          times.get(0),
+          n,
+          times.get(n - 1),
+          firstTen,
+          lastTen,
+          lastTen / firstTen);
+      report("  a refusal (median)", median, "an admitted local open", admitted);
+    }
+  }
+
+  /** As public DNS would answer: nip.io names their address, metadata names the metadata one. */
+  static Resolver publicDns() {
+    Pattern nip = Pattern.compile("(?:.*\\.)?(\\d+\\.\\d+\\.\\d+\\.\\d+)\\.nip\\.io");
+    return host -> {
+      Matcher m = nip.matcher(host);
+      if (m.matches()) {
+        return List.of(InetAddress.getByName(m.group(1)));
+      }
+      return switch (host) {
+        case "localtest.me", "localh.st" -> List.of(InetAddress.getByName("127.0.0.1"));
+        case "metadata.google.internal", "metadata", "instance-data" ->
+            List.of(InetAddress.getByName("169.254.169.254"));
+        default -> throw new UnknownHostException(host);
+      };
+    };
+  }
+
+  // a new agent session on a warm runtime
+
+  private void warm(Browser browser) {
+    double raw =
+        median(
+            () -> {
+              try (BrowserContext context = browser.newContext()) {
+                Page page = context.newPage();
+                page.navigate(base + "/counter");
+                snapshot(page);
+              }
+            });
+    double ours;
+    try (Periscope r = Periscope.loopback()) {
+      r.call("warmup", "browser_open", Map.of("url", base + "/counter"));
+      int[] n = {0};
+      ours =
+          median(
+              () -> {
+                String agent = "agent-" + n[0]++;
+                r.call(agent, "browser_open", Map.of("url", base + "/counter"));
+                ToolsForTests.endSession(agent);
+              });
+    }
+    report(
+        "new agent session, first observation", ours, "new context + page + goto + snapshot", raw);
+  }
+
+  // eight agents at once
+
+  private void agents() throws Exception {
+    try (Periscope r = Periscope.loopback()) {
+      double one = throughput(r, 1, 30);
+      long rssOne = ProcessTree.rss();
+      double eight = throughput(r, 8, 30);
+      long rssEight = ProcessTree.rss();
+      System.out.printf(
+          "8 agents at once: %.1f actions/s against one agent's %.1f (%.2fx); RSS of the process tree"
+              + " %d MiB with 1 session, %d MiB with 8 (%d MiB per extra session)%n",
+          eight, one, eight / one, rssOne >> 20, rssEight >> 20, ((rssEight - rssOne) / 7) >> 20);
+    }
+  }
+
+  private double throughput(Periscope r, int agents, int actions) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(agents);
+    List<Future<?>> running = new ArrayList<>();
+    for (int i = 0; i < agents; i++) {
+      String agent = "many-" + i;
+      r.call(agent, "browser_open", Map.of("url", base + "/counter"));
+    }
+    long start = System.nanoTime();
+    for (int i = 0; i < agents; i++) {
+      String agent = "many-" + i;
+      running.add(
+          pool.submit(
+              () -> {
+                ToolResult last = r.call(agent, "browser_observe", Map.of());
+                for (int a = 0; a < actions; a++) {
+                  last = r.call(agent, "browser_click", target(last, "Add"));
+                }
+                return null;
+              }));
+    }
+    for (Future<?> f : running) {
+      f.get();
+    }
+    pool.shutdown();
+    return agents * actions / ((System.nanoTime() - start) / 1e9);
+  }
+
+  // the summary of the 300-record listing
+
+  @SuppressWarnings("unchecked")
+  private void summary() throws IOException {
+    try (Periscope r = Periscope.loopback()) {
+      ToolResult first = r.call("a", "browser_open", Map.of("url", base + "/big"));
+      String text = first.text();
+      if (System.getenv("SPEED_SUMMARY") != null) {
+        Files.writeString(Path.of(System.getenv("SPEED_SUMMARY")), text);
+      }
+      Map<String, Object> o = (Map<String, Object>) first.structured().get("observation");
+      List<String> names =
+          ((List<Map<String, Object>>) o.get("elements"))
+              .stream().map(e -> (String) e.get("name")).toList();
+      long titles = names.stream().filter(n -> n.startsWith("Paper number")).count();
+      boolean controls =
+          names.containsAll(List.of("Search papers", "Search", "1", "2", "3", "Next"));
+      // A record's summary sentence, once per record on the page: counted where it appears more
+      // often than that.
+      java.util.regex.Matcher m = Pattern.compile("Paper number \\d+").matcher(text);
+      Map<String, Integer> seen = new java.util.HashMap<>();
+      while (m.find()) {
+        seen.merge(m.group(), 1, Integer::sum);
+      }
+      long repeated = seen.values().stream().filter(n -> n > 1).count();
+      java.util.Set<String> all = new java.util.HashSet<>();
+      ToolResult page = first;
+      int pages = 1;
+      while (true) {
+        Map<String, Object> po = (Map<String, Object>) page.structured().get("observation");
+        for (Map<String, Object> e : (List<Map<String, Object>>) po.get("elements")) {
+          String name = (String) e.get("name");
+          if (name.startsWith("Paper number")) {
+            all.add(name);
+          }
+        }
+        if (po.get("continuation") == null) {
+          break;
+        }
+        page = r.call("a", "browser_observe_next", Map.of("continuation", po.get("continuation")));
+        pages++;
+      }
+      System.out.printf(
+          "summary of the 300-record listing: %,d chars (goal 8,000); search form and paging links: %s;"
+              + " record titles with refs: %d; record titles appearing more than once: %d; paging"
+              + " reaches %d titles in %d pages%n",
+          text.length(), controls ? "all" : "MISSING", titles, repeated, all.size(), pages);
+    }
+  }
+
+  // helpers
+
+  static void report(String what, double ours, String anchor, double theirs) {
+    System.out.printf(
+        "%-40s %8.1f ms | %-40s %8.1f ms | %.2fx%n", what, ours, anchor, theirs, ours / theirs);
+  }
+
+  static double median(Runnable work) {
+    List<Double> times = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      work.run();
+    }
+    for (int i = 0; i < ROUNDS; i++) {
+      long start = System.nanoTime();
+      work.run();
+      times.add((System.nanoTime() - start) / 1e6);
+    }
+    Collections.sort(times);
+    return times.get(times.size() / 2);
+  }
+
+  @SuppressWarnings("unchecked")
+  static Map<String, Object> target(ToolResult r, String name) {
+    Map<String, Object> o = (Map<String, Object>) r.structured().get("observation");
+    for (Map<String, Object> e : (List<Map<String, Object>>) o.get("elements")) {
+      if (name.equals(e.get("name"))) {
+        return Map.of("observation_id", o.get("id"), "element_ref", e.get("ref"));
+      }
+    }
+    throw new IllegalStateException("no " + name + " in " + r.text());
+  }
+}
