@@ -54,7 +54,7 @@ final class HitTest {
         if (centre) el.scrollIntoView({ block: 'center', inline: 'center' });
         else if (el.scrollIntoViewIfNeeded) el.scrollIntoViewIfNeeded(true);
         else el.scrollIntoView({ block: 'center', inline: 'center' });
-        const cover = (__ANNOUNCE__)(el, key);
+        const cover = (__COVER_OF__)(el, key);
         if (cover) return { cover, ready: false };
         const box = Array.from(el.getClientRects()).find((b) => b.width > 0 && b.height > 0);
         if (!box) return { cover: null, ready: false };
@@ -71,7 +71,7 @@ final class HitTest {
         });
         return { cover: null, ready: !!reaches && enabled && still && style.visibility === 'visible' };
       }"""
-          .replace("__ANNOUNCE__", COVER);
+          .replace("__COVER_OF__", COVER);
 
   /**
    * Returns when the pointer at the centre of {@code target} would reach it, and whether the

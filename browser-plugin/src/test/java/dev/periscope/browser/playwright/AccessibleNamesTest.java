@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.microsoft.playwright.Browser;
-import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
@@ -126,18 +125,7 @@ class AccessibleNamesTest {
     server = corpusServer();
     driverDir = Files.createTempDirectory("accessible-names-");
     playwright = playwright(driverDir);
-    browser =
-        playwright
-            .chromium()
-            .launch(
-                new BrowserType.LaunchOptions()
-                    .setExecutablePath(Path.of("/usr/bin/chromium"))
-                    .setArgs(
-                        List.of(
-                            "--no-sandbox",
-                            "--disable-background-networking",
-                            "--disable-component-update",
-                            "--no-first-run")));
+    browser = RawPlaywright.launch(playwright);
   }
 
   @AfterAll

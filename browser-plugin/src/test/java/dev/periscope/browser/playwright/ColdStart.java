@@ -80,8 +80,8 @@ final class ColdStart {
     String which = args[1];
     String url = args[2] + "/counter";
     if (which.equals("raw")) {
-      try (Playwright playwright = Playwright.create(SpeedBenchmark.rawOptions());
-          Browser browser = playwright.chromium().launch(SpeedBenchmark.rawLaunch())) {
+      try (Playwright playwright = RawPlaywright.create();
+          Browser browser = RawPlaywright.launch(playwright)) {
         Page page = browser.newContext().newPage();
         page.navigate(url);
         SpeedBenchmark.snapshot(page);

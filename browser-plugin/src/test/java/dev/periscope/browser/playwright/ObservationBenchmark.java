@@ -1,10 +1,8 @@
 package dev.periscope.browser.playwright;
 
 import com.microsoft.playwright.Browser;
-import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
-import com.microsoft.playwright.options.AriaSnapshotMode;
 import com.sun.net.httpserver.HttpServer;
 import dev.periscope.api.Cancellation;
 import dev.periscope.api.tool.Tool;
@@ -13,11 +11,6 @@ import dev.periscope.api.tool.ToolResult;
 import dev.periscope.browser.BrowserSettings;
 import dev.periscope.browser.runtime.DefaultBrowserRuntime;
 import dev.periscope.browser.tools.ToolsForTests;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -44,22 +37,7 @@ public final class ObservationBenchmark {
     }
     mb.append("</body></html>");
     Map<String, String> pages = Map.of("/big", big, "/mb", mb.toString());
-    HttpServer server =
-        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext(
-        "/",
-        exchange -> {
-          byte[] body =
-              pages
-                  .getOrDefault(exchange.getRequestURI().getPath(), "")
-                  .getBytes(StandardCharsets.UTF_8);
-          exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
-          exchange.sendResponseHeaders(200, body.length);
-          try (OutputStream out = exchange.getResponseBody()) {
-            out.write(body);
-          }
-        });
-    server.start();
+    HttpServer server = RawPlaywright.serve(pages);
     String base = "http://127.0.0.1:" + server.getAddress().getPort();
 
     BrowserSettings settings =
@@ -69,28 +47,8 @@ public final class ObservationBenchmark {
     runtime.registerProvider(provider);
     List<Tool> tools = ToolsForTests.tools(runtime, settings);
 
-    try (Playwright playwright =
-            Playwright.create(
-                new Playwright.CreateOptions()
-                    .setEnv(
-                        Map.of(
-                            "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD",
-                            "1",
-                            "PLAYWRIGHT_NODEJS_PATH",
-                            "/usr/bin/node")));
-        Browser browser =
-            playwright
-                .chromium()
-                .launch(
-                    new BrowserType.LaunchOptions()
-                        .setExecutablePath(Path.of("/usr/bin/chromium"))
-                        .setArgs(
-                            List.of(
-                                "--no-sandbox",
-                                "--disable-background-networking",
-                                "--disable-component-update",
-                                "--disable-sync",
-                                "--no-first-run")))) {
+    try (Playwright playwright = RawPlaywright.create();
+        Browser browser = RawPlaywright.launch(playwright)) {
       Page baseline = browser.newPage();
       System.out.println(
           "page                 | Periscope summary | AI aria snapshot | size ratio | observe ms (median of "
@@ -101,13 +59,8 @@ public final class ObservationBenchmark {
         int ours = opened.text().length();
         double ourMs = median(() -> call(tools, "browser_observe", Map.of()));
         baseline.navigate(base + path);
-        String snapshot =
-            baseline.ariaSnapshot(new Page.AriaSnapshotOptions().setMode(AriaSnapshotMode.AI));
-        double aiMs =
-            median(
-                () ->
-                    baseline.ariaSnapshot(
-                        new Page.AriaSnapshotOptions().setMode(AriaSnapshotMode.AI)));
+        String snapshot = RawPlaywright.aiSnapshot(baseline);
+        double aiMs = median(() -> RawPlaywright.aiSnapshot(baseline));
         Number bytes =
             (Number)
                 baseline.evaluate(

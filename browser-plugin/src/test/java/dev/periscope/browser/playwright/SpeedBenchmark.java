@@ -2,10 +2,8 @@ package dev.periscope.browser.playwright;
 
 import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
-import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
-import com.microsoft.playwright.options.AriaSnapshotMode;
 import com.sun.net.httpserver.HttpServer;
 import dev.periscope.api.Cancellation;
 import dev.periscope.api.PluginConfiguration;
@@ -18,11 +16,8 @@ import dev.periscope.browser.policy.Upstream;
 import dev.periscope.browser.runtime.DefaultBrowserRuntime;
 import dev.periscope.browser.tools.ToolsForTests;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -56,30 +51,7 @@ public final class SpeedBenchmark {
   private final String base;
 
   private SpeedBenchmark() throws IOException {
-    Map<String, String> pages = Map.of("/counter", COUNTER, "/big", ObservationTest.listing(300));
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.setExecutor(
-        Executors.newFixedThreadPool(
-            8,
-            r -> {
-              Thread t = new Thread(r, "bench-site");
-              t.setDaemon(true);
-              return t;
-            }));
-    server.createContext(
-        "/",
-        exchange -> {
-          byte[] body =
-              pages
-                  .getOrDefault(exchange.getRequestURI().getPath(), "<title>x</title>")
-                  .getBytes(StandardCharsets.UTF_8);
-          exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
-          exchange.sendResponseHeaders(200, body.length);
-          try (OutputStream out = exchange.getResponseBody()) {
-            out.write(body);
-          }
-        });
-    server.start();
+    server = RawPlaywright.serve(Map.of("/counter", COUNTER, "/big", ObservationTest.listing(300)));
     base = "http://127.0.0.1:" + server.getAddress().getPort();
   }
 
@@ -93,8 +65,8 @@ public final class SpeedBenchmark {
             ? List.of("click", "open", "refusals", "warm", "agents", "cold")
             : List.of(args);
     SpeedBenchmark bench = new SpeedBenchmark();
-    try (Playwright playwright = Playwright.create(rawOptions());
-        Browser browser = playwright.chromium().launch(rawLaunch())) {
+    try (Playwright playwright = RawPlaywright.create();
+        Browser browser = RawPlaywright.launch(playwright)) {
       System.out.printf(
           "Speed benchmark: Chromium %s, Playwright %s, Java %s, %d cores; medians of %d rounds%n%n",
           browser.version(),
@@ -119,30 +91,8 @@ public final class SpeedBenchmark {
     }
   }
 
-  static Playwright.CreateOptions rawOptions() {
-    return new Playwright.CreateOptions()
-        .setEnv(
-            Map.of(
-                "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD",
-                "1",
-                "PLAYWRIGHT_NODEJS_PATH",
-                "/usr/bin/node"));
-  }
-
-  static BrowserType.LaunchOptions rawLaunch() {
-    return new BrowserType.LaunchOptions()
-        .setExecutablePath(Path.of("/usr/bin/chromium"))
-        .setArgs(
-            List.of(
-                "--no-sandbox",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run"));
-  }
-
   static String snapshot(Page page) {
-    return page.ariaSnapshot(new Page.AriaSnapshotOptions().setMode(AriaSnapshotMode.AI));
+    return RawPlaywright.aiSnapshot(page);
   }
 
   /** A runtime with the Playwright provider, as a host wires it, its tools and its teardown. */
@@ -344,12 +294,24 @@ public final class SpeedBenchmark {
     try (Periscope r = Periscope.loopback()) {
       double one = throughput(r, 1, 30);
       long rssOne = ProcessTree.rss();
+      long pssOne = ProcessTree.pss();
       double eight = throughput(r, 8, 30);
       long rssEight = ProcessTree.rss();
+      long pssEight = ProcessTree.pss();
       System.out.printf(
-          "8 agents at once: %.1f actions/s against one agent's %.1f (%.2fx); RSS of the process tree"
-              + " %d MiB with 1 session, %d MiB with 8 (%d MiB per extra session)%n",
-          eight, one, eight / one, rssOne >> 20, rssEight >> 20, ((rssEight - rssOne) / 7) >> 20);
+          "8 agents at once: %.1f actions/s against one agent's %.1f (%.2fx)%n"
+              + "  memory of the process tree (this benchmark's baseline browser included): PSS %d MiB"
+              + " with 1 session, %d MiB with 8 (%d MiB per extra session); summed RSS %d and %d MiB"
+              + " (%d per extra session)%n",
+          eight,
+          one,
+          eight / one,
+          pssOne >> 20,
+          pssEight >> 20,
+          ((pssEight - pssOne) / 7) >> 20,
+          rssOne >> 20,
+          rssEight >> 20,
+          ((rssEight - rssOne) / 7) >> 20);
     }
   }
 
