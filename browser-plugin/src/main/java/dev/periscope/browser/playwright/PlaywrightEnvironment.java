@@ -765,10 +765,63 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     return checkpoints().write(storageState());
   }
 
+  /**
+   * Writes a checkpoint when cookies or local storage changed since the one {@code current} names.
+   * Playwright's storage state costs hundreds of milliseconds (and the agent's next action waits
+   * for it), so it is taken only when a cheap look says something may have changed: the cookies,
+   * and the origin and local storage of every frame of the page, digested. An origin the page no
+   * longer shows could have changed only while it was shown, when its frame was looked at.
+   */
   @Override
   public java.util.Optional<CheckpointRef> checkpointIfChanged(
       java.util.Optional<CheckpointRef> current) {
-    return checkpoints().writeIfChanged(storageState(), current);
+    String seen = call("looking at the browser state", this::storageDigest);
+    if (seen != null && seen.equals(storageDigest) && checkpoints().holds(current)) {
+      return java.util.Optional.empty();
+    }
+    java.util.Optional<CheckpointRef> written =
+        checkpoints().writeIfChanged(storageState(), current);
+    storageDigest = seen;
+    return written;
+  }
+
+  /** The digest of the cookies and frames' local storage the last checkpoint was taken after. */
+  private String storageDigest;
+
+  private static final String LOCAL_STORAGE =
+      "() => { try { const e = []; for (let i = 0; i < localStorage.length; i++) {"
+          + " const k = localStorage.key(i); e.push([k, localStorage.getItem(k)]); }"
+          + " e.sort(); return location.origin + ' ' + JSON.stringify(e); }"
+          + " catch (err) { return location.origin + ' (no local storage)'; } }";
+
+  /**
+   * The cookies and each frame's origin and local storage, digested; null when a frame could not be
+   * looked at (it went meanwhile). On the driver's thread.
+   */
+  private String storageDigest() {
+    List<String> lines = new java.util.ArrayList<>();
+    for (com.microsoft.playwright.options.Cookie c : context.cookies()) {
+      lines.add(
+          String.join(
+              "\u0000",
+              c.name,
+              c.value,
+              String.valueOf(c.domain),
+              String.valueOf(c.path),
+              String.valueOf(c.expires),
+              String.valueOf(c.httpOnly),
+              String.valueOf(c.secure),
+              String.valueOf(c.sameSite)));
+    }
+    java.util.Collections.sort(lines);
+    for (com.microsoft.playwright.Frame frame : page.frames()) {
+      try {
+        lines.add(String.valueOf(frame.evaluate(LOCAL_STORAGE)));
+      } catch (PlaywrightException gone) {
+        return null;
+      }
+    }
+    return StateCheckpoints.digest(String.join("\n", lines));
   }
 
   private StateCheckpoints checkpoints() {

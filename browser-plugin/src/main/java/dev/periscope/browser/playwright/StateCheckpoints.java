@@ -51,7 +51,14 @@ final class StateCheckpoints {
     return Optional.of(write(state));
   }
 
-  private static String digest(String state) {
+  /**
+   * Whether {@code current}, the indexed checkpoint, is the payload this environment last wrote.
+   */
+  synchronized boolean holds(Optional<CheckpointRef> current) {
+    return current.isPresent() && current.get().ref().equals(lastRef);
+  }
+
+  static String digest(String state) {
     try {
       return HexFormat.of()
           .formatHex(

@@ -45,12 +45,14 @@ class PlaywrightCheckpointTest {
         exchange -> {
           String cookie = String.valueOf(exchange.getRequestHeaders().getFirst("Cookie"));
           String body =
-              exchange.getRequestURI().getPath().equals("/login")
-                  ? "<script>localStorage.setItem('theme', 'dark')</script><p>in</p>"
-                  : "<p>cookie "
-                      + (cookie.contains("sid=s3cr3t") ? "back" : "absent")
-                      + "</p><p id=t></p>"
-                      + "<script>document.getElementById('t').textContent = 'theme ' + localStorage.getItem('theme')</script>";
+              exchange.getRequestURI().getPath().equals("/settings")
+                  ? "<button onclick=\"localStorage.setItem('theme', 'light')\">Light</button>"
+                  : exchange.getRequestURI().getPath().equals("/login")
+                      ? "<script>localStorage.setItem('theme', 'dark')</script><p>in</p>"
+                      : "<p>cookie "
+                          + (cookie.contains("sid=s3cr3t") ? "back" : "absent")
+                          + "</p><p id=t></p>"
+                          + "<script>document.getElementById('t').textContent = 'theme ' + localStorage.getItem('theme')</script>";
           byte[] bytes =
               ("<!doctype html><html><body>" + body + "</body></html>")
                   .getBytes(StandardCharsets.UTF_8);
@@ -75,6 +77,47 @@ class PlaywrightCheckpointTest {
 
   static String url(String path) {
     return "http://127.0.0.1:" + server.getAddress().getPort() + path;
+  }
+
+  @Test
+  void aChangeToLocalStorageAloneIsCheckpointedAndNoChangeIsNot() throws Exception {
+    PlaywrightProvider provider =
+        new PlaywrightProvider(
+            BrowserSettings.from(LocalBrowser.LOOPBACK).playwright(),
+            Optional.of(data.resolve("checkpoints")));
+    var request =
+        new BrowserProvider.OpenRequest(
+            new BrowserSessionId("session-ls"),
+            Persistence.RESUME,
+            BrowserSettings.from(LocalBrowser.LOOPBACK).runtime().environment());
+    try (BrowserEnvironment env = provider.open(request, Cancellation.none())) {
+      CheckpointingEnvironment checkpointing = (CheckpointingEnvironment) env;
+      env.actions().navigate(new BrowserAction.Navigate(url("/login")));
+      CheckpointRef first = checkpointing.checkpointIfChanged(Optional.empty()).orElseThrow();
+      assertEquals(Optional.empty(), checkpointing.checkpointIfChanged(Optional.of(first)));
+      env.actions().navigate(new BrowserAction.Navigate(url("/settings")));
+      assertEquals(
+          Optional.empty(),
+          checkpointing.checkpointIfChanged(Optional.of(first)),
+          "another page of the same origin changed nothing");
+      var page = env.observe(new ObservationBudget(1000, 10));
+      env.actions()
+          .click(
+              new BrowserAction.Click("o", "e1"),
+              page.elements().stream()
+                  .filter(e -> e.name().equals("Light"))
+                  .findFirst()
+                  .orElseThrow());
+      CheckpointRef second =
+          checkpointing
+              .checkpointIfChanged(Optional.of(first))
+              .orElseThrow(() -> new AssertionError("local storage changed, nothing written"));
+      String payload = Files.readString(data.resolve("checkpoints").resolve(second.ref()));
+      assertTrue(payload.contains("light"), payload);
+      assertEquals(Optional.empty(), checkpointing.checkpointIfChanged(Optional.of(second)));
+    } finally {
+      provider.dispose();
+    }
   }
 
   @Test
