@@ -22,8 +22,14 @@ public final class BrowserModule extends AbstractModule {
   @Provides
   @Singleton
   PlaywrightProvider playwrightProvider(BrowserSettings settings, ProjectContext project) {
-    return new PlaywrightProvider(
-        settings.playwright(), java.util.Optional.of(checkpointPayloads(project)));
+    PlaywrightProvider provider =
+        new PlaywrightProvider(
+            settings.playwright(), java.util.Optional.of(checkpointPayloads(project)));
+    // The first browser starts while the host starts, so that the first call finds it running.
+    if (settings.playwright().prelaunch()) {
+      provider.prelaunch();
+    }
+    return provider;
   }
 
   /** Where the built-in provider keeps checkpoint payloads: the plugin's data directory. */

@@ -69,6 +69,10 @@ public record BrowserSettings(
   public static final Bound LIVENESS_TIMEOUT_MS =
       new Bound("livenessTimeoutMs", 5_000, 200, 60_000);
 
+  /** How many browsers (a driver and a Chromium each) the project's sessions share at most. */
+  public static final Bound POOL_BROWSERS =
+      new Bound("pool.browsers", PlaywrightSettings.defaultBrowsers(), 1, 8);
+
   public static final Bound MAX_SCREENSHOT_PIXELS =
       new Bound("maxScreenshotPixels", 16_000_000, 1, 100_000_000);
   public static final Bound MAX_SCREENSHOT_BYTES =
@@ -108,7 +112,9 @@ public record BrowserSettings(
             config.string("chromium.executable"),
             config.string("node.executable"),
             config.at("chromium.headless").map(v -> (Boolean) v).orElse(true),
-            cleanupTimeoutMs);
+            cleanupTimeoutMs,
+            POOL_BROWSERS.read(config),
+            config.at("pool.prelaunch").map(v -> (Boolean) v).orElse(true));
     ToolSettings tools =
         new ToolSettings(
             provider,

@@ -13,7 +13,7 @@ import java.util.Set;
  * listener, through the page's Chromium control session (which the page cannot see), and hands them
  * to observe.js as the registry's {@code listened} set. A script cannot tell which elements have
  * listeners; Chromium's debugger can. Elements without semantics that only a listener makes
- * clickable would otherwise have no ref. Call on the driver's thread, before observe.js.
+ * clickable would otherwise have no ref. Call on the lane's thread, before observe.js.
  */
 final class ClickListeners {
   private static final Set<String> TYPES = Set.of("click", "mousedown", "pointerdown");

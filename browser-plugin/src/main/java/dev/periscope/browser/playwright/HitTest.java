@@ -10,7 +10,7 @@ import java.util.Map;
 /**
  * Whether a click at the centre of an element would reach it, and if not, what is in the way. A
  * covered target fails within about a second, naming what covers it, instead of Playwright's
- * actionability wait running into the action timeout. On the driver's thread.
+ * actionability wait running into the action timeout. On the lane's thread.
  */
 final class HitTest {
   /** How long a cover may take to go away on its own (an animation, a toast) before the refusal. */

@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
  * which holds the cause), a tunnel the proxy recorded as unreachable, or a Chromium network error
  * (a TLS error, say). That fails the action with {@code BROWSER_NAVIGATION_FAILED}, naming the host
  * and the cause. A site's own error status (404, 500) is no failure: it is the document's status.
- * Events arrive on the driver's thread.
+ * Events arrive on the lane's thread.
  */
 final class NavigationOutcomes {
   private static final Pattern AT_URL = Pattern.compile(" at (\\S+)");

@@ -28,11 +28,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * BROWSER_POLICY_DENIED}. What it did while no action ran (a timer's dialog, popup or download)
  * becomes a page event of the next observation instead, so it never fails an unrelated action.
  *
- * <p>Playwright delivers these events only while a call runs on the driver's thread (the driver
- * pumps them while idle, see {@link PlaywrightDriver#whileIdle}), so the handlers only count and
- * cancel; none of them holds the page until the next call. Dialogs are dismissed by the Playwright
- * driver itself, which does so whenever no Java listener is registered: that is why there is none
- * here.
+ * <p>Playwright delivers these events only while a call runs on the lane's thread (the driver pumps
+ * them while idle, see {@link PlaywrightDriver#whileIdle}), so the handlers only count and cancel;
+ * none of them holds the page until the next call. Dialogs are dismissed by the Playwright driver
+ * itself, which does so whenever no Java listener is registered: that is why there is none here.
  */
 final class PageGuards {
   private static final Set<String> BROWSER_OWNED =
@@ -135,7 +134,7 @@ final class PageGuards {
   }
 
   /**
-   * Runs an action (on the driver's thread) and fails it with what the guards blocked while it ran.
+   * Runs an action (on the lane's thread) and fails it with what the guards blocked while it ran.
    */
   <T> T around(String what, Callable<T> action) throws Exception {
     noteBackground();

@@ -24,7 +24,7 @@ import java.util.Map;
  * The scripts that run inside Chromium, and what crosses back: observe.js (rank, group, cut; or
  * find the very node a target names) with names.js (accessible names; hints.js in it) and cover.js
  * (what covers an element) in it, extract.js (fixed traversals), guards.js (installed in every
- * document). Call on the driver's thread.
+ * document). Call on the lane's thread.
  */
 final class PageScripts {
   private static final String COVER = resource("cover.js").strip();

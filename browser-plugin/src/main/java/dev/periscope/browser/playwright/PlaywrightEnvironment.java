@@ -25,13 +25,25 @@ import java.net.URI;
 import java.util.List;
 
 /**
- * One BrowserContext with its primary page. Every call runs on the driver's thread. Its checkpoint
- * is Playwright's storage state (cookies and local storage), written through {@link
- * CheckpointFiles}.
+ * One BrowserContext with its primary page, on a lane of the browser pool that other environments
+ * may share. Every call runs on the lane's thread, bounded ({@link #callBound}). Its checkpoint is
+ * Playwright's storage state (cookies and local storage), written through {@link CheckpointFiles}.
  */
 final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAction.Handler {
-  private final PlaywrightDriver driver;
+  private final Lane lane;
   private final BrowserContext context;
+
+  /** Set by {@link #abort()}: the context is closing, and nothing more may run on it. */
+  private volatile boolean aborted;
+
+  /** Hears of the shared browser's disconnection; removed when this environment closes. */
+  private final java.util.function.Consumer<com.microsoft.playwright.Browser> disconnected =
+      b -> fault(EnvironmentFault.Cause.BROWSER_EXITED, "Chromium exited");
+
+  /**
+   * The deadline of every call that sets none: the longest of the environment's timeouts, and some.
+   */
+  private final long callBoundMs;
 
   /** The primary page; replaced only when a navigation got no response headers in time. */
   private Page page;
@@ -82,7 +94,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
       new java.util.concurrent.atomic.AtomicBoolean();
 
   PlaywrightEnvironment(
-      PlaywrightDriver driver,
+      Lane lane,
       BrowserContext context,
       Page page,
       String registryKey,
@@ -109,23 +121,32 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     this.policy = policy;
     this.navigationTimeoutMs = policy.timeouts().navigationMs();
     this.closeTimeoutMs = closeTimeoutMs;
-    this.driver = driver;
+    this.callBoundMs = callBound(policy);
+    this.lane = lane;
     this.context = context;
     this.page = page;
     this.onClosed = onClosed;
-    // Death, noticed as it happens: Playwright's events arrive while a call runs or the driver
-    // pumps them (below);
-    // the driver process is watched by the JVM.
+    // Death, noticed as it happens: Playwright's events arrive while a call runs or the lane
+    // pumps them between calls; the driver process is watched by the JVM.
     watchRenderer(page);
-    context
-        .browser()
-        .onDisconnected(b -> fault(EnvironmentFault.Cause.BROWSER_EXITED, "Chromium exited"));
-    driver.onDriverExit(
-        () -> fault(EnvironmentFault.Cause.DRIVER_EXITED, "the browser's driver (Node.js) exited"));
-    // Between tool calls the driver keeps delivering this page's events, so a popup is closed and a
-    // download
-    // cancelled as they happen, not at the next call.
-    driver.whileIdle(this::pumpEvents);
+    context.browser().onDisconnected(disconnected);
+    this.driverExit =
+        lane.onDriverExit(
+            () ->
+                fault(
+                    EnvironmentFault.Cause.DRIVER_EXITED, "the browser's driver (Node.js) exited"));
+  }
+
+  /** This environment's watch on the lane's driver; removed when it closes. */
+  private final Runnable driverExit;
+
+  /**
+   * The deadline the driver enforces on a call that sets none of its own (a script, a CDP command,
+   * a close): the longer of the action and navigation timeouts, plus a margin. The runtime stops a
+   * call sooner ({@link #abort()}); this keeps a wedged page from holding its lane for longer.
+   */
+  static long callBound(EnvironmentPolicy policy) {
+    return Math.max(policy.timeouts().actionMs(), policy.timeouts().navigationMs()) + 2_000;
   }
 
   private static PageGuards guard(
@@ -144,7 +165,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
 
   /** A fault this environment noticed itself; nothing counts once it is closing or was aborted. */
   private void fault(EnvironmentFault.Cause cause, String detail) {
-    if (closed.get() || driver.killed()) {
+    if (closed.get() || aborted) {
       return;
     }
     fault.compareAndSet(null, new EnvironmentFault(cause, detail));
@@ -172,16 +193,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
   }
 
   /**
-   * On the driver's thread while no call runs: lets Playwright dispatch the events that arrived.
-   */
-  private void pumpEvents() {
-    if (!closed.get() && !page.isClosed()) {
-      page.waitForTimeout(1);
-    }
-  }
-
-  /**
-   * Runs an action on the driver's thread and then reports, as {@code BROWSER_POLICY_DENIED},
+   * Runs an action on the lane's thread and then reports, as {@code BROWSER_POLICY_DENIED},
    * whatever the page guards blocked while it ran and a main document the network policy denied,
    * and as {@code BROWSER_NAVIGATION_FAILED} a main document that could not be reached. The guards
    * let a navigation the action started reach its headers first, so its outcome is this action's.
@@ -199,16 +211,16 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
   }
 
   /**
-   * Runs work on the driver's thread. A Playwright failure becomes {@code BROWSER_ACTION_FAILED}
-   * with a one-line reason: the driver's JavaScript stack and its file paths never reach the model.
+   * Runs work on the lane's thread. A Playwright failure becomes {@code BROWSER_ACTION_FAILED} with
+   * a one-line reason: the driver's JavaScript stack and its file paths never reach the model.
    */
   private <T> T call(String what, java.util.concurrent.Callable<T> work) {
-    if (driver.killed()) {
+    if (aborted) {
       throw new BrowserException(
           ErrorCode.BROWSER_ENVIRONMENT_CLOSED, "this browser environment was aborted");
     }
     try {
-      return driver.call(work);
+      return lane.call(work, callBoundMs);
     } catch (PlaywrightException e) {
       noticeDeath(e);
       throw BrowserException.of(
@@ -228,17 +240,17 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
    */
   private void noticeDeath(RuntimeException failure) {
     String message = String.valueOf(failure.getMessage());
-    if (!driver.driverRunning()) {
+    if (!lane.driverRunning()) {
       fault(EnvironmentFault.Cause.DRIVER_EXITED, "the browser's driver (Node.js) exited");
     } else if (connectionLost(message)) {
       // The pipe to the driver closes while its process is still exiting: no call can reach this
       // browser again, whether or not the process is gone yet.
       fault(
           EnvironmentFault.Cause.DRIVER_EXITED,
-          driver.awaitDriverExit(DRIVER_EXIT_WAIT_MS)
+          lane.awaitDriverExit(DRIVER_EXIT_WAIT_MS)
               ? "the browser's driver (Node.js) exited"
               : "the connection to the browser's driver (Node.js) closed");
-    } else if (!driver.browserRunning()) {
+    } else if (!lane.browserRunning()) {
       fault(EnvironmentFault.Cause.BROWSER_EXITED, "Chromium exited");
     } else if (String.valueOf(failure.getMessage()).startsWith("Target crashed")) {
       fault(EnvironmentFault.Cause.PAGE_CRASHED, "the page's renderer crashed");
@@ -278,7 +290,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
   /**
    * The page's observation. A document that navigated away while it was observed (a redirect a
    * script started as the action ended) is gone: the new one is observed once it has loaded, up to
-   * {@value #OBSERVE_ATTEMPTS} times. On the driver's thread.
+   * {@value #OBSERVE_ATTEMPTS} times. On the lane's thread.
    */
   private ProviderObservation observeSettled(
       ObservationBudget budget, List<com.microsoft.playwright.Frame> frames) {
@@ -311,7 +323,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     }
   }
 
-  /** The page actions are this environment's own methods below, each on the driver's thread. */
+  /** The page actions are this environment's own methods below, each on the lane's thread. */
   @Override
   public BrowserAction.Handler actions() {
     return this;
@@ -734,7 +746,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
   }
 
   /**
-   * Finds the element again and checks it is still the very node observed. On the driver's thread.
+   * Finds the element again and checks it is still the very node observed. On the lane's thread.
    */
   private ElementHandle resolve(ProviderElement element) {
     return PageScripts.resolve(page, observedFrames, registryKey, element);
@@ -796,7 +808,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
 
   /**
    * The cookies and each frame's origin and local storage, digested; null when a frame could not be
-   * looked at (it went meanwhile). On the driver's thread.
+   * looked at (it went meanwhile). On the lane's thread.
    */
   private String storageDigest() {
     List<String> lines = new java.util.ArrayList<>();
@@ -838,17 +850,31 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
   }
 
   /**
-   * Kills this environment's driver: a running operation fails at once. Waits for nothing but the
-   * kill.
+   * Closes this environment's context from any thread, past the call that may hold the lane: a
+   * running operation fails at once, and the other environments on the browser go on. Waits for
+   * nothing.
    */
   @Override
   public void abort() {
-    driver.kill();
+    aborted = true;
+    lane.closeNow(context, closeTimeoutMs);
+    // Its context is going: the lane counts one environment fewer now, so the session's next one
+    // may take its place instead of starting a browser.
+    leaveLane();
+  }
+
+  private final java.util.concurrent.atomic.AtomicBoolean left =
+      new java.util.concurrent.atomic.AtomicBoolean();
+
+  private void leaveLane() {
+    if (left.compareAndSet(false, true)) {
+      onClosed.run();
+    }
   }
 
   /**
-   * Closes the context and the driver (Chromium, Node.js, the thread), then removes the temp
-   * directory.
+   * Closes the proxy, then the context (unless an abort closed it), and leaves the lane. The
+   * browser stays for the other environments.
    */
   @Override
   public void close() {
@@ -861,17 +887,20 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
         .run(proxy::close)
         .run(
             () -> {
-              if (!driver.killed()) {
-                driver.call(
+              if (lane.usable()) {
+                lane.call(
                     () -> {
-                      context.close();
+                      context.browser().offDisconnected(disconnected);
+                      if (!aborted) {
+                        context.close();
+                      }
                       return null;
                     },
                     closeTimeoutMs);
               }
             })
-        .run(driver::close)
-        .run(onClosed)
+        .run(driverExit)
+        .run(this::leaveLane)
         .done();
   }
 }

@@ -23,18 +23,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The Playwright provider: each environment is an isolated BrowserContext with one page, on a
- * system Chromium driven by Playwright through the host's Node.js. Each environment has a driver of
- * its own (its own Node.js and Chromium), so environments run in parallel and one can be aborted
- * without touching another. Everything on disk lives under one short temp root that {@link
- * #dispose()} removes.
+ * The Playwright provider: each environment is an isolated BrowserContext with one page, with a
+ * policy proxy of its own, on one of the pool's system Chromiums driven by Playwright through the
+ * host's Node.js ({@link BrowserPool}). An environment is aborted by closing its context, which
+ * leaves the others on that browser as they were. Everything on disk lives under one short temp
+ * root that {@link #dispose()} removes.
  */
 public final class PlaywrightProvider implements CheckpointingProvider {
   public static final String ID = "playwright";
-  private static final AtomicInteger DRIVERS = new AtomicInteger();
   private static final org.slf4j.Logger LOG =
       org.slf4j.LoggerFactory.getLogger(PlaywrightProvider.class);
 
@@ -45,7 +43,7 @@ public final class PlaywrightProvider implements CheckpointingProvider {
   private final Resolver resolver;
   private final Upstream upstream;
   private Path tempRoot;
-  private int environments;
+  private BrowserPool pool;
 
   /** A provider without checkpoints: its sessions cannot resume. */
   public PlaywrightProvider(PlaywrightSettings settings) {
@@ -130,8 +128,8 @@ public final class PlaywrightProvider implements CheckpointingProvider {
   }
 
   /**
-   * Opens an environment on a driver of its own, under its own temp directory. A cancellation while
-   * Chromium starts kills that driver, and the open fails leaving nothing behind.
+   * Opens an environment as a new context on a browser of the pool. A cancellation while Chromium
+   * starts ends the wait (the browser stays in the pool for the next open), and the open fails.
    */
   @Override
   public BrowserEnvironment open(OpenRequest request, Cancellation cancellation) {
@@ -169,28 +167,24 @@ public final class PlaywrightProvider implements CheckpointingProvider {
       String restoredFrom) {
     cancellation.throwIfCancelled();
     DestinationPolicy destinations = DestinationPolicy.of(policy.network());
-    Path directory = environmentDirectory();
+    BrowserPool pool = pool();
+    Lane lane;
+    try {
+      lane = pool.enter(cancellation);
+    } catch (RuntimeException e) {
+      throw openFailure(e, cancellation);
+    }
     PolicyProxy proxy = new PolicyProxy(destinations, resolver, upstream);
     // No credentials here: Playwright would pause every request to answer proxy challenges.
-    // ProxyBootstrap
-    // teaches the context the credentials once instead.
+    // ProxyBootstrap teaches the context the credentials once instead.
     Proxy viaProxy = new Proxy(proxy.server());
-    PlaywrightDriver driver =
-        new PlaywrightDriver(
-            chromium.path().get(),
-            node.path().get(),
-            directory,
-            settings.headless(),
-            DRIVERS.incrementAndGet(),
-            viaProxy);
     PlaywrightEnvironment environment = null;
-    try (Cancellation.Registration killing = cancellation.onCancel(driver::kill)) {
+    try (Cancellation.Registration stopping = cancellation.onCancel(() -> proxy.close())) {
       environment =
-          driver.call(
+          lane.call(
               () -> {
                 // Downloads are cancelled as they start (the environment counts and cancels them);
-                // permissions start
-                // empty and prompts are denied at launch.
+                // permissions start empty and prompts are denied at launch.
                 // Every connection, loopback included, goes through this environment's policy
                 // proxy.
                 var options =
@@ -200,30 +194,40 @@ public final class PlaywrightProvider implements CheckpointingProvider {
                 if (storageState != null) {
                   options.setStorageState(storageState);
                 }
-                BrowserContext context = driver.browser().newContext(options);
-                context.setDefaultTimeout(policy.timeouts().actionMs());
-                context.setDefaultNavigationTimeout(policy.timeouts().navigationMs());
-                String registryKey =
-                    "__periscope_" + java.util.UUID.randomUUID().toString().replace("-", "");
-                // The browser learns the proxy's credentials from the proxy itself, before any page
-                // of the agent loads.
-                ProxyBootstrap.prime(context, proxy);
-                context.addInitScript(PageScripts.guards(registryKey));
-                Page page = context.newPage();
-                return new PlaywrightEnvironment(
-                    driver,
-                    context,
-                    page,
-                    registryKey,
-                    policy,
-                    settings.closeTimeoutMs(),
-                    () -> deleteTree(directory),
-                    checkpoints.map(
-                        files ->
-                            new StateCheckpoints(
-                                files, ID, version().orElseThrow(), restoredFrom, storageState)),
-                    proxy);
-              });
+                BrowserContext context = lane.browser().newContext(options);
+                try {
+                  context.setDefaultTimeout(policy.timeouts().actionMs());
+                  context.setDefaultNavigationTimeout(policy.timeouts().navigationMs());
+                  String registryKey =
+                      "__periscope_" + java.util.UUID.randomUUID().toString().replace("-", "");
+                  // The browser learns the proxy's credentials from the proxy itself, before any
+                  // page of the agent loads.
+                  ProxyBootstrap.prime(context, proxy);
+                  context.addInitScript(PageScripts.guards(registryKey));
+                  Page page = context.newPage();
+                  return new PlaywrightEnvironment(
+                      lane,
+                      context,
+                      page,
+                      registryKey,
+                      policy,
+                      settings.closeTimeoutMs(),
+                      () -> pool.leave(lane),
+                      checkpoints.map(
+                          files ->
+                              new StateCheckpoints(
+                                  files, ID, version().orElseThrow(), restoredFrom, storageState)),
+                      proxy);
+                } catch (RuntimeException e) {
+                  try {
+                    context.close();
+                  } catch (RuntimeException closing) {
+                    e.addSuppressed(closing);
+                  }
+                  throw e;
+                }
+              },
+              PlaywrightEnvironment.callBound(policy));
       cancellation.throwIfCancelled();
       return environment;
     } catch (RuntimeException e) {
@@ -232,46 +236,81 @@ public final class PlaywrightProvider implements CheckpointingProvider {
       } else {
         try {
           proxy.close();
-          driver.close();
         } catch (RuntimeException closing) {
           e.addSuppressed(closing);
         }
-        deleteTree(directory);
+        pool.leave(lane);
       }
-      if (cancellation.isCancelled()) {
-        throw new java.util.concurrent.CancellationException("the browser open was cancelled");
-      }
-      if (e instanceof PlaywrightException p) {
-        throw new BrowserException(
-            ErrorCode.BROWSER_PROVIDER_UNAVAILABLE,
-            "Chromium could not be started: " + ChromiumLog.summary(p.getMessage()),
-            p);
-      }
-      throw e;
+      throw openFailure(e, cancellation);
     }
   }
 
-  private synchronized Path environmentDirectory() {
+  private static RuntimeException openFailure(RuntimeException e, Cancellation cancellation) {
+    if (cancellation.isCancelled()) {
+      return new java.util.concurrent.CancellationException("the browser open was cancelled");
+    }
+    if (e instanceof PlaywrightException p) {
+      return new BrowserException(
+          ErrorCode.BROWSER_PROVIDER_UNAVAILABLE,
+          "Chromium could not be started: " + ChromiumLog.summary(p.getMessage()),
+          p);
+    }
+    return e;
+  }
+
+  /**
+   * Starts the first browser of the pool now, in the background, so that the first environment
+   * finds it running. Does nothing when the provider is unavailable.
+   */
+  public void prelaunch() {
+    if (available()) {
+      pool().prelaunch();
+    }
+  }
+
+  /** The pool, made on first use under the provider's temp root. */
+  private synchronized BrowserPool pool() {
     if (!available()) {
       throw new BrowserException(
           ErrorCode.BROWSER_PROVIDER_UNAVAILABLE, unavailableReason().orElse("unavailable"));
     }
+    if (pool == null) {
+      pool =
+          new BrowserPool(
+              settings.browsers(),
+              this::tempRoot,
+              chromium.path().get(),
+              node.path().get(),
+              settings.headless());
+    }
+    return pool;
+  }
+
+  private synchronized Path tempRoot() {
     if (tempRoot == null) {
       tempRoot = TempRoots.create(Path.of(System.getProperty("java.io.tmpdir")));
     }
-    Path dir = tempRoot.resolve("e" + (++environments));
-    try {
-      return Files.createDirectory(dir);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot create the browser's temp directory " + dir, e);
-    }
+    return tempRoot;
   }
 
-  /** Removes the temp root: by now every environment has closed and removed its own directory. */
+  /** Closes the pool's browsers and removes the temp root: by now every environment has closed. */
   @Override
-  public synchronized void dispose() {
-    deleteTree(tempRoot);
-    tempRoot = null;
+  public void dispose() {
+    BrowserPool closing;
+    synchronized (this) {
+      closing = pool;
+      pool = null;
+    }
+    try {
+      if (closing != null) {
+        closing.close(settings.closeTimeoutMs());
+      }
+    } finally {
+      synchronized (this) {
+        deleteTree(tempRoot);
+        tempRoot = null;
+      }
+    }
   }
 
   static void deleteTree(Path root) {

@@ -4,12 +4,20 @@ import java.util.Optional;
 
 /**
  * What the Playwright provider is configured with: the Chromium and Node.js executables (else found
- * on the host), whether Chromium runs headless, and how long closing an environment may take. What
- * an environment must keep (its network policy, timeouts, viewport, screenshot limits) comes with
- * each request to open one.
+ * on the host), whether Chromium runs headless, how long closing an environment may take, how many
+ * browsers its environments share at most, and whether the first starts with the host. What an
+ * environment must keep (its network policy, timeouts, viewport, screenshot limits) comes with each
+ * request to open one.
  */
 public record PlaywrightSettings(
     Optional<String> chromiumExecutable,
     Optional<String> nodeExecutable,
     boolean headless,
-    long closeTimeoutMs) {}
+    long closeTimeoutMs,
+    int browsers,
+    boolean prelaunch) {
+  /** The pool's default size: one browser per core, at least 2 and at most 4. */
+  public static int defaultBrowsers() {
+    return Math.min(Math.max(2, Runtime.getRuntime().availableProcessors()), 4);
+  }
+}

@@ -13,7 +13,7 @@ import dev.periscope.browser.policy.PolicyProxy;
  * over a Chromium control session of that page alone. Chromium keeps the credentials for the proxy
  * and sends them with every later request, so nothing intercepts the agent's traffic afterwards
  * (Playwright's own proxy credentials would pause every request and switch the HTTP cache off).
- * Call on the driver's thread.
+ * Call on the lane's thread.
  */
 final class ProxyBootstrap {
   private ProxyBootstrap() {}

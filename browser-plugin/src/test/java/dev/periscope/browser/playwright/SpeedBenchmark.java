@@ -103,6 +103,10 @@ public final class SpeedBenchmark {
       DefaultBrowserRuntime runtime = DefaultBrowserRuntime.builder(s.runtime()).build();
       PlaywrightProvider provider =
           new PlaywrightProvider(s.playwright(), Optional.empty(), resolver, Upstream.direct());
+      // As the plugin's module does: the first browser starts with the host.
+      if (s.playwright().prelaunch()) {
+        provider.prelaunch();
+      }
       runtime.registerProvider(provider);
       return new Periscope(runtime, provider, ToolsForTests.tools(runtime, s));
     }

@@ -83,6 +83,13 @@ class BrowserFaultsTest {
     assertTrue(
         BrowserProcesses.browserProcesses().isEmpty(),
         "left running: " + BrowserProcesses.describe(BrowserProcesses.browserProcesses()));
+    assertEquals(
+        List.of(),
+        Thread.getAllStackTraces().keySet().stream()
+            .filter(t -> t.isAlive() && t.getName().startsWith("periscope-"))
+            .map(Thread::getName)
+            .toList(),
+        "threads left running");
   }
 
   // The faults
@@ -91,8 +98,8 @@ class BrowserFaultsTest {
   void killingChromiumsBrowserProcessIsNoticedAtOnceAndTheNextCallGoesOnLoggedIn()
       throws Exception {
     logIn("agent");
-    Set<ProcessHandle> browser = BrowserProcesses.browserProcesses();
-    BrowserProcesses.browserProcess(browser).destroyForcibly();
+    Browser browser = Browser.now();
+    browser.chromium().destroyForcibly();
     assertNoticedWithoutACall("agent", Set.of("browser-exited"), browser);
     assertNextCallGoesOnLoggedIn("agent", "Chromium exited");
     // The audit trail, as harness transitions prints it: the fault with its cause, then the
@@ -111,10 +118,10 @@ class BrowserFaultsTest {
   void aRendererThatCrashesIsNoticedAtOnceAndItsCrashReportStaysOutOfHome() throws Exception {
     Set<Path> reportsBefore = crashReports();
     logIn("agent");
-    Set<ProcessHandle> browser = BrowserProcesses.browserProcesses();
+    Browser browser = Browser.now();
     // A segmentation fault, as chrome://crash causes: Chromium's crash handler writes a report of
     // its memory.
-    for (ProcessHandle renderer : BrowserProcesses.pageRenderers(browser)) {
+    for (ProcessHandle renderer : browser.renderers()) {
       assertEquals(
           0, new ProcessBuilder("kill", "-SEGV", Long.toString(renderer.pid())).start().waitFor());
     }
@@ -127,8 +134,8 @@ class BrowserFaultsTest {
   @Test
   void killingThePagesRendererIsNoticedAtOnceAndTheNextCallGoesOnLoggedIn() throws Exception {
     logIn("agent");
-    Set<ProcessHandle> browser = BrowserProcesses.browserProcesses();
-    BrowserProcesses.pageRenderers(browser).forEach(ProcessHandle::destroyForcibly);
+    Browser browser = Browser.now();
+    browser.renderers().forEach(ProcessHandle::destroyForcibly);
     assertNoticedWithoutACall("agent", Set.of("page-crashed"), browser);
     assertNextCallGoesOnLoggedIn("agent", "renderer crashed");
   }
@@ -151,8 +158,8 @@ class BrowserFaultsTest {
   @Test
   void killingTheDriverIsNoticedAtOnceAndTheNextCallGoesOnLoggedIn() throws Exception {
     logIn("agent");
-    Set<ProcessHandle> browser = BrowserProcesses.browserProcesses();
-    BrowserProcesses.driverProcess(browser).destroyForcibly();
+    Browser browser = Browser.now();
+    browser.driver().destroyForcibly();
     assertNoticedWithoutACall("agent", Set.of("driver-exited"), browser);
     assertNextCallGoesOnLoggedIn("agent", "driver (Node.js) exited");
   }
@@ -190,7 +197,7 @@ class BrowserFaultsTest {
       throws Exception {
     logIn("agent");
     ToolResult page = call("agent", "browser_open", Map.of("url", site.url("/wedge")));
-    Set<ProcessHandle> browser = BrowserProcesses.browserProcesses();
+    Browser browser = Browser.now();
     long start = System.nanoTime();
     ToolResult click = call("agent", "browser_click", target(page, "Wedge now"));
     assertWithin(ACTION_BOUND, start, "the click on a wedging button");
@@ -203,7 +210,7 @@ class BrowserFaultsTest {
                     + site.url("/wedge")
                     + " observation=invalid lease=rebuilt recommended_action=browser_open retryable=false"),
         click.text());
-    assertGone(browser);
+    assertPageGone(browser);
     assertTrue(HUNG.contains(lastFault("agent").cause()), lastFault("agent").cause());
     assertNextCallGoesOnLoggedIn("agent", null);
   }
@@ -213,7 +220,7 @@ class BrowserFaultsTest {
     logIn("agent");
     ToolResult page = call("agent", "browser_open", Map.of("url", site.url("/wedge")));
     assertFalse(call("agent", "browser_click", target(page, "Wedge later")).isError());
-    Set<ProcessHandle> browser = BrowserProcesses.browserProcesses();
+    Browser browser = Browser.now();
     assertNoticedWithoutACall("agent", HUNG, browser);
     assertNextCallGoesOnLoggedIn("agent", "the browser was replaced by a fresh one");
   }
@@ -233,7 +240,7 @@ class BrowserFaultsTest {
   void aPageThatAllocatesUntilItsRendererDiesCostsNoMoreThanOneCall() throws Exception {
     logIn("agent");
     ToolResult page = call("agent", "browser_open", Map.of("url", site.url("/allocate")));
-    Set<ProcessHandle> browser = BrowserProcesses.browserProcesses();
+    Browser browser = Browser.now();
     call("agent", "browser_click", target(page, "Allocate"));
     // The renderer dies of its allocations, or stops answering while it tries: either is a fault.
     assertNoticedWithoutACall("agent", ANY, browser);
@@ -244,7 +251,7 @@ class BrowserFaultsTest {
   void anEndlessAlertLoopIsFoundAndEnded() throws Exception {
     logIn("agent");
     ToolResult page = call("agent", "browser_open", Map.of("url", site.url("/alerts")));
-    Set<ProcessHandle> browser = BrowserProcesses.browserProcesses();
+    Browser browser = Browser.now();
     call("agent", "browser_click", target(page, "Alerts"));
     assertNoticedWithoutACall("agent", HUNG, browser);
     assertNextCallGoesOnLoggedIn("agent", null);
@@ -303,8 +310,9 @@ class BrowserFaultsTest {
     Set<ProcessHandle> killedBrowser = new HashSet<>(BrowserProcesses.browserProcesses());
     killedBrowser.removeAll(keptBrowser);
     String keptEnvironment = environmentId(call("kept", "browser_observe", Map.of()));
-    BrowserProcesses.browserProcess(killedBrowser).destroyForcibly();
-    assertNoticedWithoutACall("killed", Set.of("browser-exited"), killedBrowser);
+    Browser killed = Browser.of(killedBrowser);
+    killed.chromium().destroyForcibly();
+    assertNoticedWithoutACall("killed", Set.of("browser-exited"), killed);
     assertTrue(
         keptBrowser.stream().allMatch(BrowserProcesses::running),
         "the other agent's browser was touched");
@@ -313,6 +321,40 @@ class BrowserFaultsTest {
     assertEquals(keptEnvironment, environmentId(kept));
     assertTrue(faults().stream().noneMatch(f -> f.agentSessions().contains("kept")));
     assertNextCallGoesOnLoggedIn("killed", "Chromium exited");
+  }
+
+  @Test
+  void oneAgentsCrashOnABrowserTheAgentsShareLeavesTheOtherAgentAsItWas() throws Exception {
+    host.close();
+    // One browser for the project: every session is a context on the same Chromium and driver.
+    TestProjects.project(projectDir, PROJECT + "    pool: {browsers: 1}\n");
+    host = Host.start(home, "p", projectDir, Host.Options.defaults());
+    logIn("kept");
+    Set<ProcessHandle> keptRenderers = Set.copyOf(renderers());
+    String keptEnvironment = environmentId(call("kept", "browser_observe", Map.of()));
+    logIn("crashed");
+    Browser browser = Browser.now();
+    ProcessHandle chromium = browser.chromium();
+    Set<ProcessHandle> crashedRenderers = new HashSet<>(renderers());
+    crashedRenderers.removeAll(keptRenderers);
+    assertFalse(crashedRenderers.isEmpty(), "no renderer of its own among " + renderers());
+    crashedRenderers.forEach(ProcessHandle::destroyForcibly);
+    eventually(
+        "the crash is recorded",
+        Duration.ofSeconds(30),
+        () -> faults().stream().anyMatch(f -> f.agentSessions().contains("crashed")));
+    assertEquals("page-crashed", lastFault("crashed").cause());
+    ToolResult kept = call("kept", "browser_open", Map.of("url", site.url("/home")));
+    assertLoggedIn(kept);
+    assertEquals(keptEnvironment, environmentId(kept), "the other agent's browser was rebuilt");
+    assertNextCallGoesOnLoggedIn("crashed", "renderer crashed");
+    assertTrue(faults().stream().noneMatch(f -> f.agentSessions().contains("kept")));
+    assertTrue(BrowserProcesses.running(chromium), "the shared Chromium is the one it was");
+    assertEquals(chromium, BrowserProcesses.browserProcess(BrowserProcesses.browserProcesses()));
+  }
+
+  private static List<ProcessHandle> renderers() {
+    return BrowserProcesses.pageRenderers(BrowserProcesses.browserProcesses());
   }
 
   // Steps
@@ -351,18 +393,54 @@ class BrowserFaultsTest {
       Set.of("page-crashed", "unresponsive", "deadline-exceeded");
 
   /**
-   * The fault was recorded with one of these causes and the browser's processes ended, before any
-   * call: death is detected, not discovered by the next call.
+   * The fault was recorded with one of these causes before any call (death is detected, not
+   * discovered by the next call), and what it ended is gone: a dead browser's or driver's processes
+   * all end; for a fault of the page alone, its renderers end and the browser, which other sessions
+   * may share, goes on.
    */
-  private void assertNoticedWithoutACall(
-      String agent, Set<String> causes, Set<ProcessHandle> browser) throws Exception {
+  private void assertNoticedWithoutACall(String agent, Set<String> causes, Browser browser)
+      throws Exception {
     eventually(
         "a fault of agent session " + agent + " is recorded",
         Duration.ofSeconds(30),
         () -> faults().stream().anyMatch(f -> f.agentSessions().contains(agent)));
     String cause = lastFault(agent).cause();
     assertTrue(causes.contains(cause), "the cause was " + cause + ", not one of " + causes);
-    assertGone(browser);
+    if (cause.equals("browser-exited") || cause.equals("driver-exited")) {
+      assertGone(browser.all());
+    } else {
+      assertPageGone(browser);
+    }
+  }
+
+  /** The page's renderers end; the browser and its driver go on. */
+  private static void assertPageGone(Browser browser) throws InterruptedException {
+    assertGone(browser.renderers());
+    assertTrue(
+        BrowserProcesses.running(browser.chromium()) && BrowserProcesses.running(browser.driver()),
+        "the browser went with the page: " + BrowserProcesses.describe(browser.all()));
+  }
+
+  /**
+   * The browser's processes as they were when it was looked at: all of them, the page's renderers,
+   * Chromium's browser process and the driver (once dead, a process's command line is gone).
+   */
+  private record Browser(
+      Set<ProcessHandle> all,
+      Set<ProcessHandle> renderers,
+      ProcessHandle chromium,
+      ProcessHandle driver) {
+    static Browser now() {
+      return of(BrowserProcesses.browserProcesses());
+    }
+
+    static Browser of(Set<ProcessHandle> all) {
+      return new Browser(
+          all,
+          Set.copyOf(BrowserProcesses.pageRenderers(all)),
+          BrowserProcesses.browserProcess(all),
+          BrowserProcesses.driverProcess(all));
+    }
   }
 
   /**

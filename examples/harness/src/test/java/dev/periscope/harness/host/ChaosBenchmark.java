@@ -35,7 +35,9 @@ import java.util.stream.Collectors;
  * every so many actions, then one long session without faults for memory. Prints what completed,
  * what was injected and recovered, the transitions recorded against the actions issued, call
  * latency with and without faults, the host's RSS and Chromium's process count along the way, and
- * the processes left after the host stopped.
+ * the processes left after the host stopped. The project gives the pool 8 browsers and starts none
+ * with the host, so each of up to 8 sessions has a browser of its own, started inside one of its
+ * calls: killing "this session's" driver, Chromium or renderers then hits that session alone.
  *
  * <p>Arguments: {@code [sessions=8] [actions=100] [faultEvery=25] [longActions=1000] [seed=14]}.
  */
@@ -47,6 +49,9 @@ public final class ChaosBenchmark {
           navigationTimeoutMs: 5000
           timeoutMarginMs: 1000
           livenessTimeoutMs: 1500
+          pool:
+            browsers: 8
+            prelaunch: false
       """;
 
   enum Fault {
@@ -78,6 +83,11 @@ public final class ChaosBenchmark {
   private final Object opening = new Object();
 
   private final AtomicInteger unmapped = new AtomicInteger();
+
+  /** The driver of each agent's latest browser. */
+  private final Map<String, ProcessHandle> agentDrivers =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
   private final List<Long> quietLatencies = Collections.synchronizedList(new ArrayList<>());
   private final List<Long> faultLatencies = Collections.synchronizedList(new ArrayList<>());
   private final AtomicInteger actionsIssued = new AtomicInteger();
@@ -388,7 +398,7 @@ public final class ChaosBenchmark {
    * Runs a call that may open a browser, holding {@link #opening}: the driver that appears is this
    * call's.
    */
-  private ToolResult opened(java.util.function.Supplier<ToolResult> call) {
+  private ToolResult opened(String agent, java.util.function.Supplier<ToolResult> call) {
     Set<ProcessHandle> before = nodeDrivers();
     ToolResult r = call.get();
     Set<ProcessHandle> started = nodeDrivers();
@@ -396,6 +406,14 @@ public final class ChaosBenchmark {
     String environment = (String) observation(r).get("environment_id");
     if (environment != null && started.size() == 1) {
       drivers.put(environment, started.iterator().next());
+      agentDrivers.put(agent, started.iterator().next());
+    } else if (environment != null && started.isEmpty()) {
+      // No browser started: a fresh context on the browser this agent already had (after its page
+      // crashed, its browser stayed), as the pool gives one browser to each of up to 8 agents.
+      ProcessHandle previous = agentDrivers.get(agent);
+      if (previous != null && previous.isAlive()) {
+        drivers.put(environment, previous);
+      }
     }
     return r;
   }
@@ -520,7 +538,7 @@ public final class ChaosBenchmark {
     long start = System.nanoTime();
     ToolResult r =
         Thread.holdsLock(opening)
-            ? opened(() -> host.call(agent, tool, args, Cancellation.none()))
+            ? opened(agent, () -> host.call(agent, tool, args, Cancellation.none()))
             : host.call(agent, tool, args, Cancellation.none());
     if (!agent.startsWith("load-")) {
       return r;

@@ -1,0 +1,189 @@
+package com.microsoft.playwright.impl;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.Playwright;
+import com.microsoft.playwright.PlaywrightException;
+import com.microsoft.playwright.impl.driver.Driver;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A Playwright connection to a driver that many browser contexts share, made safe for sharing.
+ * Playwright for Java waits for each call's answer on the one thread that uses it, so a call that
+ * never ends (a script in a page whose renderer loops) would stop every context on the driver.
+ * Here:
+ *
+ * <ul>
+ *   <li>every call that Playwright sends without a deadline gets what is left until {@link
+ *       #deadline(long)}, which the driver enforces itself: a wedged page's call fails and the
+ *       thread goes on;
+ *   <li>{@link #closeNow} closes one context from any thread, past the call that holds the thread,
+ *       which then fails at once;
+ *   <li>{@link #pump()} delivers the events already received, without a round trip.
+ * </ul>
+ *
+ * <p>It lives in Playwright's package because the connection's transport and message sending are
+ * package-private; the parent POM pins Playwright, and {@code BrowserPoolTest} fails when these
+ * internals move.
+ */
+public final class BoundedConnection {
+  /** Ids of the messages sent by {@link #closeNow}: far above the ones Playwright counts up. */
+  private static final int OUT_OF_BAND_IDS = 1 << 30;
+
+  private final Process process;
+  private final PlaywrightImpl playwright;
+  private final Bounding transport;
+
+  private BoundedConnection(Process process, PlaywrightImpl playwright, Bounding transport) {
+    this.process = process;
+    this.playwright = playwright;
+    this.transport = transport;
+  }
+
+  /**
+   * Starts a driver of its own (unpacked afresh, as {@code Playwright.create} with a new driver
+   * instance would) with {@code env} and connects to it.
+   */
+  public static BoundedConnection start(Map<String, String> env) {
+    Driver driver = Driver.createAndInstall(env, true);
+    ProcessBuilder builder = driver.createProcessBuilder();
+    builder.command().add("run-driver");
+    builder.redirectError(ProcessBuilder.Redirect.INHERIT);
+    Process process;
+    try {
+      process = builder.start();
+    } catch (IOException e) {
+      throw new PlaywrightException("Failed to launch driver", e);
+    }
+    Bounding transport =
+        new Bounding(new PipeTransport(process.getInputStream(), process.getOutputStream()));
+    try {
+      Connection connection = new Connection(transport, env);
+      return new BoundedConnection(process, connection.initializePlaywright(), transport);
+    } catch (RuntimeException e) {
+      process.destroyForcibly();
+      throw e;
+    }
+  }
+
+  public Playwright playwright() {
+    return playwright;
+  }
+
+  /** The Node.js driver's process. */
+  public Process process() {
+    return process;
+  }
+
+  /**
+   * The deadline ({@link System#nanoTime()}) of the calls sent from now on without one of their
+   * own: each gets the time left until it, at least 1 ms. Set on the connection's thread before
+   * each piece of work.
+   */
+  public void deadline(long nanoTime) {
+    transport.deadline = nanoTime;
+    transport.bounded = true;
+  }
+
+  /**
+   * Asks the driver to close {@code context} now, from any thread, without waiting for it: the call
+   * running on the connection's thread for that context fails once it is closed. The answer is
+   * dropped when it arrives.
+   */
+  public void closeNow(BrowserContext context, double timeoutMs) {
+    JsonObject message = new JsonObject();
+    int id = OUT_OF_BAND_IDS + transport.outOfBand.incrementAndGet();
+    transport.unanswered.add(id);
+    message.addProperty("id", id);
+    message.addProperty("guid", ((BrowserContextImpl) context).guid);
+    message.addProperty("method", "close");
+    message.add("params", new JsonObject());
+    JsonObject metadata = new JsonObject();
+    metadata.addProperty("wallTime", System.currentTimeMillis());
+    metadata.addProperty("timeout", timeoutMs);
+    metadata.addProperty("internal", true);
+    message.add("metadata", metadata);
+    transport.send(message);
+  }
+
+  /**
+   * Dispatches the messages the driver already sent (events among them) and returns; on the
+   * connection's thread, between calls.
+   */
+  public void pump() {
+    transport.pumping = true;
+    try {
+      for (int i = 0; i < 1_000; i++) {
+        transport.received = false;
+        playwright.connection.processOneMessage();
+        if (!transport.received) {
+          return;
+        }
+      }
+    } finally {
+      transport.pumping = false;
+    }
+  }
+
+  /** Closes the pipe to the driver, which then exits; does not wait. */
+  public void disconnect() {
+    try {
+      playwright.connection.close();
+    } catch (IOException e) {
+      // the pipe is gone already
+    }
+  }
+
+  /** The transport under the connection: adds deadlines and drops out-of-band answers. */
+  private static final class Bounding implements Transport {
+    private final Transport pipe;
+    private final Set<Integer> unanswered = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger outOfBand = new AtomicInteger();
+    private volatile long deadline;
+    private volatile boolean bounded;
+    private boolean pumping;
+    private boolean received;
+
+    Bounding(Transport pipe) {
+      this.pipe = pipe;
+    }
+
+    @Override
+    public void send(JsonObject message) {
+      JsonElement metadata = message.get("metadata");
+      if (bounded
+          && metadata != null
+          && metadata.isJsonObject()
+          && !metadata.getAsJsonObject().has("timeout")) {
+        long left = (deadline - System.nanoTime()) / 1_000_000;
+        metadata.getAsJsonObject().addProperty("timeout", Math.max(1, left));
+      }
+      pipe.send(message);
+    }
+
+    @Override
+    public JsonObject poll(Duration timeout) {
+      JsonObject message = pipe.poll(pumping ? Duration.ZERO : timeout);
+      if (message == null) {
+        return null;
+      }
+      received = true;
+      JsonElement id = message.get("id");
+      if (id != null && id.isJsonPrimitive() && unanswered.remove(id.getAsInt())) {
+        return null;
+      }
+      return message;
+    }
+
+    @Override
+    public void close() throws IOException {
+      pipe.close();
+    }
+  }
+}

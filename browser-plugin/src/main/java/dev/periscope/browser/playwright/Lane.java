@@ -1,0 +1,448 @@
+package dev.periscope.browser.playwright;
+
+import com.microsoft.playwright.Browser;
+import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.BrowserType;
+import com.microsoft.playwright.impl.BoundedConnection;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One lane of the browser pool: a Node.js driver, the Chromium it launched, and the one thread that
+ * drives them. Playwright for Java is not thread-safe and dispatches its events only while a call
+ * runs on its thread, so every use goes through {@link #call}; the environments on a lane take
+ * turns on that thread. A call is bounded ({@link BoundedConnection}): a wedged page fails its own
+ * call and the lane goes on; {@link #closeNow} ends one environment's context from any thread. Only
+ * a driver that stops answering is {@link #kill() killed}, and with it every environment of the
+ * lane, as its death would.
+ */
+final class Lane implements AutoCloseable {
+  private static final Object CREATE_LOCK = new Object();
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Lane.class);
+  private static final long IDLE_PUMP_MS = 100;
+  private static final long WAIT_SLICE_MS = 250;
+  private static final long PUMP_BOUND_MS = 5_000;
+
+  /** How long past a call's own bound the driver may take to answer before it is judged wedged. */
+  static final long UNANSWERED_MARGIN_MS = 5_000;
+
+  final int number;
+  private final ScheduledExecutorService thread;
+  private final Path chromium;
+  private final Path node;
+  private final Path tempRoot;
+  private final boolean headless;
+  private final NowhereProxy nowhere;
+  private volatile BoundedConnection connection;
+  private Browser browser;
+  private volatile Optional<ProcessHandle> driverProcess = Optional.empty();
+
+  /** Chromium's browser process, once launched: a kill reaches it even after the driver is gone. */
+  private volatile Optional<ProcessHandle> browserProcess = Optional.empty();
+
+  private volatile boolean killed;
+  private volatile boolean closing;
+  private volatile boolean launchFailed;
+  private final AtomicInteger occupants = new AtomicInteger();
+
+  Lane(Path chromium, Path node, Path tempRoot, boolean headless, int number) {
+    this.number = number;
+    this.chromium = chromium;
+    this.node = node;
+    this.tempRoot = tempRoot;
+    this.headless = headless;
+    this.thread =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "periscope-playwright-" + number);
+              t.setDaemon(true);
+              return t;
+            });
+    this.nowhere = new NowhereProxy(number);
+    // Between calls the lane keeps delivering its pages' events, so a popup is closed and a
+    // download cancelled as they happen, not at the next call.
+    thread.scheduleWithFixedDelay(
+        () -> {
+          BoundedConnection c = connection;
+          if (c != null && !killed && !closing) {
+            try {
+              // What the events' handlers send (a popup's close) is bounded too.
+              c.deadline(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PUMP_BOUND_MS));
+              c.pump();
+            } catch (RuntimeException e) {
+              // the driver went away; the next call says so
+            }
+          }
+        },
+        IDLE_PUMP_MS,
+        IDLE_PUMP_MS,
+        TimeUnit.MILLISECONDS);
+  }
+
+  /** Starts the driver and Chromium on the lane's thread; the returned future ends with that. */
+  Future<Browser> launch() {
+    return thread.submit(this::browser);
+  }
+
+  /**
+   * Runs work on the lane's thread and waits for it; the work's own exception is rethrown as is.
+   * Every Playwright call in it that has no deadline of its own must end within {@code boundMs} of
+   * the work's start, which the driver enforces; a driver that does not answer even then is killed.
+   */
+  <T> T call(Callable<T> work, long boundMs) {
+    java.util.concurrent.atomic.AtomicLong started = new java.util.concurrent.atomic.AtomicLong();
+    Future<T> future =
+        thread.submit(
+            () -> {
+              long now = System.nanoTime();
+              started.set(now);
+              long deadline = now + TimeUnit.MILLISECONDS.toNanos(boundMs);
+              BoundedConnection c = connection;
+              if (c != null) {
+                c.deadline(deadline);
+              }
+              try {
+                return work.call();
+              } catch (com.microsoft.playwright.PlaywrightException e) {
+                if (System.nanoTime() - deadline >= 0) {
+                  // Its bound ran out: say so, not "Timeout 1ms exceeded" of the call it ended in.
+                  throw new com.microsoft.playwright.PlaywrightException(
+                      "the page did not answer within " + boundMs + " ms", e);
+                }
+                throw e;
+              }
+            });
+    long unanswered = TimeUnit.MILLISECONDS.toNanos(boundMs + UNANSWERED_MARGIN_MS);
+    try {
+      // The bound runs from the work's start: the turns of the lane's other environments before
+      // it are theirs to bound.
+      while (true) {
+        try {
+          return future.get(WAIT_SLICE_MS, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+          long since = started.get();
+          if (since != 0 && System.nanoTime() - since > unanswered) {
+            kill();
+            throw new IllegalStateException(
+                "the browser's driver did not answer within "
+                    + (boundMs + UNANSWERED_MARGIN_MS)
+                    + " ms and was stopped");
+          }
+        }
+      }
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw new IllegalStateException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while the browser worked", e);
+    }
+  }
+
+  /**
+   * Closes {@code context} from any thread without waiting: a call of its environment that holds
+   * the lane's thread fails once the context is gone, and the other environments go on.
+   */
+  void closeNow(BrowserContext context, long timeoutMs) {
+    BoundedConnection c = connection;
+    if (c != null && !killed) {
+      try {
+        c.closeNow(context, timeoutMs);
+      } catch (RuntimeException e) {
+        // the driver is gone: so is the context
+      }
+    }
+  }
+
+  /** An environment takes its place on this lane. */
+  void enter() {
+    occupants.incrementAndGet();
+  }
+
+  /** An environment left this lane. */
+  void leave() {
+    occupants.decrementAndGet();
+  }
+
+  int occupants() {
+    return occupants.get();
+  }
+
+  /**
+   * Whether the lane can take an environment: not killed or closing, not failed to start, and its
+   * processes run (or are still starting).
+   */
+  boolean usable() {
+    return !killed && !closing && !launchFailed && driverRunning() && browserRunning();
+  }
+
+  /**
+   * The launched browser, started on first use. A failed launch closes its driver again, so a retry
+   * starts clean and no driver process is left behind. Call on the lane's thread only.
+   */
+  Browser browser() {
+    if (browser != null) {
+      return browser;
+    }
+    Map<String, String> env =
+        Map.of(
+            "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1",
+            "PLAYWRIGHT_NODEJS_PATH", node.toString(),
+            // Node and the Chromium it starts make their temporary profiles under TMPDIR: ours,
+            // removed on close.
+            "TMPDIR", tempRoot.toString(),
+            // Playwright's debug log (DEBUG=pw:protocol, pw:api) would quote a credential fill's
+            // value: it stays off in the driver whatever the host's environment says.
+            "DEBUG", "",
+            "DEBUG_FILE", "",
+            // Loopback goes through the policy proxy too; this switch would let Chromium bypass it.
+            "PLAYWRIGHT_DISABLE_FORCED_CHROMIUM_PROXIED_LOOPBACK", "",
+            // A crashed renderer's minidump holds its memory (a page's secrets among it).
+            // Chromium's crash handler writes it under $HOME whatever the switches say; here it
+            // goes
+            // under our temp root, removed on close.
+            "BREAKPAD_DUMP_LOCATION", tempRoot.resolve("crashes").toString());
+    synchronized (CREATE_LOCK) {
+      // Playwright extracts its JavaScript driver under this directory instead of the system temp
+      // directory; a fresh driver instance per lane keeps the directory ours, so it goes when this
+      // lane's temp root is removed.
+      System.setProperty("playwright.driver.tmpdir", tempRoot.toString());
+      connection = BoundedConnection.start(env);
+      driverProcess = Optional.of(connection.process().toHandle());
+    }
+    watchDriver(driverProcess.get());
+    if (killed) {
+      // kill() came before the driver process was known: honour it now, before Chromium starts.
+      kill();
+      throw new java.util.concurrent.CancellationException(
+          "the browser was stopped while it started");
+    }
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                // QUIC and WebRTC's direct UDP would not go through the policy proxy.
+                "--disable-quic",
+                "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+                "--disable-default-apps",
+                "--deny-permission-prompts"));
+    if ("root".equals(System.getProperty("user.name"))) {
+      args.add("--no-sandbox");
+    }
+    try {
+      // The browser-wide proxy reaches nowhere: every context has its environment's policy proxy,
+      // and WebRTC honours only a browser-wide proxy when it decides which UDP is "non-proxied".
+      browser =
+          connection
+              .playwright()
+              .chromium()
+              .launch(
+                  new BrowserType.LaunchOptions()
+                      .setProxy(new com.microsoft.playwright.options.Proxy(nowhere.server()))
+                      .setExecutablePath(chromium)
+                      .setHeadless(headless)
+                      .setArgs(args));
+      // The driver's one child: Chromium's browser process (the launcher script execs it under the
+      // same pid).
+      browserProcess = driverProcess.flatMap(d -> d.children().findFirst());
+      LOG.info(
+          "browser {} started: Chromium {} (pid {}), driver pid {}",
+          number,
+          browser.version(),
+          browserProcess.map(p -> Long.toString(p.pid())).orElse("?"),
+          driverProcess.map(p -> Long.toString(p.pid())).orElse("?"));
+    } catch (RuntimeException e) {
+      launchFailed = true;
+      BoundedConnection c = connection;
+      connection = null;
+      c.disconnect();
+      driverProcess.ifPresent(Lane::destroyTree);
+      driverProcess = Optional.empty();
+      throw e;
+    }
+    return browser;
+  }
+
+  /**
+   * Stops everything at once, from any thread: Chromium and the Node.js driver are killed, so a
+   * Playwright call that is running on the lane's thread fails instead of waiting. The lane is
+   * unusable afterwards.
+   */
+  void kill() {
+    killed = true;
+    // Chromium first, with its own children: once the driver is gone they are no longer among its
+    // descendants.
+    browserProcess.ifPresent(Lane::destroyTree);
+    driverProcess.ifPresent(Lane::destroyTree);
+  }
+
+  private static void destroyTree(ProcessHandle p) {
+    p.descendants().forEach(ProcessHandle::destroyForcibly);
+    p.destroyForcibly();
+  }
+
+  /**
+   * Runs {@code exited} (on some other thread) when the Node.js driver process exits, unless the
+   * lane was closing; running the returned step removes it (an environment that closed).
+   */
+  Runnable onDriverExit(Runnable exited) {
+    exitListeners.add(exited);
+    if (!driverRunning() && !closing) {
+      exited.run();
+    }
+    return () -> exitListeners.remove(exited);
+  }
+
+  /** The environments' listeners for the driver's exit; one watch on the process runs them all. */
+  private final java.util.Set<Runnable> exitListeners =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  private void watchDriver(ProcessHandle driver) {
+    driver
+        .onExit()
+        .thenRun(
+            () -> {
+              if (!closing) {
+                exitListeners.forEach(Runnable::run);
+              }
+            });
+  }
+
+  boolean killed() {
+    return killed;
+  }
+
+  /** Whether the Node.js driver still runs (true before it started). */
+  boolean driverRunning() {
+    return driverProcess.map(Lane::running).orElse(true);
+  }
+
+  /** Waits up to {@code timeoutMs} for the Node.js driver to end; whether it has. */
+  boolean awaitDriverExit(long timeoutMs) {
+    return driverProcess
+        .map(
+            p -> {
+              try {
+                p.onExit().get(timeoutMs, TimeUnit.MILLISECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+                // judged by its state below
+              }
+              return !running(p);
+            })
+        .orElse(false);
+  }
+
+  /** Whether Chromium's browser process still runs (true before it started). */
+  boolean browserRunning() {
+    return browserProcess.map(Lane::running).orElse(true);
+  }
+
+  /**
+   * Alive and not a zombie: an orphan that ended stays one until it is reaped, and ProcessHandle
+   * calls it alive.
+   */
+  private static boolean running(ProcessHandle p) {
+    if (!p.isAlive()) {
+      return false;
+    }
+    try {
+      String stat =
+          java.nio.file.Files.readString(Path.of("/proc", Long.toString(p.pid()), "stat"));
+      return stat.charAt(stat.lastIndexOf(')') + 2) != 'Z';
+    } catch (java.io.IOException | RuntimeException e) {
+      return true; // no /proc here: trust isAlive
+    }
+  }
+
+  /**
+   * Closes the browser and the driver, and waits for the lane's thread and processes to end; {@code
+   * timeoutMs} bounds the browser's close.
+   */
+  @Override
+  public void close() {
+    close(10_000);
+  }
+
+  void close(long timeoutMs) {
+    // A lane whose driver or Chromium died cannot close gracefully: what is left of it is killed.
+    boolean dead = !driverRunning() || !browserRunning() || launchFailed;
+    closing = true;
+    if (dead) {
+      kill();
+    }
+    RuntimeException failure = null;
+    try {
+      if (!killed && !thread.isShutdown()) {
+        call(
+            () -> {
+              try {
+                if (browser != null) {
+                  browser.close();
+                }
+              } finally {
+                BoundedConnection c = connection;
+                if (c != null) {
+                  c.disconnect();
+                }
+              }
+              return null;
+            },
+            timeoutMs);
+      }
+    } catch (RuntimeException e) {
+      // After kill() the connection is gone, and closing it fails: expected, not a failure to
+      // report.
+      failure = killed ? null : e;
+    } finally {
+      browser = null;
+      connection = null;
+      thread.shutdown();
+      try {
+        if (!thread.awaitTermination(10, TimeUnit.SECONDS)) {
+          kill();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      nowhere.close();
+      browserProcess.filter(ProcessHandle::isAlive).ifPresent(Lane::destroyTree);
+      driverProcess.ifPresent(
+          p -> {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            try {
+              p.onExit().get(5, TimeUnit.SECONDS);
+            } catch (Exception e) {
+              p.destroyForcibly();
+            }
+          });
+      try {
+        PlaywrightProvider.deleteTree(tempRoot);
+      } catch (RuntimeException e) {
+        failure = failure == null ? e : failure;
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+}
