@@ -114,7 +114,8 @@ public record BrowserSettings(
             config.at("chromium.headless").map(v -> (Boolean) v).orElse(true),
             cleanupTimeoutMs,
             POOL_BROWSERS.read(config),
-            config.at("pool.prelaunch").map(v -> (Boolean) v).orElse(true));
+            config.at("pool.prelaunch").map(v -> (Boolean) v).orElse(true),
+            config.at("pool.spare").map(v -> (Boolean) v).orElse(true));
     ToolSettings tools =
         new ToolSettings(
             provider,

@@ -34,8 +34,22 @@ final class BrowserPool {
 
   private record Started(Lane lane, Future<?> launch) {}
 
-  BrowserPool(int size, Supplier<Path> tempRoot, Path chromium, Path node, boolean headless) {
+  private final java.util.function.Function<com.microsoft.playwright.Browser, PreparedContext>
+      spares;
+
+  /**
+   * A pool of at most {@code size} lanes, each making a context ready ahead of need with {@code
+   * spares}.
+   */
+  BrowserPool(
+      int size,
+      Supplier<Path> tempRoot,
+      Path chromium,
+      Path node,
+      boolean headless,
+      java.util.function.Function<com.microsoft.playwright.Browser, PreparedContext> spares) {
     this.size = size;
+    this.spares = spares;
     this.tempRoot = tempRoot;
     this.chromium = chromium;
     this.node = node;
@@ -164,7 +178,7 @@ final class BrowserPool {
       throw new java.io.UncheckedIOException(
           "cannot create the browser's temp directory " + directory, e);
     }
-    Lane lane = new Lane(chromium, node, directory, headless, launched);
+    Lane lane = new Lane(chromium, node, directory, headless, launched, spares);
     Started s = new Started(lane, lane.launch());
     lanes.add(s);
     return s;

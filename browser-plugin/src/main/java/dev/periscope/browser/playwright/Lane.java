@@ -55,8 +55,23 @@ final class Lane implements AutoCloseable {
   private volatile boolean launchFailed;
   private final AtomicInteger occupants = new AtomicInteger();
 
-  Lane(Path chromium, Path node, Path tempRoot, boolean headless, int number) {
+  /** Makes a context ready ahead of need on this lane's browser; null for none. */
+  private final java.util.function.Function<Browser, PreparedContext> spares;
+
+  /** The context made ahead of need, if any; on the lane's thread only. */
+  private PreparedContext spare;
+
+  private static final long SPARE_BOUND_MS = 30_000;
+
+  Lane(
+      Path chromium,
+      Path node,
+      Path tempRoot,
+      boolean headless,
+      int number,
+      java.util.function.Function<Browser, PreparedContext> spares) {
     this.number = number;
+    this.spares = spares;
     this.chromium = chromium;
     this.node = node;
     this.tempRoot = tempRoot;
@@ -79,6 +94,7 @@ final class Lane implements AutoCloseable {
               // What the events' handlers send (a popup's close) is bounded too.
               c.deadline(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PUMP_BOUND_MS));
               c.pump();
+              replenishWhileIdle(c);
             } catch (RuntimeException e) {
               // the driver went away; the next call says so
             }
@@ -89,10 +105,52 @@ final class Lane implements AutoCloseable {
         TimeUnit.MILLISECONDS);
   }
 
-  /** Starts the driver and Chromium on the lane's thread; the returned future ends with that. */
+  /**
+   * Starts the driver and Chromium on the lane's thread; the returned future ends with that. The
+   * idle pump then makes a context ready for the first environment.
+   */
   Future<Browser> launch() {
     return thread.submit(this::browser);
   }
+
+  /**
+   * On the lane's thread: the context made ahead of need, now the caller's, or null. The lane makes
+   * the next one once it has been idle a while ({@link #replenishWhileIdle}).
+   */
+  PreparedContext takeSpare() {
+    PreparedContext taken = spare;
+    spare = null;
+    return taken;
+  }
+
+  /**
+   * On the lane's thread, from the idle pump: makes a spare context when there is none, the browser
+   * runs, and no call has waited or run for {@value #IDLE_BEFORE_SPARE_MS} ms, so that making one
+   * (a few hundred ms of this thread) does not hold up a session at work.
+   */
+  private void replenishWhileIdle(BoundedConnection c) {
+    if (spares == null
+        || spare != null
+        || browser == null
+        || calls.get() > 0
+        || System.nanoTime() - lastCall < TimeUnit.MILLISECONDS.toNanos(IDLE_BEFORE_SPARE_MS)) {
+      return;
+    }
+    c.deadline(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SPARE_BOUND_MS));
+    try {
+      spare = spares.apply(browser);
+    } catch (RuntimeException e) {
+      // The next environment makes its own, and says what is wrong if it cannot.
+    }
+  }
+
+  private static final long IDLE_BEFORE_SPARE_MS = 500;
+
+  /** The calls submitted and not yet done. */
+  private final AtomicInteger calls = new AtomicInteger();
+
+  /** When the latest call ended (long ago, to begin with). */
+  private volatile long lastCall = System.nanoTime() - TimeUnit.SECONDS.toNanos(60);
 
   /**
    * Runs work on the lane's thread and waits for it; the work's own exception is rethrown as is.
@@ -101,27 +159,23 @@ final class Lane implements AutoCloseable {
    */
   <T> T call(Callable<T> work, long boundMs) {
     java.util.concurrent.atomic.AtomicLong started = new java.util.concurrent.atomic.AtomicLong();
-    Future<T> future =
-        thread.submit(
-            () -> {
-              long now = System.nanoTime();
-              started.set(now);
-              long deadline = now + TimeUnit.MILLISECONDS.toNanos(boundMs);
-              BoundedConnection c = connection;
-              if (c != null) {
-                c.deadline(deadline);
-              }
-              try {
-                return work.call();
-              } catch (com.microsoft.playwright.PlaywrightException e) {
-                if (System.nanoTime() - deadline >= 0) {
-                  // Its bound ran out: say so, not "Timeout 1ms exceeded" of the call it ended in.
-                  throw new com.microsoft.playwright.PlaywrightException(
-                      "the page did not answer within " + boundMs + " ms", e);
+    calls.incrementAndGet();
+    Future<T> future;
+    try {
+      future =
+          thread.submit(
+              () -> {
+                try {
+                  return bounded(work, boundMs, started);
+                } finally {
+                  lastCall = System.nanoTime();
+                  calls.decrementAndGet();
                 }
-                throw e;
-              }
-            });
+              });
+    } catch (RuntimeException e) {
+      calls.decrementAndGet();
+      throw e;
+    }
     long unanswered = TimeUnit.MILLISECONDS.toNanos(boundMs + UNANSWERED_MARGIN_MS);
     try {
       // The bound runs from the work's start: the turns of the lane's other environments before
@@ -151,6 +205,29 @@ final class Lane implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while the browser worked", e);
+    }
+  }
+
+  /** On the lane's thread: runs work with its bound set on every call it makes. */
+  private <T> T bounded(
+      Callable<T> work, long boundMs, java.util.concurrent.atomic.AtomicLong started)
+      throws Exception {
+    long now = System.nanoTime();
+    started.set(now);
+    long deadline = now + TimeUnit.MILLISECONDS.toNanos(boundMs);
+    BoundedConnection c = connection;
+    if (c != null) {
+      c.deadline(deadline);
+    }
+    try {
+      return work.call();
+    } catch (com.microsoft.playwright.PlaywrightException e) {
+      if (System.nanoTime() - deadline >= 0) {
+        // Its bound ran out: say so, not "Timeout 1ms exceeded" of the call it ended in.
+        throw new com.microsoft.playwright.PlaywrightException(
+            "the page did not answer within " + boundMs + " ms", e);
+      }
+      throw e;
     }
   }
 
@@ -396,6 +473,11 @@ final class Lane implements AutoCloseable {
         call(
             () -> {
               try {
+                PreparedContext unused = spare;
+                spare = null;
+                if (unused != null) {
+                  unused.discard();
+                }
                 if (browser != null) {
                   browser.close();
                 }
@@ -425,6 +507,17 @@ final class Lane implements AutoCloseable {
         Thread.currentThread().interrupt();
       }
       nowhere.close();
+      // A spare the close did not reach (a dead lane): its context went with the browser, its
+      // proxy goes now.
+      PreparedContext unused = spare;
+      spare = null;
+      if (unused != null) {
+        try {
+          unused.proxy().close();
+        } catch (RuntimeException e) {
+          failure = failure == null ? e : failure;
+        }
+      }
       browserProcess.filter(ProcessHandle::isAlive).ifPresent(Lane::destroyTree);
       driverProcess.ifPresent(
           p -> {

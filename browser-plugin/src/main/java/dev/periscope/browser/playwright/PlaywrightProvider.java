@@ -1,9 +1,6 @@
 package dev.periscope.browser.playwright;
 
-import com.microsoft.playwright.BrowserContext;
-import com.microsoft.playwright.Page;
 import com.microsoft.playwright.PlaywrightException;
-import com.microsoft.playwright.options.Proxy;
 import dev.periscope.api.Cancellation;
 import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.ErrorCode;
@@ -174,42 +171,20 @@ public final class PlaywrightProvider implements CheckpointingProvider {
     } catch (RuntimeException e) {
       throw openFailure(e, cancellation);
     }
-    PolicyProxy proxy = new PolicyProxy(destinations, resolver, upstream);
-    // No credentials here: Playwright would pause every request to answer proxy challenges.
-    // ProxyBootstrap teaches the context the credentials once instead.
-    Proxy viaProxy = new Proxy(proxy.server());
     PlaywrightEnvironment environment = null;
-    try (Cancellation.Registration stopping = cancellation.onCancel(() -> proxy.close())) {
+    try {
       environment =
           lane.call(
               () -> {
-                // Downloads are cancelled as they start (the environment counts and cancels them);
-                // permissions start empty and prompts are denied at launch.
-                // Every connection, loopback included, goes through this environment's policy
-                // proxy.
-                var options =
-                    new com.microsoft.playwright.Browser.NewContextOptions()
-                        .setViewportSize(policy.viewport().width(), policy.viewport().height())
-                        .setProxy(viaProxy);
-                if (storageState != null) {
-                  options.setStorageState(storageState);
-                }
-                BrowserContext context = lane.browser().newContext(options);
+                PreparedContext prepared = prepared(lane, policy, destinations, storageState);
                 try {
-                  context.setDefaultTimeout(policy.timeouts().actionMs());
-                  context.setDefaultNavigationTimeout(policy.timeouts().navigationMs());
-                  String registryKey =
-                      "__periscope_" + java.util.UUID.randomUUID().toString().replace("-", "");
-                  // The browser learns the proxy's credentials from the proxy itself, before any
-                  // page of the agent loads.
-                  ProxyBootstrap.prime(context, proxy);
-                  context.addInitScript(PageScripts.guards(registryKey));
-                  Page page = context.newPage();
+                  prepared.context().setDefaultTimeout(policy.timeouts().actionMs());
+                  prepared.context().setDefaultNavigationTimeout(policy.timeouts().navigationMs());
                   return new PlaywrightEnvironment(
                       lane,
-                      context,
-                      page,
-                      registryKey,
+                      prepared.context(),
+                      prepared.page(),
+                      prepared.registryKey(),
                       policy,
                       settings.closeTimeoutMs(),
                       () -> pool.leave(lane),
@@ -217,10 +192,10 @@ public final class PlaywrightProvider implements CheckpointingProvider {
                           files ->
                               new StateCheckpoints(
                                   files, ID, version().orElseThrow(), restoredFrom, storageState)),
-                      proxy);
+                      prepared.proxy());
                 } catch (RuntimeException e) {
                   try {
-                    context.close();
+                    prepared.discard();
                   } catch (RuntimeException closing) {
                     e.addSuppressed(closing);
                   }
@@ -234,16 +209,56 @@ public final class PlaywrightProvider implements CheckpointingProvider {
       if (environment != null) {
         environment.close();
       } else {
-        try {
-          proxy.close();
-        } catch (RuntimeException closing) {
-          e.addSuppressed(closing);
-        }
         pool.leave(lane);
       }
       throw openFailure(e, cancellation);
     }
   }
+
+  /**
+   * On the lane's thread: the lane's spare context, given this environment's policy, when the
+   * environment starts empty; else a context made now (a restore's, with the checkpoint's storage).
+   */
+  private PreparedContext prepared(
+      Lane lane, EnvironmentPolicy policy, DestinationPolicy destinations, String storageState) {
+    if (storageState == null) {
+      PreparedContext spare = lane.takeSpare();
+      if (spare != null && !answers(spare)) {
+        // Its renderer died while it waited: it is no one's loss, and a fresh one is made.
+        try {
+          spare.discard();
+        } catch (RuntimeException gone) {
+          // its context went with its renderer
+        }
+        spare = null;
+      }
+      if (spare != null) {
+        spare.proxy().assign(destinations);
+        if (!policy.viewport().equals(SPARE_VIEWPORT)) {
+          spare.page().setViewportSize(policy.viewport().width(), policy.viewport().height());
+        }
+        return spare;
+      }
+    }
+    return PreparedContext.make(
+        lane.browser(),
+        new PolicyProxy(destinations, resolver, upstream),
+        policy.viewport(),
+        storageState);
+  }
+
+  private static boolean answers(PreparedContext spare) {
+    try {
+      spare.page().evaluate("1");
+      return true;
+    } catch (PlaywrightException e) {
+      return false;
+    }
+  }
+
+  /** The viewport of the contexts lanes make ahead of need: the one sessions get by default. */
+  private static final EnvironmentPolicy.Viewport SPARE_VIEWPORT =
+      new EnvironmentPolicy.Viewport(1280, 720);
 
   private static RuntimeException openFailure(RuntimeException e, Cancellation cancellation) {
     if (cancellation.isCancelled()) {
@@ -281,7 +296,12 @@ public final class PlaywrightProvider implements CheckpointingProvider {
               this::tempRoot,
               chromium.path().get(),
               node.path().get(),
-              settings.headless());
+              settings.headless(),
+              settings.spare()
+                  ? browser ->
+                      PreparedContext.make(
+                          browser, PolicyProxy.unassigned(resolver, upstream), SPARE_VIEWPORT, null)
+                  : null);
     }
     return pool;
   }

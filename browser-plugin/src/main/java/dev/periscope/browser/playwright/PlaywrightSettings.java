@@ -5,9 +5,9 @@ import java.util.Optional;
 /**
  * What the Playwright provider is configured with: the Chromium and Node.js executables (else found
  * on the host), whether Chromium runs headless, how long closing an environment may take, how many
- * browsers its environments share at most, and whether the first starts with the host. What an
- * environment must keep (its network policy, timeouts, viewport, screenshot limits) comes with each
- * request to open one.
+ * browsers its environments share at most, whether the first starts with the host, and whether each
+ * keeps a context ready for the next session. What an environment must keep (its network policy,
+ * timeouts, viewport, screenshot limits) comes with each request to open one.
  */
 public record PlaywrightSettings(
     Optional<String> chromiumExecutable,
@@ -15,7 +15,8 @@ public record PlaywrightSettings(
     boolean headless,
     long closeTimeoutMs,
     int browsers,
-    boolean prelaunch) {
+    boolean prelaunch,
+    boolean spare) {
   /** The pool's default size: one browser per core, at least 2 and at most 4. */
   public static int defaultBrowsers() {
     return Math.min(Math.max(2, Runtime.getRuntime().availableProcessors()), 4);

@@ -2,25 +2,24 @@ package dev.periscope.browser.playwright;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
-import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.CDPSession;
 import com.microsoft.playwright.Page;
 import dev.periscope.browser.policy.PolicyProxy;
 
 /**
- * Teaches a browser context its proxy's credentials once, before any page of the agent loads: a
+ * Teaches a browser context its proxy's credentials once, before any page of the agent loads: the
  * page opens the bootstrap address, which the proxy answers itself, and the proxy's 407 is answered
  * over a Chromium control session of that page alone. Chromium keeps the credentials for the proxy
  * and sends them with every later request, so nothing intercepts the agent's traffic afterwards
- * (Playwright's own proxy credentials would pause every request and switch the HTTP cache off).
- * Call on the lane's thread.
+ * (Playwright's own proxy credentials would pause every request and switch the HTTP cache off). The
+ * page is then blank again with no history, as a new page would be (a second page would cost a
+ * renderer of its own). Call on the lane's thread.
  */
 final class ProxyBootstrap {
   private ProxyBootstrap() {}
 
-  static void prime(BrowserContext context, PolicyProxy proxy) {
-    Page page = context.newPage();
-    CDPSession control = context.newCDPSession(page);
+  static void prime(Page page, PolicyProxy proxy) {
+    CDPSession control = page.context().newCDPSession(page);
     try {
       control.on(
           "Fetch.requestPaused", event -> answer(control, "Fetch.continueRequest", request(event)));
@@ -51,11 +50,15 @@ final class ProxyBootstrap {
       // this.
       page.navigate(
           "http://" + PolicyProxy.BOOTSTRAP_HOST + "/",
-          new Page.NavigateOptions().setTimeout(30_000));
+          new Page.NavigateOptions()
+              .setTimeout(30_000)
+              // Its response came through the proxy with the credentials: that is all it is for.
+              .setWaitUntil(com.microsoft.playwright.options.WaitUntilState.COMMIT));
       control.send("Fetch.disable");
+      page.navigate("about:blank");
+      control.send("Page.resetNavigationHistory");
     } finally {
       control.detach();
-      page.close();
     }
   }
 

@@ -71,7 +71,9 @@ public final class PolicyProxy implements AutoCloseable {
   /** How long a dial may take, for a tunnel and for forwarded HTTP alike. */
   private static final long CONNECT_TIMEOUT_MS = 15_000;
 
-  private final DestinationPolicy policy;
+  /** The environment's policy; none while the proxy is a spare that no environment has taken. */
+  private volatile DestinationPolicy policy;
+
   private final Resolver resolver;
   private final Upstream upstream;
   private final Server server;
@@ -85,7 +87,7 @@ public final class PolicyProxy implements AutoCloseable {
   private long eventCount;
 
   public PolicyProxy(DestinationPolicy policy, Resolver resolver, Upstream upstream) {
-    this.policy = policy;
+    this.policy = java.util.Objects.requireNonNull(policy, "policy");
     this.resolver = resolver;
     this.upstream = upstream;
     this.expectedAuthorization =
@@ -190,9 +192,35 @@ public final class PolicyProxy implements AutoCloseable {
     return TransportCauses.oneLine(TransportCauses.UNRESOLVED);
   }
 
+  /**
+   * A proxy for a browser context made ahead of need: it refuses every destination until {@link
+   * #assign} gives it the policy of the environment that takes the context.
+   */
+  public static PolicyProxy unassigned(Resolver resolver, Upstream upstream) {
+    PolicyProxy proxy = new PolicyProxy(DestinationPolicy.strict(), resolver, upstream);
+    proxy.policy = null;
+    return proxy;
+  }
+
+  /** Gives an {@link #unassigned} proxy its environment's policy, once. */
+  public void assign(DestinationPolicy assigned) {
+    if (policy != null) {
+      throw new IllegalStateException("this proxy already has its policy");
+    }
+    policy = java.util.Objects.requireNonNull(assigned, "policy");
+  }
+
   /** Judges a destination unless the proxy is closing; records a denial. */
   private DestinationPolicy.Verdict judge(String host, int port) {
-    DestinationPolicy.Verdict v = policy.judge(host, resolver);
+    DestinationPolicy rules = policy;
+    DestinationPolicy.Verdict v =
+        rules == null
+            ? new DestinationPolicy.Verdict(
+                DestinationPolicy.Verdict.Outcome.DENIED,
+                DestinationPolicy.normalizeHost(String.valueOf(host)),
+                List.of(),
+                "this browser context is not yet any session's")
+            : rules.judge(host, resolver);
     if (v.outcome() == DestinationPolicy.Verdict.Outcome.DENIED) {
       denied(v.host(), port, v.reason());
     }

@@ -101,9 +101,9 @@ public final class ProxyBenchmark {
       // the bootstrap.
       BrowserContext proxied =
           browser.newContext(new Browser.NewContextOptions().setProxy(new Proxy(proxy.server())));
-      ProxyBootstrap.prime(proxied, proxy);
       Page withoutProxy = direct.newPage();
       Page withProxy = proxied.newPage();
+      ProxyBootstrap.prime(withProxy, proxy);
       List<Long> plain = new ArrayList<>();
       List<Long> guarded = new ArrayList<>();
       for (int round = -2; round < ROUNDS; round++) {

@@ -39,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
 class BrowserFaultsTest {
   /**
    * Short timeouts, so a wedged page costs seconds: action 3 s, navigation 5 s, margin 1 s,
-   * liveness 1.5 s.
+   * liveness 1.5 s. No spare context, so that every renderer of a browser is an agent's page's.
    */
   private static final String PROJECT =
       TestProjects.LOOPBACK_ONLY
@@ -48,6 +48,7 @@ class BrowserFaultsTest {
           navigationTimeoutMs: 5000
           timeoutMarginMs: 1000
           livenessTimeoutMs: 1500
+          pool: {spare: false}
       """;
 
   /**
@@ -327,7 +328,8 @@ class BrowserFaultsTest {
   void oneAgentsCrashOnABrowserTheAgentsShareLeavesTheOtherAgentAsItWas() throws Exception {
     host.close();
     // One browser for the project: every session is a context on the same Chromium and driver.
-    TestProjects.project(projectDir, PROJECT + "    pool: {browsers: 1}\n");
+    TestProjects.project(
+        projectDir, PROJECT.replace("pool: {spare: false}", "pool: {spare: false, browsers: 1}"));
     host = Host.start(home, "p", projectDir, Host.Options.defaults());
     logIn("kept");
     Set<ProcessHandle> keptRenderers = Set.copyOf(renderers());

@@ -1,0 +1,72 @@
+package dev.periscope.browser.playwright;
+
+import com.microsoft.playwright.Browser;
+import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.options.Proxy;
+import dev.periscope.api.browser.spi.EnvironmentPolicy;
+import dev.periscope.browser.Cleanup;
+import dev.periscope.browser.policy.PolicyProxy;
+
+/**
+ * A browser context ready for an environment: every connection through its own policy proxy, whose
+ * credentials it has been taught ({@link ProxyBootstrap}), the page guards installed under a random
+ * registry key, and its one page blank with no history. A lane keeps one made ahead of need (with
+ * an unassigned proxy that refuses everything until an environment takes it), so a new session does
+ * not wait for it. Made and discarded on the lane's thread.
+ */
+record PreparedContext(BrowserContext context, Page page, PolicyProxy proxy, String registryKey) {
+
+  /**
+   * Makes one on {@code browser}, owning {@code proxy} (closed if this fails), with the storage
+   * state of a checkpoint when {@code storageState} is not null.
+   */
+  static PreparedContext make(
+      Browser browser,
+      PolicyProxy proxy,
+      EnvironmentPolicy.Viewport viewport,
+      String storageState) {
+    BrowserContext context = null;
+    try {
+      // No credentials here: Playwright would pause every request to answer proxy challenges.
+      // ProxyBootstrap teaches the context the credentials once instead. Every connection,
+      // loopback included, goes through this proxy.
+      var options =
+          new Browser.NewContextOptions()
+              .setViewportSize(viewport.width(), viewport.height())
+              .setProxy(new Proxy(proxy.server()));
+      if (storageState != null) {
+        options.setStorageState(storageState);
+      }
+      context = browser.newContext(options);
+      String registryKey = "__periscope_" + java.util.UUID.randomUUID().toString().replace("-", "");
+      context.addInitScript(PageScripts.guards(registryKey));
+      Page page = context.newPage();
+      // The browser learns the proxy's credentials from the proxy itself, before any page of the
+      // agent loads.
+      ProxyBootstrap.prime(page, proxy);
+      return new PreparedContext(context, page, proxy, registryKey);
+    } catch (RuntimeException e) {
+      BrowserContext made = context;
+      try {
+        new Cleanup()
+            .run(
+                () -> {
+                  if (made != null) {
+                    made.close();
+                  }
+                })
+            .run(proxy::close)
+            .done();
+      } catch (RuntimeException closing) {
+        e.addSuppressed(closing);
+      }
+      throw e;
+    }
+  }
+
+  /** Closes the context and its proxy: an environment never took it. */
+  void discard() {
+    new Cleanup().run(context::close).run(proxy::close).done();
+  }
+}
