@@ -186,6 +186,11 @@ final class Lane implements AutoCloseable {
         } catch (java.util.concurrent.TimeoutException e) {
           long since = started.get();
           if (since != 0 && System.nanoTime() - since > unanswered) {
+            LOG.warn(
+                "browser {}: its driver did not answer a call within {} ms; stopping it and every"
+                    + " session on it",
+                number,
+                boundMs + UNANSWERED_MARGIN_MS);
             kill();
             throw new IllegalStateException(
                 "the browser's driver did not answer within "
@@ -293,7 +298,11 @@ final class Lane implements AutoCloseable {
             // Chromium's crash handler writes it under $HOME whatever the switches say; here it
             // goes
             // under our temp root, removed on close.
-            "BREAKPAD_DUMP_LOCATION", tempRoot.resolve("crashes").toString());
+            "BREAKPAD_DUMP_LOCATION", tempRoot.resolve("crashes").toString(),
+            // A promise the driver leaves unhandled (seen: dismissing a dialog of a page whose
+            // context an abort closed) would end the driver, and every session on this lane with
+            // it: it is a warning instead.
+            "NODE_OPTIONS", "--unhandled-rejections=warn");
     synchronized (CREATE_LOCK) {
       // Playwright extracts its JavaScript driver under this directory instead of the system temp
       // directory; a fresh driver instance per lane keeps the directory ours, so it goes when this

@@ -46,6 +46,9 @@ class BrowserPoolTest {
   private final ConcurrentLinkedQueue<String> arrivals = new ConcurrentLinkedQueue<>();
   private PlaywrightProvider provider;
 
+  /** The provider of one browser that most tests share (the timeouts come with each request). */
+  private static PlaywrightProvider shared;
+
   private static final String SET =
       """
       <!doctype html><title>Set</title><script>
@@ -90,10 +93,17 @@ class BrowserPoolTest {
 
   @AfterEach
   void stop() {
-    if (provider != null) {
+    if (provider != null && provider != shared) {
       provider.dispose();
     }
     server.stop(0);
+  }
+
+  @org.junit.jupiter.api.AfterAll
+  static void disposeShared() {
+    if (shared != null) {
+      shared.dispose();
+    }
   }
 
   private String url(String path) {
@@ -107,7 +117,15 @@ class BrowserPoolTest {
   }
 
   private PlaywrightProvider provider(PluginConfiguration config) {
-    provider = new PlaywrightProvider(BrowserSettings.from(config).playwright());
+    PlaywrightSettings settings = BrowserSettings.from(config).playwright();
+    if (settings.browsers() == 1) {
+      if (shared == null) {
+        shared = new PlaywrightProvider(settings);
+      }
+      provider = shared;
+    } else {
+      provider = new PlaywrightProvider(settings);
+    }
     return provider;
   }
 
