@@ -29,9 +29,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * becomes a page event of the next observation instead, so it never fails an unrelated action.
  *
  * <p>Playwright delivers these events only while a call runs on the lane's thread (the driver pumps
- * them while idle, see {@link PlaywrightDriver#whileIdle}), so the handlers only count and cancel;
- * none of them holds the page until the next call. Dialogs are dismissed by the Playwright driver
- * itself, which does so whenever no Java listener is registered: that is why there is none here.
+ * them while idle, see {@link Lane}), so the handlers only count and cancel; none of them holds the
+ * page until the next call. Dialogs are dismissed by the Playwright driver itself, which does so
+ * whenever no Java listener is registered: that is why there is none here.
  */
 final class PageGuards {
   private static final Set<String> BROWSER_OWNED =

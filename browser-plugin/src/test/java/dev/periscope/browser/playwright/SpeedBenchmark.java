@@ -34,10 +34,12 @@ import java.util.regex.Pattern;
 /**
  * Per-call speed, side by side with raw Playwright on the same Chromium in the same process: click
  * and the observation after it, open and its observation, refused navigations (the SSRF corpus in a
- * row), a new agent session on a warm runtime, cold start (each in a process of its own), and eight
- * agents at once. Run with {@code ./bench speed}. Prints figures and ratios; asserts nothing.
+ * row), the summary of the 300-record listing, a new agent session on a warm runtime, eight agents
+ * at once, and cold start (each in a process of its own). Run with {@code ./bench speed}. Prints
+ * figures and ratios; asserts nothing.
  *
- * <p>Arguments: the sections to run ({@code click open refusals warm agents cold}); all by default.
+ * <p>Arguments: the sections to run ({@code click open refusals summary warm agents cold}); all by
+ * default.
  */
 public final class SpeedBenchmark {
   static final int ROUNDS = 40;
@@ -62,7 +64,7 @@ public final class SpeedBenchmark {
     }
     List<String> sections =
         args.length == 0
-            ? List.of("click", "open", "refusals", "warm", "agents", "cold")
+            ? List.of("click", "open", "refusals", "summary", "warm", "agents", "cold")
             : List.of(args);
     SpeedBenchmark bench = new SpeedBenchmark();
     try (Playwright playwright = RawPlaywright.create();
