@@ -270,7 +270,12 @@ final class Lane implements AutoCloseable {
    * processes run (or are still starting).
    */
   boolean usable() {
-    return !killed && !closing && !launchFailed && driverRunning() && browserRunning();
+    return !killed && !closing && !dead();
+  }
+
+  /** Its start failed, or its driver or Chromium has gone. */
+  private boolean dead() {
+    return launchFailed || !driverRunning() || !browserRunning();
   }
 
   /**
@@ -471,7 +476,7 @@ final class Lane implements AutoCloseable {
 
   void close(long timeoutMs) {
     // A lane whose driver or Chromium died cannot close gracefully: what is left of it is killed.
-    boolean dead = !driverRunning() || !browserRunning() || launchFailed;
+    boolean dead = dead();
     closing = true;
     if (dead) {
       kill();

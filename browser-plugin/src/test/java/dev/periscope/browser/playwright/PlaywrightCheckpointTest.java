@@ -79,17 +79,24 @@ class PlaywrightCheckpointTest {
     return "http://127.0.0.1:" + server.getAddress().getPort() + path;
   }
 
+  /** A provider that keeps its checkpoints in this test's directory. */
+  private PlaywrightProvider checkpointingProvider() {
+    return new PlaywrightProvider(
+        BrowserSettings.from(LocalBrowser.LOOPBACK).playwright(),
+        Optional.of(data.resolve("checkpoints")));
+  }
+
+  private static BrowserProvider.OpenRequest request(String session) {
+    return new BrowserProvider.OpenRequest(
+        new BrowserSessionId(session),
+        Persistence.RESUME,
+        BrowserSettings.from(LocalBrowser.LOOPBACK).runtime().environment());
+  }
+
   @Test
   void aChangeToLocalStorageAloneIsCheckpointedAndNoChangeIsNot() throws Exception {
-    PlaywrightProvider provider =
-        new PlaywrightProvider(
-            BrowserSettings.from(LocalBrowser.LOOPBACK).playwright(),
-            Optional.of(data.resolve("checkpoints")));
-    var request =
-        new BrowserProvider.OpenRequest(
-            new BrowserSessionId("session-ls"),
-            Persistence.RESUME,
-            BrowserSettings.from(LocalBrowser.LOOPBACK).runtime().environment());
+    PlaywrightProvider provider = checkpointingProvider();
+    var request = request("session-ls");
     try (BrowserEnvironment env = provider.open(request, Cancellation.none())) {
       CheckpointingEnvironment checkpointing = (CheckpointingEnvironment) env;
       env.actions().navigate(new BrowserAction.Navigate(url("/login")));
@@ -122,15 +129,8 @@ class PlaywrightCheckpointTest {
 
   @Test
   void aRestoredEnvironmentHasTheCookiesAndLocalStorageOfItsCheckpoint() throws Exception {
-    PlaywrightProvider provider =
-        new PlaywrightProvider(
-            BrowserSettings.from(LocalBrowser.LOOPBACK).playwright(),
-            Optional.of(data.resolve("checkpoints")));
-    var request =
-        new BrowserProvider.OpenRequest(
-            new BrowserSessionId("session-cp"),
-            Persistence.RESUME,
-            BrowserSettings.from(LocalBrowser.LOOPBACK).runtime().environment());
+    PlaywrightProvider provider = checkpointingProvider();
+    var request = request("session-cp");
     try {
       assertTrue(provider.capabilities().contains(Capability.CHECKPOINT));
       CheckpointRef saved;
