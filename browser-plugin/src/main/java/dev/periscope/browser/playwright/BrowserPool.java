@@ -184,11 +184,6 @@ final class BrowserPool {
     return s;
   }
 
-  /** The lanes now in the pool (for tests and status). */
-  synchronized int lanes() {
-    return lanes.size();
-  }
-
   /** Closes every lane, each within {@code timeoutMs}, and waits for the retired ones to close. */
   void close(long timeoutMs) {
     List<Started> all;

@@ -417,10 +417,6 @@ final class Lane implements AutoCloseable {
             });
   }
 
-  boolean killed() {
-    return killed;
-  }
-
   /** Whether the Node.js driver still runs (true before it started). */
   boolean driverRunning() {
     return driverProcess.map(Lane::running).orElse(true);
