@@ -8,12 +8,11 @@ import dev.periscope.browser.policy.PolicyProxy;
 
 /**
  * Teaches a browser context its proxy's credentials once, before any page of the agent loads: the
- * page opens the bootstrap address, which the proxy answers itself, and the proxy's 407 is answered
- * over a Chromium control session of that page alone. Chromium keeps the credentials for the proxy
- * and sends them with every later request, so nothing intercepts the agent's traffic afterwards
- * (Playwright's own proxy credentials would pause every request and switch the HTTP cache off). The
- * page is then blank again with no history, as a new page would be (a second page would cost a
- * renderer of its own). Call on the lane's thread.
+ * blank page fetches the bootstrap address, which the proxy answers itself, and the proxy's 407 is
+ * answered over a Chromium control session of that page alone. Chromium keeps the credentials for
+ * the proxy and sends them with every later request, so nothing intercepts the agent's traffic
+ * afterwards (Playwright's own proxy credentials would pause every request and switch the HTTP
+ * cache off). The page stays blank with no history, as a new page is. Call on the lane's thread.
  */
 final class ProxyBootstrap {
   private ProxyBootstrap() {}
@@ -46,17 +45,26 @@ final class ProxyBootstrap {
       enable.addProperty("handleAuthRequests", true);
       enable.add("patterns", patterns);
       control.send("Fetch.enable", enable);
-      // Its own timeout: a project's short navigation timeout is for the agent's pages, not for
-      // this.
-      page.navigate(
-          "http://" + PolicyProxy.BOOTSTRAP_HOST + "/",
-          new Page.NavigateOptions()
-              .setTimeout(30_000)
-              // Its response came through the proxy with the credentials: that is all it is for.
-              .setWaitUntil(com.microsoft.playwright.options.WaitUntilState.COMMIT));
+      // A request from the blank page, not a navigation: the page stays the new page it was, with
+      // no history, and its renderer is not yet any site's, so the agent's first navigation need
+      // not start another one.
+      JsonObject fetch = new JsonObject();
+      fetch.addProperty(
+          "expression",
+          "fetch('http://"
+              + PolicyProxy.BOOTSTRAP_HOST
+              + "/', {mode: 'no-cors', cache: 'no-store', credentials: 'omit'})"
+              + ".then(() => 'ready', e => String(e))");
+      fetch.addProperty("awaitPromise", true);
+      fetch.addProperty("returnByValue", true);
+      JsonObject answer = control.send("Runtime.evaluate", fetch).getAsJsonObject("result");
+      String outcome =
+          answer == null || answer.get("value") == null ? "" : answer.get("value").getAsString();
+      if (!outcome.equals("ready")) {
+        throw new com.microsoft.playwright.PlaywrightException(
+            "the browser could not reach its policy proxy: " + outcome);
+      }
       control.send("Fetch.disable");
-      page.navigate("about:blank");
-      control.send("Page.resetNavigationHistory");
     } finally {
       control.detach();
     }
