@@ -36,8 +36,13 @@ import javax.imageio.ImageIO;
  * about:srcdoc}, {@code data:}) has the opaque origin {@code "null"}, which no credential admits.
  */
 final class CredentialFields {
-  /** The mask's colour, opaque. */
-  static final Color MASK = new Color(0x20, 0x20, 0x20);
+  /**
+   * The mask's colour, opaque. Made when a mask is painted: {@link Color} loads AWT's native
+   * libraries, which an environment that never masks should not wait for.
+   */
+  static Color mask() {
+    return new Color(0x20, 0x20, 0x20);
+  }
 
   private final List<ElementHandle> filled = new ArrayList<>();
 
@@ -232,7 +237,7 @@ final class CredentialFields {
       BufferedImage image = ImageIO.read(new ByteArrayInputStream(png));
       Graphics2D g = image.createGraphics();
       try {
-        g.setColor(MASK);
+        g.setColor(mask());
         for (BoundingBox b : boxes) {
           int x = (int) Math.floor(b.x * ratio) - 2;
           int y = (int) Math.floor(b.y * ratio) - 2;

@@ -452,7 +452,7 @@ class CredentialFillTest {
         for (int x = 24; x < 416; x += 7) {
           for (int y = top + 4; y < top + 28; y += 5) {
             assertEquals(
-                CredentialFields.MASK.getRGB(), after.getRGB(x, y), "pixel " + x + "," + y);
+                CredentialFields.mask().getRGB(), after.getRGB(x, y), "pixel " + x + "," + y);
           }
         }
       }
@@ -472,7 +472,7 @@ class CredentialFillTest {
     }
     assertTrue(
         new java.util.HashSet<>(colours).size() > 2, "typed text shows in an unmasked field");
-    assertFalse(Collections.frequency(colours, CredentialFields.MASK.getRGB()) == colours.size());
+    assertFalse(Collections.frequency(colours, CredentialFields.mask().getRGB()) == colours.size());
   }
 
   @Test
