@@ -7,6 +7,7 @@ import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.PlaywrightException;
 import com.microsoft.playwright.impl.driver.Driver;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -47,11 +48,16 @@ public final class BoundedConnection {
   }
 
   /**
-   * Starts a driver of its own (unpacked afresh, as {@code Playwright.create} with a new driver
-   * instance would) with {@code env} and connects to it.
+   * Starts a driver with {@code env} and connects to it: the one unpacked in {@code driverDir}
+   * (holding {@code package/cli.js}), else one unpacked afresh, as {@code Playwright.create} with a
+   * new driver instance would.
    */
-  public static BoundedConnection start(Map<String, String> env) {
-    Driver driver = Driver.createAndInstall(env, true);
+  public static BoundedConnection start(
+      java.util.Optional<Path> driverDir, Map<String, String> env) {
+    Driver driver =
+        driverDir.isPresent()
+            ? new Unpacked(driverDir.get(), env)
+            : Driver.createAndInstall(env, true);
     ProcessBuilder builder = driver.createProcessBuilder();
     builder.command().add("run-driver");
     builder.redirectError(ProcessBuilder.Redirect.INHERIT);
@@ -184,6 +190,26 @@ public final class BoundedConnection {
     @Override
     public void close() throws IOException {
       pipe.close();
+    }
+  }
+
+  /** A driver already unpacked in a directory: nothing to install. */
+  private static final class Unpacked extends Driver {
+    private final Path dir;
+
+    Unpacked(Path dir, Map<String, String> env) {
+      this.dir = dir;
+      this.env.putAll(env);
+    }
+
+    @Override
+    protected void initialize(Boolean installBrowsers) {
+      // unpacked already, and browsers are never downloaded
+    }
+
+    @Override
+    public Path driverDir() {
+      return dir;
     }
   }
 }

@@ -28,6 +28,7 @@ final class BrowserPool {
   private final Path chromium;
   private final Path node;
   private final boolean headless;
+  private final Supplier<java.util.Optional<Path>> driverFiles;
   private final List<Started> lanes = new ArrayList<>();
   private int launched;
   private boolean closed;
@@ -47,8 +48,10 @@ final class BrowserPool {
       Path chromium,
       Path node,
       boolean headless,
+      Supplier<java.util.Optional<Path>> driverFiles,
       java.util.function.Function<com.microsoft.playwright.Browser, PreparedContext> spares) {
     this.size = size;
+    this.driverFiles = driverFiles;
     this.spares = spares;
     this.tempRoot = tempRoot;
     this.chromium = chromium;
@@ -178,7 +181,7 @@ final class BrowserPool {
       throw new java.io.UncheckedIOException(
           "cannot create the browser's temp directory " + directory, e);
     }
-    Lane lane = new Lane(chromium, node, directory, headless, launched, spares);
+    Lane lane = new Lane(chromium, node, directory, headless, launched, driverFiles, spares);
     Started s = new Started(lane, lane.launch());
     lanes.add(s);
     return s;

@@ -43,6 +43,10 @@ final class Lane implements AutoCloseable {
   private final Path tempRoot;
   private final boolean headless;
   private final NowhereProxy nowhere;
+
+  /** Playwright's driver unpacked once for every lane ({@link DriverFiles}), if it could be. */
+  private final java.util.function.Supplier<Optional<Path>> driverFiles;
+
   private volatile BoundedConnection connection;
   private Browser browser;
   private volatile Optional<ProcessHandle> driverProcess = Optional.empty();
@@ -69,8 +73,10 @@ final class Lane implements AutoCloseable {
       Path tempRoot,
       boolean headless,
       int number,
+      java.util.function.Supplier<Optional<Path>> driverFiles,
       java.util.function.Function<Browser, PreparedContext> spares) {
     this.number = number;
+    this.driverFiles = driverFiles;
     this.spares = spares;
     this.chromium = chromium;
     this.node = node;
@@ -308,14 +314,19 @@ final class Lane implements AutoCloseable {
             // context an abort closed) would end the driver, and every session on this lane with
             // it: it is a warning instead.
             "NODE_OPTIONS", "--unhandled-rejections=warn");
-    synchronized (CREATE_LOCK) {
-      // Playwright extracts its JavaScript driver under this directory instead of the system temp
-      // directory; a fresh driver instance per lane keeps the directory ours, so it goes when this
-      // lane's temp root is removed.
-      System.setProperty("playwright.driver.tmpdir", tempRoot.toString());
-      connection = BoundedConnection.start(env);
-      driverProcess = Optional.of(connection.process().toHandle());
+    Optional<Path> unpacked = driverFiles.get();
+    if (unpacked.isPresent()) {
+      connection = BoundedConnection.start(unpacked, env);
+    } else {
+      synchronized (CREATE_LOCK) {
+        // Playwright unpacks its JavaScript driver under this directory instead of the system
+        // temp directory; a fresh driver instance per lane keeps the directory ours, so it goes
+        // when this lane's temp root is removed.
+        System.setProperty("playwright.driver.tmpdir", tempRoot.toString());
+        connection = BoundedConnection.start(Optional.empty(), env);
+      }
     }
+    driverProcess = Optional.of(connection.process().toHandle());
     watchDriver(driverProcess.get());
     if (killed) {
       // kill() came before the driver process was known: honour it now, before Chromium starts.

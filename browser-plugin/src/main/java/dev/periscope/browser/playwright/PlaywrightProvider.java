@@ -11,6 +11,7 @@ import dev.periscope.api.browser.spi.CheckpointingProvider;
 import dev.periscope.api.browser.spi.EnvironmentPolicy;
 import dev.periscope.browser.policy.DestinationPolicy;
 import dev.periscope.browser.policy.PolicyProxy;
+import dev.periscope.browser.policy.ProxyWarmup;
 import dev.periscope.browser.policy.Resolver;
 import dev.periscope.browser.policy.Upstream;
 import java.io.IOException;
@@ -41,6 +42,8 @@ public final class PlaywrightProvider implements CheckpointingProvider {
   private final Upstream upstream;
   private Path tempRoot;
   private BrowserPool pool;
+  private Thread warmup;
+  private Optional<Path> driverFiles;
 
   /** A provider without checkpoints: its sessions cannot resume. */
   public PlaywrightProvider(PlaywrightSettings settings) {
@@ -280,6 +283,19 @@ public final class PlaywrightProvider implements CheckpointingProvider {
   public void prelaunch() {
     if (available()) {
       pool().prelaunch();
+      warmup();
+    }
+  }
+
+  /**
+   * Loads what a first navigation needs of the JVM ({@link ProxyWarmup}) on a thread of its own
+   * while the browser starts, once; {@link #dispose()} waits for it.
+   */
+  private synchronized void warmup() {
+    if (warmup == null) {
+      warmup = new Thread(() -> ProxyWarmup.run(upstream), "periscope-warmup");
+      warmup.setDaemon(true);
+      warmup.start();
     }
   }
 
@@ -297,6 +313,7 @@ public final class PlaywrightProvider implements CheckpointingProvider {
               chromium.path().get(),
               node.path().get(),
               settings.headless(),
+              this::driverFiles,
               settings.spare()
                   ? browser ->
                       PreparedContext.make(
@@ -304,6 +321,17 @@ public final class PlaywrightProvider implements CheckpointingProvider {
                   : null);
     }
     return pool;
+  }
+
+  /**
+   * Playwright's driver, unpacked in the user's cache on the first lane's start and reused by every
+   * lane after it; empty when the cache cannot be used, and each lane unpacks its own.
+   */
+  private synchronized Optional<Path> driverFiles() {
+    if (driverFiles == null) {
+      driverFiles = DriverFiles.unpacked(DriverFiles.defaultCache());
+    }
+    return driverFiles;
   }
 
   private synchronized Path tempRoot() {
@@ -317,11 +345,21 @@ public final class PlaywrightProvider implements CheckpointingProvider {
   @Override
   public void dispose() {
     BrowserPool closing;
+    Thread warming;
     synchronized (this) {
       closing = pool;
       pool = null;
+      warming = warmup;
     }
     try {
+      if (warming != null) {
+        // Its every step is bounded; it holds nothing once it ends.
+        try {
+          warming.join();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
       if (closing != null) {
         closing.close(settings.closeTimeoutMs());
       }
