@@ -22,14 +22,9 @@ public final class BrowserModule extends AbstractModule {
   @Provides
   @Singleton
   PlaywrightProvider playwrightProvider(BrowserSettings settings, ProjectContext project) {
-    PlaywrightProvider provider =
-        new PlaywrightProvider(
-            settings.playwright(), java.util.Optional.of(checkpointPayloads(project)));
-    // The first browser starts while the host starts, so that the first call finds it running.
-    if (settings.playwright().prelaunch()) {
-      provider.prelaunch();
-    }
-    return provider;
+    // The plugin's start starts its first browser (pool.prelaunch), before anything else.
+    return new PlaywrightProvider(
+        settings.playwright(), java.util.Optional.of(checkpointPayloads(project)));
   }
 
   /** Where the built-in provider keeps checkpoint payloads: the plugin's data directory. */

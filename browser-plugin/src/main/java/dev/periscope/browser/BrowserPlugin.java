@@ -8,6 +8,7 @@ import dev.periscope.api.host.CredentialService;
 import dev.periscope.api.host.StorageDomainService;
 import dev.periscope.api.tool.Tool;
 import dev.periscope.api.tool.ToolRegistry;
+import dev.periscope.browser.playwright.PlaywrightProvider;
 import dev.periscope.browser.policy.DestinationPolicy;
 import dev.periscope.browser.runtime.CredentialChannel;
 import dev.periscope.browser.runtime.DefaultBrowserRuntime;
@@ -19,6 +20,7 @@ import dev.periscope.browser.store.SqliteTransitionLog;
 import dev.periscope.browser.tools.BrowserTools;
 import dev.periscope.browser.tools.OperatorTools;
 import jakarta.inject.Inject;
+import jakarta.inject.Provider;
 import java.util.Optional;
 import org.pf4j.Plugin;
 import org.pf4j.PluginRuntimeException;
@@ -42,6 +44,7 @@ public final class BrowserPlugin extends Plugin {
   private final Optional<AttachmentService> attachments;
   private final Optional<CredentialService> credentials;
   private final Optional<ApprovalService> approval;
+  private final Provider<PlaywrightProvider> playwright;
   private EffectScope effects;
 
   @Inject
@@ -53,8 +56,10 @@ public final class BrowserPlugin extends Plugin {
       BrowserSettings settings,
       Optional<AttachmentService> attachments,
       Optional<CredentialService> credentials,
-      Optional<ApprovalService> approval) {
+      Optional<ApprovalService> approval,
+      Provider<PlaywrightProvider> playwright) {
     super(wrapper);
+    this.playwright = playwright;
     this.credentials = credentials;
     this.approval = approval;
     this.toolRegistry = toolRegistry;
@@ -68,6 +73,14 @@ public final class BrowserPlugin extends Plugin {
   public synchronized void start() {
     effects = new EffectScope();
     try {
+      if (settings.playwright().prelaunch()) {
+        // The first browser starts before the rest (the store, the runtime, the tools), so that
+        // it runs by the time the first call comes. Until the provider is registered below, this
+        // effect is what stops it if the start fails.
+        PlaywrightProvider first = playwright.get();
+        first.prelaunch();
+        effects.add(first::dispose);
+      }
       RuntimeDatabase database = effects.add(new RuntimeDatabase(storage));
       AgentSessionStore sessions = new AgentSessionStore(database, project);
       LOG.info(

@@ -18,7 +18,7 @@ import java.util.Map;
  * line, alternating, medians of a few rounds.
  */
 final class ColdStart {
-  private static final int ROUNDS = 5;
+  private static final int ROUNDS = 9;
 
   private ColdStart() {}
 
@@ -27,7 +27,9 @@ final class ColdStart {
     List<Double> raw = new ArrayList<>();
     for (int i = 0; i < ROUNDS; i++) {
       ours.add(spawn("ours", base));
+      settle();
       raw.add(spawn("raw", base));
+      settle();
     }
     SpeedBenchmark.report(
         "cold start to first observation",
@@ -35,6 +37,16 @@ final class ColdStart {
         "Playwright create ... snapshot",
         median(raw));
   }
+
+  /**
+   * Waits for the machine to be quiet again: a child's browser processes end after the child
+   * itself, and would slow the next start down.
+   */
+  private static void settle() throws InterruptedException {
+    Thread.sleep(SETTLE_MS);
+  }
+
+  private static final long SETTLE_MS = Long.getLong("settle", 2000);
 
   private static double median(List<Double> times) {
     Collections.sort(times);

@@ -102,13 +102,13 @@ public final class SpeedBenchmark {
       implements AutoCloseable {
     static Periscope start(Map<String, Object> settings, Resolver resolver) {
       BrowserSettings s = BrowserSettings.from(new PluginConfiguration(settings));
-      DefaultBrowserRuntime runtime = DefaultBrowserRuntime.builder(s.runtime()).build();
       PlaywrightProvider provider =
           new PlaywrightProvider(s.playwright(), Optional.empty(), resolver, Upstream.direct());
-      // As the plugin's module does: the first browser starts with the host.
+      // As the plugin does: the first browser starts first, while the rest of the host starts.
       if (s.playwright().prelaunch()) {
         provider.prelaunch();
       }
+      DefaultBrowserRuntime runtime = DefaultBrowserRuntime.builder(s.runtime()).build();
       runtime.registerProvider(provider);
       return new Periscope(runtime, provider, ToolsForTests.tools(runtime, s));
     }
