@@ -468,15 +468,28 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
             throw e;
           }
           try {
+            // Not the whole navigation timeout: what follows (the guards' check, the observation)
+            // must fit in the same call, and a page still loading then is observed as it stands.
+            long loadDeadline = deadline - loadReserveMs(navigationTimeoutMs) * 1_000_000L;
             page.waitForLoadState(
                 LoadState.LOAD,
                 new Page.WaitForLoadStateOptions()
-                    .setTimeout(Math.max(1, (deadline - System.nanoTime()) / 1_000_000)));
+                    .setTimeout(Math.max(1, (loadDeadline - System.nanoTime()) / 1_000_000)));
           } catch (PlaywrightException e) {
             // Headers came; a page still loading is for the after-observation to show.
           }
           return null;
         });
+  }
+
+  /**
+   * How much of an open's navigation timeout its wait for the load event leaves to what follows it
+   * in the same call: a fifth, at most 5 s. A page whose subresources never finish would otherwise
+   * take the whole timeout, and the call would overrun its deadline and cost the session its
+   * browser.
+   */
+  static long loadReserveMs(long navigationTimeoutMs) {
+    return Math.min(5_000, navigationTimeoutMs / 5);
   }
 
   @Override

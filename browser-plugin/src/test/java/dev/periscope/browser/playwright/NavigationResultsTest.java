@@ -295,6 +295,33 @@ class NavigationResultsTest {
     assertFalse(fine.isError(), fine.text());
   }
 
+  /**
+   * A page whose image never arrives never fires its load event. The open stops waiting for it a
+   * fifth of the navigation timeout early, so that what follows in the same call (the guards'
+   * check, the observation) fits before the call's deadline, and the page is observed as it stands.
+   */
+  @Test
+  void aPageThatNeverFinishesLoadingIsObservedBeforeTheNavigationTimeoutRunsOut() {
+    String stalled =
+        "<!doctype html><title>Stalled</title><p>the picture never comes</p>"
+            + "<img src=\"http://127.0.0.1:"
+            + silent.getLocalPort()
+            + "/never.png\">";
+    site.createContext("/stalled", e -> LocalBrowser.respond(e, stalled));
+
+    ToolResult r =
+        call("browser_open", Map.of("url", "http://site.test:" + sitePort() + "/stalled"));
+
+    assertFalse(r.isError(), r.text());
+    assertTrue(r.text().contains("the picture never comes"), r.text());
+    Matcher action = Pattern.compile("(\\d+)ms action").matcher(r.text());
+    assertTrue(action.find(), r.text());
+    long actionMs = Long.parseLong(action.group(1));
+    assertTrue(
+        actionMs < NAVIGATION_TIMEOUT_MS,
+        "the open waited " + actionMs + " ms, its whole navigation timeout: " + r.text());
+  }
+
   @Test
   void aSiteCannotPassItsOwnAnswerOffAsTheProxysFailureOrDenial() {
     ToolResult forged =
