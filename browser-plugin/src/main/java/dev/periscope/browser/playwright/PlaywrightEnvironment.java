@@ -137,6 +137,11 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
                     EnvironmentFault.Cause.DRIVER_EXITED, "the browser's driver (Node.js) exited"));
   }
 
+  /** This environment's policy proxy (tests attack it from another environment's page). */
+  PolicyProxy proxy() {
+    return proxy;
+  }
+
   /** This environment's watch on the lane's driver; removed when it closes. */
   private final Runnable driverExit;
 

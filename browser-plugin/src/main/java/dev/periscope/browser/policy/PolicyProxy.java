@@ -463,12 +463,26 @@ public final class PolicyProxy implements AutoCloseable {
       return HttpURI.build(request.getHttpURI()).host(literal).port(target.getPort()).asImmutable();
     }
 
+    /**
+     * The browser's headers as it sent them, with one Host: the original authority (the request
+     * line carries the checked IP literal). Jetty would add a second Host of its own.
+     */
     @Override
-    protected org.eclipse.jetty.client.Request newProxyToServerRequest(
-        Request request, HttpURI target) {
-      org.eclipse.jetty.client.Request toServer = super.newProxyToServerRequest(request, target);
-      String authority = (String) request.getAttribute(AUTHORITY);
-      return toServer.headers(h -> h.put(HttpHeader.HOST, authority));
+    protected void copyRequestHeaders(
+        Request clientToProxyRequest, org.eclipse.jetty.client.Request proxyToServerRequest) {
+      super.copyRequestHeaders(clientToProxyRequest, proxyToServerRequest);
+      String authority = (String) clientToProxyRequest.getAttribute(AUTHORITY);
+      proxyToServerRequest.headers(h -> h.put(HttpHeader.HOST, authority));
+    }
+
+    /**
+     * No Via or Forwarded: a site learns nothing of the proxy, and Via would carry this machine's
+     * host name.
+     */
+    @Override
+    protected void addProxyHeaders(
+        Request clientToProxyRequest, org.eclipse.jetty.client.Request proxyToServerRequest) {
+      // nothing added
     }
 
     /**
@@ -545,6 +559,8 @@ public final class PolicyProxy implements AutoCloseable {
             }
           });
       client.setFollowRedirects(false);
+      // The browser's own User-Agent is the only one a site sees.
+      client.setUserAgentField(null);
       client.setConnectTimeout(CONNECT_TIMEOUT_MS);
       return client;
     }

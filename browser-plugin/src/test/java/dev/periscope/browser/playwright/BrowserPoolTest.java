@@ -17,6 +17,7 @@ import dev.periscope.api.browser.Persistence;
 import dev.periscope.api.browser.spi.BrowserEnvironment;
 import dev.periscope.api.browser.spi.EnvironmentFault;
 import dev.periscope.browser.BrowserSettings;
+import dev.periscope.browser.policy.PolicyProxy;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -44,6 +45,7 @@ import org.junit.jupiter.api.Test;
 class BrowserPoolTest {
   private HttpServer server;
   private final ConcurrentLinkedQueue<String> arrivals = new ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedQueue<String> proxyAuthorizations = new ConcurrentLinkedQueue<>();
   private PlaywrightProvider provider;
 
   /** The provider of one browser that most tests share (the timeouts come with each request). */
@@ -77,6 +79,10 @@ class BrowserPoolTest {
         "/",
         exchange -> {
           arrivals.add(exchange.getRequestURI().getPath());
+          String authorization = exchange.getRequestHeaders().getFirst("Proxy-Authorization");
+          if (authorization != null) {
+            proxyAuthorizations.add(authorization);
+          }
           byte[] body =
               pages
                   .getOrDefault(exchange.getRequestURI().getPath(), "<p>other</p>")
@@ -208,6 +214,49 @@ class BrowserPoolTest {
       assertTrue(arrivals.contains("/show"), "the admitted page arrived: " + arrivals);
       assertFalse(arrivals.contains("/set"), "the refused one never did: " + arrivals);
       assertEquals(1, chromiumBrowsers().size());
+    }
+  }
+
+  /**
+   * A page on the same browser cannot ride another environment's proxy: its request for that proxy
+   * goes through its own proxy, arrives there without the other's credentials and in the wrong
+   * form, and is refused; and no site ever receives a proxy's credentials.
+   */
+  @Test
+  void aPageCannotUseAnotherEnvironmentsProxyAndNoSiteSeesAProxysCredentials() {
+    PluginConfiguration config = config(1, Map.of());
+    provider(config);
+    try (BrowserEnvironment attacker = open(config);
+        BrowserEnvironment victim = open(config)) {
+      victim.actions().navigate(new BrowserAction.Navigate(url("/show")));
+      PolicyProxy victims = ((PlaywrightEnvironment) victim).proxy();
+      String throughVictim = "http://127.0.0.1:" + victims.port() + "/secret";
+
+      String seen;
+      try {
+        attacker.actions().navigate(new BrowserAction.Navigate(throughVictim));
+        seen = attacker.observe(new ObservationBudget(400, 10)).text();
+      } catch (BrowserException refused) {
+        seen = refused.getMessage();
+      }
+      // The page's own requests for it, as a script and as an image.
+      attacker
+          .actions()
+          .navigate(
+              new BrowserAction.Navigate(
+                  "data:text/html,<script>fetch('"
+                      + throughVictim
+                      + "').catch(()=>{})</script><img src='"
+                      + throughVictim
+                      + "2'>"));
+      attacker.observe(new ObservationBudget(100, 5));
+
+      assertFalse(
+          arrivals.stream().anyMatch(p -> p.startsWith("/secret")),
+          "a request rode the victim's proxy: " + arrivals);
+      assertEquals(List.of(), List.copyOf(proxyAuthorizations), "a site saw proxy credentials");
+      assertFalse(seen.contains(victims.password()), "the victim's proxy password showed: " + seen);
+      assertTrue(shown(victim).contains("cookie=[]"), "the victim's browser still works");
     }
   }
 

@@ -36,6 +36,7 @@ class PolicyProxyTest {
   HttpServer site;
   final List<InetSocketAddress> dialled = new CopyOnWriteArrayList<>();
   final List<String> hostHeaders = new CopyOnWriteArrayList<>();
+  final List<java.util.Map<String, List<String>>> headersSeen = new CopyOnWriteArrayList<>();
   PolicyProxy proxy;
 
   @BeforeEach
@@ -45,6 +46,7 @@ class PolicyProxyTest {
         "/",
         exchange -> {
           hostHeaders.add(exchange.getRequestHeaders().getFirst("Host"));
+          headersSeen.add(new java.util.TreeMap<>(exchange.getRequestHeaders()));
           byte[] body = "hello from the site".getBytes(StandardCharsets.UTF_8);
           exchange.sendResponseHeaders(200, body.length);
           try (OutputStream out = exchange.getResponseBody()) {
@@ -179,6 +181,29 @@ class PolicyProxyTest {
     assertTrue(r.startsWith("HTTP/1.1 200"), r);
     assertEquals(List.of(new InetSocketAddress(PUBLIC, 80)), dialled);
     assertEquals(List.of("site.test"), hostHeaders);
+  }
+
+  /**
+   * The site sees the browser's request as the browser wrote it: one Host, the browser's own
+   * User-Agent, and nothing that tells of the proxy, its credentials or this machine's name.
+   */
+  @Test
+  void aForwardedRequestCarriesTheBrowsersHeadersOnlyAndOneHost() throws IOException {
+    start(DestinationPolicy.strict(), answering("site.test", PUBLIC));
+    String r =
+        send(
+            "GET http://site.test/page HTTP/1.1\r\nHost: site.test\r\nUser-Agent: TheBrowser/1.0"
+                + "\r\nAccept: text/html\r\nProxy-Authorization: "
+                + auth()
+                + "\r\nConnection: close\r\n\r\n");
+    assertTrue(r.startsWith("HTTP/1.1 200"), r);
+    assertEquals(1, headersSeen.size(), headersSeen.toString());
+    java.util.Map<String, List<String>> seen = headersSeen.get(0);
+    assertEquals(List.of("site.test"), seen.get("Host"), seen.toString());
+    assertEquals(List.of("TheBrowser/1.0"), seen.get("User-agent"), seen.toString());
+    for (String leak : List.of("Via", "Forwarded", "X-forwarded-for", "Proxy-authorization")) {
+      assertFalse(seen.containsKey(leak), leak + " reached the site: " + seen);
+    }
   }
 
   @Test
