@@ -123,10 +123,8 @@ final class DriverFiles {
     if (!Files.isDirectory(cache, LinkOption.NOFOLLOW_LINKS)) {
       throw new IOException(cache + " is not a directory");
     }
-    String me = System.getProperty("user.name");
-    String owner = Files.getOwner(cache, LinkOption.NOFOLLOW_LINKS).getName();
-    if (!owner.equals(me)) {
-      throw new IOException(cache + " belongs to " + owner + ", not " + me);
+    if (!TempRoots.ownedByUs(cache)) {
+      throw new IOException(cache + " does not belong to " + System.getProperty("user.name"));
     }
     Set<PosixFilePermission> modes =
         Files.getPosixFilePermissions(cache, LinkOption.NOFOLLOW_LINKS);

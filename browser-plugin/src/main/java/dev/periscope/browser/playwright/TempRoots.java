@@ -80,7 +80,8 @@ final class TempRoots {
         && ownedByUs(dir);
   }
 
-  private static boolean ownedByUs(Path dir) {
+  /** Whether {@code dir} itself (not what a link points at) belongs to this process's user. */
+  static boolean ownedByUs(Path dir) {
     try {
       return Files.getOwner(dir, LinkOption.NOFOLLOW_LINKS)
           .getName()
