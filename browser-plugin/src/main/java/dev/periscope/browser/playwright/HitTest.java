@@ -69,9 +69,29 @@ final class HitTest {
           const t = a.effect && a.effect.target;
           return a.playState === 'running' && t instanceof Element && (t === el || t.contains(el));
         });
-        return { cover: null, ready: !!reaches && enabled && still && style.visibility === 'visible' };
+        return { cover: null, ready: !!reaches && enabled && still && style.visibility === 'visible', x, y };
       }"""
           .replace("__COVER_OF__", COVER);
+
+  /** A point in the viewport, in CSS pixels: where the pointer presses. */
+  record Point(double x, double y) {}
+
+  /**
+   * A script that resolves an element with {@code observe} (observe.js) and, in the same turn,
+   * brings it into view and looks at it as {@link #requireUncovered} does: {@code {stale: true}}
+   * when it is gone, its centre {@code {x, y}} when it is ready for the pointer, else nothing.
+   */
+  static String readyPointOf(String observe) {
+    return """
+          (request) => {
+            const el = (__OBSERVE__)(request);
+            if (!el) return { stale: true };
+            const state = (__STATE__)(el, { key: request.key, centre: false });
+            return state.ready ? { x: state.x, y: state.y } : {};
+          }"""
+        .replace("__STATE__", STATE)
+        .replace("__OBSERVE__", observe);
+  }
 
   /**
    * Returns when the pointer at the centre of {@code target} would reach it, and whether the

@@ -158,10 +158,11 @@ final class PageGuards {
 
   /**
    * The page events since the last call of this method, with whatever was blocked while no action
-   * ran.
+   * ran; {@code read} is the registry as a script just read it ({@code {blocked, navigated}}), or
+   * null for this method to read it.
    */
-  List<String> takePageEvents() {
-    noteBackground();
+  List<String> takePageEvents(Map<String, Object> read) {
+    noteBackground(read == null ? readRegistry() : recorded(read));
     List<String> events = List.copyOf(pageEvents);
     pageEvents.clear();
     return events;
@@ -171,17 +172,13 @@ final class PageGuards {
    * What was blocked before an action began was not the action's doing: it becomes a page event.
    */
   private void noteBackground() {
-    takeBlocked().forEach(reason -> event(reason + " while no action ran"));
+    noteBackground(readRegistry());
   }
 
-  /**
-   * Everything blocked since the last call: what the in-page guards recorded, downloads, pages,
-   * protocols.
-   */
-  private List<String> takeBlocked() {
-    List<String> blocked = new ArrayList<>(readRegistry().blocked());
+  private void noteBackground(Recorded recorded) {
+    List<String> blocked = new ArrayList<>(recorded.blocked());
     blocked.addAll(takeBlockedOutside());
-    return blocked;
+    blocked.forEach(reason -> event(reason + " while no action ran"));
   }
 
   /**
@@ -193,12 +190,16 @@ final class PageGuards {
     try {
       @SuppressWarnings("unchecked")
       Map<String, Object> r = (Map<String, Object>) page.evaluate(READ_REGISTRY, registryKey);
-      @SuppressWarnings("unchecked")
-      List<String> blocked = (List<String>) r.get("blocked");
-      return new Recorded(blocked, Boolean.TRUE.equals(r.get("navigated")));
+      return recorded(r);
     } catch (PlaywrightException e) {
       return new Recorded(List.of(), true);
     }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Recorded recorded(Map<String, Object> read) {
+    return new Recorded(
+        (List<String>) read.get("blocked"), Boolean.TRUE.equals(read.get("navigated")));
   }
 
   private record Recorded(List<String> blocked, boolean navigated) {}

@@ -32,6 +32,7 @@ final class PageScripts {
       resource("names.js").strip().replace("__HINTS__", resource("hints.js").strip());
   private static final String OBSERVE =
       resource("observe.js").replace("__NAMES__", NAMES).replace("__COVER__", COVER);
+  private static final String READY_POINT = HitTest.readyPointOf(OBSERVE);
   private static final String EXTRACT = resource("extract.js");
   private static final String GUARDS = resource("guards.js");
 
@@ -76,11 +77,22 @@ final class PageScripts {
    * Observes the page and the frames inside it (up to {@value #MAX_FRAMES}; their elements only, in
    * section {@code frame <origin>}), ranked by tier with the page's elements first within a tier.
    * The frames observed are added to {@code frames}: a frame element's target names its frame by
-   * its index there.
+   * its index there. What the main document's guards recorded since they were last read is taken in
+   * the same script and handed to {@code guardsRead} ({@code {blocked, navigated}}, as {@link
+   * PageGuards} reads it).
    */
   static ProviderObservation observe(
-      Page page, String registryKey, ObservationBudget budget, List<Frame> frames) {
-    Map<String, Object> raw = observeIn(page.mainFrame(), registryKey, budget);
+      Page page,
+      String registryKey,
+      ObservationBudget budget,
+      List<Frame> frames,
+      java.util.function.Consumer<Map<String, Object>> guardsRead) {
+    Map<String, Object> raw = observeIn(page.mainFrame(), registryKey, budget, true);
+    @SuppressWarnings("unchecked")
+    Map<String, Object> guards = (Map<String, Object>) raw.get("guards");
+    if (guards != null) {
+      guardsRead.accept(guards);
+    }
     List<ProviderElement> elements = new ArrayList<>(elements(raw, null, null));
     int total = ((Number) raw.get("totalElements")).intValue();
     boolean truncated = Boolean.TRUE.equals(raw.get("elementsTruncated"));
@@ -95,7 +107,8 @@ final class PageScripts {
                 frame,
                 registryKey,
                 new ObservationBudget(
-                    0, Math.min(budget.maxElements(), MAX_FRAME_ELEMENTS), budget.tiers()));
+                    0, Math.min(budget.maxElements(), MAX_FRAME_ELEMENTS), budget.tiers()),
+                false);
       } catch (PlaywrightException gone) {
         continue; // navigated or detached while observed: it is not on the page as it stands
       }
@@ -135,11 +148,13 @@ final class PageScripts {
 
   @SuppressWarnings("unchecked")
   private static Map<String, Object> observeIn(
-      Frame frame, String registryKey, ObservationBudget budget) {
+      Frame frame, String registryKey, ObservationBudget budget, boolean drainGuards) {
     return (Map<String, Object>)
         frame.evaluate(
             OBSERVE,
             Map.of(
+                "drainGuards",
+                drainGuards,
                 "maxTextChars",
                 budget.maxTextChars(),
                 "maxElements",
@@ -217,21 +232,7 @@ final class PageScripts {
     Located at = locate(page, frames, element.target(), element);
     JSHandle handle;
     try {
-      handle =
-          at.frame()
-              .evaluateHandle(
-                  OBSERVE,
-                  Map.of(
-                      "resolve",
-                      at.target(),
-                      "fingerprint",
-                      element.fingerprint(),
-                      "clickable",
-                      element.kind().startsWith(CLICKABLE),
-                      "key",
-                      registryKey,
-                      "selector",
-                      CANDIDATES));
+      handle = at.frame().evaluateHandle(OBSERVE, resolving(at, element, registryKey));
     } catch (PlaywrightException gone) {
       if (at.frame() == page.mainFrame()) {
         throw gone;
@@ -244,6 +245,46 @@ final class PageScripts {
       throw stale(page, element);
     }
     return target;
+  }
+
+  /**
+   * For the pointer, in one script and with no handle to the element: an element of the main
+   * document resolved as {@link #resolve} does, then brought into view and looked at as {@link
+   * HitTest} does; the point (in the viewport, CSS pixels) to press when the element is ready for
+   * the pointer there. Empty when it is not, or is in a frame: the caller then takes the element's
+   * handle and the full checks. {@code BROWSER_STALE_REFERENCE} when it is gone.
+   */
+  static java.util.Optional<HitTest.Point> readyPoint(
+      Page page, List<Frame> frames, String registryKey, ProviderElement element) {
+    Located at = locate(page, frames, element.target(), element);
+    if (at.frame() != page.mainFrame()) {
+      return java.util.Optional.empty();
+    }
+    @SuppressWarnings("unchecked")
+    Map<String, Object> found =
+        (Map<String, Object>) page.evaluate(READY_POINT, resolving(at, element, registryKey));
+    if (Boolean.TRUE.equals(found.get("stale"))) {
+      throw stale(page, element);
+    }
+    if (!(found.get("x") instanceof Number x) || !(found.get("y") instanceof Number y)) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(new HitTest.Point(x.doubleValue(), y.doubleValue()));
+  }
+
+  private static Map<String, Object> resolving(
+      Located at, ProviderElement element, String registryKey) {
+    return Map.of(
+        "resolve",
+        at.target(),
+        "fingerprint",
+        element.fingerprint(),
+        "clickable",
+        element.kind().startsWith(CLICKABLE),
+        "key",
+        registryKey,
+        "selector",
+        CANDIDATES);
   }
 
   static Extraction extract(

@@ -23,6 +23,7 @@ import dev.periscope.browser.policy.DestinationPolicy;
 import dev.periscope.browser.policy.PolicyProxy;
 import java.net.URI;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One BrowserContext with its primary page, on a lane of the browser pool that other environments
@@ -277,7 +278,9 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
         "observing the page",
         () -> {
           List<com.microsoft.playwright.Frame> frames = new java.util.ArrayList<>();
-          ProviderObservation o = observeSettled(budget, frames);
+          java.util.concurrent.atomic.AtomicReference<Map<String, Object>> guardsRead =
+              new java.util.concurrent.atomic.AtomicReference<>();
+          ProviderObservation o = observeSettled(budget, frames, guardsRead::set);
           observedFrames = frames;
           return new ProviderObservation(
               o.url(),
@@ -287,7 +290,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
               o.elements(),
               o.totalElements(),
               o.elementsTruncated(),
-              guards.takePageEvents(),
+              guards.takePageEvents(guardsRead.get()),
               navigations.status(page.url()));
         });
   }
@@ -298,11 +301,13 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
    * {@value #OBSERVE_ATTEMPTS} times. On the lane's thread.
    */
   private ProviderObservation observeSettled(
-      ObservationBudget budget, List<com.microsoft.playwright.Frame> frames) {
+      ObservationBudget budget,
+      List<com.microsoft.playwright.Frame> frames,
+      java.util.function.Consumer<Map<String, Object>> guardsRead) {
     for (int attempt = 1; ; attempt++) {
       try {
         clickListeners.mark();
-        return PageScripts.observe(page, registryKey, budget, frames);
+        return PageScripts.observe(page, registryKey, budget, frames, guardsRead);
       } catch (PlaywrightException e) {
         if (attempt == OBSERVE_ATTEMPTS
             || !String.valueOf(e.getMessage()).contains("Execution context was destroyed")) {
@@ -503,15 +508,21 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     guarded(
         "the click",
         () -> {
-          ElementHandle target = resolve(element);
-          try {
-            boolean ready =
-                HitTest.requireUncovered(page, target, element, registryKey, "the click");
-            // Ready as Playwright's checks would find it: its stability wait (two animation frames)
-            // is what a click would mostly spend.
-            target.click(ready ? READY_CLICK : new ElementHandle.ClickOptions());
-          } finally {
-            target.dispose();
+          var point = PageScripts.readyPoint(page, observedFrames, registryKey, element);
+          if (point.isPresent()) {
+            // Ready as Playwright's checks would find it, and found in the same script: pressed
+            // where a forced click would press, without a handle's round trips or Playwright's
+            // stability wait (two animation frames), which is what a click would mostly spend.
+            page.mouse().click(point.get().x(), point.get().y());
+          } else {
+            ElementHandle target = resolve(element);
+            try {
+              boolean ready =
+                  HitTest.requireUncovered(page, target, element, registryKey, "the click");
+              target.click(ready ? READY_CLICK : new ElementHandle.ClickOptions());
+            } finally {
+              target.dispose();
+            }
           }
           try {
             page.waitForLoadState(LoadState.LOAD);
@@ -529,13 +540,18 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     call(
         "hovering",
         () -> {
-          ElementHandle target = resolve(element);
-          try {
-            boolean ready =
-                HitTest.requireUncovered(page, target, element, registryKey, "the pointer");
-            target.hover(new ElementHandle.HoverOptions().setForce(ready));
-          } finally {
-            target.dispose();
+          var point = PageScripts.readyPoint(page, observedFrames, registryKey, element);
+          if (point.isPresent()) {
+            page.mouse().move(point.get().x(), point.get().y());
+          } else {
+            ElementHandle target = resolve(element);
+            try {
+              boolean ready =
+                  HitTest.requireUncovered(page, target, element, registryKey, "the pointer");
+              target.hover(new ElementHandle.HoverOptions().setForce(ready));
+            } finally {
+              target.dispose();
+            }
           }
           // Hover handlers run on the next frame: let the page open what it opens on hover first.
           nextFrame();

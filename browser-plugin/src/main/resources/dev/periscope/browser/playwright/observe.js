@@ -352,7 +352,16 @@
   // What this observation listed, so that a click's hit test can name the element in the way by its target.
   registry.listed = new WeakSet(kept.map((e) => registry.byId.get(Number(e.target)).deref()));
   const body = document.body ? document.body.innerText : '';
+  // What the document's guards recorded since they were last read, taken in this same turn (as the provider's
+  // own read does: the record empties, the navigation mark clears).
+  let guards;
+  if (request.drainGuards) {
+    guards = { blocked: registry.blocked.slice(), navigated: !!registry.navigated };
+    registry.blocked.length = 0;
+    registry.navigated = false;
+  }
   return {
+    guards,
     url: location.href,
     title: document.title,
     text: body.slice(0, Math.max(0, request.maxTextChars)),

@@ -172,7 +172,11 @@ class AccessibleNamesTest {
         List<Map<String, Object>> found = (List<Map<String, Object>>) page.evaluate(cases);
         ProviderObservation observed =
             PageScripts.observe(
-                page, "__names_test", new ObservationBudget(0, 10_000), new ArrayList<>());
+                page,
+                "__names_test",
+                new ObservationBudget(0, 10_000),
+                new ArrayList<>(),
+                guardsRead -> {});
         Map<Integer, String> listed = new HashMap<>();
         for (ProviderElement e : observed.elements()) {
           if (!e.target().contains("|")) {

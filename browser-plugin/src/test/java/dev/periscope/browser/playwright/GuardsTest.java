@@ -292,7 +292,7 @@ class GuardsTest {
     assertFalse(later.isError(), later.text());
     assertTrue(
         later.text().contains("the page opened another page, which was closed while no action ran"),
-        later.text());
+        "the open said:\n" + opened.text() + "\nthe observation after it:\n" + later.text());
     assertTrue(
         later
             .text()

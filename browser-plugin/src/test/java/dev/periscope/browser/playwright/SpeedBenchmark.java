@@ -25,6 +25,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -304,56 +305,136 @@ public final class SpeedBenchmark {
 
   // eight agents at once
 
+  /**
+   * Aggregate clicks per second of some agents at once, and the cores their process tree kept busy.
+   */
+  private record Throughput(double actionsPerSecond, double coresBusy) {}
+
+  /**
+   * Eight agents against one, ours and raw Playwright's in the same shape: two browsers (our
+   * default pool for two cores), each driven from one thread at a time as Playwright for Java
+   * requires, the agents' contexts spread over them. Each side runs its one agent once untimed
+   * first, so that neither figure is a cold JIT's.
+   */
   private void agents() throws Exception {
+    Throughput one;
+    Throughput eight;
+    long rssOne;
+    long pssOne;
+    long rssEight;
+    long pssEight;
     try (Periscope r = Periscope.loopback()) {
-      double one = throughput(r, 1, 30);
-      long rssOne = ProcessTree.rss();
-      long pssOne = ProcessTree.pss();
-      double eight = throughput(r, 8, 30);
-      long rssEight = ProcessTree.rss();
-      long pssEight = ProcessTree.pss();
-      System.out.printf(
-          "8 agents at once: %.1f actions/s against one agent's %.1f (%.2fx)%n"
-              + "  memory of the process tree (this benchmark's baseline browser included): PSS %d MiB"
-              + " with 1 session, %d MiB with 8 (%d MiB per extra session); summed RSS %d and %d MiB"
-              + " (%d per extra session)%n",
-          eight,
-          one,
-          eight / one,
-          pssOne >> 20,
-          pssEight >> 20,
-          ((pssEight - pssOne) / 7) >> 20,
-          rssOne >> 20,
-          rssEight >> 20,
-          ((rssEight - rssOne) / 7) >> 20);
+      throughput(r, 1, AGENT_ACTIONS);
+      one = throughput(r, 1, AGENT_ACTIONS);
+      rssOne = ProcessTree.rss();
+      pssOne = ProcessTree.pss();
+      eight = throughput(r, 8, AGENT_ACTIONS);
+      rssEight = ProcessTree.rss();
+      pssEight = ProcessTree.pss();
+    }
+    Throughput rawOne;
+    Throughput rawEight;
+    try (Playwright first = RawPlaywright.create();
+        Playwright second = RawPlaywright.create()) {
+      List<Browser> browsers = List.of(RawPlaywright.launch(first), RawPlaywright.launch(second));
+      rawThroughput(browsers, 1, AGENT_ACTIONS);
+      rawOne = rawThroughput(browsers, 1, AGENT_ACTIONS);
+      rawEight = rawThroughput(browsers, 8, AGENT_ACTIONS);
+    }
+    System.out.printf(
+        "8 agents at once: %.1f actions/s against one agent's %.1f (%.2fx); raw Playwright, 2"
+            + " browsers: %.1f against %.1f (%.2fx); ours against raw's with 8 agents: %.2fx%n"
+            + "  cores the process tree kept busy: ours %.2f with 1 agent, %.2f with 8; raw %.2f and"
+            + " %.2f%n"
+            + "  memory of the process tree (this benchmark's baseline browser included): PSS %d MiB"
+            + " with 1 session, %d MiB with 8 (%d MiB per extra session); summed RSS %d and %d MiB"
+            + " (%d per extra session)%n",
+        eight.actionsPerSecond(),
+        one.actionsPerSecond(),
+        eight.actionsPerSecond() / one.actionsPerSecond(),
+        rawEight.actionsPerSecond(),
+        rawOne.actionsPerSecond(),
+        rawEight.actionsPerSecond() / rawOne.actionsPerSecond(),
+        eight.actionsPerSecond() / rawEight.actionsPerSecond(),
+        one.coresBusy(),
+        eight.coresBusy(),
+        rawOne.coresBusy(),
+        rawEight.coresBusy(),
+        pssOne >> 20,
+        pssEight >> 20,
+        ((pssEight - pssOne) / 7) >> 20,
+        rssOne >> 20,
+        rssEight >> 20,
+        ((rssEight - rssOne) / 7) >> 20);
+  }
+
+  private static final int AGENT_ACTIONS = 30;
+
+  private Throughput throughput(Periscope r, int agents, int actions) throws Exception {
+    for (int i = 0; i < agents; i++) {
+      r.call("many-" + i, "browser_open", Map.of("url", base + "/counter"));
+    }
+    List<Callable<Void>> work = new ArrayList<>();
+    for (int i = 0; i < agents; i++) {
+      String agent = "many-" + i;
+      work.add(
+          () -> {
+            ToolResult last = r.call(agent, "browser_observe", Map.of());
+            for (int a = 0; a < actions; a++) {
+              last = r.call(agent, "browser_click", target(last, "Add"));
+            }
+            return null;
+          });
+    }
+    return timed(work, agents * actions);
+  }
+
+  private Throughput rawThroughput(List<Browser> browsers, int agents, int actions)
+      throws Exception {
+    List<BrowserContext> contexts = new ArrayList<>();
+    List<Callable<Void>> work = new ArrayList<>();
+    try {
+      for (int i = 0; i < agents; i++) {
+        Browser browser = browsers.get(i % browsers.size());
+        BrowserContext context = browser.newContext();
+        contexts.add(context);
+        Page page = context.newPage();
+        page.navigate(base + "/counter");
+        work.add(
+            () -> {
+              for (int a = 0; a < actions; a++) {
+                // One thread at a time on a Playwright instance, as on our lanes.
+                synchronized (browser) {
+                  page.getByRole(com.microsoft.playwright.options.AriaRole.BUTTON).first().click();
+                  snapshot(page);
+                }
+              }
+              return null;
+            });
+      }
+      return timed(work, agents * actions);
+    } finally {
+      for (BrowserContext c : contexts) {
+        synchronized (c.browser()) {
+          c.close();
+        }
+      }
     }
   }
 
-  private double throughput(Periscope r, int agents, int actions) throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(agents);
-    List<Future<?>> running = new ArrayList<>();
-    for (int i = 0; i < agents; i++) {
-      String agent = "many-" + i;
-      r.call(agent, "browser_open", Map.of("url", base + "/counter"));
+  private static Throughput timed(List<Callable<Void>> work, int actions) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(work.size());
+    try {
+      long cpu = ProcessTree.cpuMillis();
+      long start = System.nanoTime();
+      for (Future<Void> f : pool.invokeAll(work)) {
+        f.get();
+      }
+      double seconds = (System.nanoTime() - start) / 1e9;
+      return new Throughput(actions / seconds, (ProcessTree.cpuMillis() - cpu) / 1000.0 / seconds);
+    } finally {
+      pool.shutdown();
     }
-    long start = System.nanoTime();
-    for (int i = 0; i < agents; i++) {
-      String agent = "many-" + i;
-      running.add(
-          pool.submit(
-              () -> {
-                ToolResult last = r.call(agent, "browser_observe", Map.of());
-                for (int a = 0; a < actions; a++) {
-                  last = r.call(agent, "browser_click", target(last, "Add"));
-                }
-                return null;
-              }));
-    }
-    for (Future<?> f : running) {
-      f.get();
-    }
-    pool.shutdown();
-    return agents * actions / ((System.nanoTime() - start) / 1e9);
   }
 
   // the summary of the 300-record listing
