@@ -508,22 +508,12 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     guarded(
         "the click",
         () -> {
-          var point = PageScripts.readyPoint(page, observedFrames, registryKey, element);
-          if (point.isPresent()) {
-            // Ready as Playwright's checks would find it, and found in the same script: pressed
-            // where a forced click would press, without a handle's round trips or Playwright's
-            // stability wait (two animation frames), which is what a click would mostly spend.
-            page.mouse().click(point.get().x(), point.get().y());
-          } else {
-            ElementHandle target = resolve(element);
-            try {
-              boolean ready =
-                  HitTest.requireUncovered(page, target, element, registryKey, "the click");
-              target.click(ready ? READY_CLICK : new ElementHandle.ClickOptions());
-            } finally {
-              target.dispose();
-            }
-          }
+          pointAt(
+              element,
+              "the click",
+              point -> page.mouse().click(point.x(), point.y()),
+              (target, ready) ->
+                  target.click(ready ? READY_CLICK : new ElementHandle.ClickOptions()));
           try {
             page.waitForLoadState(LoadState.LOAD);
           } catch (PlaywrightException e) {
@@ -535,24 +525,41 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
         });
   }
 
+  /**
+   * Puts the pointer on {@code element}: an element ready as Playwright's checks would find it is
+   * found and looked at in one script and pressed at the point it gave ({@code ready}), without a
+   * handle's round trips or Playwright's stability wait (two animation frames), which is what a
+   * click would mostly spend; any other goes to {@code checked} with its handle, after {@link
+   * HitTest#requireUncovered} (whether it was ready by then). On the lane's thread.
+   */
+  private void pointAt(
+      ProviderElement element,
+      String what,
+      java.util.function.Consumer<HitTest.Point> ready,
+      java.util.function.BiConsumer<ElementHandle, Boolean> checked) {
+    var point = PageScripts.readyPoint(page, observedFrames, registryKey, element);
+    if (point.isPresent()) {
+      ready.accept(point.get());
+      return;
+    }
+    ElementHandle target = resolve(element);
+    try {
+      checked.accept(target, HitTest.requireUncovered(page, target, element, registryKey, what));
+    } finally {
+      target.dispose();
+    }
+  }
+
   @Override
   public void hover(BrowserAction.Hover action, ProviderElement element) {
     call(
         "hovering",
         () -> {
-          var point = PageScripts.readyPoint(page, observedFrames, registryKey, element);
-          if (point.isPresent()) {
-            page.mouse().move(point.get().x(), point.get().y());
-          } else {
-            ElementHandle target = resolve(element);
-            try {
-              boolean ready =
-                  HitTest.requireUncovered(page, target, element, registryKey, "the pointer");
-              target.hover(new ElementHandle.HoverOptions().setForce(ready));
-            } finally {
-              target.dispose();
-            }
-          }
+          pointAt(
+              element,
+              "the pointer",
+              point -> page.mouse().move(point.x(), point.y()),
+              (target, ready) -> target.hover(new ElementHandle.HoverOptions().setForce(ready)));
           // Hover handlers run on the next frame: let the page open what it opens on hover first.
           nextFrame();
           return null;
