@@ -154,8 +154,28 @@ final class Environment {
   }
 
   boolean aborted() {
+    if (lost != null && !aborted && Thread.currentThread() != ending) {
+      // Another thread recorded a fault and is ending this environment (the runtime notes the loss,
+      // then the abort detaches it): a call that failed meanwhile waits for that end, so that it
+      // says what ended the browser rather than that the browser is intact.
+      try {
+        ended.await(FAULT_END_WAIT_MS, TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     return aborted;
   }
+
+  /** How long a call's failure waits for a fault another thread recorded to end the environment. */
+  private static final long FAULT_END_WAIT_MS = 2_000;
+
+  /** Counted down once an abort has detached the environment from its owner. */
+  private final java.util.concurrent.CountDownLatch ended =
+      new java.util.concurrent.CountDownLatch(1);
+
+  /** The thread ending the environment for a fault, while it does. */
+  private volatile Thread ending;
 
   /** The fault that ended this environment, if one did. */
   LostEnvironment lost() {
@@ -344,8 +364,13 @@ final class Environment {
     }
     // The runtime notes the loss first, so an open of the session that begins once this one is
     // detached tells of it.
-    onFault.accept(this, l);
-    abort();
+    ending = Thread.currentThread();
+    try {
+      onFault.accept(this, l);
+      abort();
+    } finally {
+      ending = null;
+    }
   }
 
   /**
@@ -361,7 +386,11 @@ final class Environment {
       admitting = false;
     }
     liveness.close();
-    onAbort.run();
+    try {
+      onAbort.run();
+    } finally {
+      ended.countDown();
+    }
     delegate.abort();
   }
 

@@ -226,6 +226,47 @@ class EnvironmentFaultsTest {
   }
 
   @Test
+  void aCallThatFailsWhileAnotherThreadEndsItsEnvironmentForAFaultWaitsToSayWhatEndedIt()
+      throws Exception {
+    start(SHORT);
+    var delegate = provider.open(null, Cancellation.none());
+    try (Watchdog watchdog = new Watchdog()) {
+      Environment environment =
+          new Environment(session, provider, delegate, 1, false, watchdog, SHORT);
+      CountDownLatch noting = new CountDownLatch(1);
+      CountDownLatch noted = new CountDownLatch(1);
+      environment.watch(
+          () -> {},
+          (env, lost) -> {
+            noting.countDown();
+            try {
+              noted.await();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          });
+      // The driver's watcher reports the browser's death, and the runtime is still noting the loss
+      // when the call that met the dead browser fails and asks whether its environment ended.
+      Thread watcher =
+          new Thread(
+              () ->
+                  environment.fault(
+                      new EnvironmentFault(
+                          EnvironmentFault.Cause.DRIVER_EXITED, "the driver exited")));
+      watcher.start();
+      assertTrue(noting.await(5, java.util.concurrent.TimeUnit.SECONDS));
+      var asked = java.util.concurrent.CompletableFuture.supplyAsync(environment::aborted);
+      Thread.sleep(200);
+      assertFalse(
+          asked.isDone(), "it answered before the environment had ended: " + asked.getNow(null));
+      noted.countDown();
+      assertTrue(asked.get(5, java.util.concurrent.TimeUnit.SECONDS));
+      assertNotEquals(null, environment.lost());
+      watcher.join();
+    }
+  }
+
+  @Test
   void anObservationTheBrowserDiesUnderIsRerunnableAndTheNextBrowserTellsOfTheFault()
       throws Exception {
     start(SHORT);
