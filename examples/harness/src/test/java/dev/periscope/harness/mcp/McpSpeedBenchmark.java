@@ -19,8 +19,8 @@ import java.util.Map;
 /**
  * What MCP adds to a call (not part of ./test; run by {@code ./bench mcp}): click and the
  * observation after it on a counter page, in an in-process host and through {@code harness mcp}
- * with the official MCP client over stdio, side by side; and the server's start to its first
- * observation. Prints medians and the difference.
+ * with the official MCP client over stdio, alternating round by round; and the server's start to
+ * its first observation. Prints medians and the difference.
  */
 public final class McpSpeedBenchmark {
   private static final int ROUNDS = 40;
@@ -39,22 +39,26 @@ public final class McpSpeedBenchmark {
       TestProjects.project(project, TestProjects.LOOPBACK_ONLY);
       String url = site.url("/counter");
       double inProcess;
-      try (Host host = Host.start(new HarnessHome(home), "p", project, Host.Options.defaults())) {
-        ToolResult[] last = {call(host, "browser_open", Map.of("url", url))};
-        inProcess =
-            median(
-                () -> last[0] = call(host, "browser_click", target(last[0].structured(), "Add")));
-      }
-      long start = System.nanoTime();
       double overMcp;
       double started;
       double firstObservation;
-      try (McpConnection mcp = new McpConnection(home, tmp, Map.of(), project)) {
-        started = (System.nanoTime() - start) / 1e6;
-        McpSchema.CallToolResult[] last = {mcp.call("browser_open", Map.of("url", url))};
-        firstObservation = (System.nanoTime() - start) / 1e6 - started;
-        overMcp =
-            median(() -> last[0] = mcp.call("browser_click", McpConnection.target(last[0], "Add")));
+      try (Host host = Host.start(new HarnessHome(home), "p", project, Host.Options.defaults())) {
+        ToolResult[] here = {call(host, "browser_open", Map.of("url", url))};
+        long start = System.nanoTime();
+        try (McpConnection mcp = new McpConnection(home, tmp, Map.of(), project)) {
+          started = (System.nanoTime() - start) / 1e6;
+          McpSchema.CallToolResult[] there = {mcp.call("browser_open", Map.of("url", url))};
+          firstObservation = (System.nanoTime() - start) / 1e6 - started;
+          // Round by round, one click in each, so that both see the same machine; both JVMs warm
+          // first.
+          double[] medians =
+              alternatingMedians(
+                  () -> here[0] = call(host, "browser_click", target(here[0].structured(), "Add")),
+                  () ->
+                      there[0] = mcp.call("browser_click", McpConnection.target(there[0], "Add")));
+          inProcess = medians[0];
+          overMcp = medians[1];
+        }
       }
       System.out.printf(
           "click + observation: in-process host %.1f ms, over MCP (stdio, official client) %.1f ms:"
@@ -89,17 +93,34 @@ public final class McpSpeedBenchmark {
     throw new IllegalStateException("no " + name);
   }
 
-  private static double median(Runnable work) {
-    List<Double> times = new ArrayList<>();
-    for (int i = 0; i < 3; i++) {
-      work.run();
+  /**
+   * The medians of {@code a} and {@code b}, run in turn, each after {@value #WARMUP} untimed runs.
+   */
+  private static double[] alternatingMedians(Runnable a, Runnable b) {
+    for (int i = 0; i < WARMUP; i++) {
+      a.run();
+      b.run();
     }
+    List<Double> first = new ArrayList<>();
+    List<Double> second = new ArrayList<>();
     for (int i = 0; i < ROUNDS; i++) {
-      long start = System.nanoTime();
-      work.run();
-      times.add((System.nanoTime() - start) / 1e6);
+      first.add(timed(a));
+      second.add(timed(b));
     }
-    Collections.sort(times);
-    return times.get(times.size() / 2);
+    return new double[] {median(first), median(second)};
+  }
+
+  private static final int WARMUP = 20;
+
+  private static double timed(Runnable work) {
+    long start = System.nanoTime();
+    work.run();
+    return (System.nanoTime() - start) / 1e6;
+  }
+
+  private static double median(List<Double> times) {
+    List<Double> sorted = new ArrayList<>(times);
+    Collections.sort(sorted);
+    return sorted.get(sorted.size() / 2);
   }
 }
