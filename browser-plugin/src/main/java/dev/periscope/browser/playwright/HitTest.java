@@ -43,17 +43,19 @@ final class HitTest {
   private HitTest() {}
 
   /**
-   * Brings {@code target} into view (to the viewport's middle once something covers it) and, in the
-   * same script, looks at it as Playwright's actionability checks would: whether it is ready for
-   * the pointer now (its centre in the viewport reaches it, it is enabled and visible, and nothing
+   * Brings {@code target} into view at once, to the viewport's middle (when it is not wholly in
+   * view, or once something covers it), without the page's smooth scrolling, and, in the same
+   * script, looks at it as Playwright's actionability checks would: whether it is ready for the
+   * pointer now (its centre in the viewport reaches it, it is enabled and visible, and nothing
    * animates it) and, when something else is hit at its centre, what.
    */
   private static final String STATE =
       """
       (el, { key, centre }) => {
-        if (centre) el.scrollIntoView({ block: 'center', inline: 'center' });
-        else if (el.scrollIntoViewIfNeeded) el.scrollIntoViewIfNeeded(true);
-        else el.scrollIntoView({ block: 'center', inline: 'center' });
+        // Instantly, whatever the page's scroll-behavior: what is measured next is where it stays.
+        const r = el.getBoundingClientRect();
+        const inView = r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+        if (centre || !inView) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
         const cover = (__COVER_OF__)(el, key);
         if (cover) return { cover, ready: false };
         const box = Array.from(el.getClientRects()).find((b) => b.width > 0 && b.height > 0);

@@ -157,12 +157,19 @@ final class PageGuards {
   }
 
   /**
-   * The page events since the last call of this method, with whatever was blocked while no action
-   * ran; {@code read} is the registry as a script just read it ({@code {blocked, navigated}}), or
-   * null for this method to read it.
+   * The in-page record of the main document as an observation's script just took it ({@code
+   * {blocked, navigated}}): what it holds was blocked while no action ran, a page event now.
    */
-  List<String> takePageEvents(Map<String, Object> read) {
-    noteBackground(read == null ? readRegistry() : recorded(read));
+  void drained(Map<String, Object> read) {
+    noteBackground(recorded(read));
+  }
+
+  /**
+   * The page events since the last call of this method, with whatever was blocked while no action
+   * ran; the in-page record is read unless an observation's script just took it ({@link #drained}).
+   */
+  List<String> takePageEvents(boolean readRecord) {
+    noteBackground(readRecord ? readRegistry() : new Recorded(List.of(), false));
     List<String> events = List.copyOf(pageEvents);
     pageEvents.clear();
     return events;

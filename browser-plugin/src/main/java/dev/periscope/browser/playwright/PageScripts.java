@@ -32,7 +32,12 @@ final class PageScripts {
       resource("names.js").strip().replace("__HINTS__", resource("hints.js").strip());
   private static final String OBSERVE =
       resource("observe.js").replace("__NAMES__", NAMES).replace("__COVER__", COVER);
-  private static final String READY_POINT = HitTest.readyPointOf(OBSERVE);
+
+  /** Made on first use: {@link HitTest}'s own scripts are made from {@link #cover()}. */
+  private static final class ReadyPoint {
+    static final String SCRIPT = HitTest.readyPointOf(OBSERVE);
+  }
+
   private static final String EXTRACT = resource("extract.js");
   private static final String GUARDS = resource("guards.js");
 
@@ -262,7 +267,7 @@ final class PageScripts {
     }
     @SuppressWarnings("unchecked")
     Map<String, Object> found =
-        (Map<String, Object>) page.evaluate(READY_POINT, resolving(at, element, registryKey));
+        (Map<String, Object>) page.evaluate(ReadyPoint.SCRIPT, resolving(at, element, registryKey));
     if (Boolean.TRUE.equals(found.get("stale"))) {
       throw stale(page, element);
     }

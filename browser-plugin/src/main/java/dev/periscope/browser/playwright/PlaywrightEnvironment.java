@@ -278,9 +278,16 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
         "observing the page",
         () -> {
           List<com.microsoft.playwright.Frame> frames = new java.util.ArrayList<>();
-          java.util.concurrent.atomic.AtomicReference<Map<String, Object>> guardsRead =
-              new java.util.concurrent.atomic.AtomicReference<>();
-          ProviderObservation o = observeSettled(budget, frames, guardsRead::set);
+          java.util.concurrent.atomic.AtomicBoolean drained =
+              new java.util.concurrent.atomic.AtomicBoolean();
+          ProviderObservation o =
+              observeSettled(
+                  budget,
+                  frames,
+                  read -> {
+                    guards.drained(read);
+                    drained.set(true);
+                  });
           observedFrames = frames;
           return new ProviderObservation(
               o.url(),
@@ -290,7 +297,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
               o.elements(),
               o.totalElements(),
               o.elementsTruncated(),
-              guards.takePageEvents(guardsRead.get()),
+              guards.takePageEvents(!drained.get()),
               navigations.status(page.url()));
         });
   }

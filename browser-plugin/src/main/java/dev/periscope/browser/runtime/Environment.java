@@ -367,9 +367,12 @@ final class Environment {
     ending = Thread.currentThread();
     try {
       onFault.accept(this, l);
-      abort();
     } finally {
-      ending = null;
+      try {
+        abort();
+      } finally {
+        ending = null;
+      }
     }
   }
 

@@ -47,6 +47,15 @@ class ActionsTest {
           <!doctype html><html><head><title>y=0</title></head><body style="margin:0">
           <div style="height:5000px">top</div><button id="far">Far button</button><div style="height:2000px"></div>
           <script>addEventListener('scroll', () => document.title = 'y=' + Math.round(scrollY));</script></body></html>""",
+          "/smooth",
+              """
+          <!doctype html><html><head><title>not pressed</title>
+          <style>html { scroll-behavior: smooth } body { margin: 0 }</style></head><body>
+          <div style="height: calc(100vh - 20px)">Above</div>
+          <button style="height: 30px; display: block" onclick="document.title = 'pressed at y=' + Math.round(scrollY)">Half in view</button>
+          <div style="height: 3000px"></div><p id="y">y=0</p>
+          <script>addEventListener('scroll', () => document.getElementById('y').textContent = 'y=' + Math.round(scrollY));</script>
+          </body></html>""",
           "/late",
               """
           <!doctype html><html><body><p id="note" style="display:none">Arrived late</p>
@@ -103,6 +112,22 @@ class ActionsTest {
         "hover", ((Map<?, ?>) transition.get("action")).get("kind"), transition.toString());
     ToolResult clicked = call("hover", "browser_click", target(hovered, "Lamps"));
     assertTrue(clicked.text().contains("URL: " + url("/result")), clicked.text());
+  }
+
+  @Test
+  void aClickOnAnElementHalfInViewOnASmoothScrollingPageLandsOnceTheScrollIsOver()
+      throws Exception {
+    // Its centre is in the viewport, its bottom is not: the click scrolls it to the middle, which
+    // this page animates. A press at the centre measured before the scroll ended would land
+    // beside it, or on it while it still moves.
+    ToolResult page = call("smooth", "browser_open", Map.of("url", url("/smooth")));
+    ToolResult clicked = call("smooth", "browser_click", target(page, "Half in view"));
+    assertFalse(clicked.isError(), clicked.text());
+    Thread.sleep(1500);
+    ToolResult later = call("smooth", "browser_observe", Map.of("mode", "document"));
+    String text = (String) observation(later).get("text");
+    String settled = text.substring(text.lastIndexOf("y="));
+    assertEquals("pressed at " + settled, observation(later).get("title"), later.text());
   }
 
   @Test
