@@ -26,9 +26,7 @@ final class ProcessTree {
    * processes that already ended are not counted.
    */
   static long cpuMillis() {
-    return Stream.concat(Stream.of(ProcessHandle.current()), ProcessHandle.current().descendants())
-        .mapToLong(p -> ticks(p.pid()) * 1000 / USER_HZ)
-        .sum();
+    return tree().mapToLong(p -> ticks(p.pid()) * 1000 / USER_HZ).sum();
   }
 
   /** The unit of the CPU times in /proc/PID/stat: 100 on every Linux architecture we run. */
@@ -46,9 +44,12 @@ final class ProcessTree {
   }
 
   private static long sum(String file, String field) {
-    return Stream.concat(Stream.of(ProcessHandle.current()), ProcessHandle.current().descendants())
-        .mapToLong(p -> kilobytes(p.pid(), file, field) * 1024)
-        .sum();
+    return tree().mapToLong(p -> kilobytes(p.pid(), file, field) * 1024).sum();
+  }
+
+  /** This process and every process it started that still runs. */
+  private static Stream<ProcessHandle> tree() {
+    return Stream.concat(Stream.of(ProcessHandle.current()), ProcessHandle.current().descendants());
   }
 
   private static long kilobytes(long pid, String file, String field) {
