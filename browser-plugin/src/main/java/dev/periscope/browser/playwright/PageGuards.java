@@ -165,11 +165,12 @@ final class PageGuards {
   }
 
   /**
-   * The page events since the last call of this method, with whatever was blocked while no action
-   * ran; the in-page record is read unless an observation's script just took it ({@link #drained}).
+   * The page events since the last call of this method, with whatever was blocked outside the page
+   * while no action ran; the observation that calls it has just taken the in-page record ({@link
+   * #drained}).
    */
-  List<String> takePageEvents(boolean readRecord) {
-    noteBackground(readRecord ? readRegistry() : new Recorded(List.of(), false));
+  List<String> takePageEvents() {
+    noteBackground(new Recorded(List.of(), false));
     List<String> events = List.copyOf(pageEvents);
     pageEvents.clear();
     return events;

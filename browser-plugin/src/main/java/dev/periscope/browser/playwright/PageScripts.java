@@ -95,9 +95,7 @@ final class PageScripts {
     Map<String, Object> raw = observeIn(page.mainFrame(), registryKey, budget, true);
     @SuppressWarnings("unchecked")
     Map<String, Object> guards = (Map<String, Object>) raw.get("guards");
-    if (guards != null) {
-      guardsRead.accept(guards);
-    }
+    guardsRead.accept(guards);
     List<ProviderElement> elements = new ArrayList<>(elements(raw, null, null));
     int total = ((Number) raw.get("totalElements")).intValue();
     boolean truncated = Boolean.TRUE.equals(raw.get("elementsTruncated"));

@@ -278,16 +278,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
         "observing the page",
         () -> {
           List<com.microsoft.playwright.Frame> frames = new java.util.ArrayList<>();
-          java.util.concurrent.atomic.AtomicBoolean drained =
-              new java.util.concurrent.atomic.AtomicBoolean();
-          ProviderObservation o =
-              observeSettled(
-                  budget,
-                  frames,
-                  read -> {
-                    guards.drained(read);
-                    drained.set(true);
-                  });
+          ProviderObservation o = observeSettled(budget, frames, guards::drained);
           observedFrames = frames;
           return new ProviderObservation(
               o.url(),
@@ -297,7 +288,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
               o.elements(),
               o.totalElements(),
               o.elementsTruncated(),
-              guards.takePageEvents(!drained.get()),
+              guards.takePageEvents(),
               navigations.status(page.url()));
         });
   }
@@ -515,19 +506,68 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     guarded(
         "the click",
         () -> {
-          pointAt(
-              element,
-              "the click",
-              point -> page.mouse().click(point.x(), point.y()),
-              (target, ready) ->
-                  target.click(ready ? READY_CLICK : new ElementHandle.ClickOptions()));
-          try {
-            page.waitForLoadState(LoadState.LOAD);
-          } catch (PlaywrightException e) {
-            // The click happened: a page still loading is for the after-observation to show, not a
-            // failed click
-            // that the model might repeat.
+          if (action.offset() != null) {
+            PointerActions.clickAtOffset(page, resolve(element), element, action);
+          } else if (action.plain()) {
+            pointAt(
+                element,
+                "the click",
+                point -> page.mouse().click(point.x(), point.y()),
+                (target, ready) ->
+                    target.click(ready ? READY_CLICK : new ElementHandle.ClickOptions()));
+          } else {
+            pointAt(
+                element,
+                "the click",
+                point -> page.mouse().click(point.x(), point.y(), PointerActions.mouse(action)),
+                (target, ready) -> target.click(PointerActions.handle(action).setForce(ready)));
           }
+          settle();
+          return null;
+        });
+  }
+
+  @Override
+  public void drag(
+      BrowserAction.Drag action, ProviderElement element, ProviderElement destination) {
+    refuseBeforeDispatch(element);
+    guarded(
+        "the drag",
+        () -> {
+          ElementHandle from = resolve(element);
+          try {
+            ElementHandle to = resolve(destination);
+            try {
+              // The drop target first, then the dragged element: when both fit, both show.
+              to.scrollIntoViewIfNeeded();
+              HitTest.requireUncovered(page, from, element, registryKey, "the drag");
+              PointerActions.drag(page, from, to, element, destination);
+            } finally {
+              to.dispose();
+            }
+          } finally {
+            from.dispose();
+          }
+          nextFrame();
+          return null;
+        });
+  }
+
+  @Override
+  public void type(BrowserAction.Type action, ProviderElement element) {
+    guarded(
+        "typing",
+        () -> {
+          if (element != null) {
+            ElementHandle target = resolve(element);
+            try {
+              target.focus();
+            } finally {
+              target.dispose();
+            }
+          }
+          PointerActions.type(page, action.text(), action.delayMs());
+          settle();
           return null;
         });
   }

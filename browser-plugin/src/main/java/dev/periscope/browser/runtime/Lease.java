@@ -89,6 +89,11 @@ final class Lease implements BrowserLease {
           if (target != null) {
             action.admit(target);
           }
+          ProviderElement destination =
+              action.destination() == null
+                  ? null
+                  : environment.resolve(
+                      action.destination().observationId(), action.destination().elementRef());
           if (action instanceof BrowserAction.PageAction<R> page) {
             return transition(
                 action,
@@ -98,7 +103,7 @@ final class Lease implements BrowserLease {
                     environment.step(
                         action.step(),
                         action.timeoutMs(timeouts().actionMs(), timeouts().navigationMs()),
-                        () -> page.accept(environment.delegate().actions(), target)));
+                        () -> page.accept(environment.delegate().actions(), target, destination)));
           }
           // The runtime's own action. Its browser calls are steps of their own: the time a person
           // takes to approve is
@@ -125,6 +130,9 @@ final class Lease implements BrowserLease {
     }
     if (action.target() != null) {
       requireObservation(action.target().observationId(), action.target().elementRef());
+    }
+    if (action.destination() != null) {
+      requireObservation(action.destination().observationId(), action.destination().elementRef());
     }
   }
 

@@ -68,7 +68,26 @@ final class ActionTools {
             "Most elements on one page of the" + " observation."));
   }
 
+  /** The largest offset inside an element's box a click may name. */
+  static final int MAX_OFFSET = 100_000;
+
   private ActionTools() {}
+
+  /**
+   * The click's point inside its element's box: both offsets or neither, else {@code
+   * BROWSER_INVALID_ARGUMENT}.
+   */
+  private static BrowserAction.Click.Offset offset(Arguments a) {
+    var x = a.integer("offset_x", 0, MAX_OFFSET);
+    var y = a.integer("offset_y", 0, MAX_OFFSET);
+    if (x.isPresent() != y.isPresent()) {
+      throw new dev.periscope.api.browser.BrowserException(
+          dev.periscope.api.browser.ErrorCode.BROWSER_INVALID_ARGUMENT,
+          (x.isPresent() ? "/offset_y" : "/offset_x")
+              + ": offset_x and offset_y go together, a point inside the element's box");
+    }
+    return x.map(v -> new BrowserAction.Click.Offset(v, y.get())).orElse(null);
+  }
 
   static <R> Row<R> row(
       String name,
@@ -113,10 +132,76 @@ final class ActionTools {
             .observing(),
         row(
             "browser_click",
-            "Click an element named by its ref in the latest observation, then observe the result.",
+            "Click an element named by its ref in the latest observation, then observe the result."
+                + " A left click at its centre unless told otherwise: button right opens a context"
+                + " menu, click_count 2 double-clicks, offset_x and offset_y click at that point of"
+                + " its box.",
             acts,
-            TARGET,
-            a -> new BrowserAction.Click(a.string("observation_id"), a.string("element_ref"))),
+            plus(
+                TARGET,
+                Param.oneOf("button", BrowserAction.Click.Button.ids(), "Default left."),
+                Param.integer(
+                    "click_count",
+                    1,
+                    BrowserAction.Click.MAX_CLICKS,
+                    "Clicks in a row: 2 double-clicks (default 1)."),
+                Param.integer(
+                    "offset_x",
+                    0,
+                    MAX_OFFSET,
+                    "CSS pixels from the left edge of the element's box, with offset_y."),
+                Param.integer(
+                    "offset_y",
+                    0,
+                    MAX_OFFSET,
+                    "CSS pixels from the top edge of the element's box, with offset_x.")),
+            a ->
+                new BrowserAction.Click(
+                    a.string("observation_id"),
+                    a.string("element_ref"),
+                    BrowserAction.Click.Button.of(
+                        java.util.Objects.requireNonNullElse(a.optionalString("button"), "left")),
+                    a.integer("click_count", 1, BrowserAction.Click.MAX_CLICKS).orElse(1),
+                    offset(a))),
+        row(
+            "browser_drag",
+            "Drag an element named by its ref onto another of the same observation (to_element_ref):"
+                + " reorders sortable lists, moves cards, drops files' stand-ins. Both must show in"
+                + " one viewport.",
+            acts,
+            plus(
+                TARGET,
+                ELEMENT_REF
+                    .renamed("to_element_ref")
+                    .described("The ref of the element to drop on, from the same observation.")
+                    .asRequired()),
+            a ->
+                new BrowserAction.Drag(
+                    a.string("observation_id"),
+                    a.string("element_ref"),
+                    a.string("to_element_ref"))),
+        row(
+                "browser_type",
+                "Type text key by key into a field named by its ref, or into whatever has focus:"
+                    + " for autocomplete and search-as-you-type fields that react to each key. A line"
+                    + " break presses Enter. Never for passwords: use browser_fill_credential.",
+                setsState,
+                plus(
+                    List.of(
+                        Param.text("text", BrowserAction.Type.MAX_CHARS, null).asRequired(),
+                        Param.integer(
+                            "delay_ms",
+                            0,
+                            BrowserAction.Type.MAX_DELAY_MS,
+                            "Pause between keys (default 0).")),
+                    OPTIONAL_TARGET),
+                a ->
+                    new BrowserAction.Type(
+                        a.optionalString("observation_id"),
+                        a.optionalString("element_ref"),
+                        a.text("text"),
+                        a.integer("delay_ms", 0, (int) BrowserAction.Type.MAX_DELAY_MS).orElse(0)))
+            .withHeading((a, done) -> "Typed " + a.text("text").length() + " characters"),
         row(
             "browser_hover",
             "Move the pointer over an element named by its ref, opening a menu or tooltip that shows"

@@ -85,6 +85,11 @@ record Param(String name, boolean required, Map<String, Object> schema) {
     return new Param(name, true, schema);
   }
 
+  /** The same param under another name (a second ref, say). */
+  Param renamed(String other) {
+    return new Param(other, required, schema);
+  }
+
   /** This param with another description. */
   Param described(String description) {
     return new Param(name, required, describe(schema, description));

@@ -226,7 +226,10 @@
       const own = handled(el);
       const tabbable = el.hasAttribute('tabindex') && el.getAttribute('tabindex') !== '-1';
       const pointer = s.cursor === 'pointer' && cursorOf(el.parentElement) !== 'pointer';
-      if (own || tabbable || pointer || (el.hasAttribute('tabindex') && s.cursor === 'pointer')) {
+      // What can be dragged: an element made draggable, or one that shows the grab or move cursor of its own.
+      const grabbable = el.getAttribute('draggable') === 'true'
+        || ((s.cursor === 'grab' || s.cursor === 'move') && cursorOf(el.parentElement) !== s.cursor);
+      if (own || tabbable || pointer || grabbable || (el.hasAttribute('tabindex') && s.cursor === 'pointer')) {
         candidates.push(el);
         clickables.add(el);
       }

@@ -228,6 +228,22 @@ public class FakeProvider implements CheckpointingProvider {
     }
 
     @Override
+    public void drag(
+        BrowserAction.Drag dragAction, ProviderElement element, ProviderElement destination) {
+      actions.add("drag " + element.name() + " to " + destination.name());
+    }
+
+    @Override
+    public void type(BrowserAction.Type typeAction, ProviderElement element) {
+      actions.add(
+          "type "
+              + (element == null ? "(focus)" : element.name())
+              + " ("
+              + typeAction.text().length()
+              + " chars)");
+    }
+
+    @Override
     public void fill(BrowserAction.Fill fillAction, ProviderElement element) {
       String value = fillAction.value();
       actions.add("fill " + element.name() + " (" + value.length() + " chars)");

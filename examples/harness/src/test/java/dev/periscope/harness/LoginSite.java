@@ -37,6 +37,32 @@ public final class LoginSite implements AutoCloseable {
         <h1>Lighthouse login</h1>
         <button onclick="localStorage.setItem('theme', 'dark'); window.location.href = '/do-login'">Log in</button>"""));
     server.createContext(
+        "/workbench",
+        e ->
+            html(
+                e,
+                "",
+                """
+        <input id="q" aria-label="Search"><p id="keys">keys: 0</p>
+        <ul id="list"><li draggable="true">Apples</li><li draggable="true">Bananas</li></ul>
+        <p id="order">order: Apples, Bananas</p>
+        <button id="b">Options</button><p id="menu">no menu</p>
+        <script>
+          let keys = 0;
+          document.getElementById('q').addEventListener('keydown', () =>
+            document.getElementById('keys').textContent = 'keys: ' + (++keys));
+          document.getElementById('b').addEventListener('contextmenu', (ev) => {
+            ev.preventDefault(); document.getElementById('menu').textContent = 'menu opened'; });
+          const list = document.getElementById('list');
+          let dragged;
+          list.addEventListener('dragstart', (ev) => dragged = ev.target);
+          list.addEventListener('dragover', (ev) => ev.preventDefault());
+          list.addEventListener('drop', (ev) => {
+            ev.preventDefault(); list.insertBefore(dragged, ev.target.closest('li'));
+            document.getElementById('order').textContent = 'order: '
+              + Array.from(list.children).map(li => li.textContent).join(', '); });
+        </script>"""));
+    server.createContext(
         "/do-login",
         e ->
             html(

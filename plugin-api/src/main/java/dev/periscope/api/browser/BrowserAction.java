@@ -49,6 +49,14 @@ public sealed interface BrowserAction<R> {
   ElementTarget target();
 
   /**
+   * The second element an action names, of the same observation: where a {@link Drag} drops. Null
+   * for every other action.
+   */
+  default ElementTarget destination() {
+    return null;
+  }
+
+  /**
    * Checks the action's own fields, before anything runs: {@code BROWSER_INVALID_ARGUMENT} naming
    * the field (as a JSON pointer into the tool's arguments) and its bound.
    */
@@ -100,9 +108,9 @@ public sealed interface BrowserAction<R> {
   sealed interface PageAction<R> extends BrowserAction<R> {
     /**
      * Performs this action with {@code handler}; {@code target} is the resolved {@link #target()},
-     * or null.
+     * or null, and {@code destination} the resolved {@link #destination()}, or null.
      */
-    R accept(Handler handler, ProviderElement target);
+    R accept(Handler handler, ProviderElement target, ProviderElement destination);
   }
 
   /**
@@ -114,7 +122,26 @@ public sealed interface BrowserAction<R> {
   interface Handler {
     void navigate(Navigate action);
 
+    /**
+     * Clicks the element with the action's button and click count (two is a double-click), at its
+     * offset inside the element's box or else at its centre; an offset outside the box is {@code
+     * BROWSER_INVALID_ARGUMENT}.
+     */
     void click(Click action, ProviderElement target);
+
+    /**
+     * Presses the pointer on {@code target}, moves it to {@code destination} in steps, as a person
+     * drags, and releases it there: HTML drag and drop and pointer-driven sortable lists both see a
+     * drag.
+     */
+    void drag(Drag action, ProviderElement target, ProviderElement destination);
+
+    /**
+     * Types text key by key (keydown, input and keyup for each character) into the element, or into
+     * whatever has focus when {@code target} is null; refuses, with {@code
+     * BROWSER_PASSWORD_INPUT_FORBIDDEN}, to type into a password field, whichever way it got focus.
+     */
+    void type(Type action, ProviderElement target);
 
     /**
      * Moves the pointer over the element, as a person would before clicking, and leaves it there.
@@ -201,13 +228,58 @@ public sealed interface BrowserAction<R> {
       return "opening the page";
     }
 
-    public Done accept(Handler handler, ProviderElement target) {
+    public Done accept(Handler handler, ProviderElement target, ProviderElement destination) {
       handler.navigate(this);
       return Done.DONE;
     }
   }
 
-  record Click(String observationId, String elementRef) implements PageAction<Done> {
+  /**
+   * Clicks an element: with the left button once by default, or {@code button} right (a context
+   * menu) or middle, {@code clicks} 2 for a double-click, 3 for a triple-click; at {@code offset}
+   * from the top-left corner of its box (CSS pixels) when given, else at its centre.
+   */
+  record Click(
+      String observationId, String elementRef, Click.Button button, int clicks, Offset offset)
+      implements PageAction<Done> {
+    /** A left click, once, at the element's centre. */
+    public Click(String observationId, String elementRef) {
+      this(observationId, elementRef, Button.LEFT, 1, null);
+    }
+
+    /** The most clicks in a row one action may ask for (a triple-click selects a paragraph). */
+    public static final int MAX_CLICKS = 3;
+
+    /** Which mouse button. */
+    public enum Button {
+      LEFT,
+      RIGHT,
+      MIDDLE;
+
+      /** As tools and transitions spell it. */
+      public String id() {
+        return Fields.id(this);
+      }
+
+      /** Every id, in order: what a tool's schema offers. */
+      public static List<String> ids() {
+        return java.util.Arrays.stream(values()).map(Button::id).toList();
+      }
+
+      /** The one {@code id} names, else {@code BROWSER_INVALID_ARGUMENT} naming the field. */
+      public static Button of(String id) {
+        return Fields.named(Button.class, id, "/button");
+      }
+    }
+
+    /** A point inside an element's box, from its top-left corner, in CSS pixels. */
+    public record Offset(int x, int y) {}
+
+    /** Whether this is a plain left click, once, at the centre. */
+    public boolean plain() {
+      return button == Button.LEFT && clicks == 1 && offset == null;
+    }
+
     public String kind() {
       return "click";
     }
@@ -218,15 +290,184 @@ public sealed interface BrowserAction<R> {
 
     public void validate() {
       Fields.requireRef(elementRef);
+      if (button == null) {
+        throw Fields.invalid("/button: one of " + Fields.ids(Button.class) + " is required");
+      }
+      if (clicks < 1 || clicks > MAX_CLICKS) {
+        throw Fields.invalid(
+            "/click_count: an integer from 1 to "
+                + MAX_CLICKS
+                + " is required (found "
+                + clicks
+                + ")");
+      }
+      if (offset != null && (offset.x() < 0 || offset.y() < 0)) {
+        throw Fields.invalid(
+            "/offset_x: an offset inside the element's box, from its top-left corner, is required"
+                + " (found "
+                + offset.x()
+                + ", "
+                + offset.y()
+                + ")");
+      }
     }
 
     public Map<String, Object> describe() {
-      return Fields.of(kind()).put("element_ref", elementRef).map();
+      Fields f = Fields.of(kind()).put("element_ref", elementRef);
+      if (button != Button.LEFT) {
+        f.put("button", button.id());
+      }
+      if (clicks != 1) {
+        f.put("click_count", clicks);
+      }
+      if (offset != null) {
+        f.put("offset_x", offset.x()).put("offset_y", offset.y());
+      }
+      return f.map();
     }
 
-    public Done accept(Handler handler, ProviderElement target) {
+    public Done accept(Handler handler, ProviderElement target, ProviderElement destination) {
       handler.click(this, target);
       return Done.DONE;
+    }
+  }
+
+  /**
+   * Drags one element of an observation onto another of the same observation: presses on the first,
+   * moves to the second, releases there.
+   */
+  record Drag(String observationId, String elementRef, String toElementRef)
+      implements PageAction<Done> {
+    public String kind() {
+      return "drag";
+    }
+
+    public ElementTarget target() {
+      return new ElementTarget(observationId, elementRef);
+    }
+
+    @Override
+    public ElementTarget destination() {
+      return new ElementTarget(observationId, toElementRef);
+    }
+
+    public void validate() {
+      Fields.requireRef(elementRef);
+      if (toElementRef == null || toElementRef.isBlank()) {
+        throw Fields.invalid(
+            "/to_element_ref: the ref of the element to drop on, from the same observation, is"
+                + " required");
+      }
+      if (toElementRef.equals(elementRef)) {
+        throw Fields.invalid(
+            "/to_element_ref: an element cannot be dropped on itself (both are "
+                + elementRef
+                + ")");
+      }
+    }
+
+    public Map<String, Object> describe() {
+      return Fields.of(kind())
+          .put("element_ref", elementRef)
+          .put("to_element_ref", toElementRef)
+          .map();
+    }
+
+    public Done accept(Handler handler, ProviderElement target, ProviderElement destination) {
+      handler.drag(this, target, destination);
+      return Done.DONE;
+    }
+  }
+
+  /**
+   * Types text key by key into an element, or into whatever has focus when it names none: for
+   * fields that react to each key (autocomplete, search as you type), where {@link Fill} sets the
+   * value at once. A line break presses Enter; no other control character is typed. At most {@link
+   * #MAX_CHARS} characters, {@code delayMs} (at most {@link #MAX_DELAY_MS}) apart.
+   */
+  record Type(String observationId, String elementRef, String text, long delayMs)
+      implements PageAction<Done> {
+    /** The most characters one action types. */
+    public static final int MAX_CHARS = 1_000;
+
+    /** The longest pause between two keys. */
+    public static final long MAX_DELAY_MS = 1_000;
+
+    public String kind() {
+      return "type";
+    }
+
+    public ElementTarget target() {
+      return elementRef == null ? null : new ElementTarget(observationId, elementRef);
+    }
+
+    public void validate() {
+      if (text == null || text.isEmpty()) {
+        throw Fields.invalid("/text: a non-empty string is required");
+      }
+      if (text.length() > MAX_CHARS) {
+        throw Fields.invalid(
+            "/text: at most "
+                + MAX_CHARS
+                + " characters are typed key by key (found "
+                + text.length()
+                + "); use browser_fill for longer values");
+      }
+      for (int i = 0; i < text.length(); i++) {
+        char c = text.charAt(i);
+        if (c != '\n' && Character.isISOControl(c)) {
+          throw Fields.invalid(
+              "/text: control characters other than a line break are not typed (found U+"
+                  + String.format("%04X", (int) c)
+                  + " at "
+                  + i
+                  + "); press keys such as Tab with browser_press");
+        }
+      }
+      if (delayMs < 0 || delayMs > MAX_DELAY_MS) {
+        throw Fields.invalid(
+            "/delay_ms: an integer from 0 to "
+                + MAX_DELAY_MS
+                + " is required (found "
+                + delayMs
+                + ")");
+      }
+    }
+
+    /** A password field takes only a credential, through {@link FillCredential}. */
+    @Override
+    public void admit(ProviderElement target) {
+      Fill.refusePassword(target, elementRef);
+    }
+
+    public Map<String, Object> describe() {
+      return Fields.of(kind())
+          .putIfPresent("element_ref", elementRef)
+          .put("value", "[REDACTED]")
+          .put("value_length", text.length())
+          .put("delay_ms", delayMs)
+          .map();
+    }
+
+    /** The keys' own time on top: the action timeout, the pauses, then a navigation's. */
+    @Override
+    public long timeoutMs(long actionMs, long navigationMs) {
+      return actionMs + text.length() * delayMs + navigationMs;
+    }
+
+    @Override
+    public String step() {
+      return "typing";
+    }
+
+    public Done accept(Handler handler, ProviderElement target, ProviderElement destination) {
+      handler.type(this, target);
+      return Done.DONE;
+    }
+
+    @Override
+    public String toString() {
+      return "Type[" + observationId + ", " + elementRef + ", " + text.length() + " chars]";
     }
   }
 
@@ -253,7 +494,7 @@ public sealed interface BrowserAction<R> {
       return actionMs;
     }
 
-    public Done accept(Handler handler, ProviderElement target) {
+    public Done accept(Handler handler, ProviderElement target, ProviderElement destination) {
       handler.hover(this, target);
       return Done.DONE;
     }
@@ -278,6 +519,11 @@ public sealed interface BrowserAction<R> {
     /** A password field takes only a credential, through {@link FillCredential}. */
     @Override
     public void admit(ProviderElement target) {
+      refusePassword(target, elementRef);
+    }
+
+    /** {@code BROWSER_PASSWORD_INPUT_FORBIDDEN} when {@code target} is a password field. */
+    static void refusePassword(ProviderElement target, String elementRef) {
       if ("password".equals(target.inputType())) {
         throw new BrowserException(
             ErrorCode.BROWSER_PASSWORD_INPUT_FORBIDDEN,
@@ -295,7 +541,7 @@ public sealed interface BrowserAction<R> {
           .map();
     }
 
-    public Done accept(Handler handler, ProviderElement target) {
+    public Done accept(Handler handler, ProviderElement target, ProviderElement destination) {
       handler.fill(this, target);
       return Done.DONE;
     }
@@ -362,7 +608,7 @@ public sealed interface BrowserAction<R> {
       return Fields.of(kind()).putIfPresent("element_ref", elementRef).put("key", key).map();
     }
 
-    public Done accept(Handler handler, ProviderElement target) {
+    public Done accept(Handler handler, ProviderElement target, ProviderElement destination) {
       handler.press(this, target);
       return Done.DONE;
     }
@@ -394,7 +640,7 @@ public sealed interface BrowserAction<R> {
       return Fields.of(kind()).put("element_ref", elementRef).put("values", values).map();
     }
 
-    public Done accept(Handler handler, ProviderElement target) {
+    public Done accept(Handler handler, ProviderElement target, ProviderElement destination) {
       handler.select(this, target);
       return Done.DONE;
     }
@@ -418,7 +664,7 @@ public sealed interface BrowserAction<R> {
       return Fields.of(kind()).put("element_ref", elementRef).put("checked", checked).map();
     }
 
-    public Done accept(Handler handler, ProviderElement target) {
+    public Done accept(Handler handler, ProviderElement target, ProviderElement destination) {
       handler.check(this, target);
       return Done.DONE;
     }
@@ -485,7 +731,7 @@ public sealed interface BrowserAction<R> {
       return actionMs;
     }
 
-    public Done accept(Handler handler, ProviderElement target) {
+    public Done accept(Handler handler, ProviderElement target, ProviderElement destination) {
       handler.scroll(this, target);
       return Done.DONE;
     }
@@ -564,7 +810,7 @@ public sealed interface BrowserAction<R> {
       return Math.min(timeoutMs, navigationMs);
     }
 
-    public Done accept(Handler handler, ProviderElement target) {
+    public Done accept(Handler handler, ProviderElement target, ProviderElement destination) {
       handler.waitFor(this, target);
       return Done.DONE;
     }
@@ -613,7 +859,7 @@ public sealed interface BrowserAction<R> {
       return false;
     }
 
-    public Done accept(Handler handler, ProviderElement target) {
+    public Done accept(Handler handler, ProviderElement target, ProviderElement destination) {
       handler.history(this);
       return Done.DONE;
     }

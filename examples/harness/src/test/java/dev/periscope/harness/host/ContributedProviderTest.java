@@ -92,6 +92,8 @@ import dev.periscope.api.browser.spi.*;
                 public void navigate(BrowserAction.Navigate a) { url = a.url(); }
                 public void click(BrowserAction.Click a, ProviderElement target) { log("clicked " + target.name()); }
                 public void hover(BrowserAction.Hover a, ProviderElement target) {}
+                public void drag(BrowserAction.Drag a, ProviderElement target, ProviderElement destination) {}
+                public void type(BrowserAction.Type a, ProviderElement target) {}
                 public void fill(BrowserAction.Fill a, ProviderElement target) {}
                 public void press(BrowserAction.Press a, ProviderElement target) {}
                 public void select(BrowserAction.Select a, ProviderElement target) {}

@@ -125,6 +125,23 @@ class McpServerTest {
       assertFalse(clicked.isError(), McpConnection.text(clicked));
       assertTrue(McpConnection.text(clicked).contains("Logged in"), McpConnection.text(clicked));
 
+      // The pointer and the keyboard: typing key by key, a drag, a right click.
+      CallToolResult bench = mcp.call("browser_open", Map.of("url", site.url("/workbench")));
+      Map<String, Object> search = new java.util.HashMap<>(McpConnection.target(bench, "Search"));
+      search.put("text", "lamp");
+      CallToolResult typed = mcp.call("browser_type", search);
+      assertTrue(McpConnection.text(typed).contains("keys: 4"), McpConnection.text(typed));
+      Map<String, Object> drag = new java.util.HashMap<>(McpConnection.target(typed, "Bananas"));
+      drag.put("to_element_ref", McpConnection.target(typed, "Apples").get("element_ref"));
+      CallToolResult dragged = mcp.call("browser_drag", drag);
+      assertTrue(
+          McpConnection.text(dragged).contains("order: Bananas, Apples"),
+          McpConnection.text(dragged));
+      Map<String, Object> right = new java.util.HashMap<>(McpConnection.target(dragged, "Options"));
+      right.put("button", "right");
+      CallToolResult menu = mcp.call("browser_click", right);
+      assertTrue(McpConnection.text(menu).contains("menu opened"), McpConnection.text(menu));
+
       CallToolResult shot = mcp.call("browser_screenshot", Map.of());
       assertFalse(shot.isError(), McpConnection.text(shot));
       assertTrue(

@@ -1,0 +1,205 @@
+package dev.periscope.browser.playwright;
+
+import com.microsoft.playwright.ElementHandle;
+import com.microsoft.playwright.Frame;
+import com.microsoft.playwright.Keyboard;
+import com.microsoft.playwright.Mouse;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.PlaywrightException;
+import com.microsoft.playwright.options.BoundingBox;
+import com.microsoft.playwright.options.LoadState;
+import com.microsoft.playwright.options.MouseButton;
+import dev.periscope.api.browser.BrowserAction;
+import dev.periscope.api.browser.BrowserException;
+import dev.periscope.api.browser.ErrorCode;
+import dev.periscope.api.browser.spi.ProviderElement;
+
+/**
+ * The pointer and the keyboard beyond a plain click: other buttons and click counts, a point inside
+ * an element's box, a drag from one element onto another, and text typed key by key with the
+ * password-field check before every run of keys. On the lane's thread.
+ */
+final class PointerActions {
+  /**
+   * Mouse moves between a drag's press and its release: pointer-driven sortable lists follow the
+   * pointer move by move, and HTML drag and drop starts on the first.
+   */
+  static final int DRAG_STEPS = 8;
+
+  private PointerActions() {}
+
+  static Mouse.ClickOptions mouse(BrowserAction.Click action) {
+    return new Mouse.ClickOptions()
+        .setButton(button(action.button()))
+        .setClickCount(action.clicks());
+  }
+
+  static ElementHandle.ClickOptions handle(BrowserAction.Click action) {
+    return new ElementHandle.ClickOptions()
+        .setButton(button(action.button()))
+        .setClickCount(action.clicks());
+  }
+
+  private static MouseButton button(BrowserAction.Click.Button button) {
+    return switch (button) {
+      case LEFT -> MouseButton.LEFT;
+      case RIGHT -> MouseButton.RIGHT;
+      case MIDDLE -> MouseButton.MIDDLE;
+    };
+  }
+
+  /**
+   * Clicks at the action's offset inside the element's box, with Playwright's own checks that the
+   * element is there to receive it at that point (never forced: a point covered by something else
+   * must not press that). An offset outside the box is {@code BROWSER_INVALID_ARGUMENT} with the
+   * box's size. Disposes {@code target}.
+   */
+  static void clickAtOffset(
+      Page page, ElementHandle target, ProviderElement element, BrowserAction.Click action) {
+    try {
+      target.scrollIntoViewIfNeeded();
+      BoundingBox box = target.boundingBox();
+      if (box == null) {
+        throw BrowserException.of(
+                ErrorCode.BROWSER_ACTION_FAILED,
+                "element \"" + element.name() + "\" is not rendered: it has no box to click in")
+            .withUrl(page.url());
+      }
+      BrowserAction.Click.Offset offset = action.offset();
+      if (offset.x() >= box.width || offset.y() >= box.height) {
+        throw BrowserException.of(
+                ErrorCode.BROWSER_INVALID_ARGUMENT,
+                String.format(
+                    "/offset_x: the point (%d, %d) is outside element \"%s\", whose box is %d x %d"
+                        + " CSS pixels; give an offset from its top-left corner inside it",
+                    offset.x(),
+                    offset.y(),
+                    element.name(),
+                    (int) Math.floor(box.width),
+                    (int) Math.floor(box.height)))
+            .withUrl(page.url());
+      }
+      target.click(handle(action).setPosition(offset.x(), offset.y()));
+    } finally {
+      target.dispose();
+    }
+  }
+
+  /**
+   * Presses on {@code from} (already hit-tested), moves to the centre of {@code to} in {@value
+   * #DRAG_STEPS} steps and releases there. Both must be in the viewport together once {@code from}
+   * is in view; the release happens whatever fails after the press.
+   */
+  static void drag(
+      Page page,
+      ElementHandle from,
+      ElementHandle to,
+      ProviderElement element,
+      ProviderElement destination) {
+    BoundingBox source = from.boundingBox();
+    if (source == null) {
+      throw BrowserException.of(
+              ErrorCode.BROWSER_ACTION_FAILED,
+              "element \"" + element.name() + "\" is not rendered: there is nothing to drag")
+          .withUrl(page.url());
+    }
+    BoundingBox target = to.boundingBox();
+    if (target == null || !inViewport(page, target)) {
+      throw BrowserException.of(
+              ErrorCode.BROWSER_ACTION_FAILED,
+              "element \""
+                  + destination.name()
+                  + "\" is not in view together with the element dragged: a drag stays within one"
+                  + " viewport; scroll so that both show, or drop on a nearer element")
+          .withUrl(page.url());
+    }
+    page.mouse().move(source.x + source.width / 2, source.y + source.height / 2);
+    page.mouse().down();
+    try {
+      page.mouse()
+          .move(
+              target.x + target.width / 2,
+              target.y + target.height / 2,
+              new Mouse.MoveOptions().setSteps(DRAG_STEPS));
+    } finally {
+      page.mouse().up();
+    }
+  }
+
+  private static boolean inViewport(Page page, BoundingBox box) {
+    @SuppressWarnings("unchecked")
+    java.util.Map<String, Object> size =
+        (java.util.Map<String, Object>)
+            page.evaluate("() => ({ w: window.innerWidth, h: window.innerHeight })");
+    double cx = box.x + box.width / 2;
+    double cy = box.y + box.height / 2;
+    return cx >= 0
+        && cy >= 0
+        && cx < ((Number) size.get("w")).doubleValue()
+        && cy < ((Number) size.get("h")).doubleValue();
+  }
+
+  /**
+   * Types {@code text} into whatever has focus, key by key, {@code delayMs} apart; a line break
+   * presses Enter and lets a navigation it started load. Before every run of keys the focused
+   * element is checked: a password field, in the page, a shadow root or a frame, is refused with
+   * {@code BROWSER_PASSWORD_INPUT_FORBIDDEN}, so that neither a ref nor Enter moving the focus
+   * types a value into one.
+   */
+  static void type(Page page, String text, long delayMs) {
+    String[] lines = text.split("\n", -1);
+    for (int i = 0; i < lines.length; i++) {
+      if (i > 0) {
+        page.keyboard().press("Enter");
+        try {
+          page.waitForLoadState(LoadState.LOAD);
+        } catch (PlaywrightException stillLoading) {
+          // The next check reads the focus of whatever document is there.
+        }
+      }
+      if (!lines[i].isEmpty()) {
+        refuseFocusedPassword(page);
+        page.keyboard().type(lines[i], new Keyboard.TypeOptions().setDelay(delayMs));
+      }
+    }
+  }
+
+  /**
+   * What has focus in a document, through open shadow roots: "password" for a password field,
+   * "frame" when the focus is inside a frame, else "".
+   */
+  private static final String FOCUSED =
+      "() => { let a = document.activeElement;"
+          + " while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;"
+          + " if (a && (a.tagName === 'IFRAME' || a.tagName === 'FRAME')) return 'frame';"
+          + " return a instanceof HTMLInputElement && a.type === 'password' ? 'password' : ''; }";
+
+  /**
+   * {@code BROWSER_PASSWORD_INPUT_FORBIDDEN} when the focus is on a password field. When it is in a
+   * frame, every frame is asked (which of them has the focus cannot be told from outside), and a
+   * password field focused in any of them refuses.
+   */
+  static void refuseFocusedPassword(Page page) {
+    String main = String.valueOf(page.mainFrame().evaluate(FOCUSED));
+    boolean password = main.equals("password");
+    if (main.equals("frame")) {
+      for (Frame frame : page.frames()) {
+        if (frame == page.mainFrame() || frame.isDetached()) {
+          continue;
+        }
+        try {
+          password |= "password".equals(frame.evaluate(FOCUSED));
+        } catch (PlaywrightException gone) {
+          // A frame that went away has no focus to type into.
+        }
+      }
+    }
+    if (password) {
+      throw BrowserException.of(
+              ErrorCode.BROWSER_PASSWORD_INPUT_FORBIDDEN,
+              "the focus is on a password field; fill it with browser_fill_credential, which never"
+                  + " shows the value to the model")
+          .withUrl(page.url());
+    }
+  }
+}
