@@ -69,6 +69,10 @@ public record BrowserSettings(
   public static final Bound LIVENESS_TIMEOUT_MS =
       new Bound("livenessTimeoutMs", 5_000, 200, 60_000);
 
+  /** How long a dialog an action opened waits for the model's answer before it is dismissed. */
+  public static final Bound DIALOG_TIMEOUT_MS =
+      new Bound("dialogTimeoutMs", 60_000, 1_000, 600_000);
+
   /** How many browsers (a driver and a Chromium each) the project's sessions share at most. */
   public static final Bound POOL_BROWSERS =
       new Bound("pool.browsers", PlaywrightSettings.defaultBrowsers(), 1, 8);
@@ -115,7 +119,8 @@ public record BrowserSettings(
             cleanupTimeoutMs,
             POOL_BROWSERS.read(config),
             config.at("pool.prelaunch").map(v -> (Boolean) v).orElse(true),
-            config.at("pool.spare").map(v -> (Boolean) v).orElse(true));
+            config.at("pool.spare").map(v -> (Boolean) v).orElse(true),
+            DIALOG_TIMEOUT_MS.read(config));
     ToolSettings tools =
         new ToolSettings(
             provider,

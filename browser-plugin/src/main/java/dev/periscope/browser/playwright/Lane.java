@@ -219,6 +219,29 @@ final class Lane implements AutoCloseable {
     }
   }
 
+  /**
+   * Runs {@code task} on the lane's thread after {@code delayMs}, between calls, with {@code
+   * boundMs} on every Playwright call it makes; not at all once the lane is killed or closing. What
+   * it throws is dropped: the next call of its environment says what is wrong.
+   */
+  java.util.concurrent.ScheduledFuture<?> later(long delayMs, Runnable task, long boundMs) {
+    return thread.schedule(
+        () -> {
+          BoundedConnection c = connection;
+          if (c == null || killed || closing) {
+            return;
+          }
+          c.deadline(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(boundMs));
+          try {
+            task.run();
+          } catch (RuntimeException e) {
+            LOG.debug("browser {}: a scheduled task failed: {}", number, e.toString());
+          }
+        },
+        delayMs,
+        TimeUnit.MILLISECONDS);
+  }
+
   /** On the lane's thread: runs work with its bound set on every call it makes. */
   private <T> T bounded(
       Callable<T> work, long boundMs, java.util.concurrent.atomic.AtomicLong started)

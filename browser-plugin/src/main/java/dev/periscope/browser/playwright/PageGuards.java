@@ -20,18 +20,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * What keeps the agent's page the only page and keeps it from handing anything to the system: the
- * in-page guards (guards.js) record what they block; a Chromium control session reports dialogs and
- * scripted navigations to other programs ({@code location.href = 'mailto:…'}); downloads are
- * cancelled as they start, and the environment closes any other page as it appears.
+ * in-page guards (guards.js) record what they block; a Chromium control session reports scripted
+ * navigations to other programs ({@code location.href = 'mailto:…'}); downloads are cancelled as
+ * they start, and the environment closes any other page as it appears.
  *
  * <p>What the page blocked while an action ran fails that action with {@code
- * BROWSER_POLICY_DENIED}. What it did while no action ran (a timer's dialog, popup or download)
- * becomes a page event of the next observation instead, so it never fails an unrelated action.
+ * BROWSER_POLICY_DENIED}. What it did while no action ran (a popup or download, and the dialogs
+ * {@link PageDialogs} dismisses) becomes a page event of the next observation instead, so it never
+ * fails an unrelated action.
  *
  * <p>Playwright delivers these events only while a call runs on the lane's thread (the driver pumps
  * them while idle, see {@link Lane}), so the handlers only count and cancel; none of them holds the
- * page until the next call. Dialogs are dismissed by the Playwright driver itself, which does so
- * whenever no Java listener is registered: that is why there is none here.
+ * page until the next call.
  */
 final class PageGuards {
   private static final Set<String> BROWSER_OWNED =
@@ -86,15 +86,6 @@ final class PageGuards {
           download.cancel();
         });
     control.send("Page.enable");
-    control.on(
-        "Page.javascriptDialogOpening",
-        dialog ->
-            event(
-                "dismissed "
-                    + article(string(dialog, "type"))
-                    + " dialog: \""
-                    + clip(string(dialog, "message"))
-                    + "\""));
     control.on(
         "Page.frameRequestedNavigation",
         navigation -> {
@@ -232,6 +223,11 @@ final class PageGuards {
     return blocked;
   }
 
+  /** One line for the next observation's page events (the list is bounded). */
+  void report(String line) {
+    event(line);
+  }
+
   private void event(String line) {
     if (pageEvents.size() < MAX_PAGE_EVENTS) {
       pageEvents.add(line);
@@ -284,19 +280,5 @@ final class PageGuards {
       int colon = url.indexOf(':');
       return colon > 0 ? url.substring(0, colon).strip().toLowerCase(Locale.ROOT) : null;
     }
-  }
-
-  private static String article(String dialogType) {
-    return switch (dialogType) {
-      case "alert" -> "an alert";
-      case "beforeunload" -> "a leave-page";
-      case "" -> "a";
-      default -> "a " + dialogType;
-    };
-  }
-
-  private static String clip(String message) {
-    String line = message.replaceAll("\\s+", " ").strip();
-    return line.length() <= 120 ? line : line.substring(0, 119) + "…";
   }
 }

@@ -54,6 +54,13 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
   private final long navigationTimeoutMs;
   private final EnvironmentPolicy policy;
   private PageGuards guards;
+
+  /** The primary page's dialogs; replaced with the page. */
+  private PageDialogs dialogs;
+
+  /** How long a dialog an action opened waits for its answer before it is dismissed. */
+  private final long dialogTimeoutMs;
+
   private boolean replacingPage;
   private final java.util.concurrent.atomic.AtomicInteger extraPages =
       new java.util.concurrent.atomic.AtomicInteger();
@@ -103,8 +110,10 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
       long closeTimeoutMs,
       Runnable onClosed,
       java.util.Optional<StateCheckpoints> saving,
-      PolicyProxy proxy) {
+      PolicyProxy proxy,
+      long dialogTimeoutMs) {
     this.saving = saving;
+    this.dialogTimeoutMs = dialogTimeoutMs;
     this.proxy = proxy;
     this.navigations = new NavigationOutcomes(page, proxy);
     this.registryKey = registryKey;
@@ -127,6 +136,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     this.context = context;
     this.page = page;
     this.onClosed = onClosed;
+    this.dialogs = dialogsOf(page);
     // Death, noticed as it happens: Playwright's events arrive while a call runs or the lane
     // pumps them between calls; the driver process is watched by the JVM.
     watchRenderer(page);
@@ -195,7 +205,8 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
   /** The page answers a trivial script, or fails at once: its own deadline is the runtime's. */
   @Override
   public void probe() {
-    call("checking the page", () -> page.evaluate("1"));
+    // A page that holds a dialog open runs no script, and answers for itself: it waits.
+    call("checking the page", () -> dialogs.pending().isPresent() ? null : page.evaluate("1"));
   }
 
   /**
@@ -209,7 +220,21 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
 
   private <T> T guarded(String what, java.util.concurrent.Callable<T> work) {
     NavigationOutcomes watching = navigations;
-    return call(what, () -> watching.watch(() -> guards.around(what, work)));
+    return act(what, () -> watching.watch(() -> guards.around(what, work)));
+  }
+
+  /**
+   * Runs an action on the lane's thread: a dialog it opens stops it there and waits for the model
+   * ({@link PageDialogs#around}); with one already open it fails {@code BROWSER_DIALOG_PENDING}.
+   */
+  private <T> T act(String what, java.util.concurrent.Callable<T> work) {
+    return call(what, () -> dialogs.around(what, work));
+  }
+
+  /** The dialogs of {@code watched}, reported through whichever guards the page has then. */
+  private PageDialogs dialogsOf(Page watched) {
+    return new PageDialogs(
+        watched, lane, dialogTimeoutMs, callBoundMs, line -> guards.report(line));
   }
 
   private static void refuseBeforeDispatch(ProviderElement element) {
@@ -277,6 +302,11 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     return call(
         "observing the page",
         () -> {
+          var dialog = dialogs.pending();
+          if (dialog.isPresent()) {
+            // The page runs nothing until its dialog is answered: it is shown as it waits.
+            return ProviderObservation.awaiting(page.url(), dialog.get(), guards.takePageEvents());
+          }
           List<com.microsoft.playwright.Frame> frames = new java.util.ArrayList<>();
           ProviderObservation o = observeSettled(budget, frames, guards::drained);
           observedFrames = frames;
@@ -411,6 +441,8 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     guards = guard(context, page, registryKey, navigationTimeoutMs, extraPages);
     clickListeners = new ClickListeners(guards.control(), registryKey);
     navigations = new NavigationOutcomes(page, proxy);
+    dialogs.cancelExpiry();
+    dialogs = dialogsOf(page);
     watchRenderer(page);
     old.close();
   }
@@ -599,7 +631,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
 
   @Override
   public void hover(BrowserAction.Hover action, ProviderElement element) {
-    call(
+    act(
         "hovering",
         () -> {
           pointAt(
@@ -634,6 +666,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     return call(
         "reading the field's origin",
         () -> {
+          dialogs.requireNone("filling the credential");
           ElementHandle target = resolve(element);
           try {
             return CredentialFields.originChain(target);
@@ -652,9 +685,11 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
       ProviderElement element, dev.periscope.api.host.Secret secret, List<String> expectedChain) {
     return guarded(
         "filling the credential",
-        () ->
-            credentialFields.fill(
-                resolve(element), element, secret, expectedChain, policy.timeouts().actionMs()));
+        () -> {
+          dialogs.requireNone("filling the credential");
+          return credentialFields.fill(
+              resolve(element), element, secret, expectedChain, policy.timeouts().actionMs());
+        });
   }
 
   @Override
@@ -720,7 +755,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
   public void scroll(BrowserAction.Scroll action, ProviderElement element) {
     BrowserAction.Scroll.To to = action.to();
     double pages = action.pages();
-    call(
+    act(
         "scrolling",
         () -> {
           switch (to) {
@@ -757,7 +792,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     BrowserAction.Wait.Until until = action.until();
     long timeoutMs = action.timeoutMs();
     double timeout = Math.min(timeoutMs, navigationTimeoutMs);
-    call(
+    act(
         "waiting for " + until.id(),
         () -> {
           switch (until) {
@@ -821,6 +856,52 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
         });
   }
 
+  @Override
+  public void answerDialog(BrowserAction.AnswerDialog action) {
+    String what = "answering the dialog";
+    NavigationOutcomes watching = navigations;
+    call(
+        what,
+        () ->
+            watching.watch(
+                () -> {
+                  String before = page.url();
+                  dialogs.answer(
+                      action.accept(),
+                      action.promptText(),
+                      type -> {
+                        try {
+                          guards.around(
+                              what,
+                              () -> {
+                                if (action.accept() && type.equals("beforeunload")) {
+                                  // The page let go: the navigation it held up goes on.
+                                  leave(before);
+                                }
+                                settle();
+                                return null;
+                              });
+                        } catch (RuntimeException e) {
+                          throw e;
+                        } catch (Exception e) {
+                          throw new IllegalStateException(e);
+                        }
+                      });
+                  return null;
+                }));
+  }
+
+  /** Waits, within the navigation timeout, for the page to leave {@code url}. */
+  private void leave(String url) {
+    try {
+      page.waitForCondition(
+          () -> !page.url().equals(url),
+          new Page.WaitForConditionOptions().setTimeout(navigationTimeoutMs));
+    } catch (PlaywrightException stayed) {
+      // The observation after shows where the page is.
+    }
+  }
+
   /**
    * After a key press that may submit a form, let a started navigation load; a page still loading
    * is not a failure.
@@ -848,16 +929,21 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
   public Screenshot screenshot(boolean fullPage) {
     return call(
         "the screenshot",
-        () -> Screenshots.capture(page, fullPage, policy.screenshots(), credentialFields));
+        () -> {
+          dialogs.requireNone("taking a screenshot");
+          return Screenshots.capture(page, fullPage, policy.screenshots(), credentialFields);
+        });
   }
 
   @Override
   public Extraction extract(String kind, ProviderElement region, int limit, int maxFieldChars) {
     return call(
         "extracting " + kind,
-        () ->
-            PageScripts.extract(
-                page, observedFrames, registryKey, kind, region, limit, maxFieldChars));
+        () -> {
+          dialogs.requireNone("extracting " + kind);
+          return PageScripts.extract(
+              page, observedFrames, registryKey, kind, region, limit, maxFieldChars);
+        });
   }
 
   @Override
@@ -875,7 +961,15 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
   @Override
   public java.util.Optional<CheckpointRef> checkpointIfChanged(
       java.util.Optional<CheckpointRef> current) {
-    String seen = call("looking at the browser state", this::storageDigest);
+    String seen =
+        call(
+            "looking at the browser state",
+            () -> dialogs.pending().isPresent() ? DIALOG_OPEN : storageDigest());
+    if (seen == DIALOG_OPEN) {
+      // The page's storage cannot be read while its dialog is open; the answer's checkpoint
+      // follows.
+      return java.util.Optional.empty();
+    }
     if (seen != null && seen.equals(storageDigest) && checkpoints().holds(current)) {
       return java.util.Optional.empty();
     }
@@ -884,6 +978,9 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     storageDigest = seen;
     return written;
   }
+
+  /** What the storage look finds while a dialog holds the page. */
+  private static final String DIALOG_OPEN = new String("dialog open");
 
   /** The digest of the cookies and frames' local storage the last checkpoint was taken after. */
   private String storageDigest;
@@ -978,6 +1075,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
               if (lane.usable()) {
                 lane.call(
                     () -> {
+                      dialogs.cancelExpiry();
                       context.browser().offDisconnected(disconnected);
                       if (!aborted) {
                         context.close();

@@ -195,7 +195,8 @@ public final class PlaywrightProvider implements CheckpointingProvider {
                           files ->
                               new StateCheckpoints(
                                   files, ID, version().orElseThrow(), restoredFrom, storageState)),
-                      prepared.proxy());
+                      prepared.proxy(),
+                      settings.dialogTimeoutMs());
                 } catch (RuntimeException e) {
                   try {
                     prepared.discard();

@@ -16,7 +16,8 @@ public record PlaywrightSettings(
     long closeTimeoutMs,
     int browsers,
     boolean prelaunch,
-    boolean spare) {
+    boolean spare,
+    long dialogTimeoutMs) {
   /** The pool's default size: one browser per core, at least 2 and at most 4. */
   public static int defaultBrowsers() {
     return Math.min(Math.max(2, Runtime.getRuntime().availableProcessors()), 4);

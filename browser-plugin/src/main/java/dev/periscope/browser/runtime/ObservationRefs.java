@@ -117,7 +117,8 @@ final class ObservationRefs {
             p.totalElements(),
             digest(p),
             events,
-            p.status());
+            p.status(),
+            p.dialog());
     latest = new Refs(o, Map.copyOf(byRef));
     return o;
   }
@@ -163,6 +164,11 @@ final class ObservationRefs {
       for (ProviderElement e : p.elements()) {
         d.update(e.fingerprint().getBytes(StandardCharsets.UTF_8));
         d.update((byte) 0);
+      }
+      if (p.dialog() != null) {
+        d.update(
+            ("dialog " + p.dialog().type() + " " + p.dialog().message())
+                .getBytes(StandardCharsets.UTF_8));
       }
       return "sha256:" + HexFormat.of().formatHex(d.digest());
     } catch (NoSuchAlgorithmException e) {

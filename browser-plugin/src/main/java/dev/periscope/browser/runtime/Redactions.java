@@ -73,7 +73,13 @@ final class Redactions {
         o.totalElements(),
         o.elementsTruncated(),
         o.pageEvents().stream().map(line -> text(session, line)).toList(),
-        o.status());
+        o.status(),
+        o.dialog() == null
+            ? null
+            : new dev.periscope.api.browser.PageDialog(
+                o.dialog().type(),
+                text(session, o.dialog().message()),
+                text(session, o.dialog().defaultPrompt())));
   }
 
   Extraction extraction(BrowserSessionId session, Extraction e) {

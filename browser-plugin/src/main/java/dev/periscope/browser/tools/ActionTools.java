@@ -164,6 +164,13 @@ final class ActionTools {
                     a.integer("click_count", 1, BrowserAction.Click.MAX_CLICKS).orElse(1),
                     offset(a))),
         row(
+            "browser_hover",
+            "Move the pointer over an element named by its ref, opening a menu or tooltip that shows"
+                + " on hover, then observe the result.",
+            new ToolHints(false, false, true, true),
+            TARGET,
+            a -> new BrowserAction.Hover(a.string("observation_id"), a.string("element_ref"))),
+        row(
             "browser_drag",
             "Drag an element named by its ref onto another of the same observation (to_element_ref):"
                 + " reorders sortable lists, moves cards, drops files' stand-ins. Both must show in"
@@ -180,6 +187,16 @@ final class ActionTools {
                     a.string("observation_id"),
                     a.string("element_ref"),
                     a.string("to_element_ref"))),
+        row(
+                "browser_fill",
+                "Type a value into a field named by its ref in the latest observation, replacing its"
+                    + " content. Never for passwords: use browser_fill_credential.",
+                setsState,
+                plus(TARGET, Param.text("value", 100_000, null).asRequired()),
+                a ->
+                    new BrowserAction.Fill(
+                        a.string("observation_id"), a.string("element_ref"), a.text("value")))
+            .withHeading((a, done) -> "Filled " + a.text("value").length() + " characters"),
         row(
                 "browser_type",
                 "Type text key by key into a field named by its ref, or into whatever has focus:"
@@ -202,23 +219,6 @@ final class ActionTools {
                         a.text("text"),
                         a.integer("delay_ms", 0, (int) BrowserAction.Type.MAX_DELAY_MS).orElse(0)))
             .withHeading((a, done) -> "Typed " + a.text("text").length() + " characters"),
-        row(
-            "browser_hover",
-            "Move the pointer over an element named by its ref, opening a menu or tooltip that shows"
-                + " on hover, then observe the result.",
-            new ToolHints(false, false, true, true),
-            TARGET,
-            a -> new BrowserAction.Hover(a.string("observation_id"), a.string("element_ref"))),
-        row(
-                "browser_fill",
-                "Type a value into a field named by its ref in the latest observation, replacing its"
-                    + " content. Never for passwords: use browser_fill_credential.",
-                setsState,
-                plus(TARGET, Param.text("value", 100_000, null).asRequired()),
-                a ->
-                    new BrowserAction.Fill(
-                        a.string("observation_id"), a.string("element_ref"), a.text("value")))
-            .withHeading((a, done) -> "Filled " + a.text("value").length() + " characters"),
         row(
             "browser_press",
             "Press one key on an element, or on whatever has focus when no element is named.",
@@ -285,7 +285,25 @@ final class ActionTools {
             "browser_forward",
             "Go forward one page in this page's history.",
             BrowserAction.History.Move.FORWARD),
-        history("browser_reload", "Reload the page.", BrowserAction.History.Move.RELOAD));
+        history("browser_reload", "Reload the page.", BrowserAction.History.Move.RELOAD),
+        row(
+                "browser_dialog",
+                "Answer the dialog (alert, confirm, prompt, or leave-page) an action opened and the"
+                    + " observation shows: accept it (a prompt with prompt_text) or dismiss it. Until"
+                    + " it is answered the page runs nothing else.",
+                new ToolHints(false, true, false, true),
+                List.of(
+                    Param.bool(
+                            "accept", "True accepts (OK, Leave), false dismisses (Cancel, Stay).")
+                        .asRequired(),
+                    Param.text(
+                        "prompt_text",
+                        BrowserAction.AnswerDialog.MAX_PROMPT_CHARS,
+                        "The answer to a prompt (default: the text it offers).")),
+                a ->
+                    new BrowserAction.AnswerDialog(a.bool("accept"), a.optionalText("prompt_text")))
+            .withHeading(
+                (a, done) -> a.bool("accept") ? "Accepted the dialog" : "Dismissed the dialog"));
   }
 
   private static Row<Done> history(

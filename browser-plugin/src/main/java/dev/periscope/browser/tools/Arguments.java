@@ -28,6 +28,18 @@ record Arguments(Map<String, Object> values) {
     return s;
   }
 
+  /** An optional string that may be empty, or null. */
+  String optionalText(String field) {
+    Object v = values.get(field);
+    if (v == null) {
+      return null;
+    }
+    if (!(v instanceof String s)) {
+      throw invalid("/" + field + ": a string is expected");
+    }
+    return s;
+  }
+
   /** An optional non-empty string, or null. */
   String optionalString(String field) {
     Object v = values.get(field);

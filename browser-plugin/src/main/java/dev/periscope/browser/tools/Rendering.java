@@ -34,6 +34,20 @@ final class Rendering {
       b.append("Page events since the last observation:\n");
       o.pageEvents().forEach(event -> b.append("  - ").append(event).append('\n'));
     }
+    if (o.dialog() != null) {
+      b.append("Dialog open (")
+          .append(o.dialog().type())
+          .append("): \"")
+          .append(o.dialog().message())
+          .append('"');
+      if (o.dialog().type().equals("prompt")) {
+        b.append(", offering \"").append(o.dialog().defaultPrompt()).append('"');
+      }
+      b.append(
+          "\n  The page runs nothing until it is answered: browser_dialog(accept=true|false"
+              + (o.dialog().type().equals("prompt") ? ", prompt_text" : "")
+              + ").\n");
+    }
     int shown = page.elements().size();
     int hidden = Math.max(0, o.totalElements() - page.elementOffset() - shown);
     if (page.elementOffset() > 0 || page.elementsTruncated()) {
@@ -206,6 +220,13 @@ final class Rendering {
     m.put("url", o.url());
     m.put("title", o.title());
     m.put("status", o.status());
+    if (o.dialog() != null) {
+      Map<String, Object> dialog = new LinkedHashMap<>();
+      dialog.put("type", o.dialog().type());
+      dialog.put("message", o.dialog().message());
+      dialog.put("default_prompt", o.dialog().defaultPrompt());
+      m.put("dialog", dialog);
+    }
     m.put("mode", page.mode().id());
     m.put("text", page.text());
     m.put("text_offset", page.textOffset());

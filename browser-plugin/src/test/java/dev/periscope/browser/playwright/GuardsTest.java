@@ -27,11 +27,6 @@ class GuardsTest {
   static final CountDownLatch downloadStopped = new CountDownLatch(1);
   static final Map<String, String> PAGES =
       Map.of(
-          "/dialogs",
-              """
-          <!doctype html><html><body><button onclick="const c = confirm('Sure?'); const p = prompt('Name?');
-            document.getElementById('out').textContent = 'Confirm: ' + c + '; Prompt: ' + p;">Ask</button>
-          <p id="out"></p></body></html>""",
           "/pages",
               """
           <!doctype html><html><body>
@@ -199,16 +194,6 @@ class GuardsTest {
     assertTrue(r.isError(), r.text());
     assertTrue(r.text().contains(why), r.text());
     assertTrue(r.text().contains("code=BROWSER_POLICY_DENIED"), r.text());
-  }
-
-  @Test
-  void dismissesDialogsSoTheActionReturnsItsEvidence() {
-    ToolResult r = clickOn("dialogs", "/dialogs", "Ask");
-    assertFalse(r.isError(), r.text());
-    assertTrue(r.text().contains("Confirm: false; Prompt: null"), r.text());
-    // Tracked: the action's after-observation says which dialogs were dismissed.
-    assertTrue(r.text().contains("dismissed a confirm dialog: \"Sure?\""), r.text());
-    assertTrue(r.text().contains("dismissed a prompt dialog: \"Name?\""), r.text());
   }
 
   @Test

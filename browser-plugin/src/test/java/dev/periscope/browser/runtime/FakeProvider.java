@@ -234,6 +234,11 @@ public class FakeProvider implements CheckpointingProvider {
     }
 
     @Override
+    public void answerDialog(BrowserAction.AnswerDialog answer) {
+      actions.add("dialog " + (answer.accept() ? "accepted" : "dismissed"));
+    }
+
+    @Override
     public void type(BrowserAction.Type typeAction, ProviderElement element) {
       actions.add(
           "type "

@@ -47,6 +47,8 @@ public final class LoginSite implements AutoCloseable {
         <ul id="list"><li draggable="true">Apples</li><li draggable="true">Bananas</li></ul>
         <p id="order">order: Apples, Bananas</p>
         <button id="b">Options</button><p id="menu">no menu</p>
+        <button onclick="document.getElementById('removed').textContent =
+          confirm('Remove the list?') ? 'list removed' : 'list kept'">Remove</button><p id="removed"></p>
         <script>
           let keys = 0;
           document.getElementById('q').addEventListener('keydown', () =>

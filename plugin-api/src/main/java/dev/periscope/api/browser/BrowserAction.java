@@ -132,16 +132,21 @@ public sealed interface BrowserAction<R> {
     /**
      * Presses the pointer on {@code target}, moves it to {@code destination} in steps, as a person
      * drags, and releases it there: HTML drag and drop and pointer-driven sortable lists both see a
-     * drag.
+     * drag. Since host API 2.3.0; a provider built before refuses it ({@link #unsupported}).
      */
-    void drag(Drag action, ProviderElement target, ProviderElement destination);
+    default void drag(Drag action, ProviderElement target, ProviderElement destination) {
+      throw unsupported(action);
+    }
 
     /**
      * Types text key by key (keydown, input and keyup for each character) into the element, or into
      * whatever has focus when {@code target} is null; refuses, with {@code
      * BROWSER_PASSWORD_INPUT_FORBIDDEN}, to type into a password field, whichever way it got focus.
+     * Since host API 2.3.0; a provider built before refuses it ({@link #unsupported}).
      */
-    void type(Type action, ProviderElement target);
+    default void type(Type action, ProviderElement target) {
+      throw unsupported(action);
+    }
 
     /**
      * Moves the pointer over the element, as a person would before clicking, and leaves it there.
@@ -174,6 +179,27 @@ public sealed interface BrowserAction<R> {
      * Goes back, forward or reloads; a move with no history entry is {@code BROWSER_POLICY_DENIED}.
      */
     void history(History action);
+
+    /**
+     * Accepts (with the prompt text, for a prompt) or dismisses the dialog an action left open,
+     * then lets what the page does next run as an action's aftermath would, a navigation a {@code
+     * beforeunload} let go included. With no dialog open: {@code BROWSER_POLICY_DENIED}. Since host
+     * API 2.3.0; a provider built before, whose dialogs never wait, refuses it ({@link
+     * #unsupported}).
+     */
+    default void answerDialog(AnswerDialog action) {
+      throw unsupported(action);
+    }
+
+    /**
+     * {@code BROWSER_CAPABILITY_UNSUPPORTED} for an action this provider does not perform: what the
+     * actions added after host API 2.2.0 do in a provider built before them.
+     */
+    static BrowserException unsupported(BrowserAction<?> action) {
+      return new BrowserException(
+          ErrorCode.BROWSER_CAPABILITY_UNSUPPORTED,
+          "this browser provider does not perform " + action.kind() + " actions");
+    }
   }
 
   record Navigate(String url) implements PageAction<Done> {
@@ -862,6 +888,70 @@ public sealed interface BrowserAction<R> {
     public Done accept(Handler handler, ProviderElement target, ProviderElement destination) {
       handler.history(this);
       return Done.DONE;
+    }
+  }
+
+  /**
+   * Answers the dialog the page holds open ({@link PageDialog}): accepts it, with {@code
+   * promptText} for a prompt (at most {@link #MAX_PROMPT_CHARS} characters; the prompt's own text
+   * when null), or dismisses it.
+   */
+  record AnswerDialog(boolean accept, String promptText) implements PageAction<Done> {
+    /** The longest text a prompt is answered with. */
+    public static final int MAX_PROMPT_CHARS = 10_000;
+
+    public String kind() {
+      return "dialog";
+    }
+
+    public ElementTarget target() {
+      return null;
+    }
+
+    public void validate() {
+      if (promptText != null && promptText.length() > MAX_PROMPT_CHARS) {
+        throw Fields.invalid(
+            "/prompt_text: at most "
+                + MAX_PROMPT_CHARS
+                + " characters (found "
+                + promptText.length()
+                + ")");
+      }
+      if (promptText != null && !accept) {
+        throw Fields.invalid("/prompt_text: a dismissed dialog takes no text; accept it to answer");
+      }
+    }
+
+    public Map<String, Object> describe() {
+      Fields f = Fields.of(kind()).put("accept", accept);
+      if (promptText != null) {
+        f.put("prompt_text", "[REDACTED]").put("prompt_text_length", promptText.length());
+      }
+      return f.map();
+    }
+
+    /** It answers the lost page's dialog: it cannot succeed on another browser. */
+    @Override
+    public boolean repeatable() {
+      return false;
+    }
+
+    @Override
+    public String step() {
+      return "answering the dialog";
+    }
+
+    public Done accept(Handler handler, ProviderElement target, ProviderElement destination) {
+      handler.answerDialog(this);
+      return Done.DONE;
+    }
+
+    @Override
+    public String toString() {
+      return "AnswerDialog["
+          + accept
+          + (promptText == null ? "" : ", " + promptText.length() + " chars")
+          + "]";
     }
   }
 

@@ -30,6 +30,11 @@ public enum ErrorCode {
   BROWSER_CREDENTIAL_DENIED(true, null, false),
   BROWSER_ACTION_FAILED(false, "browser_observe", true),
   BROWSER_TARGET_COVERED(true, "browser_click", false),
+  /**
+   * A dialog the page opened ({@link PageDialog}) waits for an answer: nothing else runs in the
+   * page until {@code browser_dialog} accepts or dismisses it.
+   */
+  BROWSER_DIALOG_PENDING(false, "browser_dialog", false),
   BROWSER_NAVIGATION_FAILED(false, "browser_open", true),
   BROWSER_ACTION_EVIDENCE_FAILED(false, "browser_observe", false),
   /**

@@ -9,7 +9,8 @@ import java.util.List;
  * environment is addressable: acting on an older one fails {@code BROWSER_STALE_REFERENCE}. {@code
  * pageEvents} lists what the page did on its own since the previous observation and the provider
  * answered (dialogs dismissed, pages and downloads it started and that were closed or cancelled).
- * {@code status} is the HTTP status of the main document ({@code 0} when not known).
+ * {@code status} is the HTTP status of the main document ({@code 0} when not known). {@code dialog}
+ * is the dialog that waits for an answer, or null.
  */
 public record Observation(
     String id,
@@ -28,7 +29,8 @@ public record Observation(
     int totalElements,
     String digest,
     List<String> pageEvents,
-    int status) {
+    int status,
+    PageDialog dialog) {
   public Observation {
     elements = List.copyOf(elements);
     groups = List.copyOf(groups);

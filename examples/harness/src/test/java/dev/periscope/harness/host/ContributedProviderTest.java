@@ -92,8 +92,6 @@ import dev.periscope.api.browser.spi.*;
                 public void navigate(BrowserAction.Navigate a) { url = a.url(); }
                 public void click(BrowserAction.Click a, ProviderElement target) { log("clicked " + target.name()); }
                 public void hover(BrowserAction.Hover a, ProviderElement target) {}
-                public void drag(BrowserAction.Drag a, ProviderElement target, ProviderElement destination) {}
-                public void type(BrowserAction.Type a, ProviderElement target) {}
                 public void fill(BrowserAction.Fill a, ProviderElement target) {}
                 public void press(BrowserAction.Press a, ProviderElement target) {}
                 public void select(BrowserAction.Select a, ProviderElement target) {}
@@ -211,6 +209,11 @@ import dev.periscope.api.browser.spi.*;
           logged().stream()
               .anyMatch(l -> l.startsWith("opened ") && l.contains(" network=UNRESTRICTED ")),
           logged().toString());
+      // Built without the actions of host API 2.3.0, the stub refuses them clearly.
+      ToolResult typed =
+          host.call("agent", "browser_type", Map.of("text", "hello"), Cancellation.none());
+      assertTrue(typed.text().contains("code=BROWSER_CAPABILITY_UNSUPPORTED"), typed.text());
+      assertTrue(typed.text().contains("does not perform type actions"), typed.text());
     }
   }
 

@@ -141,6 +141,13 @@ class McpServerTest {
       right.put("button", "right");
       CallToolResult menu = mcp.call("browser_click", right);
       assertTrue(McpConnection.text(menu).contains("menu opened"), McpConnection.text(menu));
+      CallToolResult asked = mcp.call("browser_click", McpConnection.target(menu, "Remove"));
+      assertTrue(
+          McpConnection.text(asked).contains("Dialog open (confirm): \"Remove the list?\""),
+          McpConnection.text(asked));
+      CallToolResult answered = mcp.call("browser_dialog", Map.of("accept", true));
+      assertTrue(
+          McpConnection.text(answered).contains("list removed"), McpConnection.text(answered));
 
       CallToolResult shot = mcp.call("browser_screenshot", Map.of());
       assertFalse(shot.isError(), McpConnection.text(shot));

@@ -10,7 +10,9 @@ import java.util.List;
  * observation that nobody asked for and the provider stopped or answered: a dialog dismissed, a
  * page or download the page started on its own and that was closed. {@code status} is the HTTP
  * status of the main document's response ({@code 0} when there was none or it is not known): an
- * error status from the site itself is a page like any other, shown with its status.
+ * error status from the site itself is a page like any other, shown with its status. {@code dialog}
+ * is the dialog an action opened and that waits for an answer, or null: while it is open the page
+ * cannot be looked into, and the observation holds only its URL and the dialog.
  *
  * <p>Immutable and thread-safe.
  */
@@ -23,10 +25,41 @@ public record ProviderObservation(
     int totalElements,
     boolean elementsTruncated,
     List<String> pageEvents,
-    int status) {
+    int status,
+    dev.periscope.api.browser.PageDialog dialog) {
   public ProviderObservation {
     elements = List.copyOf(elements);
     pageEvents = List.copyOf(pageEvents);
+  }
+
+  /** An observation with no dialog waiting. */
+  public ProviderObservation(
+      String url,
+      String title,
+      String text,
+      int totalTextChars,
+      List<ProviderElement> elements,
+      int totalElements,
+      boolean elementsTruncated,
+      List<String> pageEvents,
+      int status) {
+    this(
+        url,
+        title,
+        text,
+        totalTextChars,
+        elements,
+        totalElements,
+        elementsTruncated,
+        pageEvents,
+        status,
+        null);
+  }
+
+  /** The page while {@code dialog} waits for an answer: its URL, its events and the dialog. */
+  public static ProviderObservation awaiting(
+      String url, dev.periscope.api.browser.PageDialog dialog, List<String> pageEvents) {
+    return new ProviderObservation(url, "", "", 0, List.of(), 0, false, pageEvents, 0, dialog);
   }
 
   /** An observation with no page events to report. */

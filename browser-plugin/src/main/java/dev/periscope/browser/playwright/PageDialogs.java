@@ -1,0 +1,186 @@
+package dev.periscope.browser.playwright;
+
+import com.microsoft.playwright.Dialog;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.PlaywrightException;
+import dev.periscope.api.browser.BrowserException;
+import dev.periscope.api.browser.ErrorCode;
+import dev.periscope.api.browser.PageDialog;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ScheduledFuture;
+import java.util.function.Consumer;
+
+/**
+ * The dialogs of one primary page. A dialog that an action opens ({@link #around}) stays open for
+ * the model to answer ({@link #answer}); one opened while no action runs is dismissed at once and
+ * reported as a page event, and so is one left unanswered for the configured time.
+ *
+ * <p>While a dialog is open the page runs nothing else: a script, a screenshot, even a CDP command
+ * to it waits for the dialog. Playwright hands the dialog over as an event, while a call runs on
+ * the lane's thread; during an action the handler keeps it and throws {@link Opened}, which unwinds
+ * the action's Playwright call that the dialog holds up. The driver finishes that call once the
+ * dialog is answered, and its answer is dropped. Every method runs on the lane's thread.
+ */
+final class PageDialogs {
+  private final Page page;
+  private final Lane lane;
+  private final long answerTimeoutMs;
+  private final long boundMs;
+  private final Consumer<String> report;
+  private Dialog pending;
+  private PageDialog shown;
+  private ScheduledFuture<?> expiry;
+  private boolean answerable;
+
+  /**
+   * Handles {@code page}'s dialogs; {@code report} takes a page event, {@code boundMs} bounds the
+   * dismissal of an expired dialog.
+   */
+  PageDialogs(Page page, Lane lane, long answerTimeoutMs, long boundMs, Consumer<String> report) {
+    this.page = page;
+    this.lane = lane;
+    this.answerTimeoutMs = answerTimeoutMs;
+    this.boundMs = boundMs;
+    this.report = report;
+    page.onDialog(this::opened);
+  }
+
+  /** Unwinds the action whose call a dialog holds up. Carries no stack: it is not a failure. */
+  private static final class Opened extends RuntimeException {
+    Opened() {
+      super("a dialog opened", null, false, false);
+    }
+  }
+
+  private void opened(Dialog dialog) {
+    if (answerable && pending == null) {
+      pending = dialog;
+      shown = new PageDialog(dialog.type(), dialog.message(), dialog.defaultValue());
+      expiry = lane.later(answerTimeoutMs, () -> expire(dialog), boundMs);
+      throw new Opened();
+    }
+    dismiss(dialog, "");
+  }
+
+  private void dismiss(Dialog dialog, String why) {
+    try {
+      dialog.dismiss();
+    } catch (PlaywrightException gone) {
+      // The page went, and its dialog with it.
+    }
+    report.accept(
+        "dismissed "
+            + article(dialog.type())
+            + " dialog: \""
+            + clip(dialog.message())
+            + "\""
+            + why);
+  }
+
+  private void expire(Dialog dialog) {
+    if (pending != dialog) {
+      return;
+    }
+    pending = null;
+    shown = null;
+    expiry = null;
+    dismiss(dialog, ", left unanswered for " + duration(answerTimeoutMs));
+  }
+
+  /** The dialog that waits for an answer, if one does. */
+  Optional<PageDialog> pending() {
+    return Optional.ofNullable(shown);
+  }
+
+  /**
+   * Runs an action during which a dialog the page opens waits for the model: the action ends where
+   * the dialog stopped it, and returns null. With a dialog already open, {@code
+   * BROWSER_DIALOG_PENDING} naming it.
+   */
+  <T> T around(String what, Callable<T> action) throws Exception {
+    requireNone(what);
+    answerable = true;
+    try {
+      return action.call();
+    } catch (Opened stopped) {
+      return null;
+    } finally {
+      answerable = false;
+    }
+  }
+
+  /** {@code BROWSER_DIALOG_PENDING} naming the open dialog, if there is one. */
+  void requireNone(String what) {
+    if (shown != null) {
+      throw BrowserException.of(
+              ErrorCode.BROWSER_DIALOG_PENDING,
+              article(shown.type())
+                  + " dialog is open (\""
+                  + clip(shown.message())
+                  + "\"), and the page runs nothing until it is answered; answer it with"
+                  + " browser_dialog (accept or dismiss) before "
+                  + what)
+          .withUrl(page.url());
+    }
+  }
+
+  /**
+   * Accepts the open dialog (a prompt with {@code promptText}, or its own text when null) or
+   * dismisses it, then runs {@code afterward} with the dialog's type, as an action: a dialog the
+   * page opens next waits in its turn. With none open, {@code BROWSER_POLICY_DENIED}.
+   */
+  void answer(boolean accept, String promptText, Consumer<String> afterward) {
+    Dialog dialog = pending;
+    if (dialog == null) {
+      throw BrowserException.of(
+              ErrorCode.BROWSER_POLICY_DENIED,
+              "there is no dialog open to answer: it was answered, dismissed after "
+                  + duration(answerTimeoutMs)
+                  + " unanswered, or went with its page")
+          .withUrl(page.url());
+    }
+    pending = null;
+    shown = null;
+    cancelExpiry();
+    answerable = true;
+    try {
+      if (accept) {
+        dialog.accept(promptText != null ? promptText : dialog.defaultValue());
+      } else {
+        dialog.dismiss();
+      }
+      afterward.accept(dialog.type());
+    } catch (Opened next) {
+      // The page opened another: it waits in its turn.
+    } finally {
+      answerable = false;
+    }
+  }
+
+  /** Stops the expiry of an open dialog: its page is closing. */
+  void cancelExpiry() {
+    if (expiry != null) {
+      expiry.cancel(false);
+      expiry = null;
+    }
+  }
+
+  static String article(String dialogType) {
+    return switch (dialogType) {
+      case "alert" -> "an alert";
+      case "beforeunload" -> "a leave-page";
+      case "" -> "a";
+      default -> "a " + dialogType;
+    };
+  }
+
+  private static String clip(String message) {
+    String line = String.valueOf(message).replaceAll("\\s+", " ").strip();
+    return line.length() <= 120 ? line : line.substring(0, 119) + "…";
+  }
+
+  private static String duration(long ms) {
+    return ms % 1000 == 0 ? ms / 1000 + " s" : ms + " ms";
+  }
+}
