@@ -73,6 +73,10 @@ public record BrowserSettings(
   public static final Bound DIALOG_TIMEOUT_MS =
       new Bound("dialogTimeoutMs", 60_000, 1_000, 600_000);
 
+  /** The most bytes of IndexedDB and session storage one checkpoint keeps. */
+  public static final Bound MAX_CHECKPOINT_STORAGE_BYTES =
+      new Bound("maxCheckpointStorageBytes", 16 * 1024 * 1024, 0, 256 * 1024 * 1024);
+
   /** How many browsers (a driver and a Chromium each) the project's sessions share at most. */
   public static final Bound POOL_BROWSERS =
       new Bound("pool.browsers", PlaywrightSettings.defaultBrowsers(), 1, 8);
@@ -120,7 +124,8 @@ public record BrowserSettings(
             POOL_BROWSERS.read(config),
             config.at("pool.prelaunch").map(v -> (Boolean) v).orElse(true),
             config.at("pool.spare").map(v -> (Boolean) v).orElse(true),
-            DIALOG_TIMEOUT_MS.read(config));
+            DIALOG_TIMEOUT_MS.read(config),
+            MAX_CHECKPOINT_STORAGE_BYTES.read(config));
     ToolSettings tools =
         new ToolSettings(
             provider,

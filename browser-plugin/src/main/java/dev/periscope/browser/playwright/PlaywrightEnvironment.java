@@ -61,6 +61,9 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
   /** How long a dialog an action opened waits for its answer before it is dismissed. */
   private final long dialogTimeoutMs;
 
+  /** The most bytes of IndexedDB and session storage a checkpoint keeps. */
+  private final long storageCapBytes;
+
   private boolean replacingPage;
   private final java.util.concurrent.atomic.AtomicInteger extraPages =
       new java.util.concurrent.atomic.AtomicInteger();
@@ -111,9 +114,11 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
       Runnable onClosed,
       java.util.Optional<StateCheckpoints> saving,
       PolicyProxy proxy,
-      long dialogTimeoutMs) {
+      long dialogTimeoutMs,
+      long storageCapBytes) {
     this.saving = saving;
     this.dialogTimeoutMs = dialogTimeoutMs;
+    this.storageCapBytes = storageCapBytes;
     this.proxy = proxy;
     this.navigations = new NavigationOutcomes(page, proxy);
     this.registryKey = registryKey;
@@ -952,11 +957,12 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
   }
 
   /**
-   * Writes a checkpoint when cookies or local storage changed since the one {@code current} names.
+   * Writes a checkpoint when cookies or storage changed since the one {@code current} names.
    * Playwright's storage state costs hundreds of milliseconds (and the agent's next action waits
    * for it), so it is taken only when a cheap look says something may have changed: the cookies,
-   * and the origin and local storage of every frame of the page, digested. An origin the page no
-   * longer shows could have changed only while it was shown, when its frame was looked at.
+   * and the origin and local, session and IndexedDB storage of every frame of the page, digested
+   * ({@link BrowserStorage#DIGEST}). An origin the page no longer shows could have changed only
+   * while it was shown, when its frame was looked at.
    */
   @Override
   public java.util.Optional<CheckpointRef> checkpointIfChanged(
@@ -985,15 +991,10 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
   /** The digest of the cookies and frames' local storage the last checkpoint was taken after. */
   private String storageDigest;
 
-  private static final String LOCAL_STORAGE =
-      "() => { try { const e = []; for (let i = 0; i < localStorage.length; i++) {"
-          + " const k = localStorage.key(i); e.push([k, localStorage.getItem(k)]); }"
-          + " e.sort(); return location.origin + ' ' + JSON.stringify(e); }"
-          + " catch (err) { return location.origin + ' (no local storage)'; } }";
-
   /**
-   * The cookies and each frame's origin and local storage, digested; null when a frame could not be
-   * looked at (it went meanwhile). On the lane's thread.
+   * The cookies and each frame's origin and storage (local, session, IndexedDB: {@link
+   * BrowserStorage#DIGEST}), digested; null when a frame could not be looked at (it went
+   * meanwhile). On the lane's thread.
    */
   private String storageDigest() {
     List<String> lines = new java.util.ArrayList<>();
@@ -1013,7 +1014,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     java.util.Collections.sort(lines);
     for (com.microsoft.playwright.Frame frame : page.frames()) {
       try {
-        lines.add(String.valueOf(frame.evaluate(LOCAL_STORAGE)));
+        lines.add(String.valueOf(frame.evaluate(BrowserStorage.DIGEST)));
       } catch (PlaywrightException gone) {
         return null;
       }
@@ -1029,9 +1030,10 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
                 "this browser environment keeps no checkpoints"));
   }
 
-  /** Cookies and local storage, as Playwright's storage-state JSON. */
+  /** Cookies, local storage, IndexedDB and the page's session storage ({@link BrowserStorage}). */
   private String storageState() {
-    return call("saving the browser state", () -> context.storageState());
+    return call(
+        "saving the browser state", () -> BrowserStorage.capture(context, page, storageCapBytes));
   }
 
   /**

@@ -196,7 +196,8 @@ public final class PlaywrightProvider implements CheckpointingProvider {
                               new StateCheckpoints(
                                   files, ID, version().orElseThrow(), restoredFrom, storageState)),
                       prepared.proxy(),
-                      settings.dialogTimeoutMs());
+                      settings.dialogTimeoutMs(),
+                      settings.maxCheckpointStorageBytes());
                 } catch (RuntimeException e) {
                   try {
                     prepared.discard();

@@ -17,7 +17,8 @@ public record PlaywrightSettings(
     int browsers,
     boolean prelaunch,
     boolean spare,
-    long dialogTimeoutMs) {
+    long dialogTimeoutMs,
+    long maxCheckpointStorageBytes) {
   /** The pool's default size: one browser per core, at least 2 and at most 4. */
   public static int defaultBrowsers() {
     return Math.min(Math.max(2, Runtime.getRuntime().availableProcessors()), 4);

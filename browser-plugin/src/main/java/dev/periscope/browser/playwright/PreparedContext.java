@@ -19,7 +19,8 @@ record PreparedContext(BrowserContext context, Page page, PolicyProxy proxy, Str
 
   /**
    * Makes one on {@code browser}, owning {@code proxy} (closed if this fails), with the storage
-   * state of a checkpoint when {@code storageState} is not null.
+   * state of a checkpoint when {@code storageState} is not null (its session storage restored into
+   * the page, {@link BrowserStorage#restoreSession}).
    */
   static PreparedContext make(
       Browser browser,
@@ -35,8 +36,10 @@ record PreparedContext(BrowserContext context, Page page, PolicyProxy proxy, Str
           new Browser.NewContextOptions()
               .setViewportSize(viewport.width(), viewport.height())
               .setProxy(new Proxy(proxy.server()));
-      if (storageState != null) {
-        options.setStorageState(storageState);
+      BrowserStorage.Stored stored =
+          storageState == null ? null : BrowserStorage.split(storageState);
+      if (stored != null) {
+        options.setStorageState(stored.playwrightState());
       }
       context = browser.newContext(options);
       String registryKey = "__periscope_" + java.util.UUID.randomUUID().toString().replace("-", "");
@@ -45,6 +48,9 @@ record PreparedContext(BrowserContext context, Page page, PolicyProxy proxy, Str
       // The browser learns the proxy's credentials from the proxy itself, before any page of the
       // agent loads.
       ProxyBootstrap.prime(page, proxy);
+      if (stored != null) {
+        BrowserStorage.restoreSession(context, page, stored.sessionStorage());
+      }
       return new PreparedContext(context, page, proxy, registryKey);
     } catch (RuntimeException e) {
       BrowserContext made = context;

@@ -44,15 +44,20 @@ class PlaywrightCheckpointTest {
         "/",
         exchange -> {
           String cookie = String.valueOf(exchange.getRequestHeaders().getFirst("Cookie"));
+          String path = exchange.getRequestURI().getPath();
           String body =
-              exchange.getRequestURI().getPath().equals("/settings")
-                  ? "<button onclick=\"localStorage.setItem('theme', 'light')\">Light</button>"
-                  : exchange.getRequestURI().getPath().equals("/login")
-                      ? "<script>localStorage.setItem('theme', 'dark')</script><p>in</p>"
-                      : "<p>cookie "
-                          + (cookie.contains("sid=s3cr3t") ? "back" : "absent")
-                          + "</p><p id=t></p>"
-                          + "<script>document.getElementById('t').textContent = 'theme ' + localStorage.getItem('theme')</script>";
+              path.equals("/firebase-login")
+                  ? FIREBASE_LOGIN
+                  : path.equals("/whoami")
+                      ? WHOAMI
+                      : path.equals("/settings")
+                          ? "<button onclick=\"localStorage.setItem('theme', 'light')\">Light</button>"
+                          : exchange.getRequestURI().getPath().equals("/login")
+                              ? "<script>localStorage.setItem('theme', 'dark')</script><p>in</p>"
+                              : "<p>cookie "
+                                  + (cookie.contains("sid=s3cr3t") ? "back" : "absent")
+                                  + "</p><p id=t></p>"
+                                  + "<script>document.getElementById('t').textContent = 'theme ' + localStorage.getItem('theme')</script>";
           byte[] bytes =
               ("<!doctype html><html><body>" + body + "</body></html>")
                   .getBytes(StandardCharsets.UTF_8);
@@ -68,6 +73,50 @@ class PlaywrightCheckpointTest {
           }
         });
     server.start();
+  }
+
+  /**
+   * A login kept as Firebase keeps it, in IndexedDB ({@code firebaseLocalStorageDb}), with a tab's
+   * state in session storage; the title says when both are written.
+   */
+  static final String FIREBASE_LOGIN =
+      """
+      <script>
+        sessionStorage.setItem('tab', 'tab-7');
+        const open = indexedDB.open('firebaseLocalStorageDb', 1);
+        open.onupgradeneeded = () => open.result.createObjectStore('firebaseLocalStorage', { keyPath: 'fbase_key' });
+        open.onsuccess = () => {
+          const tx = open.result.transaction('firebaseLocalStorage', 'readwrite');
+          tx.objectStore('firebaseLocalStorage').put({ fbase_key: 'firebase:authUser', value: { token: 'tok-123' } });
+          tx.oncomplete = () => { open.result.close(); document.title = 'stored'; };
+        };
+      </script><p>signing in</p>""";
+
+  /** Says who the IndexedDB login and the session storage say is signed in. */
+  static final String WHOAMI =
+      """
+      <p id=s>session none</p><p id=i>idb none</p>
+      <script>
+        document.getElementById('s').textContent = 'session ' + (sessionStorage.getItem('tab') || 'none');
+        const open = indexedDB.open('firebaseLocalStorageDb');
+        open.onupgradeneeded = () => open.transaction.abort();
+        open.onsuccess = () => {
+          const get = open.result.transaction('firebaseLocalStorage').objectStore('firebaseLocalStorage').get('firebase:authUser');
+          get.onsuccess = () => { document.getElementById('i').textContent = 'idb ' + (get.result ? get.result.value.token : 'none'); document.title = 'read'; };
+        };
+        open.onerror = () => { document.title = 'read'; };
+      </script>""";
+
+  /** Observes until the page's title is {@code title}, for at most 5 s. */
+  private static String observeUntilTitled(BrowserEnvironment env, String title) throws Exception {
+    long deadline = System.nanoTime() + 5_000_000_000L;
+    while (true) {
+      var o = env.observe(new ObservationBudget(1000, 10));
+      if (o.title().equals(title) || System.nanoTime() > deadline) {
+        return o.title() + " | " + o.text();
+      }
+      Thread.sleep(50);
+    }
   }
 
   @AfterAll
@@ -159,6 +208,74 @@ class PlaywrightCheckpointTest {
       assertThrows(
           CheckpointMissingException.class,
           () -> provider.restore(request, saved, Cancellation.none()));
+    } finally {
+      provider.dispose();
+    }
+  }
+
+  @Test
+  void aLoginKeptInIndexedDbAndSessionStorageIsCheckpointedAndRestoredIntoAFreshPage()
+      throws Exception {
+    PlaywrightProvider provider = checkpointingProvider();
+    var request = request("session-idb");
+    try {
+      CheckpointRef saved;
+      try (BrowserEnvironment env = provider.open(request, Cancellation.none())) {
+        CheckpointingEnvironment checkpointing = (CheckpointingEnvironment) env;
+        env.actions().navigate(new BrowserAction.Navigate(url("/settings")));
+        CheckpointRef before = checkpointing.checkpointIfChanged(Optional.empty()).orElseThrow();
+        env.actions().navigate(new BrowserAction.Navigate(url("/firebase-login")));
+        String seen = observeUntilTitled(env, "stored");
+        assertTrue(seen.startsWith("stored"), seen);
+        saved =
+            checkpointing
+                .checkpointIfChanged(Optional.of(before))
+                .orElseThrow(
+                    () ->
+                        new AssertionError(
+                            "IndexedDB and session storage changed, nothing written"));
+        assertEquals(Optional.empty(), checkpointing.checkpointIfChanged(Optional.of(saved)));
+      }
+      String payload = Files.readString(data.resolve("checkpoints").resolve(saved.ref()));
+      assertTrue(
+          payload.contains("firebaseLocalStorageDb") && payload.contains("tok-123"), payload);
+      assertTrue(payload.contains("\"sessionStorage\"") && payload.contains("tab-7"), payload);
+
+      try (BrowserEnvironment env = provider.restore(request, saved, Cancellation.none())) {
+        env.actions().navigate(new BrowserAction.Navigate(url("/whoami")));
+        String seen = observeUntilTitled(env, "read");
+        assertTrue(seen.contains("idb tok-123") && seen.contains("session tab-7"), seen);
+        // The restore's own visits left no history behind: the page started as a new page, so
+        // going back reaches about:blank and no further.
+        var back = new BrowserAction.History(BrowserAction.History.Move.BACK);
+        env.actions().history(back);
+        assertEquals("about:blank", env.observe(new ObservationBudget(1000, 10)).url());
+        var none =
+            assertThrows(
+                dev.periscope.api.browser.BrowserException.class,
+                () -> env.actions().history(back));
+        assertTrue(none.getMessage().contains("no history entry"), none.getMessage());
+      }
+    } finally {
+      provider.dispose();
+    }
+  }
+
+  @Test
+  void indexedDbAndSessionStoragePastTheCapAreLeftOutAndCookiesAndLocalStorageKept()
+      throws Exception {
+    var config = LocalBrowser.withLoopback(java.util.Map.of("maxCheckpointStorageBytes", 10));
+    PlaywrightProvider provider =
+        new PlaywrightProvider(
+            BrowserSettings.from(config).playwright(), Optional.of(data.resolve("capped")));
+    try (BrowserEnvironment env = provider.open(request("session-cap"), Cancellation.none())) {
+      env.actions().navigate(new BrowserAction.Navigate(url("/login")));
+      env.actions().navigate(new BrowserAction.Navigate(url("/firebase-login")));
+      observeUntilTitled(env, "stored");
+      CheckpointRef saved = ((CheckpointingEnvironment) env).checkpoint();
+      String payload = Files.readString(data.resolve("capped").resolve(saved.ref()));
+      assertTrue(payload.contains("\"sid\"") && payload.contains("theme"), payload);
+      assertTrue(!payload.contains("tok-123") && !payload.contains("tab-7"), payload);
     } finally {
       provider.dispose();
     }

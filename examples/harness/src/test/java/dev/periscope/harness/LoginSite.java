@@ -64,6 +64,46 @@ public final class LoginSite implements AutoCloseable {
             document.getElementById('order').textContent = 'order: '
               + Array.from(list.children).map(li => li.textContent).join(', '); });
         </script>"""));
+    // A login kept as Firebase keeps it: in IndexedDB, with the tab's state in session storage.
+    server.createContext(
+        "/fb-login",
+        e ->
+            html(
+                e,
+                "",
+                """
+        <p id="state">signing in</p>
+        <script>
+          sessionStorage.setItem('tab', 'tab-7');
+          const open = indexedDB.open('firebaseLocalStorageDb', 1);
+          open.onupgradeneeded = () =>
+            open.result.createObjectStore('firebaseLocalStorage', { keyPath: 'fbase_key' });
+          open.onsuccess = () => {
+            const tx = open.result.transaction('firebaseLocalStorage', 'readwrite');
+            tx.objectStore('firebaseLocalStorage')
+              .put({ fbase_key: 'firebase:authUser', value: { uid: 'keeper-idb' } });
+            tx.oncomplete = () => document.getElementById('state').textContent = 'Signed in with Firebase';
+          };
+        </script>"""));
+    server.createContext(
+        "/fb-home",
+        e ->
+            html(
+                e,
+                "",
+                """
+        <p id="tab">Tab: none</p><p id="who">Identity: none</p>
+        <script>
+          document.getElementById('tab').textContent = 'Tab: ' + (sessionStorage.getItem('tab') || 'none');
+          const open = indexedDB.open('firebaseLocalStorageDb');
+          open.onupgradeneeded = () => open.transaction.abort();
+          open.onsuccess = () => {
+            const get = open.result.transaction('firebaseLocalStorage')
+              .objectStore('firebaseLocalStorage').get('firebase:authUser');
+            get.onsuccess = () => document.getElementById('who').textContent =
+              'Identity: ' + (get.result ? get.result.value.uid : 'none');
+          };
+        </script>"""));
     server.createContext(
         "/do-login",
         e ->

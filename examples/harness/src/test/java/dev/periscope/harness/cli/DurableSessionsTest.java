@@ -147,8 +147,10 @@ class DurableSessionsTest {
           - {tool: browser_open, args: {url: "%s"}}
           - {tool: browser_click, args: {target: {name: "Log in"}}}
           - {tool: browser_open, args: {url: "%s"}}
+          - {tool: browser_wait, args: {until: network-idle}}
+          - {tool: browser_open, args: {url: "%s"}}
         """
-                .formatted(site.url("/login"), site.url("/slow")));
+                .formatted(site.url("/login"), site.url("/fb-login"), site.url("/slow")));
     List<String> command =
         new ArrayList<>(
             List.of(
@@ -177,6 +179,10 @@ class DurableSessionsTest {
       assertTrue(out.readLine().contains("\"isError\":false"));
       String loginStep = out.readLine();
       assertTrue(loginStep.contains("Logged in"), loginStep);
+      // A second login, kept in IndexedDB and session storage; the wait after it is checkpointed.
+      assertTrue(out.readLine().contains("\"isError\":false"));
+      String waited = out.readLine();
+      assertTrue(waited.contains("\"isError\":false"), waited);
       host.toHandle().descendants().forEach(browsers::add);
       // The login completed; the host now waits on /slow. Two seconds later it is killed outright.
       Thread.sleep(2000);
@@ -207,6 +213,20 @@ class DurableSessionsTest {
     assertEquals(0, resumed.exitCode(), resumed.out() + resumed.err());
     assertTrue(resumed.out().contains("Welcome back, keeper"), resumed.out());
     assertTrue(resumed.out().contains("Theme: dark"), resumed.out());
+    var firebase =
+        run(
+            "agent-k",
+            script(
+                    "firebase-home",
+                    """
+          - {tool: browser_open, args: {url: "%s"}}
+          - {tool: browser_observe, args: {mode: document}}
+        """
+                        .formatted(site.url("/fb-home")))
+                .toString());
+    assertEquals(0, firebase.exitCode(), firebase.out() + firebase.err());
+    assertTrue(firebase.out().contains("Identity: keeper-idb"), firebase.out());
+    assertTrue(firebase.out().contains("Tab: tab-7"), firebase.out());
 
     // browser_reset discards it: the next call starts logged out, as a new browser session.
     var reset =

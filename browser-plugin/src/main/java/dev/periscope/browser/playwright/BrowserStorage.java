@@ -1,0 +1,250 @@
+package dev.periscope.browser.playwright;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.CDPSession;
+import com.microsoft.playwright.Frame;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.PlaywrightException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a checkpoint holds of a browser: Playwright's storage state (cookies, and each origin's
+ * local storage and IndexedDB) with the session storage of the agent's page beside it, under
+ * {@value #SESSION_STORAGE}. IndexedDB and session storage together stay within a byte cap: past
+ * it, the largest origins' shares are left out (and logged by origin and size, never by content),
+ * while cookies and local storage are always kept. On the lane's thread.
+ */
+final class BrowserStorage {
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(BrowserStorage.class);
+
+  /** The key of the page's session storage in a checkpoint: {@code [{origin, items}]}. */
+  static final String SESSION_STORAGE = "sessionStorage";
+
+  private BrowserStorage() {}
+
+  /** The records of each IndexedDB store the digest looks at. */
+  static final int IDB_RECORDS = 200;
+
+  /**
+   * One frame's storage, digested in the page: its origin and a hash of its local storage, session
+   * storage and IndexedDB (each database's version, and each store's count and first {@value
+   * #IDB_RECORDS} keys and records), so that a checkpoint is taken only when something changed. A
+   * database that cannot be opened within a second is {@code busy}, which counts as a change.
+   */
+  static final String DIGEST =
+      ("async () => {"
+              + " const h = (s) => { let a = 0xdeadbeef, b = 0x41c6ce57;"
+              + "   for (let i = 0; i < s.length; i++) { const c = s.charCodeAt(i);"
+              + "     a = Math.imul(a ^ c, 2654435761); b = Math.imul(b ^ c, 1597334677); }"
+              + "   a = Math.imul(a ^ (a >>> 16), 2246822507) ^ Math.imul(b ^ (b >>> 13), 3266489909);"
+              + "   b = Math.imul(b ^ (b >>> 16), 2246822507) ^ Math.imul(a ^ (a >>> 13), 3266489909);"
+              + "   return (4294967296 * (2097151 & b) + (a >>> 0)).toString(36); };"
+              + " const entries = (name) => { try { const s = window[name]; const e = [];"
+              + "   for (let i = 0; i < s.length; i++) { const k = s.key(i); e.push([k, s.getItem(k)]); }"
+              + "   e.sort(); return e; } catch (err) { return null; } };"
+              + " const req = (r) => new Promise((ok, fail) => { r.onsuccess = () => ok(r.result);"
+              + "   r.onerror = () => fail(r.error); });"
+              + " const databases = async () => { const out = [];"
+              + "   if (!window.indexedDB || !indexedDB.databases) return out;"
+              + "   for (const d of await indexedDB.databases()) {"
+              + "     const db = await new Promise((ok, fail) => { const r = indexedDB.open(d.name);"
+              + "       r.onupgradeneeded = () => r.transaction.abort();"
+              + "       r.onsuccess = () => ok(r.result); r.onerror = () => fail(r.error); });"
+              + "     try { const stores = Array.from(db.objectStoreNames); const part = [d.name, db.version];"
+              + "       if (stores.length) { const tx = db.transaction(stores, 'readonly');"
+              + "         for (const s of stores) { const st = tx.objectStore(s);"
+              + "           part.push(s, await req(st.count()), JSON.stringify(await req(st.getAllKeys(null, __N__))),"
+              + "             JSON.stringify(await req(st.getAll(null, __N__)))); } }"
+              + "       out.push(part); } finally { db.close(); } }"
+              + "   return out; };"
+              + " let idb;"
+              + " try { idb = await Promise.race([databases(),"
+              + "   new Promise((ok) => setTimeout(() => ok('busy ' + Math.random()), 1000))]); }"
+              + " catch (err) { idb = 'unreadable'; }"
+              + " return location.origin + ' ' + h(JSON.stringify([entries('localStorage'),"
+              + "   entries('sessionStorage'), idb])); }")
+          .replace("__N__", String.valueOf(IDB_RECORDS));
+
+  /** Session storage of one frame: its origin and entries, or null when it has none to read. */
+  private static final String SESSION_ENTRIES =
+      "() => { try { const e = []; for (let i = 0; i < sessionStorage.length; i++) {"
+          + " const k = sessionStorage.key(i); e.push({ name: k, value: sessionStorage.getItem(k) }); }"
+          + " return { origin: location.origin, items: e }; } catch (err) { return null; } }";
+
+  /**
+   * The browser's state as a checkpoint holds it: the context's storage state with IndexedDB, and
+   * the session storage of {@code page}'s frames by origin, within {@code capBytes} for IndexedDB
+   * and session storage together.
+   */
+  static String capture(BrowserContext context, Page page, long capBytes) {
+    JsonObject state =
+        JsonParser.parseString(
+                context.storageState(new BrowserContext.StorageStateOptions().setIndexedDB(true)))
+            .getAsJsonObject();
+    Map<String, JsonArray> session = new LinkedHashMap<>();
+    for (Frame frame : page.frames()) {
+      try {
+        Object read = frame.evaluate(SESSION_ENTRIES);
+        if (read instanceof Map<?, ?> m
+            && m.get("origin") instanceof String origin
+            && origin.startsWith("http")
+            && m.get("items") instanceof List<?> items
+            && !items.isEmpty()) {
+          JsonArray array = new JsonArray();
+          for (Object item : items) {
+            Map<?, ?> entry = (Map<?, ?>) item;
+            JsonObject o = new JsonObject();
+            o.addProperty("name", String.valueOf(entry.get("name")));
+            o.addProperty("value", String.valueOf(entry.get("value")));
+            array.add(o);
+          }
+          session.putIfAbsent(origin, array);
+        }
+      } catch (PlaywrightException gone) {
+        // A frame that went has nothing to keep.
+      }
+    }
+    JsonArray sessions = new JsonArray();
+    session.forEach(
+        (origin, items) -> {
+          JsonObject o = new JsonObject();
+          o.addProperty("origin", origin);
+          o.add("items", items);
+          sessions.add(o);
+        });
+    state.add(SESSION_STORAGE, sessions);
+    withinCap(state, capBytes);
+    return state.toString();
+  }
+
+  /** One origin's share of IndexedDB or session storage, and where it sits in the state. */
+  private record Share(String origin, String kind, JsonObject holder, String key, long bytes) {}
+
+  /** Leaves out the largest shares of IndexedDB and session storage until they fit {@code cap}. */
+  private static void withinCap(JsonObject state, long cap) {
+    List<Share> shares = new ArrayList<>();
+    if (state.get("origins") instanceof JsonArray origins) {
+      for (JsonElement e : origins) {
+        JsonObject o = e.getAsJsonObject();
+        if (o.has("indexedDB")) {
+          shares.add(
+              new Share(
+                  o.get("origin").getAsString(),
+                  "IndexedDB",
+                  o,
+                  "indexedDB",
+                  size(o.get("indexedDB"))));
+        }
+      }
+    }
+    for (JsonElement e : state.getAsJsonArray(SESSION_STORAGE)) {
+      JsonObject o = e.getAsJsonObject();
+      shares.add(
+          new Share(
+              o.get("origin").getAsString(), "session storage", o, "items", size(o.get("items"))));
+    }
+    long total = shares.stream().mapToLong(Share::bytes).sum();
+    if (total <= cap) {
+      return;
+    }
+    shares.sort(Comparator.comparingLong(Share::bytes).reversed());
+    List<String> left = new ArrayList<>();
+    for (Share s : shares) {
+      if (total <= cap) {
+        break;
+      }
+      s.holder().remove(s.key());
+      if (s.key().equals("items")) {
+        s.holder().add("items", new JsonArray());
+      }
+      total -= s.bytes();
+      left.add(s.origin() + " " + s.kind() + " (" + s.bytes() + " bytes)");
+    }
+    LOG.warn(
+        "a checkpoint leaves out {}: IndexedDB and session storage together may take {} bytes"
+            + " (plugins.browser.maxCheckpointStorageBytes)",
+        String.join(", ", left),
+        cap);
+  }
+
+  private static long size(JsonElement e) {
+    return e.toString().getBytes(StandardCharsets.UTF_8).length;
+  }
+
+  /** A checkpoint split into Playwright's storage state and the page's session storage. */
+  record Stored(String playwrightState, Map<String, List<String[]>> sessionStorage) {}
+
+  /** Splits a checkpoint; one written before session storage was kept has none. */
+  static Stored split(String checkpoint) {
+    JsonObject state = JsonParser.parseString(checkpoint).getAsJsonObject();
+    Map<String, List<String[]>> session = new LinkedHashMap<>();
+    if (state.get(SESSION_STORAGE) instanceof JsonArray sessions) {
+      for (JsonElement e : sessions) {
+        JsonObject o = e.getAsJsonObject();
+        List<String[]> items = new ArrayList<>();
+        for (JsonElement item : o.getAsJsonArray("items")) {
+          JsonObject i = item.getAsJsonObject();
+          items.add(new String[] {i.get("name").getAsString(), i.get("value").getAsString()});
+        }
+        if (!items.isEmpty()) {
+          session.put(o.get("origin").getAsString(), items);
+        }
+      }
+      state.remove(SESSION_STORAGE);
+    }
+    return new Stored(state.toString(), session);
+  }
+
+  /**
+   * Gives {@code page}, a fresh page on about:blank, the session storage of its checkpoint: each
+   * origin is visited with an empty document served by Playwright itself (nothing reaches the
+   * network), its entries are set, and the page goes back to about:blank with its history cleared,
+   * so the agent's page starts as a new page that already holds them.
+   */
+  static void restoreSession(
+      BrowserContext context, Page page, Map<String, List<String[]>> byOrigin) {
+    if (byOrigin.isEmpty()) {
+      return;
+    }
+    for (Map.Entry<String, List<String[]>> e : byOrigin.entrySet()) {
+      String origin = e.getKey();
+      java.util.function.Predicate<String> own = url -> url.startsWith(origin + "/");
+      page.route(
+          own,
+          route ->
+              route.fulfill(
+                  new com.microsoft.playwright.Route.FulfillOptions()
+                      .setStatus(200)
+                      .setContentType("text/html")
+                      .setBody("<!doctype html><title></title>")));
+      try {
+        page.navigate(origin + "/");
+        List<List<String>> items = new ArrayList<>();
+        for (String[] item : e.getValue()) {
+          items.add(List.of(item[0], item[1]));
+        }
+        page.evaluate(
+            "items => { for (const [k, v] of items) sessionStorage.setItem(k, v); }", items);
+      } finally {
+        page.unroute(own);
+      }
+    }
+    page.navigate("about:blank");
+    CDPSession cdp = context.newCDPSession(page);
+    try {
+      cdp.send("Page.resetNavigationHistory");
+    } finally {
+      cdp.detach();
+    }
+  }
+}
