@@ -33,6 +33,15 @@ final class PageDialogs {
   private ScheduledFuture<?> expiry;
   private boolean answerable;
 
+  /** What waits for the open dialog's answer: a drag's release. */
+  private final java.util.List<Runnable> afterAnswer = new java.util.ArrayList<>();
+
+  /**
+   * Characters of a dialog's message kept past what is shown, so that the runtime redacts a secret
+   * whole before the text is cut to its length (as {@code Redactions.CUT_SLACK}).
+   */
+  private static final int REDACTION_SLACK = 256;
+
   /**
    * Handles {@code page}'s dialogs; {@code report} takes a page event, {@code boundMs} bounds the
    * dismissal of an expired dialog.
@@ -55,9 +64,13 @@ final class PageDialogs {
 
   private void opened(Dialog dialog) {
     if (answerable && pending == null) {
-      pending = dialog;
-      shown = new PageDialog(dialog.type(), dialog.message(), dialog.defaultValue());
       expiry = lane.later(answerTimeoutMs, () -> expire(dialog), boundMs);
+      pending = dialog;
+      shown =
+          new PageDialog(
+              dialog.type(),
+              cut(dialog.message(), PageDialog.MAX_CHARS + REDACTION_SLACK),
+              cut(dialog.defaultValue(), PageDialog.MAX_CHARS + REDACTION_SLACK));
       throw new Opened();
     }
     dismiss(dialog, "");
@@ -86,6 +99,29 @@ final class PageDialogs {
     shown = null;
     expiry = null;
     dismiss(dialog, ", left unanswered for " + duration(answerTimeoutMs));
+    runAfterAnswer();
+  }
+
+  /** Whether {@code e} is the unwinding of an action a dialog stopped. */
+  static boolean stoppedBy(Throwable e) {
+    return e instanceof Opened;
+  }
+
+  /** Runs {@code task} once the open dialog is answered or dismissed, before what follows. */
+  void afterAnswer(Runnable task) {
+    afterAnswer.add(task);
+  }
+
+  private void runAfterAnswer() {
+    java.util.List<Runnable> tasks = java.util.List.copyOf(afterAnswer);
+    afterAnswer.clear();
+    for (Runnable task : tasks) {
+      try {
+        task.run();
+      } catch (PlaywrightException gone) {
+        // The page went on without it.
+      }
+    }
   }
 
   /** The dialog that waits for an answer, if one does. */
@@ -150,6 +186,7 @@ final class PageDialogs {
       } else {
         dialog.dismiss();
       }
+      runAfterAnswer();
       afterward.accept(dialog.type());
     } catch (Opened next) {
       // The page opened another: it waits in its turn.
@@ -175,9 +212,19 @@ final class PageDialogs {
     };
   }
 
+  /**
+   * A message as one line for a page event or a failure: 120 characters and the redaction slack, so
+   * that a secret in it is redacted whole.
+   */
   private static String clip(String message) {
-    String line = String.valueOf(message).replaceAll("\\s+", " ").strip();
-    return line.length() <= 120 ? line : line.substring(0, 119) + "…";
+    return cut(String.valueOf(message).replaceAll("\\s+", " ").strip(), 120 + REDACTION_SLACK);
+  }
+
+  private static String cut(String s, int max) {
+    if (s == null) {
+      return "";
+    }
+    return s.length() <= max ? s : s.substring(0, max) + "…";
   }
 
   private static String duration(long ms) {

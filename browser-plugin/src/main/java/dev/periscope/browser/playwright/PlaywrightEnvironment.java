@@ -224,8 +224,15 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
       new ElementHandle.ClickOptions().setForce(true);
 
   private <T> T guarded(String what, java.util.concurrent.Callable<T> work) {
+    return guarded(what, callBoundMs, work);
+  }
+
+  private <T> T guarded(String what, long boundMs, java.util.concurrent.Callable<T> work) {
     NavigationOutcomes watching = navigations;
-    return act(what, () -> watching.watch(() -> guards.around(what, work)));
+    return call(
+        what,
+        boundMs,
+        () -> dialogs.around(what, () -> watching.watch(() -> guards.around(what, work))));
   }
 
   /**
@@ -251,12 +258,16 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
    * a one-line reason: the driver's JavaScript stack and its file paths never reach the model.
    */
   private <T> T call(String what, java.util.concurrent.Callable<T> work) {
+    return call(what, callBoundMs, work);
+  }
+
+  private <T> T call(String what, long boundMs, java.util.concurrent.Callable<T> work) {
     if (aborted) {
       throw new BrowserException(
           ErrorCode.BROWSER_ENVIRONMENT_CLOSED, "this browser environment was aborted");
     }
     try {
-      return lane.call(work, callBoundMs);
+      return lane.call(work, boundMs);
     } catch (PlaywrightException e) {
       noticeDeath(e);
       throw BrowserException.of(
@@ -578,7 +589,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
               // The drop target first, then the dragged element: when both fit, both show.
               to.scrollIntoViewIfNeeded();
               HitTest.requireUncovered(page, from, element, registryKey, "the drag");
-              PointerActions.drag(page, from, to, element, destination);
+              PointerActions.drag(page, from, to, element, destination, dialogs::afterAnswer);
             } finally {
               to.dispose();
             }
@@ -592,8 +603,10 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
 
   @Override
   public void type(BrowserAction.Type action, ProviderElement element) {
+    // Key by key from here, each its own call: the bound grows with the pauses between keys.
     guarded(
         "typing",
+        callBoundMs + action.text().length() * action.delayMs(),
         () -> {
           if (element != null) {
             ElementHandle target = resolve(element);
@@ -688,12 +701,25 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
   @Override
   public int fillCredential(
       ProviderElement element, dev.periscope.api.host.Secret secret, List<String> expectedChain) {
-    return guarded(
-        "filling the credential",
+    // Not an action a dialog stops: one the field's handlers open is dismissed and reported, so
+    // the fill ends with its field masked and its length known.
+    NavigationOutcomes watching = navigations;
+    String what = "filling the credential";
+    return call(
+        what,
         () -> {
-          dialogs.requireNone("filling the credential");
-          return credentialFields.fill(
-              resolve(element), element, secret, expectedChain, policy.timeouts().actionMs());
+          dialogs.requireNone(what);
+          return watching.watch(
+              () ->
+                  guards.around(
+                      what,
+                      () ->
+                          credentialFields.fill(
+                              resolve(element),
+                              element,
+                              secret,
+                              expectedChain,
+                              policy.timeouts().actionMs())));
         });
   }
 
@@ -870,38 +896,51 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
         () ->
             watching.watch(
                 () -> {
-                  String before = page.url();
-                  dialogs.answer(
-                      action.accept(),
-                      action.promptText(),
-                      type -> {
-                        try {
-                          guards.around(
-                              what,
-                              () -> {
-                                if (action.accept() && type.equals("beforeunload")) {
-                                  // The page let go: the navigation it held up goes on.
-                                  leave(before);
-                                }
-                                settle();
-                                return null;
-                              });
-                        } catch (RuntimeException e) {
-                          throw e;
-                        } catch (Exception e) {
-                          throw new IllegalStateException(e);
+                  int[] navigated = {0};
+                  java.util.function.Consumer<com.microsoft.playwright.Frame> counted =
+                      frame -> {
+                        if (frame == page.mainFrame()) {
+                          navigated[0]++;
                         }
-                      });
+                      };
+                  page.onFrameNavigated(counted);
+                  try {
+                    dialogs.answer(
+                        action.accept(),
+                        action.promptText(),
+                        type -> {
+                          try {
+                            guards.around(
+                                what,
+                                () -> {
+                                  if (action.accept() && type.equals("beforeunload")) {
+                                    // The page let go: the navigation it held up goes on.
+                                    awaitNavigation(() -> navigated[0] > 0);
+                                  }
+                                  settle();
+                                  return null;
+                                });
+                          } catch (RuntimeException e) {
+                            throw e;
+                          } catch (Exception e) {
+                            throw new IllegalStateException(e);
+                          }
+                        });
+                  } finally {
+                    page.offFrameNavigated(counted);
+                  }
                   return null;
                 }));
   }
 
-  /** Waits, within the navigation timeout, for the page to leave {@code url}. */
-  private void leave(String url) {
+  /**
+   * Waits, within the navigation timeout, until the main frame navigated (to another URL, the same
+   * one, or an error page).
+   */
+  private void awaitNavigation(java.util.function.BooleanSupplier navigated) {
     try {
       page.waitForCondition(
-          () -> !page.url().equals(url),
-          new Page.WaitForConditionOptions().setTimeout(navigationTimeoutMs));
+          navigated, new Page.WaitForConditionOptions().setTimeout(navigationTimeoutMs));
     } catch (PlaywrightException stayed) {
       // The observation after shows where the page is.
     }

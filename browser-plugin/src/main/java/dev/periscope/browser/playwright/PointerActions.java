@@ -2,7 +2,6 @@ package dev.periscope.browser.playwright;
 
 import com.microsoft.playwright.ElementHandle;
 import com.microsoft.playwright.Frame;
-import com.microsoft.playwright.Keyboard;
 import com.microsoft.playwright.Mouse;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.PlaywrightException;
@@ -87,15 +86,18 @@ final class PointerActions {
 
   /**
    * Presses on {@code from} (already hit-tested), moves to the centre of {@code to} in {@value
-   * #DRAG_STEPS} steps and releases there. Both must be in the viewport together once {@code from}
-   * is in view; the release happens whatever fails after the press.
+   * #DRAG_STEPS} steps, one call each, and releases there. Both must be in the viewport together
+   * once {@code from} is in view. The release happens whatever fails after the press; when a dialog
+   * stops the drag, it waits for the dialog's answer ({@code afterAnswer}), since the page takes no
+   * input until then.
    */
   static void drag(
       Page page,
       ElementHandle from,
       ElementHandle to,
       ProviderElement element,
-      ProviderElement destination) {
+      ProviderElement destination,
+      java.util.function.Consumer<Runnable> afterAnswer) {
     BoundingBox source = from.boundingBox();
     if (source == null) {
       throw BrowserException.of(
@@ -113,17 +115,29 @@ final class PointerActions {
                   + " viewport; scroll so that both show, or drop on a nearer element")
           .withUrl(page.url());
     }
-    page.mouse().move(source.x + source.width / 2, source.y + source.height / 2);
-    page.mouse().down();
+    double x0 = source.x + source.width / 2;
+    double y0 = source.y + source.height / 2;
+    double x1 = target.x + target.width / 2;
+    double y1 = target.y + target.height / 2;
+    page.mouse().move(x0, y0);
     try {
-      page.mouse()
-          .move(
-              target.x + target.width / 2,
-              target.y + target.height / 2,
-              new Mouse.MoveOptions().setSteps(DRAG_STEPS));
-    } finally {
-      page.mouse().up();
+      page.mouse().down();
+      for (int i = 1; i <= DRAG_STEPS; i++) {
+        page.mouse().move(x0 + (x1 - x0) * i / DRAG_STEPS, y0 + (y1 - y0) * i / DRAG_STEPS);
+      }
+    } catch (RuntimeException e) {
+      if (PageDialogs.stoppedBy(e)) {
+        afterAnswer.accept(() -> page.mouse().up());
+      } else {
+        try {
+          page.mouse().up();
+        } catch (RuntimeException gone) {
+          e.addSuppressed(gone);
+        }
+      }
+      throw e;
     }
+    page.mouse().up();
   }
 
   private static boolean inViewport(Page page, BoundingBox box) {
@@ -140,27 +154,33 @@ final class PointerActions {
   }
 
   /**
-   * Types {@code text} into whatever has focus, key by key, {@code delayMs} apart; a line break
-   * presses Enter and lets a navigation it started load. Before every run of keys the focused
-   * element is checked: a password field, in the page, a shadow root or a frame, is refused with
-   * {@code BROWSER_PASSWORD_INPUT_FORBIDDEN}, so that neither a ref nor Enter moving the focus
-   * types a value into one.
+   * Types {@code text} into whatever has focus, one key per call, {@code delayMs} apart; a line
+   * break presses Enter and lets a navigation it started load. Before every key the focused element
+   * is checked: a password field, in the page, an open shadow root or any frame, is refused with
+   * {@code BROWSER_PASSWORD_INPUT_FORBIDDEN}, so that neither a ref, nor Enter, nor a page moving
+   * the focus between keys types a value into one. A dialog a key opens stops the typing there: the
+   * keys after it are not typed.
    */
   static void type(Page page, String text, long delayMs) {
-    String[] lines = text.split("\n", -1);
-    for (int i = 0; i < lines.length; i++) {
-      if (i > 0) {
+    int i = 0;
+    while (i < text.length()) {
+      int next = text.offsetByCodePoints(i, 1);
+      String key = text.substring(i, next);
+      if (i > 0 && delayMs > 0) {
+        page.waitForTimeout(delayMs);
+      }
+      refuseFocusedPassword(page);
+      if (key.equals("\n")) {
         page.keyboard().press("Enter");
         try {
           page.waitForLoadState(LoadState.LOAD);
         } catch (PlaywrightException stillLoading) {
           // The next check reads the focus of whatever document is there.
         }
+      } else {
+        page.keyboard().type(key);
       }
-      if (!lines[i].isEmpty()) {
-        refuseFocusedPassword(page);
-        page.keyboard().type(lines[i], new Keyboard.TypeOptions().setDelay(delayMs));
-      }
+      i = next;
     }
   }
 
@@ -175,14 +195,14 @@ final class PointerActions {
           + " return a instanceof HTMLInputElement && a.type === 'password' ? 'password' : ''; }";
 
   /**
-   * {@code BROWSER_PASSWORD_INPUT_FORBIDDEN} when the focus is on a password field. When it is in a
-   * frame, every frame is asked (which of them has the focus cannot be told from outside), and a
-   * password field focused in any of them refuses.
+   * {@code BROWSER_PASSWORD_INPUT_FORBIDDEN} when the focus is on a password field. Every frame is
+   * asked (which of them has the focus cannot always be told from outside: a frame may sit in a
+   * closed shadow root), and a password field focused in any of them refuses.
    */
   static void refuseFocusedPassword(Page page) {
     String main = String.valueOf(page.mainFrame().evaluate(FOCUSED));
     boolean password = main.equals("password");
-    if (main.equals("frame")) {
+    if (!password) {
       for (Frame frame : page.frames()) {
         if (frame == page.mainFrame() || frame.isDetached()) {
           continue;

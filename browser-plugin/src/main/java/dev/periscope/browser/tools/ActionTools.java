@@ -198,27 +198,26 @@ final class ActionTools {
                         a.string("observation_id"), a.string("element_ref"), a.text("value")))
             .withHeading((a, done) -> "Filled " + a.text("value").length() + " characters"),
         row(
-                "browser_type",
-                "Type text key by key into a field named by its ref, or into whatever has focus:"
-                    + " for autocomplete and search-as-you-type fields that react to each key. A line"
-                    + " break presses Enter. Never for passwords: use browser_fill_credential.",
-                setsState,
-                plus(
-                    List.of(
-                        Param.text("text", BrowserAction.Type.MAX_CHARS, null).asRequired(),
-                        Param.integer(
-                            "delay_ms",
-                            0,
-                            BrowserAction.Type.MAX_DELAY_MS,
-                            "Pause between keys (default 0).")),
-                    OPTIONAL_TARGET),
-                a ->
-                    new BrowserAction.Type(
-                        a.optionalString("observation_id"),
-                        a.optionalString("element_ref"),
-                        a.text("text"),
-                        a.integer("delay_ms", 0, (int) BrowserAction.Type.MAX_DELAY_MS).orElse(0)))
-            .withHeading((a, done) -> "Typed " + a.text("text").length() + " characters"),
+            "browser_type",
+            "Type text key by key into a field named by its ref, or into whatever has focus:"
+                + " for autocomplete and search-as-you-type fields that react to each key. A line"
+                + " break presses Enter. Never for passwords: use browser_fill_credential.",
+            setsState,
+            plus(
+                List.of(
+                    Param.text("text", BrowserAction.Type.MAX_CHARS, null).asRequired(),
+                    Param.integer(
+                        "delay_ms",
+                        0,
+                        BrowserAction.Type.MAX_DELAY_MS,
+                        "Pause between keys (default 0).")),
+                OPTIONAL_TARGET),
+            a ->
+                new BrowserAction.Type(
+                    a.optionalString("observation_id"),
+                    a.optionalString("element_ref"),
+                    a.text("text"),
+                    a.integer("delay_ms", 0, (int) BrowserAction.Type.MAX_DELAY_MS).orElse(0))),
         row(
             "browser_press",
             "Press one key on an element, or on whatever has focus when no element is named.",

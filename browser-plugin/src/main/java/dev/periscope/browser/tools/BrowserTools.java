@@ -95,6 +95,7 @@ public final class BrowserTools implements AutoCloseable {
                 new ToolHints(true, false, true, false)),
             this::observeNext,
             this::failed));
+    all.add(new FindInPage(bindings, pager, this::failed).tool());
     rows.subList(1, rows.size()).forEach(row -> all.add(actionTool(row)));
     all.add(
         new BrowserTool(

@@ -35,13 +35,10 @@ final class Rendering {
       o.pageEvents().forEach(event -> b.append("  - ").append(event).append('\n'));
     }
     if (o.dialog() != null) {
-      b.append("Dialog open (")
-          .append(o.dialog().type())
-          .append("): \"")
-          .append(o.dialog().message())
-          .append('"');
-      if (o.dialog().type().equals("prompt")) {
-        b.append(", offering \"").append(o.dialog().defaultPrompt()).append('"');
+      dev.periscope.api.browser.PageDialog d = o.dialog().shown();
+      b.append("Dialog open (").append(d.type()).append("): \"").append(d.message()).append('"');
+      if (d.type().equals("prompt")) {
+        b.append(", offering \"").append(d.defaultPrompt()).append('"');
       }
       b.append(
           "\n  The page runs nothing until it is answered: browser_dialog(accept=true|false"
@@ -156,7 +153,35 @@ final class Rendering {
     return page.elementOffset() == 0 && page.textOffset() == 0;
   }
 
-  private static void element(StringBuilder b, Observation.ObservedElement e, String indent) {
+  /** One element of {@code o} as structured content. */
+  static Map<String, Object> json(Observation o, Observation.ObservedElement e) {
+    Map<String, Object> em = new LinkedHashMap<>();
+    em.put("ref", e.ref());
+    em.put("kind", e.kind());
+    em.put("role", e.role());
+    em.put("name", e.name());
+    em.put("disabled", e.disabled());
+    if (!e.hint().isEmpty()) {
+      em.put("hint", e.hint());
+    }
+    em.put("covered", e.covered());
+    if (e.inputType() != null) {
+      em.put("input_type", e.inputType());
+    }
+    em.put("section", e.section());
+    em.put("priority", e.priority());
+    em.put("pagination", e.pagination());
+    if (e.group() != null) {
+      em.put("group", e.group());
+      o.groups().stream()
+          .filter(g -> g.ref().equals(e.group()))
+          .findFirst()
+          .ifPresent(g -> em.put("group_label", g.label()));
+    }
+    return em;
+  }
+
+  static void element(StringBuilder b, Observation.ObservedElement e, String indent) {
     b.append(indent).append('[').append(e.ref()).append("] ").append(e.kind());
     if (e.inputType() != null && !e.kind().endsWith(":" + e.inputType())) {
       b.append(" input=").append(e.inputType());
@@ -221,10 +246,11 @@ final class Rendering {
     m.put("title", o.title());
     m.put("status", o.status());
     if (o.dialog() != null) {
+      dev.periscope.api.browser.PageDialog d = o.dialog().shown();
       Map<String, Object> dialog = new LinkedHashMap<>();
-      dialog.put("type", o.dialog().type());
-      dialog.put("message", o.dialog().message());
-      dialog.put("default_prompt", o.dialog().defaultPrompt());
+      dialog.put("type", d.type());
+      dialog.put("message", d.message());
+      dialog.put("default_prompt", d.defaultPrompt());
       m.put("dialog", dialog);
     }
     m.put("mode", page.mode().id());
@@ -234,30 +260,7 @@ final class Rendering {
     m.put("total_text_chars", o.totalTextChars());
     List<Object> elements = new ArrayList<>();
     for (Observation.ObservedElement e : page.elements()) {
-      Map<String, Object> em = new LinkedHashMap<>();
-      em.put("ref", e.ref());
-      em.put("kind", e.kind());
-      em.put("role", e.role());
-      em.put("name", e.name());
-      em.put("disabled", e.disabled());
-      if (!e.hint().isEmpty()) {
-        em.put("hint", e.hint());
-      }
-      em.put("covered", e.covered());
-      if (e.inputType() != null) {
-        em.put("input_type", e.inputType());
-      }
-      em.put("section", e.section());
-      em.put("priority", e.priority());
-      em.put("pagination", e.pagination());
-      if (e.group() != null) {
-        em.put("group", e.group());
-        o.groups().stream()
-            .filter(g -> g.ref().equals(e.group()))
-            .findFirst()
-            .ifPresent(g -> em.put("group_label", g.label()));
-      }
-      elements.add(em);
+      elements.add(json(o, e));
     }
     m.put("elements", elements);
     List<Object> groups = new ArrayList<>();

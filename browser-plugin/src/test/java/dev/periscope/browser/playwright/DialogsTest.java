@@ -48,6 +48,12 @@ class DialogsTest {
           <input aria-label="Note">
           <script>addEventListener('beforeunload', (e) => { e.preventDefault(); e.returnValue = ''; });</script>
           </body></html>""",
+          "/keys",
+          """
+          <!doctype html><html><head><title>Keys</title></head><body>
+          <input aria-label="Code" onkeydown="if (event.key === 'x') alert('No x here')"
+            oninput="document.getElementById('v').textContent = 'value ' + this.value">
+          <p id="v">value</p></body></html>""",
           "/elsewhere",
           "<!doctype html><html><head><title>Elsewhere</title></head><body>left</body></html>");
 
@@ -165,6 +171,19 @@ class DialogsTest {
   }
 
   @Test
+  void aDialogAKeyOpensStopsTheTypingThereAndTheKeysAfterItAreNotTyped() {
+    ToolResult page = open("keys", "/keys");
+    Map<String, Object> code = new HashMap<>(LocalBrowser.target(page, "Code"));
+    code.put("text", "abxcd");
+    ToolResult typed = call("keys", "browser_type", code);
+    assertFalse(typed.isError(), typed.text());
+    assertEquals("No x here", dialog(typed).get("message"), typed.text());
+    ToolResult answered = answer("keys", true, null);
+    assertTrue(text(answered).contains("value abx"), answered.text());
+    assertFalse(text(answered).contains("abxc"), answered.text());
+  }
+
+  @Test
   void aDialogLeftUnansweredIsDismissedAfterTheTimeoutAndReported() throws Exception {
     ToolResult page = open("late", "/confirm");
     ToolResult clicked = call("late", "browser_click", LocalBrowser.target(page, "Delete"));
@@ -208,5 +227,16 @@ class DialogsTest {
     ToolResult left = answer("leave", true, null);
     assertEquals(browser.url("/elsewhere"), LocalBrowser.observation(left).get("url"), left.text());
     assertTrue(text(left).contains("left"), left.text());
+
+    // Reloading asks too; accepted, the page reloads on its own URL.
+    ToolResult back = open("leave", "/leave");
+    Map<String, Object> again2 = new HashMap<>(LocalBrowser.target(back, "Note"));
+    again2.put("text", "more");
+    call("leave", "browser_type", again2);
+    ToolResult reload = call("leave", "browser_reload", Map.of());
+    assertEquals("beforeunload", dialog(reload).get("type"), reload.text());
+    ToolResult reloaded = answer("leave", true, null);
+    assertNull(dialog(reloaded), reloaded.text());
+    assertEquals(browser.url("/leave"), LocalBrowser.observation(reloaded).get("url"));
   }
 }

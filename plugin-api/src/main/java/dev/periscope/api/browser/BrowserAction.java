@@ -417,7 +417,10 @@ public sealed interface BrowserAction<R> {
     public static final int MAX_CHARS = 1_000;
 
     /** The longest pause between two keys. */
-    public static final long MAX_DELAY_MS = 1_000;
+    public static final long MAX_DELAY_MS = 200;
+
+    /** The most time the pauses of one action may add up to. */
+    public static final long MAX_PAUSES_MS = 20_000;
 
     public String kind() {
       return "type";
@@ -457,6 +460,18 @@ public sealed interface BrowserAction<R> {
                 + " is required (found "
                 + delayMs
                 + ")");
+      }
+      if (text.length() * delayMs > MAX_PAUSES_MS) {
+        throw Fields.invalid(
+            "/delay_ms: "
+                + text.length()
+                + " keys "
+                + delayMs
+                + " ms apart would pause "
+                + text.length() * delayMs
+                + " ms, more than "
+                + MAX_PAUSES_MS
+                + "; use a shorter delay or less text");
       }
     }
 

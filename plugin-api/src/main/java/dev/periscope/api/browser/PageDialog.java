@@ -10,19 +10,24 @@ package dev.periscope.api.browser;
  * <p>Immutable and thread-safe.
  */
 public record PageDialog(String type, String message, String defaultPrompt) {
-  /** The most characters of a message or prompt text kept. */
+  /** The most characters of a message or prompt text shown. */
   public static final int MAX_CHARS = 2_000;
 
   public PageDialog {
     type = type == null ? "" : type;
-    message = clip(message);
-    defaultPrompt = clip(defaultPrompt);
+    message = message == null ? "" : message;
+    defaultPrompt = defaultPrompt == null ? "" : defaultPrompt;
   }
 
-  private static String clip(String s) {
-    if (s == null) {
-      return "";
-    }
+  /**
+   * This dialog with its texts cut to {@link #MAX_CHARS}: done after redaction, so that a secret
+   * across the cut is redacted whole before it.
+   */
+  public PageDialog shown() {
+    return new PageDialog(type, cut(message), cut(defaultPrompt));
+  }
+
+  private static String cut(String s) {
     return s.length() <= MAX_CHARS ? s : s.substring(0, MAX_CHARS) + "…";
   }
 }

@@ -94,8 +94,12 @@ class PointerActionsTest {
     assertTrue(
         refused(new BrowserAction.Type(null, null, "a\u001bb", 0)).getMessage().contains("U+001B"));
     assertTrue(
-        refused(new BrowserAction.Type(null, null, "ab", 1_001))
+        refused(new BrowserAction.Type(null, null, "ab", 201))
             .getMessage()
             .startsWith("/delay_ms"));
+    assertTrue(
+        refused(new BrowserAction.Type(null, null, "x".repeat(1_000), 21))
+            .getMessage()
+            .contains("more than 20000"));
   }
 }

@@ -148,6 +148,10 @@ class McpServerTest {
       CallToolResult answered = mcp.call("browser_dialog", Map.of("accept", true));
       assertTrue(
           McpConnection.text(answered).contains("list removed"), McpConnection.text(answered));
+      CallToolResult found = mcp.call("browser_find", Map.of("text", "bananas"));
+      assertTrue(
+          McpConnection.text(found).contains("Found 1 element and 2 lines of text"),
+          McpConnection.text(found));
 
       CallToolResult shot = mcp.call("browser_screenshot", Map.of());
       assertFalse(shot.isError(), McpConnection.text(shot));
