@@ -63,7 +63,8 @@ final class HitTest {
         const x = box.left + box.width / 2;
         const y = box.top + box.height / 2;
         if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return { cover: null, ready: false };
-        const hit = document.elementFromPoint(x, y);
+        const scope = el.getRootNode();
+        const hit = (scope && scope.elementFromPoint ? scope : document).elementFromPoint(x, y);
         const reaches = hit && (hit === el || el.contains(hit));
         const style = getComputedStyle(el);
         const enabled = !el.matches(':disabled') && !el.closest('[aria-disabled="true"]');

@@ -616,7 +616,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
               target.dispose();
             }
           }
-          PointerActions.type(page, action.text(), action.delayMs());
+          PointerActions.type(page, registryKey, action.text(), action.delayMs());
           settle();
           return null;
         });

@@ -161,7 +161,7 @@ final class PointerActions {
    * the focus between keys types a value into one. A dialog a key opens stops the typing there: the
    * keys after it are not typed.
    */
-  static void type(Page page, String text, long delayMs) {
+  static void type(Page page, String registryKey, String text, long delayMs) {
     int i = 0;
     while (i < text.length()) {
       int next = text.offsetByCodePoints(i, 1);
@@ -169,7 +169,7 @@ final class PointerActions {
       if (i > 0 && delayMs > 0) {
         page.waitForTimeout(delayMs);
       }
-      refuseFocusedPassword(page);
+      refuseFocusedPassword(page, registryKey);
       if (key.equals("\n")) {
         page.keyboard().press("Enter");
         try {
@@ -185,12 +185,14 @@ final class PointerActions {
   }
 
   /**
-   * What has focus in a document, through open shadow roots: "password" for a password field,
-   * "frame" when the focus is inside a frame, else "".
+   * What has focus in a document, through open shadow roots and the closed ones guards.js kept
+   * under the registry {@code key}: "password" for a password field, "frame" when the focus is
+   * inside a frame, else "".
    */
   private static final String FOCUSED =
-      "() => { let a = document.activeElement;"
-          + " while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;"
+      "(key) => { const reg = window[key]; let a = document.activeElement;"
+          + " const shadow = (e) => e.shadowRoot || (reg && reg.closedRoots && reg.closedRoots.get(e));"
+          + " while (a && shadow(a) && shadow(a).activeElement) a = shadow(a).activeElement;"
           + " if (a && (a.tagName === 'IFRAME' || a.tagName === 'FRAME')) return 'frame';"
           + " return a instanceof HTMLInputElement && a.type === 'password' ? 'password' : ''; }";
 
@@ -199,8 +201,8 @@ final class PointerActions {
    * asked (which of them has the focus cannot always be told from outside: a frame may sit in a
    * closed shadow root), and a password field focused in any of them refuses.
    */
-  static void refuseFocusedPassword(Page page) {
-    String main = String.valueOf(page.mainFrame().evaluate(FOCUSED));
+  static void refuseFocusedPassword(Page page, String registryKey) {
+    String main = String.valueOf(page.mainFrame().evaluate(FOCUSED, registryKey));
     boolean password = main.equals("password");
     if (!password) {
       for (Frame frame : page.frames()) {
@@ -208,7 +210,7 @@ final class PointerActions {
           continue;
         }
         try {
-          password |= "password".equals(frame.evaluate(FOCUSED));
+          password |= "password".equals(frame.evaluate(FOCUSED, registryKey));
         } catch (PlaywrightException gone) {
           // A frame that went away has no focus to type into.
         }

@@ -7,7 +7,9 @@
   const x = box.left + box.width / 2;
   const y = box.top + box.height / 2;
   if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return null;
-  const hit = document.elementFromPoint(x, y);
+  // Asked of the element's own tree: the page's answer would be the shadow host of an element in a shadow root.
+  const scope = el.getRootNode();
+  const hit = (scope && scope.elementFromPoint ? scope : document).elementFromPoint(x, y);
   if (!hit || hit === el || el.contains(hit)) return null;
   if (el.labels && Array.from(el.labels).some((l) => l.contains(hit))) return null;
   return hit;

@@ -5,11 +5,28 @@
 (() => {
   const KEY = '__KEY__';
   const registry = window[KEY] || (() => {
-    const r = { ids: new WeakMap(), next: 1, blocked: [] };
+    const r = { ids: new WeakMap(), next: 1, blocked: [], closedRoots: new WeakMap() };
     Object.defineProperty(window, KEY, { value: r, enumerable: false });
     return r;
   })();
   const block = (what) => { registry.blocked.push(what); };
+
+  // A closed shadow root is out of reach of every script but the one that made it: the observation keeps each
+  // one as it is attached, under this environment's registry, so that what a web component shows is seen and
+  // acted on as the page's own elements are. (A closed root declared in HTML, <template shadowrootmode>, is not
+  // attached by script and stays out of reach.)
+  if (!registry.closedRoots) registry.closedRoots = new WeakMap();
+  const attachShadow = Element.prototype.attachShadow;
+  if (attachShadow) {
+    const kept = {
+      attachShadow(init) {
+        const root = attachShadow.call(this, init);
+        if (init && init.mode === 'closed') registry.closedRoots.set(this, root);
+        return root;
+      }
+    }.attachShadow;
+    Object.defineProperty(Element.prototype, 'attachShadow', { value: kept, writable: true, configurable: true });
+  }
   const BROWSER_OWNED = ['http:', 'https:', 'javascript:', 'blob:', 'data:', 'about:'];
   const external = (url) => {
     try { return !BROWSER_OWNED.includes(new URL(url, document.baseURI).protocol); } catch (e) { return false; }

@@ -83,7 +83,7 @@
   // names the very node that was observed: an identical node that slid into its place is a different node.
   let registry = window[request.key];
   if (!registry) {
-    registry = { ids: new WeakMap(), next: 1, blocked: [] };
+    registry = { ids: new WeakMap(), next: 1, blocked: [], closedRoots: new WeakMap() };
     Object.defineProperty(window, request.key, { value: registry, enumerable: false });
   }
   if (!registry.byId) registry.byId = new Map();
@@ -98,6 +98,24 @@
     return id;
   };
   const clickables = new Set();
+  // Shadow roots, open and closed (the closed ones as guards.js kept them), are walked as part of the page: an
+  // element in one is a candidate like any other, and its host's ancestors are its ancestors.
+  const shadowOf = (el) => el.shadowRoot || (registry.closedRoots && registry.closedRoots.get(el)) || null;
+  const up = (n) => n.parentElement || (n.parentNode && n.parentNode.host) || null;
+  const closestAcross = (el, selector) => {
+    for (let n = el; n; ) {
+      const found = n.closest(selector);
+      if (found) return found;
+      const root = n.getRootNode();
+      n = root && root.host ? root.host : null;
+    }
+    return null;
+  };
+  const containsAcross = (outer, inner) => {
+    for (let n = inner; n; n = up(n)) if (n === outer) return true;
+    return false;
+  };
+  const shadowRoots = [];
   const roleOf = (el) => {
     const explicit = el.getAttribute('role');
     if (explicit && explicit !== 'generic' && explicit !== 'presentation' && explicit !== 'none') return explicit;
@@ -215,26 +233,38 @@
     if (c === undefined) { c = el ? getComputedStyle(el).cursor : ''; cursors.set(el, c); }
     return c;
   };
-  if (document.body) {
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT);
+  const visit = (el) => {
+    if (semantic.has(el)) { candidates.push(el); return; }
+    if (NOT_CLICKABLE.has(el.localName)) return;
+    const s = getComputedStyle(el);
+    if (s.display === 'none') return;
+    cursors.set(el, s.cursor);
+    const own = handled(el);
+    const tabbable = el.hasAttribute('tabindex') && el.getAttribute('tabindex') !== '-1';
+    const pointer = s.cursor === 'pointer' && cursorOf(up(el)) !== 'pointer';
+    // What can be dragged: an element made draggable, or one that shows the grab or move cursor of its own.
+    const grabbable = el.getAttribute('draggable') === 'true'
+      || ((s.cursor === 'grab' || s.cursor === 'move') && cursorOf(up(el)) !== s.cursor);
+    if (own || tabbable || pointer || grabbable || (el.hasAttribute('tabindex') && s.cursor === 'pointer')) {
+      candidates.push(el);
+      clickables.add(el);
+    }
+  };
+  // In document order: a host, then what its shadow root holds, then its own children.
+  const walk = (start) => {
+    const walker = document.createTreeWalker(start, NodeFilter.SHOW_ELEMENT);
     for (let el = walker.currentNode; el; el = walker.nextNode()) {
-      if (semantic.has(el)) { candidates.push(el); continue; }
-      if (NOT_CLICKABLE.has(el.localName)) continue;
-      const s = getComputedStyle(el);
-      if (s.display === 'none') continue;
-      cursors.set(el, s.cursor);
-      const own = handled(el);
-      const tabbable = el.hasAttribute('tabindex') && el.getAttribute('tabindex') !== '-1';
-      const pointer = s.cursor === 'pointer' && cursorOf(el.parentElement) !== 'pointer';
-      // What can be dragged: an element made draggable, or one that shows the grab or move cursor of its own.
-      const grabbable = el.getAttribute('draggable') === 'true'
-        || ((s.cursor === 'grab' || s.cursor === 'move') && cursorOf(el.parentElement) !== s.cursor);
-      if (own || tabbable || pointer || grabbable || (el.hasAttribute('tabindex') && s.cursor === 'pointer')) {
-        candidates.push(el);
-        clickables.add(el);
+      if (el.nodeType !== 1) continue;
+      visit(el);
+      const root = shadowOf(el);
+      if (root) {
+        shadowRoots.push(root);
+        for (const s of root.querySelectorAll(SELECTOR)) semantic.add(s);
+        walk(root);
       }
     }
-  }
+  };
+  if (document.body) walk(document.body);
   const shownCache = new Map();
   const isShown = (el) => {
     let v = shownCache.get(el);
@@ -247,12 +277,12 @@
   const within = new Map();
   const candidateSet = new Set(candidates);
   const nearestCandidateAncestor = (el) => {
-    for (let n = el.parentElement; n; n = n.parentElement) if (candidateSet.has(n)) return n;
+    for (let n = up(el); n; n = up(n)) if (candidateSet.has(n)) return n;
     return null;
   };
   for (const el of candidates) {
     if (!isShown(el)) continue;
-    for (let n = el.parentElement; n; n = n.parentElement) {
+    for (let n = up(el); n; n = up(n)) {
       if (clickables.has(n)) within.set(n, (within.get(n) || 0) + 1);
     }
   }
@@ -264,7 +294,7 @@
     if (inside >= 10 || r.width * r.height >= 0.4 * viewportArea) { dropped.add(el); continue; }
     let inner = 0;
     for (const c of candidates) {
-      if (c !== el && el.contains(c) && isShown(c) && nearestCandidateAncestor(c) === el) {
+      if (c !== el && containsAcross(el, c) && isShown(c) && nearestCandidateAncestor(c) === el) {
         inner += clean(c.textContent).length;
       }
     }
@@ -312,9 +342,9 @@
     const record = pagination ? null : recordOf(el);
     let tier;
     let section = 'main';
-    if (el.closest('nav,header,[role=navigation],[role=banner],[role=search]')) section = 'navigation';
-    else if (el.closest('footer,[role=contentinfo]')) section = 'footer';
-    else if (el.closest('aside,[role=complementary]')) section = 'sidebar';
+    if (closestAcross(el, 'nav,header,[role=navigation],[role=banner],[role=search]')) section = 'navigation';
+    else if (closestAcross(el, 'footer,[role=contentinfo]')) section = 'footer';
+    else if (closestAcross(el, 'aside,[role=complementary]')) section = 'sidebar';
     if (!isLink(el) || pagination) tier = 1;
     else if (section === 'navigation') tier = 2;
     else if (record) tier = recordTitleLink(record) === el ? 3 : 5;
@@ -354,7 +384,15 @@
   const kept = wanted.slice(0, Math.max(0, request.maxElements)).map(describe);
   // What this observation listed, so that a click's hit test can name the element in the way by its target.
   registry.listed = new WeakSet(kept.map((e) => registry.byId.get(Number(e.target)).deref()));
-  const body = document.body ? document.body.innerText : '';
+  // The page's text, and then what its shadow roots show (innerText stops at a shadow root): each root's own
+  // children, whose text leaves out what is slotted into them (already in the page's) and nested roots (in turn).
+  let body = document.body ? document.body.innerText : '';
+  for (const root of shadowRoots) {
+    for (const child of root.children) {
+      const t = child.innerText;
+      if (t && t.trim()) body += '\n' + t;
+    }
+  }
   // What the document's guards recorded since they were last read, taken in this same turn (as the provider's
   // own read does: the record empties, the navigation mark clears).
   let guards;

@@ -1,0 +1,130 @@
+package dev.periscope.browser.playwright;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.periscope.api.tool.ToolResult;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A page built from web components, open and closed shadow roots nested in each other, observed,
+ * clicked, filled and typed into as the page's own elements are; real Chromium.
+ */
+class ShadowDomTest {
+  static LocalBrowser browser;
+  static final Map<String, String> PAGES =
+      Map.of(
+          "/components",
+          """
+          <!doctype html><html><head><title>Components</title></head><body>
+          <h1>Account</h1>
+          <app-shell><span slot="note">Slotted light note</span></app-shell>
+          <p id="out">nothing yet</p>
+          <script>
+            const out = (s) => document.getElementById('out').textContent = s;
+            class LoginForm extends HTMLElement {
+              constructor() {
+                super();
+                // Closed: no script of the page's but this one can reach inside.
+                const root = this.attachShadow({ mode: 'closed' });
+                root.innerHTML = `<label>Email <input id="email"></label>
+                  <label>Password <input id="pw" type="password"></label>
+                  <button id="go">Sign in</button>`;
+                root.getElementById('go').addEventListener('click', () =>
+                  out('signed in as ' + root.getElementById('email').value));
+                root.getElementById('email').addEventListener('keydown', () => this.keys = (this.keys || 0) + 1);
+              }
+            }
+            class AppShell extends HTMLElement {
+              constructor() {
+                super();
+                const root = this.attachShadow({ mode: 'open' });
+                root.innerHTML = `<nav><a href="/components#help">Help center</a></nav>
+                  <p>Shadow greeting text</p><slot name="note"></slot><login-form></login-form>
+                  <button id="more">Show more</button>`;
+                root.getElementById('more').addEventListener('click', () => out('more shown'));
+              }
+            }
+            customElements.define('login-form', LoginForm);
+            customElements.define('app-shell', AppShell);
+          </script></body></html>""");
+
+  @BeforeAll
+  static void start() throws Exception {
+    browser = new LocalBrowser(PAGES);
+  }
+
+  @AfterAll
+  static void stop() {
+    browser.close();
+  }
+
+  static ToolResult call(String agent, String tool, Map<String, Object> args) {
+    return browser.call(agent, tool, args);
+  }
+
+  static String text(ToolResult r) {
+    return (String) LocalBrowser.observation(r).get("text");
+  }
+
+  @Test
+  void elementsInOpenAndClosedShadowRootsAreObservedInDocumentOrderWithTheirSections() {
+    ToolResult page =
+        call("see", "browser_open", Map.of("url", browser.url("/components"), "mode", "document"));
+    assertFalse(page.isError(), page.text());
+    List<String> names =
+        LocalBrowser.elements(page).stream().map(e -> (String) e.get("name")).toList();
+    assertTrue(
+        names.containsAll(List.of("Help center", "Email", "Password", "Sign in", "Show more")),
+        page.text());
+    assertEquals("navigation", LocalBrowser.element(page, "Help center").get("section"));
+    assertEquals("password", LocalBrowser.element(page, "Password").get("input_type"), page.text());
+    assertTrue(text(page).contains("Shadow greeting text"), page.text());
+    assertTrue(text(page).contains("Slotted light note"), page.text());
+    assertEquals(
+        1, text(page).split("Slotted light note", -1).length - 1, "shown once: " + page.text());
+  }
+
+  @Test
+  void aFieldAndAButtonInAClosedShadowRootAreFilledTypedAndClicked() {
+    ToolResult page = call("act", "browser_open", Map.of("url", browser.url("/components")));
+    Map<String, Object> email = new HashMap<>(LocalBrowser.target(page, "Email"));
+    email.put("value", "ada@example.test");
+    ToolResult filled = call("act", "browser_fill", email);
+    assertFalse(filled.isError(), filled.text());
+    ToolResult signed = call("act", "browser_click", LocalBrowser.target(filled, "Sign in"));
+    assertFalse(signed.isError(), signed.text());
+    assertTrue(signed.text().contains("signed in as ada@example.test"), signed.text());
+
+    ToolResult more = call("act", "browser_click", LocalBrowser.target(signed, "Show more"));
+    assertTrue(more.text().contains("more shown"), more.text());
+    assertFalse(
+        LocalBrowser.element(more, "Show more").get("covered").equals(true),
+        "an element in a shadow root is not covered by its own host: " + more.text());
+
+    Map<String, Object> typed = new HashMap<>(LocalBrowser.target(more, "Email"));
+    typed.put("text", "x");
+    ToolResult keyed = call("act", "browser_type", typed);
+    assertFalse(keyed.isError(), keyed.text());
+  }
+
+  @Test
+  void thePasswordFieldOfAClosedShadowRootIsRefusedByRefAndByFocus() {
+    ToolResult page = call("secret", "browser_open", Map.of("url", browser.url("/components")));
+    Map<String, Object> pw = new HashMap<>(LocalBrowser.target(page, "Password"));
+    pw.put("value", "hunter2");
+    ToolResult filled = call("secret", "browser_fill", pw);
+    assertTrue(filled.text().contains("code=BROWSER_PASSWORD_INPUT_FORBIDDEN"), filled.text());
+
+    ToolResult focused = call("secret", "browser_click", LocalBrowser.target(page, "Password"));
+    assertFalse(focused.isError(), focused.text());
+    ToolResult typed = call("secret", "browser_type", Map.of("text", "hunter2"));
+    assertTrue(typed.text().contains("code=BROWSER_PASSWORD_INPUT_FORBIDDEN"), typed.text());
+  }
+}
