@@ -4,6 +4,7 @@ import dev.periscope.api.ConfigurationException;
 import dev.periscope.api.PluginConfiguration;
 import dev.periscope.api.browser.Persistence;
 import dev.periscope.api.browser.spi.EnvironmentPolicy;
+import dev.periscope.api.browser.spi.NetworkPolicy;
 import dev.periscope.browser.playwright.PlaywrightSettings;
 import dev.periscope.browser.policy.DestinationPolicy;
 import dev.periscope.browser.runtime.CredentialSettings;
@@ -77,6 +78,10 @@ public record BrowserSettings(
   public static final Bound MAX_CHECKPOINT_STORAGE_BYTES =
       new Bound("maxCheckpointStorageBytes", 16 * 1024 * 1024, 0, 256 * 1024 * 1024);
 
+  /** The most bytes of attachments one upload takes. */
+  public static final Bound UPLOAD_MAX_BYTES =
+      new Bound("uploads.maxBytes", 10 * 1024 * 1024, 1, 100 * 1024 * 1024);
+
   /** How many browsers (a driver and a Chromium each) the project's sessions share at most. */
   public static final Bound POOL_BROWSERS =
       new Bound("pool.browsers", PlaywrightSettings.defaultBrowsers(), 1, 8);
@@ -137,7 +142,14 @@ public record BrowserSettings(
             Mode.of(config.string("observeMode").orElse("summary")),
             OBSERVE_MAX_TEXT_CHARS.read(config),
             OBSERVE_MAX_ELEMENTS.read(config),
-            actionTimeoutMs);
+            actionTimeoutMs,
+            new ToolSettings.Uploads(
+                config
+                    .at("uploads.enabled")
+                    .map(v -> (Boolean) v)
+                    .orElse(environment.network().mode() != NetworkPolicy.Mode.STRICT),
+                config.at("uploads.enabled").isPresent(),
+                UPLOAD_MAX_BYTES.read(config)));
     CredentialSettings credentials =
         new CredentialSettings(
             credentialRefs(config),

@@ -109,7 +109,7 @@ final class PageGuards {
     String f = element.fingerprint();
     String reason =
         "file".equals(element.inputType())
-            ? "it is a file input, and uploads are not allowed"
+            ? "it is a file input; files go into it only with browser_upload, from the attachment store"
             : f.contains("\"opensNewPage\":true")
                 ? "it opens a new page, and this browser keeps one page"
                 : f.contains("\"downloads\":true")

@@ -602,6 +602,22 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
   }
 
   @Override
+  public void upload(BrowserAction.Upload action, ProviderElement element) {
+    guarded(
+        "uploading",
+        () -> {
+          ElementHandle target = resolve(element);
+          try {
+            PointerActions.upload(page, registryKey, target, element, action.files());
+          } finally {
+            target.dispose();
+          }
+          nextFrame();
+          return null;
+        });
+  }
+
+  @Override
   public void type(BrowserAction.Type action, ProviderElement element) {
     // Key by key from here, each its own call: the bound grows with the pauses between keys.
     guarded(

@@ -185,6 +185,46 @@ final class PointerActions {
   }
 
   /**
+   * Puts {@code files} into the file input {@code target}, or into the file chooser a click on it
+   * opens: for that click, and only then, the page's guards let a file picker open ({@code
+   * registry.uploading}), into Playwright's chooser, never the system's. A control that opens none
+   * within the action timeout fails saying so.
+   */
+  static void upload(
+      Page page,
+      String registryKey,
+      ElementHandle target,
+      ProviderElement element,
+      java.util.List<dev.periscope.api.browser.BrowserAction.Upload.UploadFile> files) {
+    com.microsoft.playwright.options.FilePayload[] payloads =
+        files.stream()
+            .map(
+                f ->
+                    new com.microsoft.playwright.options.FilePayload(
+                        f.name(), f.mimeType(), f.content()))
+            .toArray(com.microsoft.playwright.options.FilePayload[]::new);
+    if ("file".equals(element.inputType())) {
+      target.setInputFiles(payloads);
+      return;
+    }
+    page.evaluate("key => { const r = window[key]; if (r) r.uploading = true; }", registryKey);
+    try {
+      com.microsoft.playwright.FileChooser chooser = page.waitForFileChooser(() -> target.click());
+      chooser.setFiles(payloads);
+    } catch (com.microsoft.playwright.TimeoutError e) {
+      throw BrowserException.of(
+              ErrorCode.BROWSER_ACTION_FAILED,
+              "element \""
+                  + element.name()
+                  + "\" opened no file chooser when clicked; name the file input, or the control"
+                  + " that opens one")
+          .withUrl(page.url());
+    } finally {
+      page.evaluate("key => { const r = window[key]; if (r) r.uploading = false; }", registryKey);
+    }
+  }
+
+  /**
    * What has focus in a document, through open shadow roots and the closed ones guards.js kept
    * under the registry {@code key}: "password" for a password field, "frame" when the focus is
    * inside a frame, else "".

@@ -316,6 +316,25 @@ final class ActionTools {
   }
 
   /**
+   * {@code browser_upload}: its action is built from the host's attachments ({@link Uploads}), so
+   * this row's own builder is never used.
+   */
+  static Row<Done> upload() {
+    return row(
+        "browser_upload",
+        "Upload attachments from the host's attachment store (by their refs, such as a screenshot's)"
+            + " into a file input named by its ref, or through the file chooser a control opens (an"
+            + " Upload button over a hidden input). Never a path on the host.",
+        new ToolHints(false, true, false, true),
+        plus(
+            TARGET,
+            Param.strings("attachment_refs", 1, BrowserAction.Upload.MAX_FILES, null).asRequired()),
+        a -> {
+          throw new IllegalStateException("browser_upload is built from the call");
+        });
+  }
+
+  /**
    * {@code browser_fill_credential}, offered only when the project has a credential source: the
    * model names a reference, never a value.
    */

@@ -97,6 +97,7 @@ public final class BrowserTools implements AutoCloseable {
             this::failed));
     all.add(new FindInPage(bindings, pager, this::failed).tool());
     rows.subList(1, rows.size()).forEach(row -> all.add(actionTool(row)));
+    all.add(actionTool(ActionTools.upload(), new Uploads(settings.uploads(), attachments)::action));
     all.add(
         new BrowserTool(
             new ToolDescriptor(
@@ -130,11 +131,18 @@ public final class BrowserTools implements AutoCloseable {
    * observation after it, under the row's heading.
    */
   private <R> Tool actionTool(ActionTools.Row<R> row) {
+    return actionTool(row, (call, args) -> row.action().apply(args));
+  }
+
+  /** An action tool whose action needs the call itself (whose attachments it may read). */
+  private <R> Tool actionTool(
+      ActionTools.Row<R> row,
+      java.util.function.BiFunction<ToolCall, Arguments, BrowserAction<R>> actionOf) {
     return new BrowserTool(
         new ToolDescriptor(row.name(), row.description(), Param.schema(row.params()), row.hints()),
         call -> {
           Arguments args = new Arguments(call.arguments());
-          BrowserAction<R> action = row.action().apply(args);
+          BrowserAction<R> action = actionOf.apply(call, args);
           View view = row.observes() ? view(call) : defaultView();
           BrowserLease.Acted<R> acted =
               bindings.run(

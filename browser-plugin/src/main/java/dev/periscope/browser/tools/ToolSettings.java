@@ -15,4 +15,11 @@ public record ToolSettings(
     Mode observeMode,
     int observeMaxTextChars,
     int observeMaxElements,
-    int waitTimeoutMs) {}
+    int waitTimeoutMs,
+    Uploads uploads) {
+  /**
+   * Whether the project lets the agent upload attachments ({@code plugins.browser.uploads.enabled},
+   * by default off in strict network mode and on otherwise), and the most bytes one upload takes.
+   */
+  public record Uploads(boolean enabled, boolean configured, long maxBytes) {}
+}

@@ -1,7 +1,8 @@
 // Installed in every document before the page's own scripts. Keeps the agent's page the only page and keeps
 // the page from handing anything to the operating system: new windows, file pickers, external protocols. What it
 // blocks it records, so the action that caused it fails with BROWSER_POLICY_DENIED. KEY is this environment's
-// registry name, filled in by the provider.
+// registry name, filled in by the provider. A file picker opens only while browser_upload runs (registry.uploading),
+// and then only into Playwright's file chooser, which that tool answers with its files.
 (() => {
   const KEY = '__KEY__';
   const registry = window[KEY] || (() => {
@@ -62,7 +63,7 @@
       }
     }
     const label = event.target instanceof Element ? event.target.closest('label') : null;
-    if (label && label.control && label.control.type === 'file') {
+    if (label && label.control && label.control.type === 'file' && !registry.uploading) {
       event.preventDefault(); block('the page tried to open a file picker');
     }
   }, true);
@@ -80,13 +81,13 @@
 
   const click = HTMLInputElement.prototype.click;
   HTMLInputElement.prototype.click = function () {
-    if (this.type === 'file') { block('the page tried to open a file picker'); return; }
+    if (this.type === 'file' && !registry.uploading) { block('the page tried to open a file picker'); return; }
     click.call(this);
   };
   if (HTMLInputElement.prototype.showPicker) {
     const showPicker = HTMLInputElement.prototype.showPicker;
     HTMLInputElement.prototype.showPicker = function () {
-      if (this.type === 'file') { block('the page tried to open a file picker'); return; }
+      if (this.type === 'file' && !registry.uploading) { block('the page tried to open a file picker'); return; }
       showPicker.call(this);
     };
   }

@@ -44,6 +44,8 @@ public final class LoginSite implements AutoCloseable {
                 "",
                 """
         <input id="q" aria-label="Search"><p id="keys">keys: 0</p>
+        <input type="file" aria-label="Photo"
+          onchange="document.getElementById('photo').textContent = 'photo ' + this.files[0].type"><p id="photo"></p>
         <ul id="list"><li draggable="true">Apples</li><li draggable="true">Bananas</li></ul>
         <p id="order">order: Apples, Bananas</p>
         <button id="b">Options</button><p id="menu">no menu</p>

@@ -192,6 +192,15 @@ public sealed interface BrowserAction<R> {
     }
 
     /**
+     * Puts the action's files into the file input {@code target}, or into the file chooser a click
+     * on {@code target} opens (a styled button over a hidden input). Since host API 2.3.0; a
+     * provider built before refuses it ({@link #unsupported}).
+     */
+    default void upload(Upload action, ProviderElement target) {
+      throw unsupported(action);
+    }
+
+    /**
      * {@code BROWSER_CAPABILITY_UNSUPPORTED} for an action this provider does not perform: what the
      * actions added after host API 2.2.0 do in a provider built before them.
      */
@@ -967,6 +976,58 @@ public sealed interface BrowserAction<R> {
           + accept
           + (promptText == null ? "" : ", " + promptText.length() + " chars")
           + "]";
+    }
+  }
+
+  /**
+   * Uploads files (their names, types and bytes, read from the host's attachment store by the tool,
+   * never from a path) through a file input or the file chooser a control opens. At most {@link
+   * #MAX_FILES} files.
+   */
+  record Upload(String observationId, String elementRef, List<UploadFile> files)
+      implements PageAction<Done> {
+    /** The most files one upload carries. */
+    public static final int MAX_FILES = 20;
+
+    /** One file: its name, its media type and its bytes, and the attachment it came from. */
+    public record UploadFile(String attachmentRef, String name, String mimeType, byte[] content) {
+      @Override
+      public String toString() {
+        return "UploadFile[" + attachmentRef + ", " + name + ", " + content.length + " bytes]";
+      }
+    }
+
+    public Upload {
+      files = files == null ? null : List.copyOf(files);
+    }
+
+    public String kind() {
+      return "upload";
+    }
+
+    public ElementTarget target() {
+      return new ElementTarget(observationId, elementRef);
+    }
+
+    public void validate() {
+      Fields.requireRef(elementRef);
+      if (files == null || files.isEmpty() || files.size() > MAX_FILES) {
+        throw Fields.invalid(
+            "/attachment_refs: from 1 to " + MAX_FILES + " attachments are required");
+      }
+    }
+
+    public Map<String, Object> describe() {
+      return Fields.of(kind())
+          .put("element_ref", elementRef)
+          .put("attachment_refs", files.stream().map(UploadFile::attachmentRef).toList())
+          .put("bytes", files.stream().mapToLong(f -> f.content().length).sum())
+          .map();
+    }
+
+    public Done accept(Handler handler, ProviderElement target, ProviderElement destination) {
+      handler.upload(this, target);
+      return Done.DONE;
     }
   }
 

@@ -165,6 +165,15 @@ class McpServerTest {
               .findFirst()
               .orElseThrow();
       assertEquals("image/png", image.mimeType());
+      // The screenshot's attachment, uploaded into a page's file input.
+      CallToolResult bench2 = mcp.call("browser_open", Map.of("url", site.url("/workbench")));
+      Map<String, Object> photo = new java.util.HashMap<>(McpConnection.target(bench2, "Photo"));
+      photo.put(
+          "attachment_refs",
+          List.of(((Map<?, ?>) McpConnection.structured(shot).get("attachment")).get("ref")));
+      CallToolResult uploaded = mcp.call("browser_upload", photo);
+      assertTrue(
+          McpConnection.text(uploaded).contains("photo image/png"), McpConnection.text(uploaded));
       BufferedImage png =
           ImageIO.read(new ByteArrayInputStream(Base64.getDecoder().decode(image.data())));
       assertEquals(List.of(1280, 720), List.of(png.getWidth(), png.getHeight()));
