@@ -130,17 +130,28 @@ final class PageDialogs {
   }
 
   /**
-   * Runs an action during which a dialog the page opens waits for the model: the action ends where
-   * the dialog stopped it, and returns null. With a dialog already open, {@code
-   * BROWSER_DIALOG_PENDING} naming it.
+   * Runs an action, whose own work ({@link #during}) a dialog the page opens stops: the action ends
+   * where the dialog stopped it, past the checks around that work, and returns null. With a dialog
+   * already open, {@code BROWSER_DIALOG_PENDING} naming it.
    */
   <T> T around(String what, Callable<T> action) throws Exception {
     requireNone(what);
-    answerable = true;
     try {
       return action.call();
     } catch (Opened stopped) {
       return null;
+    }
+  }
+
+  /**
+   * The action's own work, inside {@link #around}: a dialog that opens while it runs is the
+   * action's and waits for the model. One that opens during the checks before or after it (the
+   * guards' reads) is not, and is dismissed as any dialog outside an action is.
+   */
+  <T> T during(Callable<T> work) throws Exception {
+    answerable = true;
+    try {
+      return work.call();
     } finally {
       answerable = false;
     }

@@ -232,7 +232,9 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     return call(
         what,
         boundMs,
-        () -> dialogs.around(what, () -> watching.watch(() -> guards.around(what, work))));
+        () ->
+            dialogs.around(
+                what, () -> watching.watch(() -> guards.around(what, () -> dialogs.during(work)))));
   }
 
   /**
@@ -240,7 +242,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
    * ({@link PageDialogs#around}); with one already open it fails {@code BROWSER_DIALOG_PENDING}.
    */
   private <T> T act(String what, java.util.concurrent.Callable<T> work) {
-    return call(what, () -> dialogs.around(what, work));
+    return call(what, () -> dialogs.around(what, () -> dialogs.during(work)));
   }
 
   /** The dialogs of {@code watched}, reported through whichever guards the page has then. */
