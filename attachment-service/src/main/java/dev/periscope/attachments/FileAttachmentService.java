@@ -30,9 +30,9 @@ import java.util.UUID;
 import javax.imageio.ImageIO;
 
 /**
- * Images as content-addressed files (named by their sha256, mode 0600) in one owner-only directory,
- * with an index of refs in a storage domain. Refs are opaque ({@code attachment-<uuid>}); the same
- * image saved twice is one file with two refs.
+ * Images, and downloaded files kept as bytes, as content-addressed files (named by their sha256,
+ * mode 0600) in one owner-only directory, with an index of refs in a storage domain. Refs are
+ * opaque ({@code attachment-<uuid>}); the same image saved twice is one file with two refs.
  */
 public final class FileAttachmentService implements AttachmentService {
   /** The default byte budget of one image: 16 MiB. */
@@ -95,8 +95,34 @@ public final class FileAttachmentService implements AttachmentService {
       throw new AttachmentRejectedException(
           "attachment refused: the bytes are not a decodable " + mimeType + " image");
     }
+    return store(bytes, mimeType, image.getWidth(), image.getHeight(), metadata);
+  }
+
+  /**
+   * Keeps a file of any type as bytes under its digest, with the extension {@code bin} unless it is
+   * an image this store keeps: a download is never opened, and never named for a program to run it.
+   */
+  @Override
+  public AttachmentRef saveFile(byte[] bytes, String mimeType, AttachmentMetadata metadata) {
+    if (bytes.length > maxBytes) {
+      throw new AttachmentRejectedException(
+          "attachment refused: the file is "
+              + bytes.length
+              + " bytes, over this store's budget of "
+              + maxBytes
+              + " bytes");
+    }
+    return store(bytes, mimeType, 0, 0, metadata);
+  }
+
+  private static String extension(String mimeType) {
+    return EXTENSIONS.getOrDefault(mimeType, "bin");
+  }
+
+  private AttachmentRef store(
+      byte[] bytes, String mimeType, int width, int height, AttachmentMetadata metadata) {
     String sha = sha256(bytes);
-    Path file = directory.resolve(sha + "." + extension);
+    Path file = directory.resolve(sha + "." + extension(mimeType));
     try {
       if (!Files.exists(file)) {
         writeAtomically(file, bytes);
@@ -105,8 +131,7 @@ public final class FileAttachmentService implements AttachmentService {
       throw new UncheckedIOException("cannot write attachment " + sha, e);
     }
     String ref = "attachment-" + UUID.randomUUID();
-    AttachmentRef saved =
-        new AttachmentRef(ref, mimeType, bytes.length, image.getWidth(), image.getHeight());
+    AttachmentRef saved = new AttachmentRef(ref, mimeType, bytes.length, width, height);
     try {
       index.transaction(
           c -> {
@@ -144,7 +169,7 @@ public final class FileAttachmentService implements AttachmentService {
                   return Optional.empty();
                 }
                 String mime = r.getString("mime_type");
-                Path file = directory.resolve(r.getString("sha256") + "." + EXTENSIONS.get(mime));
+                Path file = directory.resolve(r.getString("sha256") + "." + extension(mime));
                 byte[] content = Files.readAllBytes(file);
                 return Optional.of(
                     new Attachment(
@@ -170,7 +195,7 @@ public final class FileAttachmentService implements AttachmentService {
   /** Where the host keeps an attachment: for the host's own output, never for a tool result. */
   public Optional<Path> locate(String ref) {
     return open(ref)
-        .map(a -> directory.resolve(sha256(a.content()) + "." + EXTENSIONS.get(a.mimeType())));
+        .map(a -> directory.resolve(sha256(a.content()) + "." + extension(a.mimeType())));
   }
 
   private void writeAtomically(Path file, byte[] bytes) throws IOException {

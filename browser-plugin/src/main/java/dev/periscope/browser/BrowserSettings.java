@@ -82,6 +82,14 @@ public record BrowserSettings(
   public static final Bound UPLOAD_MAX_BYTES =
       new Bound("uploads.maxBytes", 10 * 1024 * 1024, 1, 100 * 1024 * 1024);
 
+  /** The most bytes one download may take. */
+  public static final Bound DOWNLOAD_MAX_BYTES =
+      new Bound("downloads.maxBytes", 25 * 1024 * 1024, 1, 1024 * 1024 * 1024);
+
+  /** The most bytes one agent session's downloads may take in the attachment store together. */
+  public static final Bound DOWNLOAD_SESSION_BUDGET_BYTES =
+      new Bound("downloads.sessionBudgetBytes", 100 * 1024 * 1024, 1, Integer.MAX_VALUE);
+
   /** How many browsers (a driver and a Chromium each) the project's sessions share at most. */
   public static final Bound POOL_BROWSERS =
       new Bound("pool.browsers", PlaywrightSettings.defaultBrowsers(), 1, 8);
@@ -120,6 +128,11 @@ public record BrowserSettings(
                 TIMEOUT_MARGIN_MS.read(config),
                 LIVENESS_TIMEOUT_MS.read(config)),
             environment);
+    boolean downloads =
+        config
+            .at("downloads.enabled")
+            .map(v -> (Boolean) v)
+            .orElse(environment.network().mode() != NetworkPolicy.Mode.STRICT);
     PlaywrightSettings playwright =
         new PlaywrightSettings(
             config.string("chromium.executable"),
@@ -130,7 +143,8 @@ public record BrowserSettings(
             config.at("pool.prelaunch").map(v -> (Boolean) v).orElse(true),
             config.at("pool.spare").map(v -> (Boolean) v).orElse(true),
             DIALOG_TIMEOUT_MS.read(config),
-            MAX_CHECKPOINT_STORAGE_BYTES.read(config));
+            MAX_CHECKPOINT_STORAGE_BYTES.read(config),
+            new PlaywrightSettings.Downloads(downloads, DOWNLOAD_MAX_BYTES.read(config)));
     ToolSettings tools =
         new ToolSettings(
             provider,
@@ -149,7 +163,8 @@ public record BrowserSettings(
                     .map(v -> (Boolean) v)
                     .orElse(environment.network().mode() != NetworkPolicy.Mode.STRICT),
                 config.at("uploads.enabled").isPresent(),
-                UPLOAD_MAX_BYTES.read(config)));
+                UPLOAD_MAX_BYTES.read(config)),
+            new ToolSettings.Downloads(downloads, DOWNLOAD_SESSION_BUDGET_BYTES.read(config)));
     CredentialSettings credentials =
         new CredentialSettings(
             credentialRefs(config),

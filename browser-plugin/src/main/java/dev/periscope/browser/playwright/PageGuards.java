@@ -56,7 +56,8 @@ final class PageGuards {
       CDPSession control,
       String registryKey,
       long navigationTimeoutMs,
-      AtomicInteger extraPages) {
+      AtomicInteger extraPages,
+      PageDownloads keeping) {
     this.page = page;
     this.control = control;
     this.extraPages = extraPages;
@@ -74,7 +75,8 @@ final class PageGuards {
           settle(response.request());
           String disposition = response.headers().getOrDefault("content-disposition", "");
           if (response.request().isNavigationRequest()
-              && disposition.toLowerCase(Locale.ROOT).startsWith("attachment")) {
+              && disposition.toLowerCase(Locale.ROOT).startsWith("attachment")
+              && !keeping.accepting()) {
             // A navigation that answers with a file to save: the browser turns it into a download.
             downloads.incrementAndGet();
           }
@@ -82,6 +84,9 @@ final class PageGuards {
     page.onRequestFailed(this::settle);
     page.onDownload(
         download -> {
+          if (keeping.keep(download)) {
+            return;
+          }
           downloads.incrementAndGet();
           download.cancel();
         });
@@ -105,14 +110,14 @@ final class PageGuards {
    * Refuses before dispatch an element whose activation would leave the page or hand something to
    * the system.
    */
-  static void refuseBeforeDispatch(ProviderElement element) {
+  static void refuseBeforeDispatch(ProviderElement element, boolean downloadsAllowed) {
     String f = element.fingerprint();
     String reason =
         "file".equals(element.inputType())
             ? "it is a file input; files go into it only with browser_upload, from the attachment store"
             : f.contains("\"opensNewPage\":true")
                 ? "it opens a new page, and this browser keeps one page"
-                : f.contains("\"downloads\":true")
+                : f.contains("\"downloads\":true") && !downloadsAllowed
                     ? "it downloads a file, and downloads are not allowed"
                     : f.contains("\"externalProtocol\":true")
                         ? "it hands a link or form to another program"

@@ -74,8 +74,10 @@ final class PageScripts {
   }
 
   /** guards.js for one environment, its registry under {@code registryKey}. */
-  static String guards(String registryKey) {
-    return GUARDS.replace("__KEY__", registryKey);
+  static String guards(String registryKey, boolean downloadsAllowed) {
+    return GUARDS
+        .replace("__KEY__", registryKey)
+        .replace("__DOWNLOADS__", String.valueOf(downloadsAllowed));
   }
 
   /**

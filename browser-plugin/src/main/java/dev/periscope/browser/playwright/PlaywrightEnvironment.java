@@ -14,6 +14,7 @@ import dev.periscope.api.browser.ObservationBudget;
 import dev.periscope.api.browser.Screenshot;
 import dev.periscope.api.browser.spi.CheckpointRef;
 import dev.periscope.api.browser.spi.CheckpointingEnvironment;
+import dev.periscope.api.browser.spi.DownloadedFile;
 import dev.periscope.api.browser.spi.EnvironmentFault;
 import dev.periscope.api.browser.spi.EnvironmentPolicy;
 import dev.periscope.api.browser.spi.ProviderElement;
@@ -54,6 +55,11 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
   private final long navigationTimeoutMs;
   private final EnvironmentPolicy policy;
   private PageGuards guards;
+
+  /** The downloads actions start, kept in quarantine until the runtime takes them. */
+  private final PageDownloads downloads;
+
+  private final PlaywrightSettings.Downloads downloadPolicy;
 
   /** The primary page's dialogs; replaced with the page. */
   private PageDialogs dialogs;
@@ -115,14 +121,18 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
       java.util.Optional<StateCheckpoints> saving,
       PolicyProxy proxy,
       long dialogTimeoutMs,
-      long storageCapBytes) {
+      long storageCapBytes,
+      PlaywrightSettings.Downloads downloadPolicy) {
+    this.downloadPolicy = downloadPolicy;
+    this.downloads = new PageDownloads(downloadPolicy);
     this.saving = saving;
     this.dialogTimeoutMs = dialogTimeoutMs;
     this.storageCapBytes = storageCapBytes;
     this.proxy = proxy;
     this.navigations = new NavigationOutcomes(page, proxy);
     this.registryKey = registryKey;
-    this.guards = guard(context, page, registryKey, policy.timeouts().navigationMs(), extraPages);
+    this.guards =
+        guard(context, page, registryKey, policy.timeouts().navigationMs(), extraPages, downloads);
     this.clickListeners = new ClickListeners(guards.control(), registryKey);
     // One primary page: any other page the context gets is closed (at the next call, when events
     // arrive).
@@ -175,9 +185,10 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
       Page page,
       String registryKey,
       long navigationTimeoutMs,
-      java.util.concurrent.atomic.AtomicInteger extraPages) {
+      java.util.concurrent.atomic.AtomicInteger extraPages,
+      PageDownloads keeping) {
     return new PageGuards(
-        page, context.newCDPSession(page), registryKey, navigationTimeoutMs, extraPages);
+        page, context.newCDPSession(page), registryKey, navigationTimeoutMs, extraPages, keeping);
   }
 
   private void watchRenderer(Page watched) {
@@ -234,7 +245,16 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
         boundMs,
         () ->
             dialogs.around(
-                what, () -> watching.watch(() -> guards.around(what, () -> dialogs.during(work)))));
+                what,
+                () -> {
+                  T result =
+                      downloads.during(
+                          () ->
+                              watching.watch(
+                                  () -> guards.around(what, () -> dialogs.during(work))));
+                  downloads.collect(page.url());
+                  return result;
+                }));
   }
 
   /**
@@ -251,8 +271,8 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
         watched, lane, dialogTimeoutMs, callBoundMs, line -> guards.report(line));
   }
 
-  private static void refuseBeforeDispatch(ProviderElement element) {
-    PageGuards.refuseBeforeDispatch(element);
+  private void refuseBeforeDispatch(ProviderElement element) {
+    PageGuards.refuseBeforeDispatch(element, downloadPolicy.enabled());
   }
 
   /**
@@ -456,7 +476,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     } finally {
       replacingPage = false;
     }
-    guards = guard(context, page, registryKey, navigationTimeoutMs, extraPages);
+    guards = guard(context, page, registryKey, navigationTimeoutMs, extraPages, downloads);
     clickListeners = new ClickListeners(guards.control(), registryKey);
     navigations = new NavigationOutcomes(page, proxy);
     dialogs.cancelExpiry();
@@ -695,6 +715,11 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
           }
           return null;
         });
+  }
+
+  @Override
+  public List<DownloadedFile> takeDownloads() {
+    return downloads.take();
   }
 
   @Override

@@ -197,7 +197,8 @@ public final class PlaywrightProvider implements CheckpointingProvider {
                                   files, ID, version().orElseThrow(), restoredFrom, storageState)),
                       prepared.proxy(),
                       settings.dialogTimeoutMs(),
-                      settings.maxCheckpointStorageBytes());
+                      settings.maxCheckpointStorageBytes(),
+                      settings.downloads());
                 } catch (RuntimeException e) {
                   try {
                     prepared.discard();
@@ -249,7 +250,8 @@ public final class PlaywrightProvider implements CheckpointingProvider {
         lane.browser(),
         new PolicyProxy(destinations, resolver, upstream),
         policy.viewport(),
-        storageState);
+        storageState,
+        settings.downloads().enabled());
   }
 
   private static boolean answers(PreparedContext spare) {
@@ -319,7 +321,11 @@ public final class PlaywrightProvider implements CheckpointingProvider {
               settings.spare()
                   ? browser ->
                       PreparedContext.make(
-                          browser, PolicyProxy.unassigned(resolver, upstream), SPARE_VIEWPORT, null)
+                          browser,
+                          PolicyProxy.unassigned(resolver, upstream),
+                          SPARE_VIEWPORT,
+                          null,
+                          settings.downloads().enabled())
                   : null);
     }
     return pool;

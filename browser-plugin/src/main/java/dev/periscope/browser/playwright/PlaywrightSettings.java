@@ -18,7 +18,14 @@ public record PlaywrightSettings(
     boolean prelaunch,
     boolean spare,
     long dialogTimeoutMs,
-    long maxCheckpointStorageBytes) {
+    long maxCheckpointStorageBytes,
+    Downloads downloads) {
+  /**
+   * Whether a download an action starts is kept (in quarantine, for the attachment store) rather
+   * than cancelled, and the most bytes one may take.
+   */
+  public record Downloads(boolean enabled, long maxBytes) {}
+
   /** The pool's default size: one browser per core, at least 2 and at most 4. */
   public static int defaultBrowsers() {
     return Math.min(Math.max(2, Runtime.getRuntime().availableProcessors()), 4);

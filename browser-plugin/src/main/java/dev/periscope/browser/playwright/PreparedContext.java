@@ -19,14 +19,16 @@ record PreparedContext(BrowserContext context, Page page, PolicyProxy proxy, Str
 
   /**
    * Makes one on {@code browser}, owning {@code proxy} (closed if this fails), with the storage
-   * state of a checkpoint when {@code storageState} is not null (its session storage restored into
-   * the page, {@link BrowserStorage#restoreSession}).
+   * state of a checkpoint when {@code storageState} is not null; its guards let a download link
+   * through when {@code downloadsAllowed} (the environment keeps what an action downloads) (its
+   * session storage restored into the page, {@link BrowserStorage#restoreSession}).
    */
   static PreparedContext make(
       Browser browser,
       PolicyProxy proxy,
       EnvironmentPolicy.Viewport viewport,
-      String storageState) {
+      String storageState,
+      boolean downloadsAllowed) {
     BrowserContext context = null;
     try {
       // No credentials here: Playwright would pause every request to answer proxy challenges.
@@ -43,7 +45,7 @@ record PreparedContext(BrowserContext context, Page page, PolicyProxy proxy, Str
       }
       context = browser.newContext(options);
       String registryKey = "__periscope_" + java.util.UUID.randomUUID().toString().replace("-", "");
-      context.addInitScript(PageScripts.guards(registryKey));
+      context.addInitScript(PageScripts.guards(registryKey, downloadsAllowed));
       Page page = context.newPage();
       // The browser learns the proxy's credentials from the proxy itself, before any page of the
       // agent loads.

@@ -343,6 +343,9 @@ final class Lease implements BrowserLease {
               e)
           .withUrl(environment.lastUrl());
     }
-    return new Acted<>(result, recording.end(Transition.Outcome.SUCCEEDED, after, acted, null));
+    return new Acted<>(
+        result,
+        recording.end(Transition.Outcome.SUCCEEDED, after, acted, null),
+        environment.delegate().takeDownloads());
   }
 }

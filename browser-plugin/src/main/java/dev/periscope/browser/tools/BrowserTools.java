@@ -41,6 +41,7 @@ public final class BrowserTools implements AutoCloseable {
   private final Pager pager = new Pager();
   private final ToolSettings settings;
   private final Optional<AttachmentService> attachments;
+  private final DownloadStore downloadStore;
 
   private final BrowserRuntime runtime;
   private final SessionDirectory sessions;
@@ -63,6 +64,7 @@ public final class BrowserTools implements AutoCloseable {
     this.bindings = new AgentBindings(runtime, sessions::sessionFor, settings);
     this.settings = settings;
     this.attachments = attachments;
+    this.downloadStore = new DownloadStore(settings.downloads(), attachments);
   }
 
   /** Every tool of the skill, in the order offered. */
@@ -150,15 +152,25 @@ public final class BrowserTools implements AutoCloseable {
                   call.cancellation(),
                   lease -> lease.act(action, view.retained(), call.cancellation()));
           ToolResult shown = transition(call, view, acted.transition());
-          if (row.heading() == null) {
+          List<String> heading = new ArrayList<>();
+          if (row.heading() != null) {
+            heading.add(row.heading().apply(args, acted.result()));
+          }
+          Map<String, Object> structured = shown.structured();
+          if (!acted.downloads().isEmpty()) {
+            List<DownloadStore.Stored> stored =
+                downloadStore.store(call.agentSessionId(), acted.downloads());
+            stored.forEach(d -> heading.add(d.line()));
+            structured = new LinkedHashMap<>(structured);
+            structured.put("downloads", stored.stream().map(DownloadStore.Stored::json).toList());
+          }
+          if (heading.isEmpty()) {
             return shown;
           }
           return new ToolResult(
-              List.of(
-                  new Content.Text(
-                      row.heading().apply(args, acted.result()) + "\n" + shown.text())),
+              List.of(new Content.Text(String.join("\n", heading) + "\n" + shown.text())),
               false,
-              shown.structured());
+              structured);
         },
         this::failed);
   }

@@ -16,7 +16,15 @@ public record ToolSettings(
     int observeMaxTextChars,
     int observeMaxElements,
     int waitTimeoutMs,
-    Uploads uploads) {
+    Uploads uploads,
+    Downloads downloads) {
+  /**
+   * Whether downloads an action starts are kept ({@code plugins.browser.downloads.enabled}, by
+   * default off in strict network mode and on otherwise), and the most bytes one agent session's
+   * downloads may take in the attachment store together.
+   */
+  public record Downloads(boolean enabled, long sessionBudgetBytes) {}
+
   /**
    * Whether the project lets the agent upload attachments ({@code plugins.browser.uploads.enabled},
    * by default off in strict network mode and on otherwise), and the most bytes one upload takes.

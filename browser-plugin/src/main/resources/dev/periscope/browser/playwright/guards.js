@@ -5,6 +5,9 @@
 // and then only into Playwright's file chooser, which that tool answers with its files.
 (() => {
   const KEY = '__KEY__';
+  // Whether the project keeps downloads (what an action downloads goes to the attachment store, anything else is
+  // cancelled by the provider): then a download link is let through here.
+  const DOWNLOADS = __DOWNLOADS__;
   const registry = window[KEY] || (() => {
     const r = { ids: new WeakMap(), next: 1, blocked: [], closedRoots: new WeakMap() };
     Object.defineProperty(window, KEY, { value: r, enumerable: false });
@@ -58,7 +61,7 @@
         event.preventDefault(); block('the link opens a new page');
       } else if (external(anchor.href)) {
         event.preventDefault(); block('the link hands ' + new URL(anchor.href).protocol + ' to another program');
-      } else if (anchor.hasAttribute('download')) {
+      } else if (anchor.hasAttribute('download') && !DOWNLOADS) {
         event.preventDefault(); block('the link downloads a file');
       }
     }

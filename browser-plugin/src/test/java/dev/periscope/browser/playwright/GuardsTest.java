@@ -141,7 +141,10 @@ class GuardsTest {
                       try (OutputStream out = exchange.getResponseBody()) {
                         out.write(body);
                       }
-                    }));
+                    }),
+            dev.periscope.browser.runtime.CredentialChannel.none(),
+            // This project keeps no downloads: each one is refused or cancelled.
+            LocalBrowser.withLoopback(Map.of("downloads", Map.of("enabled", false))));
   }
 
   @AfterAll

@@ -29,8 +29,23 @@ public interface BrowserLease extends AutoCloseable {
    */
   <R> Acted<R> act(BrowserAction<R> action, ObservationBudget budget, Cancellation cancellation);
 
-  /** What an action returned, and the transition it made. */
-  record Acted<R>(R result, Transition transition) {}
+  /**
+   * What an action returned, the transition it made, and the files the page downloaded in answer to
+   * it (in quarantine, for the caller to store).
+   */
+  record Acted<R>(
+      R result,
+      Transition transition,
+      java.util.List<dev.periscope.api.browser.spi.DownloadedFile> downloads) {
+    public Acted {
+      downloads = java.util.List.copyOf(downloads);
+    }
+
+    /** An action that downloaded nothing. */
+    public Acted(R result, Transition transition) {
+      this(result, transition, java.util.List.of());
+    }
+  }
 
   /** Shorthand for {@link #act} with a {@link BrowserAction.Navigate}. */
   default Transition navigate(String url, ObservationBudget budget, Cancellation cancellation) {

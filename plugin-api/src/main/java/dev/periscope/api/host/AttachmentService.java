@@ -15,6 +15,17 @@ public interface AttachmentService {
    */
   AttachmentRef saveImage(byte[] bytes, String mimeType, AttachmentMetadata metadata);
 
+  /**
+   * Saves a file of any type (a download, in quarantine: stored as bytes, never opened) and returns
+   * its ref. Since host API 2.3.0; a store that keeps images only refuses it.
+   *
+   * @throws AttachmentRejectedException when the file is over the store's byte budget, or the store
+   *     keeps images only
+   */
+  default AttachmentRef saveFile(byte[] bytes, String mimeType, AttachmentMetadata metadata) {
+    throw new AttachmentRejectedException("attachment refused: this store keeps images only");
+  }
+
   /** Reads an attachment back by its ref. */
   Optional<Attachment> open(String ref);
 }

@@ -33,6 +33,15 @@ public interface BrowserEnvironment extends AutoCloseable {
   BrowserAction.Handler actions();
 
   /**
+   * The files the page downloaded during the last action and that the project's policy let through,
+   * in quarantine; taken once (a second call answers none). Since host API 2.3.0; a provider that
+   * keeps no downloads has none.
+   */
+  default java.util.List<DownloadedFile> takeDownloads() {
+    return java.util.List.of();
+  }
+
+  /**
    * The origins ({@code scheme://host[:port]}) of the documents from the one that holds the element
    * up to the top page: the first is the field's own frame, the last the top page's. An opaque
    * origin (a sandboxed frame, {@code about:srcdoc}, {@code data:}) is {@code "null"}.
