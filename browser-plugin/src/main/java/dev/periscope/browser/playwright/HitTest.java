@@ -65,7 +65,10 @@ final class HitTest {
         if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return { cover: null, ready: false };
         const scope = el.getRootNode();
         const hit = (scope && scope.elementFromPoint ? scope : document).elementFromPoint(x, y);
-        const reaches = hit && (hit === el || el.contains(hit));
+        let reaches = false;
+        for (let n = hit; n && !reaches; n = n.assignedSlot || n.parentNode || (n instanceof ShadowRoot ? n.host : null)) {
+          reaches = n === el;
+        }
         const style = getComputedStyle(el);
         const enabled = !el.matches(':disabled') && !el.closest('[aria-disabled="true"]');
         const still = !document.getAnimations().some((a) => {

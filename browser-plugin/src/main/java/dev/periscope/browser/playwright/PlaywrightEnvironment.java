@@ -29,7 +29,8 @@ import java.util.Map;
 /**
  * One BrowserContext with its primary page, on a lane of the browser pool that other environments
  * may share. Every call runs on the lane's thread, bounded ({@link #callBound}). Its checkpoint is
- * Playwright's storage state (cookies and local storage), written through {@link CheckpointFiles}.
+ * Playwright's storage state (cookies, local storage, IndexedDB) and the page's session storage
+ * ({@link BrowserStorage}), written through {@link CheckpointFiles}.
  */
 final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAction.Handler {
   private final Lane lane;
@@ -1070,7 +1071,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
   /** What the storage look finds while a dialog holds the page. */
   private static final String DIALOG_OPEN = new String("dialog open");
 
-  /** The digest of the cookies and frames' local storage the last checkpoint was taken after. */
+  /** The digest of the cookies and frames' storage the last checkpoint was taken after. */
   private String storageDigest;
 
   /**

@@ -207,7 +207,9 @@ final class PointerActions {
       target.setInputFiles(payloads);
       return;
     }
-    page.evaluate("key => { const r = window[key]; if (r) r.uploading = true; }", registryKey);
+    // In the control's own document: a control in a frame opens its chooser there.
+    com.microsoft.playwright.Frame frame = target.ownerFrame();
+    frame.evaluate("key => { const r = window[key]; if (r) r.uploading = true; }", registryKey);
     try {
       com.microsoft.playwright.FileChooser chooser = page.waitForFileChooser(() -> target.click());
       chooser.setFiles(payloads);
@@ -220,7 +222,7 @@ final class PointerActions {
                   + " that opens one")
           .withUrl(page.url());
     } finally {
-      page.evaluate("key => { const r = window[key]; if (r) r.uploading = false; }", registryKey);
+      frame.evaluate("key => { const r = window[key]; if (r) r.uploading = false; }", registryKey);
     }
   }
 
@@ -231,7 +233,9 @@ final class PointerActions {
    */
   private static final String FOCUSED =
       "(key) => { const reg = window[key]; let a = document.activeElement;"
-          + " const shadow = (e) => e.shadowRoot || (reg && reg.closedRoots && reg.closedRoots.get(e));"
+          + " const shadow = (e) => { if (e.shadowRoot) return e.shadowRoot;"
+          + "   const k = reg && reg.closedRoots && reg.closedRoots.get(e);"
+          + "   return k instanceof ShadowRoot && k.host === e ? k : null; };"
           + " while (a && shadow(a) && shadow(a).activeElement) a = shadow(a).activeElement;"
           + " if (a && (a.tagName === 'IFRAME' || a.tagName === 'FRAME')) return 'frame';"
           + " return a instanceof HTMLInputElement && a.type === 'password' ? 'password' : ''; }";

@@ -10,7 +10,12 @@
   // Asked of the element's own tree: the page's answer would be the shadow host of an element in a shadow root.
   const scope = el.getRootNode();
   const hit = (scope && scope.elementFromPoint ? scope : document).elementFromPoint(x, y);
-  if (!hit || hit === el || el.contains(hit)) return null;
-  if (el.labels && Array.from(el.labels).some((l) => l.contains(hit))) return null;
+  // Inside el as the page is drawn: through slots (a component's slotted label is its own) and shadow hosts.
+  const inside = (outer, n) => {
+    for (; n; n = n.assignedSlot || n.parentNode || (n instanceof ShadowRoot ? n.host : null)) if (n === outer) return true;
+    return false;
+  };
+  if (!hit || hit === el || inside(el, hit)) return null;
+  if (el.labels && Array.from(el.labels).some((l) => inside(l, hit))) return null;
   return hit;
 }

@@ -100,7 +100,13 @@
   const clickables = new Set();
   // Shadow roots, open and closed (the closed ones as guards.js kept them), are walked as part of the page: an
   // element in one is a candidate like any other, and its host's ancestors are its ancestors.
-  const shadowOf = (el) => el.shadowRoot || (registry.closedRoots && registry.closedRoots.get(el)) || null;
+  // A kept root counts only if it is a shadow root of this very element: the page can reach the registry, and a
+  // forged entry must not lead the walk elsewhere (or round in a cycle).
+  const shadowOf = (el) => {
+    if (el.shadowRoot) return el.shadowRoot;
+    const kept = registry.closedRoots && registry.closedRoots.get(el);
+    return kept instanceof ShadowRoot && kept.host === el ? kept : null;
+  };
   const up = (n) => n.parentElement || (n.parentNode && n.parentNode.host) || null;
   const closestAcross = (el, selector) => {
     for (let n = el; n; ) {

@@ -25,6 +25,7 @@ class ShadowDomTest {
           <!doctype html><html><head><title>Components</title></head><body>
           <h1>Account</h1>
           <app-shell><span slot="note">Slotted light note</span></app-shell>
+          <fancy-button><span>Buy now</span></fancy-button>
           <p id="out">nothing yet</p>
           <script>
             const out = (s) => document.getElementById('out').textContent = s;
@@ -51,6 +52,16 @@ class ShadowDomTest {
                 root.getElementById('more').addEventListener('click', () => out('more shown'));
               }
             }
+            class FancyButton extends HTMLElement {
+              constructor() {
+                super();
+                // Its label is slotted: a click at its centre lands on the light-DOM span.
+                const root = this.attachShadow({ mode: 'open' });
+                root.innerHTML = '<button id="b" style="padding: 12px"><slot></slot></button>';
+                root.getElementById('b').addEventListener('click', () => out('bought'));
+              }
+            }
+            customElements.define('fancy-button', FancyButton);
             customElements.define('login-form', LoginForm);
             customElements.define('app-shell', AppShell);
           </script></body></html>""");
@@ -112,6 +123,15 @@ class ShadowDomTest {
     typed.put("text", "x");
     ToolResult keyed = call("act", "browser_type", typed);
     assertFalse(keyed.isError(), keyed.text());
+  }
+
+  @Test
+  void aButtonWhoseLabelIsSlottedIsNotCoveredByItsLabelAndIsClicked() {
+    ToolResult page = call("slot", "browser_open", Map.of("url", browser.url("/components")));
+    assertEquals(false, LocalBrowser.element(page, "Buy now").get("covered"), page.text());
+    ToolResult bought = call("slot", "browser_click", LocalBrowser.target(page, "Buy now"));
+    assertFalse(bought.isError(), bought.text());
+    assertTrue(bought.text().contains("bought"), bought.text());
   }
 
   @Test
