@@ -74,6 +74,9 @@ public record BrowserSettings(
   public static final Bound DIALOG_TIMEOUT_MS =
       new Bound("dialogTimeoutMs", 60_000, 1_000, 600_000);
 
+  /** The most tabs one environment keeps open. */
+  public static final Bound MAX_TABS = new Bound("maxTabs", 8, 1, 32);
+
   /** The most bytes of IndexedDB and session storage one checkpoint keeps. */
   public static final Bound MAX_CHECKPOINT_STORAGE_BYTES =
       new Bound("maxCheckpointStorageBytes", 16 * 1024 * 1024, 0, 256 * 1024 * 1024);
@@ -144,6 +147,7 @@ public record BrowserSettings(
             config.at("pool.spare").map(v -> (Boolean) v).orElse(true),
             DIALOG_TIMEOUT_MS.read(config),
             MAX_CHECKPOINT_STORAGE_BYTES.read(config),
+            MAX_TABS.read(config),
             new PlaywrightSettings.Downloads(downloads, DOWNLOAD_MAX_BYTES.read(config)));
     ToolSettings tools =
         new ToolSettings(

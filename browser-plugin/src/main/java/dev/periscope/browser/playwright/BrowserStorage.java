@@ -18,10 +18,11 @@ import java.util.Map;
 
 /**
  * What a checkpoint holds of a browser: Playwright's storage state (cookies, and each origin's
- * local storage and IndexedDB) with the session storage of the agent's page beside it, under
- * {@value #SESSION_STORAGE}. IndexedDB and session storage together stay within a byte cap: past
- * it, the largest origins' shares are left out (and logged by origin and size, never by content),
- * while cookies and local storage are always kept. On the lane's thread.
+ * local storage and IndexedDB) with the session storage of the agent's current tab beside it, under
+ * {@value #SESSION_STORAGE}, and the tabs' URLs under {@value #TABS}. IndexedDB and session storage
+ * together stay within a byte cap: past it, the largest origins' shares are left out (and logged by
+ * origin and size, never by content), while cookies and local storage are always kept. On the
+ * lane's thread.
  */
 final class BrowserStorage {
   private static final org.slf4j.Logger LOG =
@@ -30,7 +31,40 @@ final class BrowserStorage {
   /** The key of the page's session storage in a checkpoint: {@code [{origin, items}]}. */
   static final String SESSION_STORAGE = "sessionStorage";
 
+  /** The key of the tabs in a checkpoint: {@code {urls, current}}. */
+  static final String TABS = "tabs";
+
   private BrowserStorage() {}
+
+  /** The tabs a checkpoint reopens: their URLs in order, and the index of the current one. */
+  record SavedTabs(List<String> urls, int current) {
+    SavedTabs {
+      urls = List.copyOf(urls);
+    }
+  }
+
+  /** {@code saved} as a checkpoint holds it. */
+  static String tabs(SavedTabs saved) {
+    JsonObject o = new JsonObject();
+    JsonArray urls = new JsonArray();
+    saved.urls().forEach(urls::add);
+    o.add("urls", urls);
+    o.addProperty("current", saved.current());
+    return o.toString();
+  }
+
+  /** The tabs of {@code state} as {@link #tabs} wrote them, or {@code ""}. */
+  static String tabsOf(String state) {
+    JsonElement t = JsonParser.parseString(state).getAsJsonObject().get(TABS);
+    return t == null ? "" : t.toString();
+  }
+
+  /** {@code state} holding the tabs {@code tabs} ({@link #tabs}) in place of its own. */
+  static String withTabs(String state, String tabs) {
+    JsonObject o = JsonParser.parseString(state).getAsJsonObject();
+    o.add(TABS, JsonParser.parseString(tabs));
+    return o.toString();
+  }
 
   /** The records of each IndexedDB store the digest looks at. */
   static final int IDB_RECORDS = 200;
@@ -181,12 +215,24 @@ final class BrowserStorage {
     return e.toString().getBytes(StandardCharsets.UTF_8).length;
   }
 
-  /** A checkpoint split into Playwright's storage state and the page's session storage. */
-  record Stored(String playwrightState, Map<String, List<String[]>> sessionStorage) {}
+  /**
+   * A checkpoint split into Playwright's storage state, the page's session storage, and the tabs
+   * (null when it kept none).
+   */
+  record Stored(
+      String playwrightState, Map<String, List<String[]>> sessionStorage, SavedTabs tabs) {}
 
-  /** Splits a checkpoint; one written before session storage was kept has none. */
+  /** Splits a checkpoint; one written before session storage or tabs were kept has none. */
   static Stored split(String checkpoint) {
     JsonObject state = JsonParser.parseString(checkpoint).getAsJsonObject();
+    SavedTabs tabs = null;
+    if (state.remove(TABS) instanceof JsonObject t && t.get("urls") instanceof JsonArray urls) {
+      List<String> list = new ArrayList<>();
+      for (JsonElement u : urls) {
+        list.add(u.getAsString());
+      }
+      tabs = new SavedTabs(list, t.has("current") ? t.get("current").getAsInt() : 0);
+    }
     Map<String, List<String[]>> session = new LinkedHashMap<>();
     if (state.get(SESSION_STORAGE) instanceof JsonArray sessions) {
       for (JsonElement e : sessions) {
@@ -202,7 +248,7 @@ final class BrowserStorage {
       }
       state.remove(SESSION_STORAGE);
     }
-    return new Stored(state.toString(), session);
+    return new Stored(state.toString(), session, tabs);
   }
 
   /**

@@ -19,10 +19,12 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * What keeps the agent's page the only page and keeps it from handing anything to the system: the
- * in-page guards (guards.js) record what they block; a Chromium control session reports scripted
- * navigations to other programs ({@code location.href = 'mailto:…'}); downloads are cancelled as
- * they start, and the environment closes any other page as it appears.
+ * What keeps a tab from opening pages on its own and from handing anything to the system: the
+ * in-page guards (guards.js) record what they block, and let a new window open only in answer to
+ * the agent's own input (the environment makes it a tab); a Chromium control session reports
+ * scripted navigations to other programs ({@code location.href = 'mailto:…'}); downloads are
+ * cancelled as they start unless an action's are kept, and the environment closes any page that
+ * appears with no action behind it.
  *
  * <p>What the page blocked while an action ran fails that action with {@code
  * BROWSER_POLICY_DENIED}. What it did while no action ran (a popup or download, and the dialogs
@@ -43,25 +45,50 @@ final class PageGuards {
   private final String registryKey;
   private final long navigationTimeoutMs;
   private final AtomicInteger downloads = new AtomicInteger();
-  private final AtomicInteger extraPages;
+
+  /** What the environment blocked outside this page (a page it closed): drained by each read. */
+  private final java.util.function.Supplier<List<String>> outside;
+
+  /** Told how many new windows the document opened during an action, to wait for them. */
+  private final java.util.function.IntConsumer opened;
+
   private final AtomicInteger pendingNavigations = new AtomicInteger();
   private final List<String> externalNavigations = new ArrayList<>();
   private final List<String> pageEvents = new ArrayList<>();
   private int attributedDownloads;
-  private int attributedPages;
 
-  /** Guards one primary page; {@code extraPages} counts the other pages the context closed. */
+  /**
+   * File choosers the page opened outside {@link #choosing}: Playwright intercepts every chooser
+   * once a listener is there, so none reaches the system, whatever the page did to the in-page
+   * guard (whose registry a page script can find).
+   */
+  private final AtomicInteger fileChoosers = new AtomicInteger();
+
+  private int attributedChoosers;
+
+  /** Whether the environment is closing: then a closed page is its doing, not the page's. */
+  private final java.util.function.BooleanSupplier ending;
+
+  private boolean choosing;
+
+  /**
+   * Guards one tab; {@code outside} drains what the environment blocked outside the page, and
+   * {@code opened} waits for the windows an action opened to arrive as tabs.
+   */
   PageGuards(
       Page page,
       CDPSession control,
       String registryKey,
       long navigationTimeoutMs,
-      AtomicInteger extraPages,
+      java.util.function.Supplier<List<String>> outside,
+      java.util.function.IntConsumer opened,
+      java.util.function.BooleanSupplier ending,
       PageDownloads keeping) {
+    this.ending = ending;
     this.page = page;
     this.control = control;
-    this.extraPages = extraPages;
-    this.attributedPages = extraPages.get();
+    this.outside = outside;
+    this.opened = opened;
     this.registryKey = registryKey;
     this.navigationTimeoutMs = navigationTimeoutMs;
     page.onRequest(
@@ -82,6 +109,12 @@ final class PageGuards {
           }
         });
     page.onRequestFailed(this::settle);
+    page.onFileChooser(
+        chooser -> {
+          if (!choosing) {
+            fileChoosers.incrementAndGet();
+          }
+        });
     page.onDownload(
         download -> {
           if (keeping.keep(download)) {
@@ -101,6 +134,16 @@ final class PageGuards {
         });
   }
 
+  /** Runs {@code work}, an upload, with the file chooser it opens let through to it. */
+  <T> T choosing(Callable<T> work) throws Exception {
+    choosing = true;
+    try {
+      return work.call();
+    } finally {
+      choosing = false;
+    }
+  }
+
   /** The page's Chromium control session, which the page cannot see. */
   CDPSession control() {
     return control;
@@ -115,13 +158,11 @@ final class PageGuards {
     String reason =
         "file".equals(element.inputType())
             ? "it is a file input; files go into it only with browser_upload, from the attachment store"
-            : f.contains("\"opensNewPage\":true")
-                ? "it opens a new page, and this browser keeps one page"
-                : f.contains("\"downloads\":true") && !downloadsAllowed
-                    ? "it downloads a file, and downloads are not allowed"
-                    : f.contains("\"externalProtocol\":true")
-                        ? "it hands a link or form to another program"
-                        : null;
+            : f.contains("\"downloads\":true") && !downloadsAllowed
+                ? "it downloads a file, and downloads are not allowed"
+                : f.contains("\"externalProtocol\":true")
+                    ? "it hands a link or form to another program"
+                    : null;
     if (reason != null) {
       throw new BrowserException(
           ErrorCode.BROWSER_POLICY_DENIED,
@@ -134,13 +175,22 @@ final class PageGuards {
    */
   <T> T around(String what, Callable<T> action) throws Exception {
     noteBackground();
-    T result = action.call();
-    Recorded recorded = readRegistry();
-    List<String> blocked = new ArrayList<>(recorded.blocked());
-    if (recorded.navigated() || pendingNavigations.get() > 0) {
-      // Only a navigation the page started waits here: an action that started none returns at once.
-      awaitNavigationHeaders();
-      blocked.addAll(readRegistry().blocked());
+    T result;
+    try {
+      result = action.call();
+    } catch (PlaywrightException e) {
+      if (!closedItself()) {
+        throw e;
+      }
+      result = null; // the page closed itself in answer (window.close()): nothing more to see
+    }
+    List<String> blocked = new ArrayList<>();
+    try {
+      blocked.addAll(afterAction());
+    } catch (PlaywrightException e) {
+      if (!closedItself()) {
+        throw e;
+      }
     }
     blocked.addAll(takeBlockedOutside());
     if (!blocked.isEmpty()) {
@@ -150,6 +200,35 @@ final class PageGuards {
           .withUrl(page.url());
     }
     return result;
+  }
+
+  /** Whether the page closed itself ({@code window.close()}), the environment going on. */
+  private boolean closedItself() {
+    return page.isClosed() && !ending.getAsBoolean();
+  }
+
+  /**
+   * What the document blocked while the action ran, once a navigation it started has its headers
+   * and the windows it opened have arrived. Nothing when the page closed itself meanwhile.
+   */
+  private List<String> afterAction() {
+    if (page.isClosed()) {
+      return List.of();
+    }
+    Recorded recorded = readRegistry();
+    List<String> blocked = new ArrayList<>(recorded.blocked());
+    int windows = recorded.opened();
+    if (!page.isClosed() && (recorded.navigated() || pendingNavigations.get() > 0)) {
+      // Only a navigation the page started waits here: an action that started none returns at once.
+      awaitNavigationHeaders();
+      Recorded again = readRegistry();
+      blocked.addAll(again.blocked());
+      windows += again.opened();
+    }
+    if (windows > 0) {
+      opened.accept(windows);
+    }
+    return blocked;
   }
 
   /**
@@ -166,7 +245,7 @@ final class PageGuards {
    * #drained}).
    */
   List<String> takePageEvents() {
-    noteBackground(new Recorded(List.of(), false));
+    noteBackground(new Recorded(List.of(), false, 0));
     List<String> events = List.copyOf(pageEvents);
     pageEvents.clear();
     return events;
@@ -196,35 +275,43 @@ final class PageGuards {
       Map<String, Object> r = (Map<String, Object>) page.evaluate(READ_REGISTRY, registryKey);
       return recorded(r);
     } catch (PlaywrightException e) {
-      return new Recorded(List.of(), true);
+      return new Recorded(List.of(), true, 0);
     }
   }
 
   @SuppressWarnings("unchecked")
   private static Recorded recorded(Map<String, Object> read) {
     return new Recorded(
-        (List<String>) read.get("blocked"), Boolean.TRUE.equals(read.get("navigated")));
+        (List<String>) read.get("blocked"),
+        Boolean.TRUE.equals(read.get("navigated")),
+        read.get("opened") instanceof Number n ? n.intValue() : 0);
   }
 
-  private record Recorded(List<String> blocked, boolean navigated) {}
+  /**
+   * What the document's guards recorded: what they blocked, whether it navigated, and how many new
+   * windows it opened in answer to the agent's input.
+   */
+  private record Recorded(List<String> blocked, boolean navigated, int opened) {}
 
   private static final String READ_REGISTRY =
-      "key => { const r = window[key]; if (!r) return { blocked: [], navigated: false };"
+      "key => { const r = window[key]; if (!r) return { blocked: [], navigated: false, opened: 0 };"
           + " const b = r.blocked.slice(); r.blocked.length = 0; const n = !!r.navigated;"
-          + " r.navigated = false; return { blocked: b, navigated: n }; }";
+          + " r.navigated = false; const o = r.opened || 0; r.opened = 0;"
+          + " return { blocked: b, navigated: n, opened: o }; }";
 
   /** What the browser blocked outside the page's scripts: downloads, pages, external protocols. */
   private List<String> takeBlockedOutside() {
     List<String> blocked = new ArrayList<>(externalNavigations);
     externalNavigations.clear();
+    if (fileChoosers.get() > attributedChoosers) {
+      blocked.add("the page tried to open a file picker");
+      attributedChoosers = fileChoosers.get();
+    }
     if (downloads.get() > attributedDownloads) {
       blocked.add("the page started a download, which was cancelled");
       attributedDownloads = downloads.get();
     }
-    if (extraPages.get() > attributedPages) {
-      blocked.add("the page opened another page, which was closed");
-      attributedPages = extraPages.get();
-    }
+    blocked.addAll(outside.get());
     return blocked;
   }
 

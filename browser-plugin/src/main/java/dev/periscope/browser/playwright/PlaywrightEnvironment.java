@@ -27,10 +27,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One BrowserContext with its primary page, on a lane of the browser pool that other environments
- * may share. Every call runs on the lane's thread, bounded ({@link #callBound}). Its checkpoint is
- * Playwright's storage state (cookies, local storage, IndexedDB) and the page's session storage
- * ({@link BrowserStorage}), written through {@link CheckpointFiles}.
+ * One BrowserContext with its tabs ({@link Tab}: the first page, and each page an action of the
+ * agent opened or {@code browser_tabs} did, up to {@code maxTabs}), on a lane of the browser pool
+ * that other environments may share. Observations and actions are of the current tab. Every call
+ * runs on the lane's thread, bounded ({@link #callBound}). Its checkpoint is Playwright's storage
+ * state (cookies, local storage, IndexedDB) and the page's session storage ({@link
+ * BrowserStorage}), written through {@link CheckpointFiles}.
  */
 final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAction.Handler {
   private final Lane lane;
@@ -48,32 +50,21 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
    */
   private final long callBoundMs;
 
-  /** The primary page; replaced only when a navigation got no response headers in time. */
-  private Page page;
+  /** The tabs, and which is current: what observations and actions are of. */
+  private final EnvironmentTabs tabs;
 
   private final Runnable onClosed;
   private final long closeTimeoutMs;
   private final long navigationTimeoutMs;
   private final EnvironmentPolicy policy;
-  private PageGuards guards;
 
   /** The downloads actions start, kept in quarantine until the runtime takes them. */
   private final PageDownloads downloads;
 
   private final PlaywrightSettings.Downloads downloadPolicy;
 
-  /** The primary page's dialogs; replaced with the page. */
-  private PageDialogs dialogs;
-
   /** How long a dialog an action opened waits for its answer before it is dismissed. */
   private final long dialogTimeoutMs;
-
-  /** The most bytes of IndexedDB and session storage a checkpoint keeps. */
-  private final long storageCapBytes;
-
-  private boolean replacingPage;
-  private final java.util.concurrent.atomic.AtomicInteger extraPages =
-      new java.util.concurrent.atomic.AtomicInteger();
 
   /**
    * The page-global name of this environment's registry: random, so page scripts cannot rely on it.
@@ -83,23 +74,14 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
   private final java.util.concurrent.atomic.AtomicBoolean closed =
       new java.util.concurrent.atomic.AtomicBoolean();
 
-  private final java.util.Optional<StateCheckpoints> saving;
+  /** What its checkpoints are made of, when it keeps them. */
+  private final java.util.Optional<EnvironmentState> state;
 
   /**
    * Every connection of this environment's browser goes through it; it closes before the context
    * does.
    */
   private final PolicyProxy proxy;
-
-  private NavigationOutcomes navigations;
-
-  /** Finds the main document's click listeners for each observation; replaced with the page. */
-  private ClickListeners clickListeners;
-
-  /**
-   * The frames the latest observation looked into: a frame element's target names one by its index.
-   */
-  private List<com.microsoft.playwright.Frame> observedFrames = List.of();
 
   private final CredentialFields credentialFields = new CredentialFields();
 
@@ -123,39 +105,35 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
       PolicyProxy proxy,
       long dialogTimeoutMs,
       long storageCapBytes,
-      PlaywrightSettings.Downloads downloadPolicy) {
+      int maxTabs,
+      PlaywrightSettings.Downloads downloadPolicy,
+      BrowserStorage.SavedTabs saved) {
+    this.saved = saved;
     this.downloadPolicy = downloadPolicy;
     this.downloads = new PageDownloads(downloadPolicy);
-    this.saving = saving;
     this.dialogTimeoutMs = dialogTimeoutMs;
-    this.storageCapBytes = storageCapBytes;
     this.proxy = proxy;
-    this.navigations = new NavigationOutcomes(page, proxy);
     this.registryKey = registryKey;
-    this.guards =
-        guard(context, page, registryKey, policy.timeouts().navigationMs(), extraPages, downloads);
-    this.clickListeners = new ClickListeners(guards.control(), registryKey);
-    // One primary page: any other page the context gets is closed (at the next call, when events
-    // arrive).
-    context.onPage(
-        other -> {
-          if (other != this.page && !replacingPage) {
-            extraPages.incrementAndGet();
-            other.close();
-          }
-        });
     this.policy = policy;
     this.navigationTimeoutMs = policy.timeouts().navigationMs();
     this.closeTimeoutMs = closeTimeoutMs;
     this.callBoundMs = callBound(policy);
     this.lane = lane;
     this.context = context;
-    this.page = page;
     this.onClosed = onClosed;
-    this.dialogs = dialogsOf(page);
+    // A page the context gets while an action runs is that action's: a tab. Any other is closed
+    // (at the next call, when events arrive), and so is one past the tab limit.
+    this.tabs =
+        new EnvironmentTabs(
+            context,
+            page,
+            maxTabs,
+            navigationTimeoutMs,
+            this::equip,
+            () -> closed.get() || aborted);
+    this.state = saving.map(files -> new EnvironmentState(context, tabs, files, storageCapBytes));
     // Death, noticed as it happens: Playwright's events arrive while a call runs or the lane
     // pumps them between calls; the driver process is watched by the JVM.
-    watchRenderer(page);
     context.browser().onDisconnected(disconnected);
     this.driverExit =
         lane.onDriverExit(
@@ -181,15 +159,30 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     return Math.max(policy.timeouts().actionMs(), policy.timeouts().navigationMs()) + 2_000;
   }
 
-  private static PageGuards guard(
-      BrowserContext context,
-      Page page,
-      String registryKey,
-      long navigationTimeoutMs,
-      java.util.concurrent.atomic.AtomicInteger extraPages,
-      PageDownloads keeping) {
-    return new PageGuards(
-        page, context.newCDPSession(page), registryKey, navigationTimeoutMs, extraPages, keeping);
+  /** The current tab. */
+  private Tab tab() {
+    return tabs.current();
+  }
+
+  /** Gives {@code t} the page {@code page} and what watches it. */
+  private void equip(Tab t, Page page) {
+    t.page = page;
+    t.guards =
+        new PageGuards(
+            page,
+            context.newCDPSession(page),
+            registryKey,
+            navigationTimeoutMs,
+            () -> tabs.takeClosedPages(t),
+            count -> tabs.awaitOpened(count),
+            () -> closed.get() || aborted,
+            downloads);
+    t.clickListeners = new ClickListeners(t.guards.control(), registryKey);
+    t.navigations = new NavigationOutcomes(page, proxy);
+    t.dialogs =
+        new PageDialogs(page, lane, dialogTimeoutMs, callBoundMs, line -> t.guards.report(line));
+    t.observedFrames = List.of();
+    watchRenderer(page);
   }
 
   private void watchRenderer(Page watched) {
@@ -223,7 +216,9 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
   @Override
   public void probe() {
     // A page that holds a dialog open runs no script, and answers for itself: it waits.
-    call("checking the page", () -> dialogs.pending().isPresent() ? null : page.evaluate("1"));
+    call(
+        "checking the page",
+        () -> tab().dialogs.pending().isPresent() ? null : tab().page.evaluate("1"));
   }
 
   /**
@@ -240,22 +235,32 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
   }
 
   private <T> T guarded(String what, long boundMs, java.util.concurrent.Callable<T> work) {
-    NavigationOutcomes watching = navigations;
+    NavigationOutcomes watching = tab().navigations;
     return call(
         what,
         boundMs,
         () ->
-            dialogs.around(
-                what,
-                () -> {
-                  T result =
-                      downloads.during(
-                          () ->
-                              watching.watch(
-                                  () -> guards.around(what, () -> dialogs.during(work))));
-                  downloads.collect(page.url());
-                  return result;
-                }));
+            tab()
+                .dialogs
+                .around(
+                    what,
+                    () -> {
+                      T result =
+                          downloads.during(
+                              () ->
+                                  watching.watch(
+                                      () ->
+                                          tabs.acting(
+                                              what,
+                                              () ->
+                                                  tab()
+                                                      .guards
+                                                      .around(
+                                                          what,
+                                                          () -> tab().dialogs.during(work)))));
+                      downloads.collect(tab().page.url());
+                      return result;
+                    }));
   }
 
   /**
@@ -263,13 +268,10 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
    * ({@link PageDialogs#around}); with one already open it fails {@code BROWSER_DIALOG_PENDING}.
    */
   private <T> T act(String what, java.util.concurrent.Callable<T> work) {
-    return call(what, () -> dialogs.around(what, () -> dialogs.during(work)));
-  }
-
-  /** The dialogs of {@code watched}, reported through whichever guards the page has then. */
-  private PageDialogs dialogsOf(Page watched) {
-    return new PageDialogs(
-        watched, lane, dialogTimeoutMs, callBoundMs, line -> guards.report(line));
+    return call(
+        what,
+        () ->
+            tab().dialogs.around(what, () -> tabs.acting(what, () -> tab().dialogs.during(work))));
   }
 
   private void refuseBeforeDispatch(ProviderElement element) {
@@ -341,14 +343,16 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     return call(
         "observing the page",
         () -> {
-          var dialog = dialogs.pending();
+          var dialog = tab().dialogs.pending();
           if (dialog.isPresent()) {
             // The page runs nothing until its dialog is answered: it is shown as it waits.
-            return ProviderObservation.awaiting(page.url(), dialog.get(), guards.takePageEvents());
+            return ProviderObservation.awaiting(
+                    tab().page.url(), dialog.get(), tabs.takePageEvents())
+                .withTabs(tabs.listing(null));
           }
           List<com.microsoft.playwright.Frame> frames = new java.util.ArrayList<>();
-          ProviderObservation o = observeSettled(budget, frames, guards::drained);
-          observedFrames = frames;
+          ProviderObservation o = observeSettled(budget, frames, tab().guards::drained);
+          tab().observedFrames = frames;
           return new ProviderObservation(
               o.url(),
               o.title(),
@@ -357,8 +361,10 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
               o.elements(),
               o.totalElements(),
               o.elementsTruncated(),
-              guards.takePageEvents(),
-              navigations.status(page.url()));
+              tabs.takePageEvents(),
+              tab().navigations.status(tab().page.url()),
+              null,
+              tabs.listing(o.title()));
         });
   }
 
@@ -373,8 +379,8 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
       java.util.function.Consumer<Map<String, Object>> guardsRead) {
     for (int attempt = 1; ; attempt++) {
       try {
-        clickListeners.mark();
-        return PageScripts.observe(page, registryKey, budget, frames, guardsRead);
+        tab().clickListeners.mark();
+        return PageScripts.observe(tab().page, registryKey, budget, frames, guardsRead);
       } catch (PlaywrightException e) {
         if (attempt == OBSERVE_ATTEMPTS
             || !String.valueOf(e.getMessage()).contains("Execution context was destroyed")) {
@@ -382,8 +388,10 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
         }
         frames.clear();
         try {
-          page.waitForLoadState(
-              LoadState.DOMCONTENTLOADED, new Page.WaitForLoadStateOptions().setTimeout(2_000));
+          tab()
+              .page
+              .waitForLoadState(
+                  LoadState.DOMCONTENTLOADED, new Page.WaitForLoadStateOptions().setTimeout(2_000));
         } catch (PlaywrightException stillLoading) {
           // Observed as it stands.
         }
@@ -465,25 +473,9 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     }
   }
 
-  /**
-   * A fresh primary page takes the place of the current one, which is closed. On the driver's
-   * thread.
-   */
+  /** A fresh page takes the place of the current one, which is closed. On the driver's thread. */
   private void replacePage() {
-    Page old = page;
-    replacingPage = true;
-    try {
-      page = context.newPage();
-    } finally {
-      replacingPage = false;
-    }
-    guards = guard(context, page, registryKey, navigationTimeoutMs, extraPages, downloads);
-    clickListeners = new ClickListeners(guards.control(), registryKey);
-    navigations = new NavigationOutcomes(page, proxy);
-    dialogs.cancelExpiry();
-    dialogs = dialogsOf(page);
-    watchRenderer(page);
-    old.close();
+    tabs.replaceCurrentPage();
   }
 
   private void navigateOnce(String url, long deadline) {
@@ -494,13 +486,17 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
             for (int attempt = 1; ; attempt++) {
               try {
                 var response =
-                    page.navigate(
-                        url,
-                        new Page.NavigateOptions()
-                            .setWaitUntil(com.microsoft.playwright.options.WaitUntilState.COMMIT)
-                            .setTimeout(Math.max(1, (deadline - System.nanoTime()) / 1_000_000)));
+                    tab()
+                        .page
+                        .navigate(
+                            url,
+                            new Page.NavigateOptions()
+                                .setWaitUntil(
+                                    com.microsoft.playwright.options.WaitUntilState.COMMIT)
+                                .setTimeout(
+                                    Math.max(1, (deadline - System.nanoTime()) / 1_000_000)));
                 if (response != null) {
-                  navigations.document(response);
+                  tab().navigations.document(response);
                 }
                 break;
               } catch (PlaywrightException e) {
@@ -535,11 +531,13 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
               // so that it
               // cannot cut the next navigation short.
               try {
-                page.waitForURL(
-                    u -> u.startsWith("chrome-error:"),
-                    new Page.WaitForURLOptions()
-                        .setTimeout(2000)
-                        .setWaitUntil(com.microsoft.playwright.options.WaitUntilState.COMMIT));
+                tab()
+                    .page
+                    .waitForURL(
+                        u -> u.startsWith("chrome-error:"),
+                        new Page.WaitForURLOptions()
+                            .setTimeout(2000)
+                            .setWaitUntil(com.microsoft.playwright.options.WaitUntilState.COMMIT));
               } catch (PlaywrightException settled) {
                 e.addSuppressed(settled);
               }
@@ -550,10 +548,12 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
             // Not the whole navigation timeout: what follows (the guards' check, the observation)
             // must fit in the same call, and a page still loading then is observed as it stands.
             long loadDeadline = deadline - loadReserveMs(navigationTimeoutMs) * 1_000_000L;
-            page.waitForLoadState(
-                LoadState.LOAD,
-                new Page.WaitForLoadStateOptions()
-                    .setTimeout(Math.max(1, (loadDeadline - System.nanoTime()) / 1_000_000)));
+            tab()
+                .page
+                .waitForLoadState(
+                    LoadState.LOAD,
+                    new Page.WaitForLoadStateOptions()
+                        .setTimeout(Math.max(1, (loadDeadline - System.nanoTime()) / 1_000_000)));
           } catch (PlaywrightException e) {
             // Headers came; a page still loading is for the after-observation to show.
           }
@@ -578,19 +578,20 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
         "the click",
         () -> {
           if (action.offset() != null) {
-            PointerActions.clickAtOffset(page, resolve(element), element, action);
+            PointerActions.clickAtOffset(tab().page, resolve(element), element, action);
           } else if (action.plain()) {
             pointAt(
                 element,
                 "the click",
-                point -> page.mouse().click(point.x(), point.y()),
+                point -> tab().page.mouse().click(point.x(), point.y()),
                 (target, ready) ->
                     target.click(ready ? READY_CLICK : new ElementHandle.ClickOptions()));
           } else {
             pointAt(
                 element,
                 "the click",
-                point -> page.mouse().click(point.x(), point.y(), PointerActions.mouse(action)),
+                point ->
+                    tab().page.mouse().click(point.x(), point.y(), PointerActions.mouse(action)),
                 (target, ready) -> target.click(PointerActions.handle(action).setForce(ready)));
           }
           settle();
@@ -611,8 +612,9 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
             try {
               // The drop target first, then the dragged element: when both fit, both show.
               to.scrollIntoViewIfNeeded();
-              HitTest.requireUncovered(page, from, element, registryKey, "the drag");
-              PointerActions.drag(page, from, to, element, destination, dialogs::afterAnswer);
+              HitTest.requireUncovered(tab().page, from, element, registryKey, "the drag");
+              PointerActions.drag(
+                  tab().page, from, to, element, destination, tab().dialogs::afterAnswer);
             } finally {
               to.dispose();
             }
@@ -631,7 +633,14 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
         () -> {
           ElementHandle target = resolve(element);
           try {
-            PointerActions.upload(page, registryKey, target, element, action.files());
+            tab()
+                .guards
+                .choosing(
+                    () -> {
+                      PointerActions.upload(
+                          tab().page, registryKey, target, element, action.files());
+                      return null;
+                    });
           } finally {
             target.dispose();
           }
@@ -655,7 +664,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
               target.dispose();
             }
           }
-          PointerActions.type(page, registryKey, action.text(), action.delayMs());
+          PointerActions.type(tab().page, registryKey, action.text(), action.delayMs());
           settle();
           return null;
         });
@@ -673,14 +682,15 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
       String what,
       java.util.function.Consumer<HitTest.Point> ready,
       java.util.function.BiConsumer<ElementHandle, Boolean> checked) {
-    var point = PageScripts.readyPoint(page, observedFrames, registryKey, element);
+    var point = PageScripts.readyPoint(tab().page, tab().observedFrames, registryKey, element);
     if (point.isPresent()) {
       ready.accept(point.get());
       return;
     }
     ElementHandle target = resolve(element);
     try {
-      checked.accept(target, HitTest.requireUncovered(page, target, element, registryKey, what));
+      checked.accept(
+          target, HitTest.requireUncovered(tab().page, target, element, registryKey, what));
     } finally {
       target.dispose();
     }
@@ -694,7 +704,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
           pointAt(
               element,
               "the pointer",
-              point -> page.mouse().move(point.x(), point.y()),
+              point -> tab().page.mouse().move(point.x(), point.y()),
               (target, ready) -> target.hover(new ElementHandle.HoverOptions().setForce(ready)));
           // Hover handlers run on the next frame: let the page open what it opens on hover first.
           nextFrame();
@@ -728,7 +738,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     return call(
         "reading the field's origin",
         () -> {
-          dialogs.requireNone("filling the credential");
+          tab().dialogs.requireNone("filling the credential");
           ElementHandle target = resolve(element);
           try {
             return CredentialFields.originChain(target);
@@ -747,23 +757,25 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
       ProviderElement element, dev.periscope.api.host.Secret secret, List<String> expectedChain) {
     // Not an action a dialog stops: one the field's handlers open is dismissed and reported, so
     // the fill ends with its field masked and its length known.
-    NavigationOutcomes watching = navigations;
+    NavigationOutcomes watching = tab().navigations;
     String what = "filling the credential";
     return call(
         what,
         () -> {
-          dialogs.requireNone(what);
+          tab().dialogs.requireNone(what);
           return watching.watch(
               () ->
-                  guards.around(
-                      what,
-                      () ->
-                          credentialFields.fill(
-                              resolve(element),
-                              element,
-                              secret,
-                              expectedChain,
-                              policy.timeouts().actionMs())));
+                  tab()
+                      .guards
+                      .around(
+                          what,
+                          () ->
+                              credentialFields.fill(
+                                  resolve(element),
+                                  element,
+                                  secret,
+                                  expectedChain,
+                                  policy.timeouts().actionMs())));
         });
   }
 
@@ -778,7 +790,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
         "pressing " + key,
         () -> {
           if (element == null) {
-            page.keyboard().press(playwrightKey);
+            tab().page.keyboard().press(playwrightKey);
           } else {
             ElementHandle target = resolve(element);
             try {
@@ -817,7 +829,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
           ElementHandle target = resolve(element);
           try {
             boolean ready =
-                HitTest.requireUncovered(page, target, element, registryKey, "the click");
+                HitTest.requireUncovered(tab().page, target, element, registryKey, "the click");
             target.setChecked(checked, new ElementHandle.SetCheckedOptions().setForce(ready));
           } finally {
             target.dispose();
@@ -835,12 +847,16 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
         () -> {
           switch (to) {
             case UP, DOWN ->
-                page.evaluate(
-                    "pages => window.scrollBy(0, pages * window.innerHeight)",
-                    to == BrowserAction.Scroll.To.UP ? -pages : pages);
-            case TOP -> page.evaluate("() => window.scrollTo(0, 0)");
+                tab()
+                    .page
+                    .evaluate(
+                        "pages => window.scrollBy(0, pages * window.innerHeight)",
+                        to == BrowserAction.Scroll.To.UP ? -pages : pages);
+            case TOP -> tab().page.evaluate("() => window.scrollTo(0, 0)");
             case BOTTOM ->
-                page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)");
+                tab()
+                    .page
+                    .evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)");
             case ELEMENT -> {
               ElementHandle target = resolve(element);
               try {
@@ -859,7 +875,9 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
 
   /** Returns once the page has rendered its next frame and run what that frame queued. */
   private void nextFrame() {
-    page.evaluate("() => new Promise(done => requestAnimationFrame(() => setTimeout(done, 0)))");
+    tab()
+        .page
+        .evaluate("() => new Promise(done => requestAnimationFrame(() => setTimeout(done, 0)))");
   }
 
   @Override
@@ -872,11 +890,16 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
         () -> {
           switch (until) {
             case LOAD ->
-                page.waitForLoadState(
-                    LoadState.LOAD, new Page.WaitForLoadStateOptions().setTimeout(timeout));
+                tab()
+                    .page
+                    .waitForLoadState(
+                        LoadState.LOAD, new Page.WaitForLoadStateOptions().setTimeout(timeout));
             case NETWORK_IDLE ->
-                page.waitForLoadState(
-                    LoadState.NETWORKIDLE, new Page.WaitForLoadStateOptions().setTimeout(timeout));
+                tab()
+                    .page
+                    .waitForLoadState(
+                        LoadState.NETWORKIDLE,
+                        new Page.WaitForLoadStateOptions().setTimeout(timeout));
             case ELEMENT_VISIBLE, ELEMENT_HIDDEN -> {
               ElementHandle target;
               try {
@@ -909,23 +932,25 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
         move.id(),
         () -> {
           if (move == BrowserAction.History.Move.RELOAD) {
-            if (page.url().equals("about:blank")) {
+            if (tab().page.url().equals("about:blank")) {
               throw BrowserException.of(
                       ErrorCode.BROWSER_POLICY_DENIED, "there is no page to reload")
-                  .withUrl(page.url());
+                  .withUrl(tab().page.url());
             }
-            page.reload();
+            tab().page.reload();
             return null;
           }
-          String before = page.url();
+          String before = tab().page.url();
           Object response =
-              move == BrowserAction.History.Move.BACK ? page.goBack() : page.goForward();
-          boolean moved = response != null || !page.url().equals(before);
+              move == BrowserAction.History.Move.BACK
+                  ? tab().page.goBack()
+                  : tab().page.goForward();
+          boolean moved = response != null || !tab().page.url().equals(before);
           if (!moved) {
             throw BrowserException.of(
                     ErrorCode.BROWSER_POLICY_DENIED,
                     "there is no history entry to go " + move.id() + " to")
-                .withUrl(page.url());
+                .withUrl(tab().page.url());
           }
           return null;
         });
@@ -934,7 +959,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
   @Override
   public void answerDialog(BrowserAction.AnswerDialog action) {
     String what = "answering the dialog";
-    NavigationOutcomes watching = navigations;
+    NavigationOutcomes watching = tab().navigations;
     call(
         what,
         () ->
@@ -943,38 +968,71 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
                   int[] navigated = {0};
                   java.util.function.Consumer<com.microsoft.playwright.Frame> counted =
                       frame -> {
-                        if (frame == page.mainFrame()) {
+                        if (frame == tab().page.mainFrame()) {
                           navigated[0]++;
                         }
                       };
-                  page.onFrameNavigated(counted);
+                  tab().page.onFrameNavigated(counted);
                   try {
-                    dialogs.answer(
-                        action.accept(),
-                        action.promptText(),
-                        type -> {
-                          try {
-                            guards.around(
-                                what,
-                                () -> {
-                                  if (action.accept() && type.equals("beforeunload")) {
-                                    // The page let go: the navigation it held up goes on.
-                                    awaitNavigation(() -> navigated[0] > 0);
-                                  }
-                                  settle();
-                                  return null;
-                                });
-                          } catch (RuntimeException e) {
-                            throw e;
-                          } catch (Exception e) {
-                            throw new IllegalStateException(e);
-                          }
-                        });
+                    tab()
+                        .dialogs
+                        .answer(
+                            action.accept(),
+                            action.promptText(),
+                            type -> {
+                              try {
+                                tab()
+                                    .guards
+                                    .around(
+                                        what,
+                                        () -> {
+                                          if (action.accept() && type.equals("beforeunload")) {
+                                            // The page let go: the navigation it held up goes on.
+                                            awaitNavigation(() -> navigated[0] > 0);
+                                          }
+                                          settle();
+                                          return null;
+                                        });
+                              } catch (RuntimeException e) {
+                                throw e;
+                              } catch (Exception e) {
+                                throw new IllegalStateException(e);
+                              }
+                            });
                   } finally {
-                    page.offFrameNavigated(counted);
+                    tab().page.offFrameNavigated(counted);
                   }
                   return null;
                 }));
+  }
+
+  @Override
+  public List<dev.periscope.api.browser.PageTab> tabs(BrowserAction.Tabs action) {
+    switch (action.move()) {
+      case OPEN -> {
+        String url = action.url();
+        refuseBeforeNavigating(url);
+        call("opening a tab", tabs::openBlank);
+        // The new tab is the current one whether or not its page loads, as in a browser.
+        navigate(new BrowserAction.Navigate(url));
+      }
+      case SELECT ->
+          call(
+              "switching tabs",
+              () -> {
+                tabs.select(action.tab());
+                return null;
+              });
+      case CLOSE ->
+          call(
+              "closing the tab",
+              () -> {
+                tabs.close(action.tab());
+                return null;
+              });
+      case LIST -> {}
+    }
+    return call("listing the tabs", () -> tabs.listing(null));
   }
 
   /**
@@ -983,8 +1041,10 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
    */
   private void awaitNavigation(java.util.function.BooleanSupplier navigated) {
     try {
-      page.waitForCondition(
-          navigated, new Page.WaitForConditionOptions().setTimeout(navigationTimeoutMs));
+      tab()
+          .page
+          .waitForCondition(
+              navigated, new Page.WaitForConditionOptions().setTimeout(navigationTimeoutMs));
     } catch (PlaywrightException stayed) {
       // The observation after shows where the page is.
     }
@@ -996,7 +1056,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
    */
   private void settle() {
     try {
-      page.waitForLoadState(LoadState.LOAD);
+      tab().page.waitForLoadState(LoadState.LOAD);
     } catch (PlaywrightException e) {
       // the after-observation shows what there is
     }
@@ -1006,7 +1066,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
    * Finds the element again and checks it is still the very node observed. On the lane's thread.
    */
   private ElementHandle resolve(ProviderElement element) {
-    return PageScripts.resolve(page, observedFrames, registryKey, element);
+    return PageScripts.resolve(tab().page, tab().observedFrames, registryKey, element);
   }
 
   /**
@@ -1018,8 +1078,8 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     return call(
         "the screenshot",
         () -> {
-          dialogs.requireNone("taking a screenshot");
-          return Screenshots.capture(page, fullPage, policy.screenshots(), credentialFields);
+          tab().dialogs.requireNone("taking a screenshot");
+          return Screenshots.capture(tab().page, fullPage, policy.screenshots(), credentialFields);
         });
   }
 
@@ -1028,96 +1088,92 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     return call(
         "extracting " + kind,
         () -> {
-          dialogs.requireNone("extracting " + kind);
+          tab().dialogs.requireNone("extracting " + kind);
           return PageScripts.extract(
-              page, observedFrames, registryKey, kind, region, limit, maxFieldChars);
+              tab().page, tab().observedFrames, registryKey, kind, region, limit, maxFieldChars);
         });
   }
 
   @Override
   public CheckpointRef checkpoint() {
-    return checkpoints().write(storageState());
+    EnvironmentState state = state();
+    return state.write(call("saving the browser state", state::capture));
   }
 
-  /**
-   * Writes a checkpoint when cookies or storage changed since the one {@code current} names.
-   * Playwright's storage state costs hundreds of milliseconds (and the agent's next action waits
-   * for it), so it is taken only when a cheap look says something may have changed: the cookies,
-   * and the origin and local, session and IndexedDB storage of every frame of the page, digested
-   * ({@link BrowserStorage#DIGEST}). An origin the page no longer shows could have changed only
-   * while it was shown, when its frame was looked at.
-   */
+  /** A checkpoint when the state changed since {@code current} ({@link EnvironmentState}). */
   @Override
   public java.util.Optional<CheckpointRef> checkpointIfChanged(
       java.util.Optional<CheckpointRef> current) {
-    String seen =
-        call(
-            "looking at the browser state",
-            () -> dialogs.pending().isPresent() ? DIALOG_OPEN : storageDigest());
-    if (seen == DIALOG_OPEN) {
-      // The page's storage cannot be read while its dialog is open; the answer's checkpoint
-      // follows.
-      return java.util.Optional.empty();
-    }
-    if (seen != null && seen.equals(storageDigest) && checkpoints().holds(current)) {
-      return java.util.Optional.empty();
-    }
-    java.util.Optional<CheckpointRef> written =
-        checkpoints().writeIfChanged(storageState(), current);
-    storageDigest = seen;
-    return written;
+    EnvironmentState state = state();
+    return state.writeIfChanged(
+        call("looking at the browser state", state::look),
+        current,
+        () -> call("saving the browser state", state::capture));
   }
 
-  /** What the storage look finds while a dialog holds the page. */
-  private static final String DIALOG_OPEN = new String("dialog open");
-
-  /** The digest of the cookies and frames' storage the last checkpoint was taken after. */
-  private String storageDigest;
-
-  /**
-   * The cookies and each frame's origin and storage (local, session, IndexedDB: {@link
-   * BrowserStorage#DIGEST}), digested; null when a frame could not be looked at (it went
-   * meanwhile). On the lane's thread.
-   */
-  private String storageDigest() {
-    List<String> lines = new java.util.ArrayList<>();
-    for (com.microsoft.playwright.options.Cookie c : context.cookies()) {
-      lines.add(
-          String.join(
-              "\u0000",
-              c.name,
-              c.value,
-              String.valueOf(c.domain),
-              String.valueOf(c.path),
-              String.valueOf(c.expires),
-              String.valueOf(c.httpOnly),
-              String.valueOf(c.secure),
-              String.valueOf(c.sameSite)));
-    }
-    java.util.Collections.sort(lines);
-    for (com.microsoft.playwright.Frame frame : page.frames()) {
-      try {
-        lines.add(String.valueOf(frame.evaluate(BrowserStorage.DIGEST)));
-      } catch (PlaywrightException gone) {
-        return null;
-      }
-    }
-    return StateCheckpoints.digest(String.join("\n", lines));
-  }
-
-  private StateCheckpoints checkpoints() {
-    return saving.orElseThrow(
+  private EnvironmentState state() {
+    return state.orElseThrow(
         () ->
             new BrowserException(
                 ErrorCode.BROWSER_CHECKPOINT_UNAVAILABLE,
                 "this browser environment keeps no checkpoints"));
   }
 
-  /** Cookies, local storage, IndexedDB and the page's session storage ({@link BrowserStorage}). */
-  private String storageState() {
-    return call(
-        "saving the browser state", () -> BrowserStorage.capture(context, page, storageCapBytes));
+  /**
+   * Opens the tabs a restored checkpoint held, each at its URL (http and https only) through the
+   * policy as any open, the one that was current made current again, within {@value
+   * #REOPEN_BUDGET_MS} ms (or the navigation timeout, if shorter) for them all. A tab that cannot
+   * be reopened stays blank, and the next observation's page events say why. Called once, by the
+   * provider, right after a restore.
+   */
+  void reopenSaved() {
+    BrowserStorage.SavedTabs saved = this.saved;
+    this.saved = null;
+    if (saved == null || saved.urls().isEmpty()) {
+      return;
+    }
+    long deadline =
+        System.nanoTime() + Math.min(navigationTimeoutMs, REOPEN_BUDGET_MS) * 1_000_000L;
+    List<Tab> reopened = new java.util.ArrayList<>();
+    for (String url : saved.urls().subList(0, Math.min(saved.urls().size(), tabs.max()))) {
+      if (!reopened.isEmpty()) {
+        call("reopening a tab", tabs::openBlank);
+      }
+      reopened.add(tab());
+      if (!(url.startsWith("http://") || url.startsWith("https://"))) {
+        continue;
+      }
+      try {
+        if (System.nanoTime() > deadline) {
+          throw new BrowserException(
+              ErrorCode.BROWSER_NAVIGATION_FAILED, "no time was left to reopen it");
+        }
+        refuseBeforeNavigating(url);
+        navigateOnce(url, deadline);
+      } catch (BrowserException | SelfNavigating e) {
+        String line = "tab " + tab().id + " was not reopened at " + url + ": " + e.getMessage();
+        call(
+            "reopening the tabs",
+            () -> {
+              tabs.report(line);
+              return null;
+            });
+      }
+    }
+    Tab current = reopened.get(Math.min(Math.max(0, saved.current()), reopened.size() - 1));
+    call(
+        "reopening the tabs",
+        () -> {
+          tabs.select(current.id);
+          return null;
+        });
   }
+
+  /** The tabs the checkpoint this environment was restored from held, until they are reopened. */
+  private BrowserStorage.SavedTabs saved;
+
+  /** How long a restore may spend reopening its tabs at most. */
+  static final long REOPEN_BUDGET_MS = 20_000;
 
   /**
    * Closes this environment's context from any thread, past the call that may hold the lane: a
@@ -1160,7 +1216,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
               if (lane.usable()) {
                 lane.call(
                     () -> {
-                      dialogs.cancelExpiry();
+                      tabs.forEach(t -> t.dialogs.cancelExpiry());
                       context.browser().offDisconnected(disconnected);
                       if (!aborted) {
                         context.close();

@@ -198,7 +198,9 @@ public final class PlaywrightProvider implements CheckpointingProvider {
                       prepared.proxy(),
                       settings.dialogTimeoutMs(),
                       settings.maxCheckpointStorageBytes(),
-                      settings.downloads());
+                      settings.maxTabs(),
+                      settings.downloads(),
+                      prepared.tabs());
                 } catch (RuntimeException e) {
                   try {
                     prepared.discard();
@@ -210,6 +212,7 @@ public final class PlaywrightProvider implements CheckpointingProvider {
               },
               PlaywrightEnvironment.callBound(policy));
       cancellation.throwIfCancelled();
+      environment.reopenSaved();
       return environment;
     } catch (RuntimeException e) {
       if (environment != null) {

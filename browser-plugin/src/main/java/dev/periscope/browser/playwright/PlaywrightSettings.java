@@ -6,8 +6,9 @@ import java.util.Optional;
  * What the Playwright provider is configured with: the Chromium and Node.js executables (else found
  * on the host), whether Chromium runs headless, how long closing an environment may take, how many
  * browsers its environments share at most, whether the first starts with the host, and whether each
- * keeps a context ready for the next session. What an environment must keep (its network policy,
- * timeouts, viewport, screenshot limits) comes with each request to open one.
+ * keeps a context ready for the next session, and how many tabs an environment keeps at most. What
+ * an environment must keep (its network policy, timeouts, viewport, screenshot limits) comes with
+ * each request to open one.
  */
 public record PlaywrightSettings(
     Optional<String> chromiumExecutable,
@@ -19,6 +20,7 @@ public record PlaywrightSettings(
     boolean spare,
     long dialogTimeoutMs,
     long maxCheckpointStorageBytes,
+    int maxTabs,
     Downloads downloads) {
   /**
    * Whether a download an action starts is kept (in quarantine, for the attachment store) rather

@@ -11,11 +11,17 @@ import dev.periscope.browser.policy.PolicyProxy;
 /**
  * A browser context ready for an environment: every connection through its own policy proxy, whose
  * credentials it has been taught ({@link ProxyBootstrap}), the page guards installed under a random
- * registry key, and its one page blank with no history. A lane keeps one made ahead of need (with
- * an unassigned proxy that refuses everything until an environment takes it), so a new session does
- * not wait for it. Made and discarded on the lane's thread.
+ * registry key, and its one page blank with no history (with the tabs a checkpoint would have
+ * reopened, if it was restored from one). A lane keeps one made ahead of need (with an unassigned
+ * proxy that refuses everything until an environment takes it), so a new session does not wait for
+ * it. Made and discarded on the lane's thread.
  */
-record PreparedContext(BrowserContext context, Page page, PolicyProxy proxy, String registryKey) {
+record PreparedContext(
+    BrowserContext context,
+    Page page,
+    PolicyProxy proxy,
+    String registryKey,
+    BrowserStorage.SavedTabs tabs) {
 
   /**
    * Makes one on {@code browser}, owning {@code proxy} (closed if this fails), with the storage
@@ -53,7 +59,8 @@ record PreparedContext(BrowserContext context, Page page, PolicyProxy proxy, Str
       if (stored != null) {
         BrowserStorage.restoreSession(context, page, stored.sessionStorage());
       }
-      return new PreparedContext(context, page, proxy, registryKey);
+      return new PreparedContext(
+          context, page, proxy, registryKey, stored == null ? null : stored.tabs());
     } catch (RuntimeException e) {
       BrowserContext made = context;
       try {

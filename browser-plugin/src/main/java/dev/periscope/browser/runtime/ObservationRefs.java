@@ -104,7 +104,12 @@ final class ObservationRefs {
             "observation-" + UUID.randomUUID(),
             environmentId,
             generation,
-            "page-1",
+            "page-"
+                + p.tabs().stream()
+                    .filter(dev.periscope.api.browser.PageTab::active)
+                    .mapToInt(dev.periscope.api.browser.PageTab::id)
+                    .findFirst()
+                    .orElse(1),
             revision,
             p.url(),
             p.title(),
@@ -118,7 +123,8 @@ final class ObservationRefs {
             digest(p),
             events,
             p.status(),
-            p.dialog());
+            p.dialog(),
+            p.tabs());
     latest = new Refs(o, Map.copyOf(byRef));
     return o;
   }
@@ -163,6 +169,12 @@ final class ObservationRefs {
       }
       for (ProviderElement e : p.elements()) {
         d.update(e.fingerprint().getBytes(StandardCharsets.UTF_8));
+        d.update((byte) 0);
+      }
+      for (dev.periscope.api.browser.PageTab t : p.tabs()) {
+        d.update(
+            ("tab " + t.id() + " " + t.active() + " " + t.url() + " " + t.title())
+                .getBytes(StandardCharsets.UTF_8));
         d.update((byte) 0);
       }
       if (p.dialog() != null) {

@@ -79,7 +79,13 @@ final class Redactions {
             : new dev.periscope.api.browser.PageDialog(
                 o.dialog().type(),
                 text(session, o.dialog().message()),
-                text(session, o.dialog().defaultPrompt())));
+                text(session, o.dialog().defaultPrompt())),
+        o.tabs().stream()
+            .map(
+                t ->
+                    new dev.periscope.api.browser.PageTab(
+                        t.id(), text(session, t.url()), text(session, t.title()), t.active()))
+            .toList());
   }
 
   Extraction extraction(BrowserSessionId session, Extraction e) {

@@ -302,7 +302,47 @@ final class ActionTools {
                 a ->
                     new BrowserAction.AnswerDialog(a.bool("accept"), a.optionalText("prompt_text")))
             .withHeading(
-                (a, done) -> a.bool("accept") ? "Accepted the dialog" : "Dismissed the dialog"));
+                (a, done) -> a.bool("accept") ? "Accepted the dialog" : "Dismissed the dialog"),
+        row(
+                "browser_tabs",
+                "List this browser's tabs, open an http(s) URL in a new tab, switch to a tab, or"
+                    + " close one. A page a click of yours opens (a link to a new window, a popup)"
+                    + " is a tab too. The observation after is of the current tab; refs belong to"
+                    + " one tab's observation.",
+                new ToolHints(false, true, false, true),
+                List.of(
+                    Param.oneOf("action", BrowserAction.Tabs.Move.ids(), null).asRequired(),
+                    Param.integer(
+                        "tab",
+                        1,
+                        BrowserAction.Tabs.MAX_TAB,
+                        "The tab's number, for select and close."),
+                    Param.string("url", "For open: an absolute http or https URL.")),
+                a ->
+                    new BrowserAction.Tabs(
+                        BrowserAction.Tabs.Move.of(a.string("action")),
+                        a.integer("tab", 1, BrowserAction.Tabs.MAX_TAB).orElse(null),
+                        a.optionalString("url")))
+            .withHeading((a, tabs) -> tabsHeading(a.string("action"), tabs)));
+  }
+
+  /** The tabs after a {@code browser_tabs} call, by number only (titles come redacted below). */
+  private static String tabsHeading(String action, List<dev.periscope.api.browser.PageTab> tabs) {
+    int current =
+        tabs.stream()
+            .filter(dev.periscope.api.browser.PageTab::active)
+            .mapToInt(dev.periscope.api.browser.PageTab::id)
+            .findFirst()
+            .orElse(0);
+    String numbers = String.join(", ", tabs.stream().map(t -> String.valueOf(t.id())).toList());
+    String done =
+        switch (action) {
+          case "open" -> "Opened tab " + current;
+          case "select" -> "Switched to tab " + current;
+          case "close" -> "Closed the tab; now on tab " + current;
+          default -> "On tab " + current;
+        };
+    return done + " (" + tabs.size() + " open: " + numbers + ")";
   }
 
   private static Row<Done> history(

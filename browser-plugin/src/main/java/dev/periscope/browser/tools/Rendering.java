@@ -30,6 +30,7 @@ final class Rendering {
       b.append("HTTP status: ").append(o.status()).append(" (the site answered with an error)\n");
     }
     b.append("Title: ").append(o.title().isEmpty() ? "(untitled)" : o.title()).append('\n');
+    tabs(b, o);
     if (firstPage(page) && !o.pageEvents().isEmpty()) {
       b.append("Page events since the last observation:\n");
       o.pageEvents().forEach(event -> b.append("  - ").append(event).append('\n'));
@@ -234,6 +235,41 @@ final class Rendering {
         + text(page);
   }
 
+  /**
+   * Which tab the observation is of and how many there are; with more than one, each other tab on a
+   * line of its own.
+   */
+  private static void tabs(StringBuilder b, Observation o) {
+    if (o.tabs().isEmpty()) {
+      return;
+    }
+    dev.periscope.api.browser.PageTab current =
+        o.tabs().stream()
+            .filter(dev.periscope.api.browser.PageTab::active)
+            .findFirst()
+            .orElse(null);
+    b.append("Tab: ")
+        .append(current == null ? "?" : String.valueOf(current.id()))
+        .append(" of ")
+        .append(o.tabs().size());
+    if (o.tabs().size() == 1) {
+      b.append('\n');
+      return;
+    }
+    b.append(" (refs are this tab's; browser_tabs select switches)\n");
+    for (dev.periscope.api.browser.PageTab t : o.tabs()) {
+      if (!t.active()) {
+        b.append("  tab ")
+            .append(t.id())
+            .append(": ")
+            .append(t.title().isEmpty() ? "(untitled)" : t.title())
+            .append(" - ")
+            .append(t.url())
+            .append('\n');
+      }
+    }
+  }
+
   static Map<String, Object> json(ObservationPage page) {
     Observation o = page.observation();
     Map<String, Object> m = new LinkedHashMap<>();
@@ -245,6 +281,18 @@ final class Rendering {
     m.put("url", o.url());
     m.put("title", o.title());
     m.put("status", o.status());
+    if (!o.tabs().isEmpty()) {
+      List<Object> tabs = new ArrayList<>();
+      for (dev.periscope.api.browser.PageTab t : o.tabs()) {
+        Map<String, Object> tab = new LinkedHashMap<>();
+        tab.put("id", t.id());
+        tab.put("url", t.url());
+        tab.put("title", t.title());
+        tab.put("active", t.active());
+        tabs.add(tab);
+      }
+      m.put("tabs", tabs);
+    }
     if (o.dialog() != null) {
       dev.periscope.api.browser.PageDialog d = o.dialog().shown();
       Map<String, Object> dialog = new LinkedHashMap<>();

@@ -1,6 +1,7 @@
-// Installed in every document before the page's own scripts. Keeps the agent's page the only page and keeps
-// the page from handing anything to the operating system: new windows, file pickers, external protocols. What it
-// blocks it records, so the action that caused it fails with BROWSER_POLICY_DENIED. KEY is this environment's
+// Installed in every document before the page's own scripts. Lets a new window (a tab of the environment) open
+// only in answer to the agent's own input, and keeps the page from handing anything to the operating system: file
+// pickers, external protocols. What it blocks it records, so the action that caused it fails with
+// BROWSER_POLICY_DENIED; the windows it lets open it counts (registry.opened), so the action waits for its tabs. KEY is this environment's
 // registry name, filled in by the provider. A file picker opens only while browser_upload runs (registry.uploading),
 // and then only into Playwright's file chooser, which that tool answers with its files.
 (() => {
@@ -44,7 +45,16 @@
   // headers; an action that started none returns at once.
   if (window.navigation) window.navigation.addEventListener('navigate', () => { registry.navigated = true; });
 
-  window.open = function () { block('the page tried to open a new window'); return null; };
+  // Only the agent's input gives the page a user activation (a click, a key): a window opened with one is the
+  // action's, and becomes a tab; one opened without (a timer, a script on load) is blocked.
+  const activated = () => !!(navigator.userActivation && navigator.userActivation.isActive);
+  const opening = () => { registry.opened = (registry.opened || 0) + 1; };
+  const open = window.open;
+  window.open = function () {
+    if (!activated()) { block('the page tried to open a new window'); return null; }
+    opening();
+    return open.apply(window, arguments);
+  };
 
   // WebRTC would send UDP (STUN, TURN, peers) around the policy proxy, and this Chromium sends it despite
   // --force-webrtc-ip-handling-policy=disable_non_proxied_udp: peer connections are not offered at all.
@@ -57,8 +67,8 @@
   document.addEventListener('click', (event) => {
     const anchor = event.target instanceof Element ? event.target.closest('a[href]') : null;
     if (anchor) {
-      if (newPageTarget(anchor.getAttribute('target'))) {
-        event.preventDefault(); block('the link opens a new page');
+      if (newPageTarget(anchor.getAttribute('target')) && !external(anchor.href)) {
+        if (event.isTrusted && activated()) opening(); else { event.preventDefault(); block('the link opens a new page'); }
       } else if (external(anchor.href)) {
         event.preventDefault(); block('the link hands ' + new URL(anchor.href).protocol + ' to another program');
       } else if (anchor.hasAttribute('download') && !DOWNLOADS) {
@@ -72,7 +82,10 @@
   }, true);
 
   const guardForm = (form) => {
-    if (newPageTarget(form.getAttribute('target'))) { block('the form opens a new page'); return false; }
+    if (newPageTarget(form.getAttribute('target')) && !external(form.action)) {
+      if (!activated()) { block('the form opens a new page'); return false; }
+      opening();
+    }
     if (external(form.action)) { block('the form hands its data to another program'); return false; }
     return true;
   };

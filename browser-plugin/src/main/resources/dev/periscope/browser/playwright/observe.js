@@ -406,6 +406,7 @@
     guards = { blocked: registry.blocked.slice(), navigated: !!registry.navigated };
     registry.blocked.length = 0;
     registry.navigated = false;
+    registry.opened = 0;
   }
   return {
     guards,

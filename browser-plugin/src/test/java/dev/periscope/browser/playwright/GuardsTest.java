@@ -28,7 +28,7 @@ class GuardsTest {
   static final Map<String, String> PAGES =
       Map.of(
           "/pages",
-              """
+          """
           <!doctype html><html><body>
           <button onclick="window.open('/other')">Pop up</button>
           <a href="/other" target="_blank">New tab</a>
@@ -36,7 +36,7 @@ class GuardsTest {
             document.body.append(a); a.click();">Scripted tab</button>
           </body></html>""",
           "/downloads",
-              """
+          """
           <!doctype html><html><body>
           <a href="/file.txt" download>Get file</a>
           <button onclick="const a = document.createElement('a');
@@ -44,16 +44,27 @@ class GuardsTest {
           <button onclick="location.href = '/attachment'">Attachment</button>
           </body></html>""",
           "/files",
-              """
+          """
           <!doctype html><html><body>
           <input type="file" id="f" aria-label="Upload">
           <button onclick="document.getElementById('f').click()">Pick by script</button>
           <button onclick="document.getElementById('f').showPicker()">Show picker</button>
           <label id="l" for="f">Attach</label>
           <button onclick="document.getElementById('l').click()">Label by script</button>
+          <button onclick="forge()">Forged upload</button>
+          <script>
+            // A page that found the environment's registry (a non-enumerable property of window, but
+            // listed by getOwnPropertyNames) and claims an upload is running.
+            function forge() {
+              for (const k of Object.getOwnPropertyNames(window)) {
+                if (k.startsWith('__periscope_')) window[k].uploading = true;
+              }
+              document.getElementById('f').click();
+            }
+          </script>
           </body></html>""",
           "/external",
-              """
+          """
           <!doctype html><html><body>
           <a href="mailto:keeper@lighthouse.test">Mail the keeper</a>
           <button onclick="const a = document.createElement('a'); a.href = 'tel:+100'; document.body.append(a); a.click();">Call</button>
@@ -62,13 +73,13 @@ class GuardsTest {
           <button onclick="window.location.assign('lighthouse-app://open')">Custom scheme by script</button>
           </body></html>""",
           "/permissions",
-              """
+          """
           <!doctype html><html><body><button onclick="navigator.geolocation.getCurrentPosition(
             () => document.getElementById('out').textContent = 'located',
             e => document.getElementById('out').textContent = 'geo error ' + e.code)">Locate</button>
           <p id="out"></p></body></html>""",
           "/alive",
-              """
+          """
           <!doctype html><html><head><title>0</title></head><body>
           <script>
             let n = 0;
@@ -76,8 +87,12 @@ class GuardsTest {
             const tick = () => fetch('/tick').then(() => { document.title = String(++n); setTimeout(tick, 20); });
             tick();
           </script></body></html>""",
+          "/opener",
+          "<!doctype html><html><body><p>Opener</p><script>window.open('/other');"
+              + " const a = document.createElement('a'); a.href = '/other'; a.target = '_blank';"
+              + " document.body.append(a); a.click();</script></body></html>",
           "/background",
-              """
+          """
           <!doctype html><html><body><p>Quiet page</p>
           <script>
             // Both start a second after the page loaded, when browser_open has long returned.
@@ -90,7 +105,7 @@ class GuardsTest {
             }, 1000);
           </script></body></html>""",
           "/popup",
-              """
+          """
           <!doctype html><html><body><script>
             const tick = () => fetch('/popup-tick').then(() => setTimeout(tick, 50)); tick();
           </script></body></html>""");
@@ -200,13 +215,13 @@ class GuardsTest {
   }
 
   @Test
-  void keepsOnePageWhateverTriesToOpenAnother() {
-    assertDenied(clickOn("pages", "/pages", "Pop up"), "tried to open a new window");
-    assertDenied(
-        clickOn("pages", "/pages", "New tab"), "opens a new page, and this browser keeps one page");
-    assertDenied(clickOn("pages", "/pages", "Scripted tab"), "the link opens a new page");
+  void aWindowThePageOpensWithoutTheAgentsInputIsRefused() {
+    // The page's own script, as it loads: no click or key of the agent's gave it an activation.
+    ToolResult opened = call("pages", "browser_open", Map.of("url", url("/opener")));
+    assertDenied(opened, "the page tried to open a new window");
     ToolResult after = call("pages", "browser_observe", Map.of());
-    assertEquals(url("/pages"), observation(after).get("url"));
+    assertEquals(url("/opener"), observation(after).get("url"));
+    assertTrue(after.text().contains("Tab: 1 of 1"), after.text());
   }
 
   @Test
@@ -224,6 +239,14 @@ class GuardsTest {
     assertDenied(clickOn("files", "/files", "Pick by script"), "tried to open a file picker");
     assertDenied(clickOn("files", "/files", "Show picker"), "tried to open a file picker");
     assertDenied(clickOn("files", "/files", "Label by script"), "tried to open a file picker");
+    // Past the in-page guard, the chooser itself is intercepted: none reaches the system. Its
+    // report may come after the click returned, as the next observation's page event.
+    ToolResult forged = clickOn("files", "/files", "Forged upload");
+    String seen =
+        forged.isError()
+            ? forged.text()
+            : call("files", "browser_observe", Map.of()).text() + "\n" + forged.text();
+    assertTrue(seen.contains("the page tried to open a file picker"), seen);
   }
 
   @Test

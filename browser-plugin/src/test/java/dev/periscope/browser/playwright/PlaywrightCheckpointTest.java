@@ -152,10 +152,13 @@ class PlaywrightCheckpointTest {
       CheckpointRef first = checkpointing.checkpointIfChanged(Optional.empty()).orElseThrow();
       assertEquals(Optional.empty(), checkpointing.checkpointIfChanged(Optional.of(first)));
       env.actions().navigate(new BrowserAction.Navigate(url("/settings")));
-      assertEquals(
-          Optional.empty(),
-          checkpointing.checkpointIfChanged(Optional.of(first)),
-          "another page of the same origin changed nothing");
+      // Another page of the same origin changed no storage: the checkpoint is the last state
+      // again, with the tab's new URL.
+      CheckpointRef moved = checkpointing.checkpointIfChanged(Optional.of(first)).orElseThrow();
+      String movedPayload = Files.readString(data.resolve("checkpoints").resolve(moved.ref()));
+      assertTrue(movedPayload.contains(url("/settings")), movedPayload);
+      assertEquals(Optional.empty(), checkpointing.checkpointIfChanged(Optional.of(moved)));
+      first = moved;
       var page = env.observe(new ObservationBudget(1000, 10));
       env.actions()
           .click(
@@ -245,9 +248,12 @@ class PlaywrightCheckpointTest {
         env.actions().navigate(new BrowserAction.Navigate(url("/whoami")));
         String seen = observeUntilTitled(env, "read");
         assertTrue(seen.contains("idb tok-123") && seen.contains("session tab-7"), seen);
-        // The restore's own visits left no history behind: the page started as a new page, so
-        // going back reaches about:blank and no further.
+        // The restore's own visits left no history behind: the page started as a new page and
+        // reopened the checkpoint's URL, so going back reaches that page, then about:blank, and
+        // no further.
         var back = new BrowserAction.History(BrowserAction.History.Move.BACK);
+        env.actions().history(back);
+        assertEquals(url("/firebase-login"), env.observe(new ObservationBudget(1000, 10)).url());
         env.actions().history(back);
         assertEquals("about:blank", env.observe(new ObservationBudget(1000, 10)).url());
         var none =
@@ -255,6 +261,41 @@ class PlaywrightCheckpointTest {
                 dev.periscope.api.browser.BrowserException.class,
                 () -> env.actions().history(back));
         assertTrue(none.getMessage().contains("no history entry"), none.getMessage());
+      }
+    } finally {
+      provider.dispose();
+    }
+  }
+
+  @Test
+  void aRestoreReopensEveryTabAtItsUrlWithTheCurrentOneCurrent() throws Exception {
+    PlaywrightProvider provider = checkpointingProvider();
+    var request = request("session-tabs");
+    try {
+      CheckpointRef saved;
+      try (BrowserEnvironment env = provider.open(request, Cancellation.none())) {
+        CheckpointingEnvironment checkpointing = (CheckpointingEnvironment) env;
+        env.actions().navigate(new BrowserAction.Navigate(url("/login")));
+        env.actions()
+            .tabs(new BrowserAction.Tabs(BrowserAction.Tabs.Move.OPEN, null, url("/settings")));
+        env.actions()
+            .tabs(new BrowserAction.Tabs(BrowserAction.Tabs.Move.OPEN, null, url("/home")));
+        env.actions().tabs(new BrowserAction.Tabs(BrowserAction.Tabs.Move.SELECT, 2, null));
+        saved = checkpointing.checkpointIfChanged(Optional.empty()).orElseThrow();
+      }
+      try (BrowserEnvironment env = provider.restore(request, saved, Cancellation.none())) {
+        var o = env.observe(new ObservationBudget(1000, 10));
+        assertEquals(url("/settings"), o.url());
+        assertEquals(
+            java.util.List.of(url("/login"), url("/settings"), url("/home")),
+            o.tabs().stream().map(dev.periscope.api.browser.PageTab::url).toList());
+        assertEquals(
+            java.util.List.of(false, true, false),
+            o.tabs().stream().map(dev.periscope.api.browser.PageTab::active).toList());
+        // The reopened tabs are the restored context's: its cookie and local storage are there.
+        env.actions().tabs(new BrowserAction.Tabs(BrowserAction.Tabs.Move.SELECT, 3, null));
+        String home = env.observe(new ObservationBudget(1000, 10)).text();
+        assertTrue(home.contains("cookie back") && home.contains("theme dark"), home);
       }
     } finally {
       provider.dispose();

@@ -201,6 +201,16 @@ public sealed interface BrowserAction<R> {
     }
 
     /**
+     * Lists the environment's tabs, or opens one at a URL (policy first; past the tab limit {@code
+     * BROWSER_POLICY_DENIED}), switches to one or closes one, and answers the tabs after. Since
+     * host API 2.3.0; a provider built before, with one page only, refuses it ({@link
+     * #unsupported}).
+     */
+    default List<PageTab> tabs(Tabs action) {
+      throw unsupported(action);
+    }
+
+    /**
      * {@code BROWSER_CAPABILITY_UNSUPPORTED} for an action this provider does not perform: what the
      * actions added after host API 2.2.0 do in a provider built before them.
      */
@@ -912,6 +922,98 @@ public sealed interface BrowserAction<R> {
     public Done accept(Handler handler, ProviderElement target, ProviderElement destination) {
       handler.history(this);
       return Done.DONE;
+    }
+  }
+
+  /**
+   * Lists the tabs ({@code list}), opens an http(s) URL in a new tab that becomes the current one
+   * ({@code open}, with {@code url}), makes a tab the current one ({@code select}) or closes one
+   * ({@code close}, with {@code tab}). The result is the tabs after.
+   */
+  record Tabs(Tabs.Move move, Integer tab, String url) implements PageAction<List<PageTab>> {
+    /** The largest tab id an action may name. */
+    public static final int MAX_TAB = 1_000_000;
+
+    /** What to do with the tabs. */
+    public enum Move {
+      LIST,
+      OPEN,
+      SELECT,
+      CLOSE;
+
+      /** As tools and transitions spell it. */
+      public String id() {
+        return Fields.id(this);
+      }
+
+      public static List<String> ids() {
+        return java.util.Arrays.stream(values()).map(Move::id).toList();
+      }
+
+      public static Move of(String id) {
+        return Fields.named(Move.class, id, "action");
+      }
+    }
+
+    public String kind() {
+      return "tab_" + move.id();
+    }
+
+    public ElementTarget target() {
+      return null;
+    }
+
+    public void validate() {
+      if (move == null) {
+        throw Fields.invalid("/action: one of " + Fields.ids(Move.class) + " is required");
+      }
+      boolean names = move == Move.SELECT || move == Move.CLOSE;
+      if (names && tab == null) {
+        throw Fields.invalid("/tab: " + move.id() + " names a tab by its number");
+      }
+      if (!names && tab != null) {
+        throw Fields.invalid("/tab: " + move.id() + " names no tab");
+      }
+      if (tab != null && (tab < 1 || tab > MAX_TAB)) {
+        throw Fields.invalid("/tab: a tab number from 1 (found " + tab + ")");
+      }
+      if (move == Move.OPEN) {
+        new Navigate(url).validate();
+      } else if (url != null) {
+        throw Fields.invalid("/url: only open takes a url");
+      }
+    }
+
+    public Map<String, Object> describe() {
+      Fields f = Fields.of(kind());
+      if (tab != null) {
+        f.put("tab", tab);
+      }
+      if (url != null) {
+        f.put("url", url);
+      }
+      return f.map();
+    }
+
+    @Override
+    public long timeoutMs(long actionMs, long navigationMs) {
+      return move == Move.OPEN ? navigationMs : actionMs;
+    }
+
+    @Override
+    public String step() {
+      return move == Move.OPEN ? "opening the tab" : "the tabs";
+    }
+
+    /** Only listing and opening can succeed on a fresh browser: a tab number is the lost one's. */
+    @Override
+    public boolean repeatable() {
+      return move == Move.LIST || move == Move.OPEN;
+    }
+
+    public List<PageTab> accept(
+        Handler handler, ProviderElement target, ProviderElement destination) {
+      return handler.tabs(this);
     }
   }
 

@@ -10,7 +10,9 @@ import java.util.List;
  * pageEvents} lists what the page did on its own since the previous observation and the provider
  * answered (dialogs dismissed, pages and downloads it started and that were closed or cancelled).
  * {@code status} is the HTTP status of the main document ({@code 0} when not known). {@code dialog}
- * is the dialog that waits for an answer, or null.
+ * is the dialog that waits for an answer, or null. {@code tabs} are the environment's tabs, this
+ * observation's marked active (empty when the provider keeps one page); {@code pageId} names the
+ * observed tab ({@code page-1} for the first).
  */
 public record Observation(
     String id,
@@ -30,11 +32,13 @@ public record Observation(
     String digest,
     List<String> pageEvents,
     int status,
-    PageDialog dialog) {
+    PageDialog dialog,
+    List<PageTab> tabs) {
   public Observation {
     elements = List.copyOf(elements);
     groups = List.copyOf(groups);
     pageEvents = List.copyOf(pageEvents);
+    tabs = tabs == null ? List.of() : List.copyOf(tabs);
   }
 
   /**

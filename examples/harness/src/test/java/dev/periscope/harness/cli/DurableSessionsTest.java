@@ -137,6 +137,43 @@ class DurableSessionsTest {
   }
 
   @Test
+  void aLaterHarnessProcessReopensTheAgentsTabsAtTheirUrlsLoggedIn() throws Exception {
+    install();
+    var first =
+        run(
+            "agent-t",
+            script(
+                    "tabs",
+                    """
+          - {tool: browser_open, args: {url: "%s"}}
+          - {tool: browser_click, args: {target: {name: "Log in"}}}
+          - {tool: browser_tabs, args: {action: open, url: "%s"}}
+          - {tool: browser_tabs, args: {action: select, tab: 1}}
+        """
+                        .formatted(site.url("/login"), site.url("/home")))
+                .toString());
+    assertEquals(0, first.exitCode(), first.out() + first.err());
+    assertTrue(first.out().contains("Switched to tab 1 (2 open: 1, 2)"), first.out());
+
+    var again =
+        run(
+            "agent-t",
+            script(
+                    "look",
+                    """
+          - {tool: browser_tabs, args: {action: list}}
+          - {tool: browser_tabs, args: {action: select, tab: 2}}
+          - {tool: browser_observe, args: {mode: document}}
+        """)
+                .toString());
+    assertEquals(0, again.exitCode(), again.out() + again.err());
+    assertTrue(again.out().contains("On tab 1 (2 open: 1, 2)"), again.out());
+    assertTrue(again.out().contains("tab 2: "), again.out());
+    assertTrue(again.out().contains(site.url("/home")), again.out());
+    assertTrue(again.out().contains("Welcome back, keeper"), again.out());
+  }
+
+  @Test
   void aHostKilledWithSigkillResumesWithItsLastCompletedActionAndLeavesNoBrowserRunning()
       throws Exception {
     install();

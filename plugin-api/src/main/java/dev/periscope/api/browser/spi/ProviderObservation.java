@@ -12,7 +12,9 @@ import java.util.List;
  * status of the main document's response ({@code 0} when there was none or it is not known): an
  * error status from the site itself is a page like any other, shown with its status. {@code dialog}
  * is the dialog an action opened and that waits for an answer, or null: while it is open the page
- * cannot be looked into, and the observation holds only its URL and the dialog.
+ * cannot be looked into, and the observation holds only its URL and the dialog. {@code tabs} are
+ * the environment's tabs, the observed one marked active (empty from a provider that keeps one
+ * page).
  *
  * <p>Immutable and thread-safe.
  */
@@ -26,10 +28,54 @@ public record ProviderObservation(
     boolean elementsTruncated,
     List<String> pageEvents,
     int status,
-    dev.periscope.api.browser.PageDialog dialog) {
+    dev.periscope.api.browser.PageDialog dialog,
+    List<dev.periscope.api.browser.PageTab> tabs) {
   public ProviderObservation {
     elements = List.copyOf(elements);
     pageEvents = List.copyOf(pageEvents);
+    tabs = tabs == null ? List.of() : List.copyOf(tabs);
+  }
+
+  /** An observation of a provider that keeps one page. */
+  public ProviderObservation(
+      String url,
+      String title,
+      String text,
+      int totalTextChars,
+      List<ProviderElement> elements,
+      int totalElements,
+      boolean elementsTruncated,
+      List<String> pageEvents,
+      int status,
+      dev.periscope.api.browser.PageDialog dialog) {
+    this(
+        url,
+        title,
+        text,
+        totalTextChars,
+        elements,
+        totalElements,
+        elementsTruncated,
+        pageEvents,
+        status,
+        dialog,
+        List.of());
+  }
+
+  /** This observation as one of {@code tabs}. */
+  public ProviderObservation withTabs(List<dev.periscope.api.browser.PageTab> tabs) {
+    return new ProviderObservation(
+        url,
+        title,
+        text,
+        totalTextChars,
+        elements,
+        totalElements,
+        elementsTruncated,
+        pageEvents,
+        status,
+        dialog,
+        tabs);
   }
 
   /** An observation with no dialog waiting. */

@@ -1,0 +1,336 @@
+package dev.periscope.browser.playwright;
+
+import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.Page;
+import dev.periscope.api.browser.BrowserException;
+import dev.periscope.api.browser.ErrorCode;
+import dev.periscope.api.browser.PageTab;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The tabs of one environment's context and which is current. A page the context gets while an
+ * action of the agent runs ({@link #acting}) is that action's new tab, reported in its
+ * observation's page events; one that comes while none runs is closed, and so is one past the tab
+ * limit (no tab is ever closed to make room), each failing the action that caused it, or reported
+ * as a page event when none did ({@link PageGuards}). A tab that closes itself goes, and the tab
+ * used most recently before it becomes current. Used on the lane's thread only, but for {@link
+ * #current()}.
+ */
+final class EnvironmentTabs {
+  /** How long an action waits at most for the windows its document opened to arrive. */
+  static final long OPENED_WAIT_MS = 10_000;
+
+  private final BrowserContext context;
+  private final int max;
+  private final long navigationTimeoutMs;
+
+  /** Gives a tab its page and what watches it. */
+  private final java.util.function.BiConsumer<Tab, Page> equip;
+
+  /** Whether the environment is closing: a page closing then is no tab's doing. */
+  private final BooleanSupplier ending;
+
+  private final List<Tab> open = new ArrayList<>();
+  private volatile Tab current;
+  private int nextId = 1;
+  private long selections;
+
+  /** Set while the environment opens a page itself: that page is no action's. */
+  private boolean creating;
+
+  private boolean acting;
+  private String actingWhat = "";
+  private int arrivals;
+  private int arrivalsBefore;
+
+  /** Pages closed and not yet reported: drained by the current tab's guards. */
+  private final List<String> closedPages = new ArrayList<>();
+
+  /** What happened to the tabs since the last observation. */
+  private final List<String> events = new ArrayList<>();
+
+  /**
+   * The tabs of {@code context}, at most {@code max}, starting with {@code first} as the current
+   * one; {@code equip} gives each tab's page its watchers.
+   */
+  EnvironmentTabs(
+      BrowserContext context,
+      Page first,
+      int max,
+      long navigationTimeoutMs,
+      java.util.function.BiConsumer<Tab, Page> equip,
+      BooleanSupplier ending) {
+    this.context = context;
+    this.max = max;
+    this.navigationTimeoutMs = navigationTimeoutMs;
+    this.equip = equip;
+    this.ending = ending;
+    select(add(first));
+    context.onPage(this::arrived);
+  }
+
+  /** The tab observations and actions are of. Any thread. */
+  Tab current() {
+    return current;
+  }
+
+  /** The open tabs, by id. */
+  List<Tab> all() {
+    return List.copyOf(open);
+  }
+
+  int max() {
+    return max;
+  }
+
+  /** A new tab of {@code page}, watched and listed. */
+  private Tab add(Page page) {
+    Tab t = new Tab(nextId++);
+    equip.accept(t, page);
+    open.add(t);
+    page.onClose(closed -> closedItself(t, closed));
+    return t;
+  }
+
+  /** Makes {@code t} the current tab. */
+  void select(Tab t) {
+    current = t;
+    t.selected = ++selections;
+  }
+
+  /** A fresh blank page of the environment's own in place of the current tab's, closed. */
+  void replaceCurrentPage() {
+    Tab t = current;
+    Page old = t.page;
+    t.dialogs.cancelExpiry();
+    equip.accept(t, newPage());
+    old.close();
+  }
+
+  /**
+   * Opens a blank tab and makes it current; past the limit {@code BROWSER_POLICY_DENIED} naming the
+   * setting.
+   */
+  Tab openBlank() {
+    if (open.size() >= max) {
+      throw new BrowserException(
+          ErrorCode.BROWSER_POLICY_DENIED,
+          "this browser keeps at most "
+              + max
+              + " tabs (plugins.browser.maxTabs): close one with browser_tabs first");
+    }
+    Tab t = add(newPage());
+    select(t);
+    return t;
+  }
+
+  /** Makes the tab numbered {@code id} current. */
+  void select(int id) {
+    Tab t = named(id);
+    select(t);
+    t.page.bringToFront();
+  }
+
+  /**
+   * Closes the tab numbered {@code id}; when it was current, the tab used most recently before it
+   * takes its place. The only tab is not closed: {@code BROWSER_INVALID_ARGUMENT}.
+   */
+  void close(int id) {
+    Tab t = named(id);
+    if (open.size() == 1) {
+      throw new BrowserException(
+          ErrorCode.BROWSER_INVALID_ARGUMENT,
+          "/tab: tab " + t.id + " is the only one; open another first, or browser_open here");
+    }
+    open.remove(t);
+    t.dialogs.cancelExpiry();
+    if (current == t) {
+      selectRecent();
+    }
+    t.page.close();
+  }
+
+  /** The open tab numbered {@code id}, or {@code BROWSER_INVALID_ARGUMENT} naming the open ones. */
+  private Tab named(int id) {
+    for (Tab t : open) {
+      if (t.id == id) {
+        return t;
+      }
+    }
+    throw new BrowserException(
+        ErrorCode.BROWSER_INVALID_ARGUMENT,
+        "/tab: there is no tab "
+            + id
+            + "; the open tabs are "
+            + String.join(", ", open.stream().map(t -> String.valueOf(t.id)).toList()));
+  }
+
+  /**
+   * Runs an action's work with the pages it opens taken as its tabs, each reported as {@code what}
+   * opened it.
+   */
+  <T> T acting(String what, Callable<T> work) throws Exception {
+    acting = true;
+    actingWhat = what;
+    arrivalsBefore = arrivals;
+    try {
+      return work.call();
+    } finally {
+      acting = false;
+    }
+  }
+
+  /**
+   * Waits, within the navigation timeout and at most {@value #OPENED_WAIT_MS} ms, until the pages
+   * an action's document opened ({@code count}) have arrived; they arrive as events, only while a
+   * call runs, so this waits in short Playwright calls.
+   */
+  void awaitOpened(int count) {
+    long deadline = System.nanoTime() + Math.min(navigationTimeoutMs, OPENED_WAIT_MS) * 1_000_000L;
+    while (arrivals - arrivalsBefore < count && System.nanoTime() < deadline) {
+      current.page.waitForTimeout(25);
+    }
+  }
+
+  /** The pages closed and not yet reported, for {@code t}'s guards when it is current. */
+  List<String> takeClosedPages(Tab t) {
+    if (current != t) {
+      return List.of();
+    }
+    List<String> taken = List.copyOf(closedPages);
+    closedPages.clear();
+    return taken;
+  }
+
+  /** Something that happened to a tab, for the next observation's page events. */
+  void report(String line) {
+    events.add(line);
+  }
+
+  /**
+   * The page events since the last observation: the current tab's, what happened to the tabs, and
+   * each other tab's, marked with its number.
+   */
+  List<String> takePageEvents() {
+    List<String> taken = new ArrayList<>(current.guards.takePageEvents());
+    taken.addAll(events);
+    events.clear();
+    for (Tab t : open) {
+      if (t != current) {
+        t.guards.takePageEvents().forEach(line -> taken.add("tab " + t.id + ": " + line));
+      }
+    }
+    return taken;
+  }
+
+  /**
+   * The open tabs, the current one marked; {@code currentTitle} is the current tab's title when
+   * just observed (null: read it).
+   */
+  List<PageTab> listing(String currentTitle) {
+    List<PageTab> listed = new ArrayList<>();
+    for (Tab t : open) {
+      listed.add(t.listed(t == current, t == current ? currentTitle : null));
+    }
+    return listed;
+  }
+
+  /** The tabs' URLs as a checkpoint keeps them, the current one marked. */
+  BrowserStorage.SavedTabs saved() {
+    List<String> urls = new ArrayList<>();
+    int at = 0;
+    for (Tab t : open) {
+      if (t == current) {
+        at = urls.size();
+      }
+      urls.add(t.page.url());
+    }
+    return new BrowserStorage.SavedTabs(urls, at);
+  }
+
+  /** Runs {@code each} for every open tab. */
+  void forEach(Consumer<Tab> each) {
+    List.copyOf(open).forEach(each);
+  }
+
+  /** Whether any tab answers {@code test}. */
+  boolean any(Function<Tab, Boolean> test) {
+    return open.stream().anyMatch(test::apply);
+  }
+
+  /**
+   * A page the context got: the running action's new tab, or closed (no action runs, or the tab
+   * limit is reached). As events arrive.
+   */
+  private void arrived(Page other) {
+    if (creating || open.stream().anyMatch(t -> t.page == other)) {
+      return;
+    }
+    arrivals++;
+    if (!acting) {
+      closedPages.add("the page opened another page, which was closed");
+      other.close();
+    } else if (open.size() >= max) {
+      closedPages.add(
+          "the page opened a new tab, which was closed: this browser keeps at most "
+              + max
+              + " tabs (plugins.browser.maxTabs); close one with browser_tabs first");
+      other.close();
+    } else {
+      Tab t = add(other);
+      events.add(
+          actingWhat
+              + " opened tab "
+              + t.id
+              + " ("
+              + other.url()
+              + "): browser_tabs select tab="
+              + t.id
+              + " shows it");
+    }
+  }
+
+  /**
+   * A tab's page closed without the environment closing it (the page called {@code
+   * window.close()}): the tab goes, and when it was current the tab used most recently before it
+   * takes its place (a fresh blank one when none is left).
+   */
+  private void closedItself(Tab t, Page page) {
+    if (t.page != page || !open.contains(t) || ending.getAsBoolean()) {
+      return;
+    }
+    open.remove(t);
+    t.dialogs.cancelExpiry();
+    events.add("tab " + t.id + " closed itself");
+    if (current == t) {
+      selectRecent();
+    }
+  }
+
+  /** Makes the most recently used tab current; opens a blank one when none is left. */
+  private void selectRecent() {
+    var recent = open.stream().max(Comparator.comparingLong(x -> x.selected));
+    if (recent.isPresent()) {
+      select(recent.get());
+      recent.get().page.bringToFront();
+    } else {
+      select(add(newPage()));
+    }
+  }
+
+  /** A page the environment opens itself, no action's. */
+  private Page newPage() {
+    creating = true;
+    try {
+      return context.newPage();
+    } finally {
+      creating = false;
+    }
+  }
+}

@@ -1,0 +1,236 @@
+package dev.periscope.browser.playwright;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.periscope.api.tool.ToolResult;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Tabs through the tools, on real Chromium: a page an action opens becomes a tab of the same
+ * environment, reported in that action's result; {@code browser_tabs} lists, opens (policy first),
+ * switches and closes; the tab limit refuses a new tab and closes no old one; a tab's traffic goes
+ * through the environment's policy proxy. Pages on 127.0.0.1; a decoy on 127.0.0.3, which the
+ * policy does not admit.
+ */
+class TabsTest {
+  static LocalBrowser browser;
+  static ServerSocket decoy;
+  static final AtomicInteger decoyHits = new AtomicInteger();
+
+  static final String START =
+      """
+      <!doctype html><html><head><title>Start</title></head><body>
+      <a href="/invoice" target="_blank">View invoice</a>
+      <button onclick="window.open('/popup', 'pay', 'width=400')">Pay</button>
+      <button onclick="window.open('http://127.0.0.3:DECOY/')">Elsewhere</button>
+      </body></html>""";
+
+  @BeforeAll
+  static void start() throws Exception {
+    decoy = new ServerSocket();
+    decoy.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.3"), 0));
+    Thread accept =
+        new Thread(
+            () -> {
+              while (!decoy.isClosed()) {
+                try (Socket s = decoy.accept()) {
+                  decoyHits.incrementAndGet();
+                } catch (java.io.IOException e) {
+                  return;
+                }
+              }
+            },
+            "tabs-decoy");
+    accept.setDaemon(true);
+    accept.start();
+    browser =
+        new LocalBrowser(
+            Map.of(
+                "/start",
+                START.replace("DECOY", String.valueOf(decoy.getLocalPort())),
+                "/invoice",
+                """
+                <!doctype html><html><head><title>Invoice 7</title></head><body>
+                <p id="n">0</p>
+                <button onclick="n.textContent = +n.textContent + 1">Count</button>
+                </body></html>""",
+                "/popup",
+                """
+                <!doctype html><html><head><title>Payment</title></head><body>
+                <button onclick="window.close()">Done</button>
+                </body></html>"""),
+            Map.of(),
+            dev.periscope.browser.runtime.CredentialChannel.none(),
+            LocalBrowser.withLoopback(Map.of("maxTabs", 3)));
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    browser.close();
+    decoy.close();
+  }
+
+  static ToolResult call(String agent, String tool, Map<String, Object> args) {
+    return browser.call(agent, tool, args);
+  }
+
+  @SuppressWarnings("unchecked")
+  static List<Map<String, Object>> tabs(ToolResult r) {
+    return (List<Map<String, Object>>) LocalBrowser.observation(r).get("tabs");
+  }
+
+  static int current(ToolResult r) {
+    return tabs(r).stream()
+        .filter(t -> Boolean.TRUE.equals(t.get("active")))
+        .map(t -> ((Number) t.get("id")).intValue())
+        .findFirst()
+        .orElseThrow();
+  }
+
+  static ToolResult click(String agent, ToolResult on, String name) {
+    return call(agent, "browser_click", LocalBrowser.target(on, name));
+  }
+
+  static ToolResult open(String agent) {
+    ToolResult r =
+        call(agent, "browser_open", Map.of("url", browser.url("/start"), "mode", "interactive"));
+    assertFalse(r.isError(), r.text());
+    return r;
+  }
+
+  @Test
+  void aLinkToANewWindowOpensATabOfTheSameEnvironmentReportedInTheClicksResult() {
+    ToolResult start = open("links");
+    assertTrue(start.text().contains("Tab: 1 of 1"), start.text());
+    ToolResult clicked = click("links", start, "View invoice");
+    assertFalse(clicked.isError(), clicked.text());
+    assertTrue(clicked.text().contains("the click opened tab 2"), clicked.text());
+    assertTrue(clicked.text().contains("/invoice"), clicked.text());
+    // The observation stays on the tab the agent acted in, and says there is another.
+    assertEquals(2, tabs(clicked).size(), clicked.text());
+    assertEquals(1, current(clicked));
+    assertTrue(clicked.text().contains("Tab: 1 of 2"), clicked.text());
+
+    ToolResult second = call("links", "browser_tabs", Map.of("action", "select", "tab", 2));
+    assertFalse(second.isError(), second.text());
+    assertTrue(second.text().startsWith("Switched to tab 2 (2 open: 1, 2)"), second.text());
+    assertEquals(browser.url("/invoice"), LocalBrowser.observation(second).get("url"));
+    assertEquals("page-2", LocalBrowser.observation(second).get("page_id"));
+    // A ref of tab 1's observation is not tab 2's.
+    ToolResult stale = click("links", clicked, "Pay");
+    assertTrue(stale.isError(), stale.text());
+    assertTrue(stale.text().contains("code=BROWSER_STALE_REFERENCE"), stale.text());
+    // The new tab is the environment's own: its page acts as any other.
+    ToolResult counted = click("links", second, "Count");
+    assertFalse(counted.isError(), counted.text());
+    assertTrue(counted.text().contains("\n1\n") || counted.text().contains(" 1\n"), counted.text());
+    ToolResult listed = call("links", "browser_tabs", Map.of("action", "list"));
+    assertTrue(listed.text().startsWith("On tab 2 (2 open: 1, 2)"), listed.text());
+    assertTrue(listed.text().contains("tab 1: Start - " + browser.url("/start")), listed.text());
+  }
+
+  @Test
+  void aPopupAClickOpensIsATabAndOneThatClosesItselfGivesTheOpenerBack() {
+    ToolResult start = open("popup");
+    ToolResult clicked = click("popup", start, "Pay");
+    assertFalse(clicked.isError(), clicked.text());
+    assertTrue(clicked.text().contains("opened tab 2"), clicked.text());
+    ToolResult payment = call("popup", "browser_tabs", Map.of("action", "select", "tab", 2));
+    assertEquals("Payment", LocalBrowser.observation(payment).get("title"));
+    ToolResult done = click("popup", payment, "Done");
+    assertFalse(done.isError(), done.text());
+    assertTrue(done.text().contains("tab 2 closed itself"), done.text());
+    assertEquals(browser.url("/start"), LocalBrowser.observation(done).get("url"));
+    assertEquals(1, tabs(done).size(), done.text());
+  }
+
+  @Test
+  void openSelectAndCloseTabsWithClearErrorsForTabsThatAreNotThere() {
+    open("manage");
+    ToolResult opened =
+        call("manage", "browser_tabs", Map.of("action", "open", "url", browser.url("/invoice")));
+    assertFalse(opened.isError(), opened.text());
+    assertTrue(opened.text().startsWith("Opened tab 2 (2 open: 1, 2)"), opened.text());
+    assertEquals("Invoice 7", LocalBrowser.observation(opened).get("title"));
+
+    ToolResult missing = call("manage", "browser_tabs", Map.of("action", "select", "tab", 9));
+    assertTrue(missing.isError(), missing.text());
+    assertTrue(missing.text().contains("code=BROWSER_INVALID_ARGUMENT"), missing.text());
+    assertTrue(missing.text().contains("the open tabs are 1, 2"), missing.text());
+    ToolResult noTab = call("manage", "browser_tabs", Map.of("action", "close"));
+    assertTrue(noTab.text().contains("code=BROWSER_INVALID_ARGUMENT"), noTab.text());
+    assertTrue(noTab.text().contains("/tab"), noTab.text());
+
+    // Closing the current tab gives the one used before it.
+    ToolResult closed = call("manage", "browser_tabs", Map.of("action", "close", "tab", 2));
+    assertFalse(closed.isError(), closed.text());
+    assertTrue(closed.text().startsWith("Closed the tab; now on tab 1 (1 open: 1)"), closed.text());
+    assertEquals(browser.url("/start"), LocalBrowser.observation(closed).get("url"));
+    ToolResult only = call("manage", "browser_tabs", Map.of("action", "close", "tab", 1));
+    assertTrue(only.isError(), only.text());
+    assertTrue(only.text().contains("is the only one"), only.text());
+  }
+
+  @Test
+  void theTabLimitRefusesANewTabAndNeverClosesAnOldOne() {
+    ToolResult start = open("limit");
+    for (int i = 0; i < 2; i++) {
+      ToolResult more =
+          call("limit", "browser_tabs", Map.of("action", "open", "url", browser.url("/invoice")));
+      assertFalse(more.isError(), more.text());
+    }
+    ToolResult fourth =
+        call("limit", "browser_tabs", Map.of("action", "open", "url", browser.url("/invoice")));
+    assertTrue(fourth.isError(), fourth.text());
+    assertTrue(fourth.text().contains("code=BROWSER_POLICY_DENIED"), fourth.text());
+    assertTrue(fourth.text().contains("plugins.browser.maxTabs"), fourth.text());
+
+    assertFalse(
+        call("limit", "browser_tabs", Map.of("action", "select", "tab", 1)).isError(),
+        "tab 1 is still there");
+    ToolResult back = call("limit", "browser_observe", Map.of("mode", "interactive"));
+    ToolResult clicked = click("limit", back, "View invoice");
+    assertTrue(clicked.isError(), clicked.text());
+    assertTrue(clicked.text().contains("code=BROWSER_POLICY_DENIED"), clicked.text());
+    assertTrue(clicked.text().contains("at most 3 tabs"), clicked.text());
+    ToolResult after = call("limit", "browser_tabs", Map.of("action", "list"));
+    assertTrue(after.text().startsWith("On tab 1 (3 open: 1, 2, 3)"), after.text());
+    assertTrue(start.text().contains("Tab: 1 of 1"), start.text());
+  }
+
+  @Test
+  void everyTabGoesThroughThePolicyProxy() {
+    int before = decoyHits.get();
+    ToolResult refused =
+        call(
+            "policy",
+            "browser_tabs",
+            Map.of("action", "open", "url", "http://127.0.0.3:" + decoy.getLocalPort() + "/"));
+    assertTrue(refused.isError(), refused.text());
+    assertTrue(refused.text().contains("code=BROWSER_POLICY_DENIED"), refused.text());
+
+    // A popup the page opens to a destination the policy denies is a tab whose page is refused
+    // by the proxy: the decoy hears nothing.
+    ToolResult start = open("policy");
+    assertEquals(1, tabs(start).size(), "the refused open left a tab behind: " + start.text());
+    ToolResult clicked = click("policy", start, "Elsewhere");
+    assertFalse(clicked.isError(), clicked.text());
+    ToolResult elsewhere = call("policy", "browser_tabs", Map.of("action", "select", "tab", 2));
+    assertFalse(
+        String.valueOf(LocalBrowser.observation(elsewhere).get("text")).contains("decoy"),
+        elsewhere.text());
+    assertEquals(
+        before, decoyHits.get(), "a tab's request reached a destination the policy denies");
+  }
+}
