@@ -15,11 +15,11 @@ import java.util.function.Supplier;
  * What one environment's checkpoints are made of, and when a new one is worth writing. Playwright's
  * storage state costs hundreds of milliseconds (and the agent's next action waits for it), so it is
  * taken only when a cheap look says something may have changed: the cookies, and the origin and
- * local, session and IndexedDB storage of every frame of every tab, digested ({@link
- * BrowserStorage#DIGEST}). An origin no tab shows any more could have changed only while it was
- * shown, when its frame was looked at. When only the tabs' URLs changed, the last state is written
- * again with them, without a new storage state. While any tab holds a dialog open nothing is looked
- * at (a page holding a dialog runs no script, and would hold the look up): the checkpoint after the
+ * local, session and IndexedDB storage of every frame of the current tab, digested ({@link
+ * BrowserStorage#DIGEST}). An origin no longer shown could have changed only while it was shown,
+ * when its frame was looked at. When only the tabs' URLs changed, the last state is written again
+ * with them, without a new storage state. While any tab holds a dialog open nothing is looked at (a
+ * page holding a dialog runs no script, and would hold the look up): the checkpoint after the
  * answer follows.
  */
 final class EnvironmentState {
@@ -99,8 +99,10 @@ final class EnvironmentState {
   }
 
   /**
-   * The cookies and each tab's frames' origin and storage, digested; null when a frame could not be
-   * looked at (it went meanwhile).
+   * The cookies and the current tab's frames' origin and storage, digested; null when a frame could
+   * not be looked at (it went meanwhile). Other tabs are not looked into: a busy one would hold the
+   * look up, and what they store they stored while current (cookies are the context's, seen
+   * whatever the tab).
    */
   private String storageDigest() {
     List<String> lines = new ArrayList<>();
@@ -118,13 +120,11 @@ final class EnvironmentState {
               String.valueOf(c.sameSite)));
     }
     Collections.sort(lines);
-    for (Tab t : tabs.all()) {
-      for (Frame frame : t.page.frames()) {
-        try {
-          lines.add(String.valueOf(frame.evaluate(BrowserStorage.DIGEST)));
-        } catch (PlaywrightException gone) {
-          return null;
-        }
+    for (Frame frame : tabs.current().page.frames()) {
+      try {
+        lines.add(String.valueOf(frame.evaluate(BrowserStorage.DIGEST)));
+      } catch (PlaywrightException gone) {
+        return null;
       }
     }
     return StateCheckpoints.digest(String.join("\n", lines));

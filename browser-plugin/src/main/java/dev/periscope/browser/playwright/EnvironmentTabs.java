@@ -24,7 +24,13 @@ import java.util.function.Function;
  */
 final class EnvironmentTabs {
   /** How long an action waits at most for the windows its document opened to arrive. */
-  static final long OPENED_WAIT_MS = 10_000;
+  static final long OPENED_WAIT_MS = 3_000;
+
+  /**
+   * How long it waits for more once one has arrived: a count the page's guards made too high (a
+   * link whose handler opened the window itself) does not hold the action up for long.
+   */
+  static final long MORE_WAIT_MS = 300;
 
   private final BrowserContext context;
   private final int max;
@@ -48,6 +54,7 @@ final class EnvironmentTabs {
   private String actingWhat = "";
   private int arrivals;
   private int arrivalsBefore;
+  private long lastArrival;
 
   /** Pages closed and not yet reported: drained by the current tab's guards. */
   private final List<String> closedPages = new ArrayList<>();
@@ -92,10 +99,15 @@ final class EnvironmentTabs {
   /** A new tab of {@code page}, watched and listed. */
   private Tab add(Page page) {
     Tab t = new Tab(nextId++);
-    equip.accept(t, page);
+    equip(t, page);
     open.add(t);
-    page.onClose(closed -> closedItself(t, closed));
     return t;
+  }
+
+  /** Gives {@code t} the page {@code page}, watched, and watches for the page closing itself. */
+  private void equip(Tab t, Page page) {
+    equip.accept(t, page);
+    page.onClose(closed -> closedItself(t, closed));
   }
 
   /** Makes {@code t} the current tab. */
@@ -109,7 +121,7 @@ final class EnvironmentTabs {
     Tab t = current;
     Page old = t.page;
     t.dialogs.cancelExpiry();
-    equip.accept(t, newPage());
+    equip(t, newPage());
     old.close();
   }
 
@@ -188,12 +200,16 @@ final class EnvironmentTabs {
 
   /**
    * Waits, within the navigation timeout and at most {@value #OPENED_WAIT_MS} ms, until the pages
-   * an action's document opened ({@code count}) have arrived; they arrive as events, only while a
-   * call runs, so this waits in short Playwright calls.
+   * an action's document opened ({@code count}) have arrived, or {@value #MORE_WAIT_MS} ms passed
+   * since the last one came; they arrive as events, only while a call runs, so this waits in short
+   * Playwright calls. One that comes later is closed and reported, as one no action opened.
    */
   void awaitOpened(int count) {
     long deadline = System.nanoTime() + Math.min(navigationTimeoutMs, OPENED_WAIT_MS) * 1_000_000L;
-    while (arrivals - arrivalsBefore < count && System.nanoTime() < deadline) {
+    while (arrivals - arrivalsBefore < count
+        && System.nanoTime() < deadline
+        && !(arrivals > arrivalsBefore
+            && System.nanoTime() - lastArrival > MORE_WAIT_MS * 1_000_000L)) {
       current.page.waitForTimeout(25);
     }
   }
@@ -273,11 +289,12 @@ final class EnvironmentTabs {
       return;
     }
     arrivals++;
+    lastArrival = System.nanoTime();
     if (!acting) {
-      closedPages.add("the page opened another page, which was closed");
+      closed("the page opened another page, which was closed");
       other.close();
     } else if (open.size() >= max) {
-      closedPages.add(
+      closed(
           "the page opened a new tab, which was closed: this browser keeps at most "
               + max
               + " tabs (plugins.browser.maxTabs); close one with browser_tabs first");
@@ -293,6 +310,13 @@ final class EnvironmentTabs {
               + "): browser_tabs select tab="
               + t.id
               + " shows it");
+    }
+  }
+
+  /** One reason a page was closed, once however often it recurs before it is reported. */
+  private void closed(String reason) {
+    if (!closedPages.contains(reason)) {
+      closedPages.add(reason);
     }
   }
 

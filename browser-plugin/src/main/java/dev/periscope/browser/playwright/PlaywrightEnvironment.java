@@ -159,6 +159,24 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     return Math.max(policy.timeouts().actionMs(), policy.timeouts().navigationMs()) + 2_000;
   }
 
+  /** The tab the latest observation was of: its refs name elements of no other tab. */
+  private Tab observedTab;
+
+  /**
+   * {@code BROWSER_STALE_REFERENCE} when the current tab is not the one the latest observation was
+   * of (a tab that closed itself between calls gave way to another).
+   */
+  private void requireObservedTab() {
+    if (observedTab != tab()) {
+      throw BrowserException.of(
+              ErrorCode.BROWSER_STALE_REFERENCE,
+              "the observation was of another tab than the current one (tab "
+                  + tab().id
+                  + "); observe the page again")
+          .withUrl(tab().page.url());
+    }
+  }
+
   /** The current tab. */
   private Tab tab() {
     return tabs.current();
@@ -235,32 +253,29 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
   }
 
   private <T> T guarded(String what, long boundMs, java.util.concurrent.Callable<T> work) {
-    NavigationOutcomes watching = tab().navigations;
     return call(
         what,
         boundMs,
-        () ->
-            tab()
-                .dialogs
-                .around(
-                    what,
-                    () -> {
-                      T result =
-                          downloads.during(
-                              () ->
-                                  watching.watch(
-                                      () ->
-                                          tabs.acting(
-                                              what,
-                                              () ->
-                                                  tab()
-                                                      .guards
-                                                      .around(
-                                                          what,
-                                                          () -> tab().dialogs.during(work)))));
-                      downloads.collect(tab().page.url());
-                      return result;
-                    }));
+        () -> {
+          // The tab acted on, whichever is current by the end (one that closes itself gives way).
+          Tab t = tab();
+          NavigationOutcomes watching = t.navigations;
+          return t.dialogs.around(
+              what,
+              () -> {
+                T result =
+                    downloads.during(
+                        () ->
+                            watching.watch(
+                                () ->
+                                    tabs.acting(
+                                        what,
+                                        () ->
+                                            t.guards.around(what, () -> t.dialogs.during(work)))));
+                downloads.collect(t.page.url());
+                return result;
+              });
+        });
   }
 
   /**
@@ -270,8 +285,10 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
   private <T> T act(String what, java.util.concurrent.Callable<T> work) {
     return call(
         what,
-        () ->
-            tab().dialogs.around(what, () -> tabs.acting(what, () -> tab().dialogs.during(work))));
+        () -> {
+          Tab t = tab();
+          return t.dialogs.around(what, () -> tabs.acting(what, () -> t.dialogs.during(work)));
+        });
   }
 
   private void refuseBeforeDispatch(ProviderElement element) {
@@ -353,6 +370,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
           List<com.microsoft.playwright.Frame> frames = new java.util.ArrayList<>();
           ProviderObservation o = observeSettled(budget, frames, tab().guards::drained);
           tab().observedFrames = frames;
+          observedTab = tab();
           return new ProviderObservation(
               o.url(),
               o.title(),
@@ -682,6 +700,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
       String what,
       java.util.function.Consumer<HitTest.Point> ready,
       java.util.function.BiConsumer<ElementHandle, Boolean> checked) {
+    requireObservedTab();
     var point = PageScripts.readyPoint(tab().page, tab().observedFrames, registryKey, element);
     if (point.isPresent()) {
       ready.accept(point.get());
@@ -757,12 +776,12 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
       ProviderElement element, dev.periscope.api.host.Secret secret, List<String> expectedChain) {
     // Not an action a dialog stops: one the field's handlers open is dismissed and reported, so
     // the fill ends with its field masked and its length known.
-    NavigationOutcomes watching = tab().navigations;
     String what = "filling the credential";
     return call(
         what,
         () -> {
           tab().dialogs.requireNone(what);
+          NavigationOutcomes watching = tab().navigations;
           return watching.watch(
               () ->
                   tab()
@@ -959,51 +978,59 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
   @Override
   public void answerDialog(BrowserAction.AnswerDialog action) {
     String what = "answering the dialog";
-    NavigationOutcomes watching = tab().navigations;
     call(
         what,
         () ->
-            watching.watch(
-                () -> {
-                  int[] navigated = {0};
-                  java.util.function.Consumer<com.microsoft.playwright.Frame> counted =
-                      frame -> {
-                        if (frame == tab().page.mainFrame()) {
-                          navigated[0]++;
-                        }
-                      };
-                  tab().page.onFrameNavigated(counted);
-                  try {
-                    tab()
-                        .dialogs
-                        .answer(
-                            action.accept(),
-                            action.promptText(),
-                            type -> {
-                              try {
-                                tab()
-                                    .guards
-                                    .around(
+            tab()
+                .navigations
+                .watch(
+                    () -> {
+                      int[] navigated = {0};
+                      java.util.function.Consumer<com.microsoft.playwright.Frame> counted =
+                          frame -> {
+                            if (frame == tab().page.mainFrame()) {
+                              navigated[0]++;
+                            }
+                          };
+                      tab().page.onFrameNavigated(counted);
+                      try {
+                        tab()
+                            .dialogs
+                            .answer(
+                                action.accept(),
+                                action.promptText(),
+                                type -> {
+                                  try {
+                                    // What the page does once answered is the answer's: a window
+                                    // it opens then is a tab.
+                                    tabs.acting(
                                         what,
-                                        () -> {
-                                          if (action.accept() && type.equals("beforeunload")) {
-                                            // The page let go: the navigation it held up goes on.
-                                            awaitNavigation(() -> navigated[0] > 0);
-                                          }
-                                          settle();
-                                          return null;
-                                        });
-                              } catch (RuntimeException e) {
-                                throw e;
-                              } catch (Exception e) {
-                                throw new IllegalStateException(e);
-                              }
-                            });
-                  } finally {
-                    tab().page.offFrameNavigated(counted);
-                  }
-                  return null;
-                }));
+                                        () ->
+                                            tab()
+                                                .guards
+                                                .around(
+                                                    what,
+                                                    () -> {
+                                                      if (action.accept()
+                                                          && type.equals("beforeunload")) {
+                                                        // The page let go: the navigation it held
+                                                        // up goes on.
+                                                        awaitNavigation(() -> navigated[0] > 0);
+                                                      }
+                                                      settle();
+                                                      return null;
+                                                    }));
+                                  } catch (RuntimeException e) {
+                                    throw e;
+                                  } catch (Exception e) {
+                                    throw new IllegalStateException(e);
+                                  }
+                                });
+                      } finally {
+                        tab().page.offFrameNavigated(counted);
+                      }
+                      return null;
+                    }));
   }
 
   @Override
@@ -1012,7 +1039,12 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
       case OPEN -> {
         String url = action.url();
         refuseBeforeNavigating(url);
-        call("opening a tab", tabs::openBlank);
+        call(
+            "opening a tab",
+            () -> {
+              tab().dialogs.requireNone("opening a tab");
+              return tabs.openBlank();
+            });
         // The new tab is the current one whether or not its page loads, as in a browser.
         navigate(new BrowserAction.Navigate(url));
       }
@@ -1020,6 +1052,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
           call(
               "switching tabs",
               () -> {
+                tab().dialogs.requireNone("switching tabs");
                 tabs.select(action.tab());
                 return null;
               });
@@ -1066,6 +1099,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
    * Finds the element again and checks it is still the very node observed. On the lane's thread.
    */
   private ElementHandle resolve(ProviderElement element) {
+    requireObservedTab();
     return PageScripts.resolve(tab().page, tab().observedFrames, registryKey, element);
   }
 
@@ -1089,6 +1123,9 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
         "extracting " + kind,
         () -> {
           tab().dialogs.requireNone("extracting " + kind);
+          if (region != null) {
+            requireObservedTab();
+          }
           return PageScripts.extract(
               tab().page, tab().observedFrames, registryKey, kind, region, limit, maxFieldChars);
         });
@@ -1121,10 +1158,11 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
 
   /**
    * Opens the tabs a restored checkpoint held, each at its URL (http and https only) through the
-   * policy as any open, the one that was current made current again, within {@value
-   * #REOPEN_BUDGET_MS} ms (or the navigation timeout, if shorter) for them all. A tab that cannot
-   * be reopened stays blank, and the next observation's page events say why. Called once, by the
-   * provider, right after a restore.
+   * policy as any open, within {@value #REOPEN_BUDGET_MS} ms (or the navigation timeout, if
+   * shorter) for them all: the one that was current first, in the page that holds the session
+   * storage the checkpoint kept (it was that tab's), and current again; the others after it in
+   * their order. A tab that cannot be reopened stays blank, and the next observation's page events
+   * say why. Called once, by the provider, right after a restore.
    */
   void reopenSaved() {
     BrowserStorage.SavedTabs saved = this.saved;
@@ -1132,14 +1170,24 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     if (saved == null || saved.urls().isEmpty()) {
       return;
     }
+    int current = Math.min(Math.max(0, saved.current()), saved.urls().size() - 1);
+    List<String> urls = new java.util.ArrayList<>(saved.urls());
+    urls.add(0, urls.remove(current));
     long deadline =
         System.nanoTime() + Math.min(navigationTimeoutMs, REOPEN_BUDGET_MS) * 1_000_000L;
-    List<Tab> reopened = new java.util.ArrayList<>();
-    for (String url : saved.urls().subList(0, Math.min(saved.urls().size(), tabs.max()))) {
-      if (!reopened.isEmpty()) {
-        call("reopening a tab", tabs::openBlank);
+    Tab first = tab();
+    List<String> reopening = urls.subList(0, Math.min(urls.size(), tabs.max()));
+    for (int i = 0; i < reopening.size(); i++) {
+      String url = reopening.get(i);
+      if (i > 0) {
+        try {
+          call("reopening a tab", tabs::openBlank);
+        } catch (BrowserException full) {
+          // The checkpoint's page events say which tabs were left out.
+          reopenReport(url + " was not reopened: " + full.getMessage());
+          continue;
+        }
       }
-      reopened.add(tab());
       if (!(url.startsWith("http://") || url.startsWith("https://"))) {
         continue;
       }
@@ -1151,20 +1199,22 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
         refuseBeforeNavigating(url);
         navigateOnce(url, deadline);
       } catch (BrowserException | SelfNavigating e) {
-        String line = "tab " + tab().id + " was not reopened at " + url + ": " + e.getMessage();
-        call(
-            "reopening the tabs",
-            () -> {
-              tabs.report(line);
-              return null;
-            });
+        reopenReport("tab " + tab().id + " was not reopened at " + url + ": " + e.getMessage());
       }
     }
-    Tab current = reopened.get(Math.min(Math.max(0, saved.current()), reopened.size() - 1));
     call(
         "reopening the tabs",
         () -> {
-          tabs.select(current.id);
+          tabs.select(first.id);
+          return null;
+        });
+  }
+
+  private void reopenReport(String line) {
+    call(
+        "reopening the tabs",
+        () -> {
+          tabs.report(line);
           return null;
         });
   }

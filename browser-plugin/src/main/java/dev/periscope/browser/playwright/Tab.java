@@ -8,8 +8,8 @@ import java.util.List;
  * One tab of an environment: its page and what watches that page (its guards, the outcome of its
  * main document, its dialogs, its click listeners) and the frames its latest observation looked
  * into. Its id is stable while it is open and never given to another tab of the environment. The
- * page is replaced (a fresh one in its place) only when a navigation got no response headers in
- * time. Used on the lane's thread only.
+ * page is replaced (a fresh one in its place) when a navigation got no response headers in time or
+ * the page kept navigating itself. Used on the lane's thread only.
  */
 final class Tab {
   final int id;
@@ -32,15 +32,32 @@ final class Tab {
     this.id = id;
   }
 
+  /** The most characters of a tab's title or URL a listing shows. */
+  static final int MAX_LISTED_CHARS = 300;
+
   /**
-   * The tab as a listing shows it: its title is read only when its page can answer (a page holding
-   * a dialog open runs no script).
+   * The tab as a listing shows it, its title and URL cut. Unless {@code knownTitle} gives it, the
+   * title is the browser's (Chromium's record of the target, not a script in the page: a page busy
+   * in a loop or holding a dialog open answers it all the same).
    */
   dev.periscope.api.browser.PageTab listed(boolean active, String knownTitle) {
     String title = knownTitle;
     if (title == null) {
-      title = dialogs.pending().isPresent() ? "" : page.title();
+      try {
+        var info = guards.control().send("Target.getTargetInfo").getAsJsonObject("targetInfo");
+        title = info.has("title") ? info.get("title").getAsString() : "";
+      } catch (RuntimeException unknown) {
+        title = "";
+      }
+      // Chromium names an untitled page by its URL.
+      if (title.equals(page.url())) {
+        title = "";
+      }
     }
-    return new dev.periscope.api.browser.PageTab(id, page.url(), title, active);
+    return new dev.periscope.api.browser.PageTab(id, cut(page.url()), cut(title), active);
+  }
+
+  private static String cut(String s) {
+    return s.length() <= MAX_LISTED_CHARS ? s : s.substring(0, MAX_LISTED_CHARS) + "…";
   }
 }

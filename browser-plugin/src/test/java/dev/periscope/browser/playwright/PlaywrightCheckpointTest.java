@@ -286,11 +286,13 @@ class PlaywrightCheckpointTest {
       try (BrowserEnvironment env = provider.restore(request, saved, Cancellation.none())) {
         var o = env.observe(new ObservationBudget(1000, 10));
         assertEquals(url("/settings"), o.url());
+        // The tab that was current comes first (its page holds the session storage kept), the
+        // others after it in their order.
         assertEquals(
-            java.util.List.of(url("/login"), url("/settings"), url("/home")),
+            java.util.List.of(url("/settings"), url("/login"), url("/home")),
             o.tabs().stream().map(dev.periscope.api.browser.PageTab::url).toList());
         assertEquals(
-            java.util.List.of(false, true, false),
+            java.util.List.of(true, false, false),
             o.tabs().stream().map(dev.periscope.api.browser.PageTab::active).toList());
         // The reopened tabs are the restored context's: its cookie and local storage are there.
         env.actions().tabs(new BrowserAction.Tabs(BrowserAction.Tabs.Move.SELECT, 3, null));

@@ -34,6 +34,7 @@ class TabsTest {
       <a href="/invoice" target="_blank">View invoice</a>
       <button onclick="window.open('/popup', 'pay', 'width=400')">Pay</button>
       <button onclick="window.open('http://127.0.0.3:DECOY/')">Elsewhere</button>
+      <button onclick="document.title = confirm('Sure?') ? 'sure' : 'unsure'">Ask</button>
       </body></html>""";
 
   @BeforeAll
@@ -69,6 +70,7 @@ class TabsTest {
                 """
                 <!doctype html><html><head><title>Payment</title></head><body>
                 <button onclick="window.close()">Done</button>
+                <button onclick="setTimeout(() => window.close(), 300)">Close soon</button>
                 </body></html>"""),
             Map.of(),
             dev.periscope.browser.runtime.CredentialChannel.none(),
@@ -153,6 +155,40 @@ class TabsTest {
     assertTrue(done.text().contains("tab 2 closed itself"), done.text());
     assertEquals(browser.url("/start"), LocalBrowser.observation(done).get("url"));
     assertEquals(1, tabs(done).size(), done.text());
+  }
+
+  @Test
+  void refsOfATabThatClosedItselfBetweenCallsAreStaleOnTheTabThatTookItsPlace() throws Exception {
+    ToolResult start = open("gone");
+    click("gone", start, "Pay");
+    ToolResult payment = call("gone", "browser_tabs", Map.of("action", "select", "tab", 2));
+    ToolResult soon = click("gone", payment, "Close soon");
+    assertFalse(soon.isError(), soon.text());
+    // No call runs while the tab closes itself: the lane hears of it, and tab 1 takes its place.
+    Thread.sleep(1500);
+    ToolResult stale = click("gone", soon, "Done");
+    assertTrue(stale.isError(), stale.text());
+    assertTrue(stale.text().contains("code=BROWSER_STALE_REFERENCE"), stale.text());
+    ToolResult now = call("gone", "browser_observe", Map.of());
+    assertEquals(browser.url("/start"), LocalBrowser.observation(now).get("url"));
+    assertTrue(now.text().contains("tab 2 closed itself"), now.text());
+  }
+
+  @Test
+  void aTabHoldingADialogCannotBeLeftUntilItIsAnswered() {
+    ToolResult start = open("dialog");
+    ToolResult asked = click("dialog", start, "Ask");
+    assertFalse(asked.isError(), asked.text());
+    assertTrue(asked.text().contains("Dialog open (confirm)"), asked.text());
+    ToolResult away =
+        call("dialog", "browser_tabs", Map.of("action", "open", "url", browser.url("/invoice")));
+    assertTrue(away.isError(), away.text());
+    assertTrue(away.text().contains("code=BROWSER_DIALOG_PENDING"), away.text());
+    ToolResult answered = call("dialog", "browser_dialog", Map.of("accept", true));
+    assertEquals("sure", LocalBrowser.observation(answered).get("title"));
+    ToolResult opened =
+        call("dialog", "browser_tabs", Map.of("action", "open", "url", browser.url("/invoice")));
+    assertFalse(opened.isError(), opened.text());
   }
 
   @Test

@@ -975,7 +975,7 @@ public sealed interface BrowserAction<R> {
         throw Fields.invalid("/tab: " + move.id() + " names no tab");
       }
       if (tab != null && (tab < 1 || tab > MAX_TAB)) {
-        throw Fields.invalid("/tab: a tab number from 1 (found " + tab + ")");
+        throw Fields.invalid("/tab: a tab number from 1 to " + MAX_TAB + " (found " + tab + ")");
       }
       if (move == Move.OPEN) {
         new Navigate(url).validate();

@@ -183,7 +183,9 @@ class ConcurrentAgentsTest {
     }
     ToolResult next = host.call("agent", "browser_observe", Map.of(), Cancellation.none());
     assertFalse(next.isError(), next.text());
-    assertEquals("about:blank", part(next, "observation").get("url"));
+    // The fresh browser reopened the tab of the last checkpoint: the page before the cancelled
+    // open.
+    assertEquals(url("/plain"), part(next, "observation").get("url"));
     assertNotEquals(firstEnvironment, part(next, "observation").get("environment_id"));
   }
 }
