@@ -234,7 +234,8 @@ final class PointerActions {
   private static final String FOCUSED =
       "(key) => { const reg = window[key]; let a = document.activeElement;"
           + " const shadow = (e) => { if (e.shadowRoot) return e.shadowRoot;"
-          + "   const k = reg && reg.closedRoots && reg.closedRoots.get(e);"
+          + "   const i = reg && reg.internals && reg.internals.get(e);"
+          + "   const k = (reg && reg.closedRoots && reg.closedRoots.get(e)) || (i && i.shadowRoot);"
           + "   return k instanceof ShadowRoot && k.host === e ? k : null; };"
           + " while (a && shadow(a) && shadow(a).activeElement) a = shadow(a).activeElement;"
           + " if (a && (a.tagName === 'IFRAME' || a.tagName === 'FRAME')) return 'frame';"

@@ -18,9 +18,23 @@
 
   // A closed shadow root is out of reach of every script but the one that made it: the observation keeps each
   // one as it is attached, under this environment's registry, so that what a web component shows is seen and
-  // acted on as the page's own elements are. (A closed root declared in HTML, <template shadowrootmode>, is not
-  // attached by script and stays out of reach.)
+  // acted on as the page's own elements are.
   if (!registry.closedRoots) registry.closedRoots = new WeakMap();
+  // A closed root declared in HTML (<template shadowrootmode="closed">) is attached by the parser, not by script:
+  // a custom element reaches its own through attachInternals().shadowRoot, and so does the observation, from the
+  // internals kept here as the element asks for them.
+  if (!registry.internals) registry.internals = new WeakMap();
+  const attachInternals = HTMLElement.prototype.attachInternals;
+  if (attachInternals) {
+    const keptInternals = {
+      attachInternals() {
+        const internals = attachInternals.call(this);
+        registry.internals.set(this, internals);
+        return internals;
+      }
+    }.attachInternals;
+    Object.defineProperty(HTMLElement.prototype, 'attachInternals', { value: keptInternals, writable: true, configurable: true });
+  }
   const attachShadow = Element.prototype.attachShadow;
   if (attachShadow) {
     const kept = {

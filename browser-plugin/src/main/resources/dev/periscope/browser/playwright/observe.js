@@ -104,7 +104,8 @@
   // forged entry must not lead the walk elsewhere (or round in a cycle).
   const shadowOf = (el) => {
     if (el.shadowRoot) return el.shadowRoot;
-    const kept = registry.closedRoots && registry.closedRoots.get(el);
+    const internals = registry.internals && registry.internals.get(el);
+    const kept = (registry.closedRoots && registry.closedRoots.get(el)) || (internals && internals.shadowRoot);
     return kept instanceof ShadowRoot && kept.host === el ? kept : null;
   };
   const up = (n) => n.parentElement || (n.parentNode && n.parentNode.host) || null;

@@ -20,12 +20,39 @@ class ShadowDomTest {
   static LocalBrowser browser;
   static final Map<String, String> PAGES =
       Map.of(
+          "/catalog",
+          """
+          <!doctype html><html><head><title>Catalog</title></head><body>
+          <product-list></product-list>
+          <price-table></price-table>
+          <script>
+            class ProductList extends HTMLElement {
+              constructor() {
+                super();
+                const root = this.attachShadow({ mode: 'closed' });
+                root.innerHTML = '<ul>' + [1, 2, 3, 4].map((i) =>
+                  `<li><h3><a href="/p/${i}">Product ${i}</a></h3><span>Price ${i}0</span></li>`).join('')
+                  + '</ul>';
+              }
+            }
+            class PriceTable extends HTMLElement {
+              constructor() {
+                super();
+                this.attachShadow({ mode: 'open' }).innerHTML = `<table>
+                  <tr><th>Plan</th><th>Price</th></tr>
+                  <tr><td>Basic</td><td>5</td></tr><tr><td>Pro</td><td>15</td></tr></table>`;
+              }
+            }
+            customElements.define('product-list', ProductList);
+            customElements.define('price-table', PriceTable);
+          </script></body></html>""",
           "/components",
           """
           <!doctype html><html><head><title>Components</title></head><body>
           <h1>Account</h1>
           <app-shell><span slot="note">Slotted light note</span></app-shell>
           <fancy-button><span>Buy now</span></fancy-button>
+          <dsd-card><template shadowrootmode="closed"><button id="d">Declared action</button></template></dsd-card>
           <p id="out">nothing yet</p>
           <script>
             const out = (s) => document.getElementById('out').textContent = s;
@@ -61,6 +88,15 @@ class ShadowDomTest {
                 root.getElementById('b').addEventListener('click', () => out('bought'));
               }
             }
+            class DsdCard extends HTMLElement {
+              constructor() {
+                super();
+                // Its closed root was declared in the HTML: it reaches it through its internals.
+                const root = this.attachInternals().shadowRoot;
+                root.getElementById('d').addEventListener('click', () => out('declared clicked'));
+              }
+            }
+            customElements.define('dsd-card', DsdCard);
             customElements.define('fancy-button', FancyButton);
             customElements.define('login-form', LoginForm);
             customElements.define('app-shell', AppShell);
@@ -102,6 +138,45 @@ class ShadowDomTest {
         1, text(page).split("Slotted light note", -1).length - 1, "shown once: " + page.text());
   }
 
+  @SuppressWarnings("unchecked")
+  static List<Map<String, String>> rows(ToolResult r) {
+    return (List<Map<String, String>>) r.structured().get("rows");
+  }
+
+  @Test
+  void listsTablesAndLinksInOpenAndClosedShadowRootsAreExtracted() {
+    ToolResult page = call("extract", "browser_open", Map.of("url", browser.url("/catalog")));
+    assertFalse(page.isError(), page.text());
+    ToolResult list = call("extract", "browser_extract_list", Map.of());
+    assertFalse(list.isError(), list.text());
+    assertEquals(4, rows(list).size(), list.text());
+    assertEquals("Product 1", rows(list).get(0).get("title"));
+    assertEquals(browser.url("/p/1"), rows(list).get(0).get("url"));
+    assertTrue(rows(list).get(1).get("text").contains("Price 20"), list.text());
+    // A record's link, a ref inside the closed root, stands for its listing.
+    ToolResult region =
+        call(
+            "extract",
+            "browser_extract_list",
+            Map.of(
+                "observation_id",
+                LocalBrowser.observation(page).get("id"),
+                "region_ref",
+                LocalBrowser.element(page, "Product 3").get("ref")));
+    assertEquals(4, rows(region).size(), region.text());
+    ToolResult table = call("extract", "browser_extract_table", Map.of());
+    assertEquals(List.of("index", "Plan", "Price"), table.structured().get("columns"));
+    assertEquals(Map.of("index", "1", "Plan", "Basic", "Price", "5"), rows(table).get(0));
+    ToolResult links = call("extract", "browser_extract_links", Map.of());
+    assertEquals(
+        List.of("Product 1", "Product 2", "Product 3", "Product 4"),
+        rows(links).stream().map(r -> r.get("text")).toList(),
+        links.text());
+    ToolResult article = call("extract", "browser_extract_article", Map.of());
+    assertTrue(rows(article).get(0).get("text").contains("Product 4"), article.text());
+    assertTrue(rows(article).get(0).get("text").contains("Pro"), article.text());
+  }
+
   @Test
   void aFieldAndAButtonInAClosedShadowRootAreFilledTypedAndClicked() {
     ToolResult page = call("act", "browser_open", Map.of("url", browser.url("/components")));
@@ -132,6 +207,20 @@ class ShadowDomTest {
     ToolResult bought = call("slot", "browser_click", LocalBrowser.target(page, "Buy now"));
     assertFalse(bought.isError(), bought.text());
     assertTrue(bought.text().contains("bought"), bought.text());
+  }
+
+  @Test
+  void aClosedRootDeclaredInHtmlIsObservedAndClickedThroughItsElementsInternals() {
+    ToolResult page =
+        call(
+            "declared",
+            "browser_open",
+            Map.of("url", browser.url("/components"), "mode", "interactive"));
+    assertFalse(page.isError(), page.text());
+    ToolResult clicked =
+        call("declared", "browser_click", LocalBrowser.target(page, "Declared action"));
+    assertFalse(clicked.isError(), clicked.text());
+    assertTrue(clicked.text().contains("declared clicked"), clicked.text());
   }
 
   @Test

@@ -35,6 +35,10 @@ class TabsTest {
       <button onclick="window.open('/popup', 'pay', 'width=400')">Pay</button>
       <button onclick="window.open('http://127.0.0.3:DECOY/')">Elsewhere</button>
       <button onclick="document.title = confirm('Sure?') ? 'sure' : 'unsure'">Ask</button>
+      <script>
+        // The OAuth-like end of the popup: it tells its opener, and closes itself.
+        addEventListener('message', (e) => { if (e.data === 'authorized') document.title = 'Authorized'; });
+      </script>
       </body></html>""";
 
   @BeforeAll
@@ -69,7 +73,8 @@ class TabsTest {
                 "/popup",
                 """
                 <!doctype html><html><head><title>Payment</title></head><body>
-                <button onclick="window.close()">Done</button>
+                <button onclick="window.opener.postMessage('authorized', '*'); window.close()">
+                  Done</button>
                 <button onclick="setTimeout(() => window.close(), 300)">Close soon</button>
                 </body></html>"""),
             Map.of(),
@@ -143,7 +148,7 @@ class TabsTest {
   }
 
   @Test
-  void aPopupAClickOpensIsATabAndOneThatClosesItselfGivesTheOpenerBack() {
+  void anOauthLikePopupIsATabWhoseEndTheOpenerHearsOfWhenItClosesItself() {
     ToolResult start = open("popup");
     ToolResult clicked = click("popup", start, "Pay");
     assertFalse(clicked.isError(), clicked.text());
@@ -154,6 +159,7 @@ class TabsTest {
     assertFalse(done.isError(), done.text());
     assertTrue(done.text().contains("tab 2 closed itself"), done.text());
     assertEquals(browser.url("/start"), LocalBrowser.observation(done).get("url"));
+    assertEquals("Authorized", LocalBrowser.observation(done).get("title"), done.text());
     assertEquals(1, tabs(done).size(), done.text());
   }
 

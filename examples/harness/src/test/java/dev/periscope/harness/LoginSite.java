@@ -51,6 +51,9 @@ public final class LoginSite implements AutoCloseable {
         <button id="b">Options</button><p id="menu">no menu</p>
         <button onclick="document.getElementById('removed').textContent =
           confirm('Remove the list?') ? 'list removed' : 'list kept'">Remove</button><p id="removed"></p>
+        <button onmouseover="document.getElementById('tip').textContent = 'tip shown'">Tips</button>
+        <p id="tip">no tip</p>
+        <a href="/login" target="_blank">Sign-in page</a>
         <script>
           let keys = 0;
           document.getElementById('q').addEventListener('keydown', () =>

@@ -152,6 +152,25 @@ class McpServerTest {
       assertTrue(
           McpConnection.text(found).contains("Found 1 element and 2 lines of text"),
           McpConnection.text(found));
+      // A hover, and a link that opens a tab: switched to, and closed.
+      CallToolResult all = mcp.call("browser_observe", Map.of("mode", "interactive"));
+      CallToolResult hovered = mcp.call("browser_hover", McpConnection.target(all, "Tips"));
+      assertTrue(McpConnection.text(hovered).contains("tip shown"), McpConnection.text(hovered));
+      CallToolResult again = mcp.call("browser_observe", Map.of("mode", "interactive"));
+      CallToolResult tabbed =
+          mcp.call("browser_click", McpConnection.target(again, "Sign-in page"));
+      assertTrue(
+          McpConnection.text(tabbed).contains("the click opened tab 2"),
+          McpConnection.text(tabbed));
+      CallToolResult second = mcp.call("browser_tabs", Map.of("action", "select", "tab", 2));
+      assertTrue(
+          McpConnection.text(second).startsWith("Switched to tab 2 (2 open: 1, 2)"),
+          McpConnection.text(second));
+      assertTrue(McpConnection.text(second).contains("Log in"), McpConnection.text(second));
+      CallToolResult closed = mcp.call("browser_tabs", Map.of("action", "close", "tab", 2));
+      assertTrue(
+          McpConnection.text(closed).startsWith("Closed the tab; now on tab 1 (1 open: 1)"),
+          McpConnection.text(closed));
 
       CallToolResult shot = mcp.call("browser_screenshot", Map.of());
       assertFalse(shot.isError(), McpConnection.text(shot));
