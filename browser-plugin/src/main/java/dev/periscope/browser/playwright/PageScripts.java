@@ -22,23 +22,27 @@ import java.util.Map;
 
 /**
  * The scripts that run inside Chromium, and what crosses back: observe.js (rank, group, cut; or
- * find the very node a target names) with names.js (accessible names; hints.js in it) and cover.js
- * (what covers an element) in it, extract.js (fixed traversals), guards.js (installed in every
- * document). Call on the lane's thread.
+ * find the very node a target names) with names.js (accessible names; hints.js in it), cover.js
+ * (what covers an element) and shadow.js (walking shadow roots) in it, extract.js (fixed
+ * traversals, with shadow.js), guards.js (installed in every document). Call on the lane's thread.
  */
 final class PageScripts {
   private static final String COVER = resource("cover.js").strip();
   private static final String NAMES =
       resource("names.js").strip().replace("__HINTS__", resource("hints.js").strip());
+  private static final String SHADOW = resource("shadow.js").strip();
   private static final String OBSERVE =
-      resource("observe.js").replace("__NAMES__", NAMES).replace("__COVER__", COVER);
+      resource("observe.js")
+          .replace("__NAMES__", NAMES)
+          .replace("__COVER__", COVER)
+          .replace("__SHADOW__", SHADOW);
 
   /** Made on first use: {@link HitTest}'s own scripts are made from {@link #cover()}. */
   private static final class ReadyPoint {
     static final String SCRIPT = HitTest.readyPointOf(OBSERVE);
   }
 
-  private static final String EXTRACT = resource("extract.js");
+  private static final String EXTRACT = resource("extract.js").replace("__SHADOW__", SHADOW);
   private static final String GUARDS = resource("guards.js");
 
   /**

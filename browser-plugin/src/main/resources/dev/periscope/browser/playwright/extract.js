@@ -6,14 +6,7 @@
   const clean = (s) => (s || '').replace(/\s+/g, ' ').trim();
   const cut = (s) => clean(s).slice(0, request.maxChars);
   const registry = window[request.key];
-  // A kept root counts only if it is a shadow root of this very element (the page can reach the registry).
-  const shadowOf = (el) => {
-    if (el.shadowRoot) return el.shadowRoot;
-    const internals = registry && registry.internals && registry.internals.get(el);
-    const kept = (registry && registry.closedRoots && registry.closedRoots.get(el))
-      || (internals && internals.shadowRoot);
-    return kept instanceof ShadowRoot && kept.host === el ? kept : null;
-  };
+  const { shadowOf, closestAcross } = (__SHADOW__)(registry);
   // The elements under root (not root itself) that match, through shadow roots, in document order: all of them,
   // or only the first (at most one).
   const matching = (root, selector, one) => {
@@ -51,15 +44,7 @@
   };
   // The children of a listing, or of the root a listing host shows.
   const childrenOf = (el) => Array.from((shadowOf(el) && !el.children.length ? shadowOf(el) : el).children);
-  const closestAcross = (el, selector) => {
-    for (let n = el; n; ) {
-      const found = n.closest(selector);
-      if (found) return found;
-      const root = n.getRootNode();
-      n = root && root.host ? root.host : null;
-    }
-    return null;
-  };
+
   let region = document.body;
   if (request.region !== undefined && request.region !== null) {
     const id = Number(request.region);

@@ -98,26 +98,10 @@
     return id;
   };
   const clickables = new Set();
-  // Shadow roots, open and closed (the closed ones as guards.js kept them), are walked as part of the page: an
-  // element in one is a candidate like any other, and its host's ancestors are its ancestors.
-  // A kept root counts only if it is a shadow root of this very element: the page can reach the registry, and a
-  // forged entry must not lead the walk elsewhere (or round in a cycle).
-  const shadowOf = (el) => {
-    if (el.shadowRoot) return el.shadowRoot;
-    const internals = registry.internals && registry.internals.get(el);
-    const kept = (registry.closedRoots && registry.closedRoots.get(el)) || (internals && internals.shadowRoot);
-    return kept instanceof ShadowRoot && kept.host === el ? kept : null;
-  };
+  // Shadow roots, open and closed, are walked as part of the page (shadow.js): an element in one is a candidate
+  // like any other, and its host's ancestors are its ancestors.
+  const { shadowOf, closestAcross } = (__SHADOW__)(registry);
   const up = (n) => n.parentElement || (n.parentNode && n.parentNode.host) || null;
-  const closestAcross = (el, selector) => {
-    for (let n = el; n; ) {
-      const found = n.closest(selector);
-      if (found) return found;
-      const root = n.getRootNode();
-      n = root && root.host ? root.host : null;
-    }
-    return null;
-  };
   const containsAcross = (outer, inner) => {
     for (let n = inner; n; n = up(n)) if (n === outer) return true;
     return false;
