@@ -24,6 +24,12 @@ import java.util.concurrent.Callable;
  * lane's thread, but {@link #take} from the runtime's.
  */
 final class PageDownloads {
+  /**
+   * The most downloads one action may start: each is read whole into quarantine, so what one action
+   * holds is bounded by this times the size cap. Past it the action fails and keeps none.
+   */
+  static final int MAX_PER_ACTION = 5;
+
   private final PlaywrightSettings.Downloads policy;
   private final List<Download> started = new ArrayList<>();
   private final List<DownloadedFile> kept = new ArrayList<>();
@@ -38,13 +44,21 @@ final class PageDownloads {
     return policy.enabled() && acting;
   }
 
-  /** Keeps {@code download} when {@link #accepting}; false leaves it to be cancelled. */
+  /**
+   * Keeps {@code download} when {@link #accepting} and the action has kept fewer than {@value
+   * #MAX_PER_ACTION}; false leaves it to be cancelled.
+   */
   boolean keep(Download download) {
-    if (!accepting()) {
+    if (!accepting() || full()) {
       return false;
     }
     started.add(download);
     return true;
+  }
+
+  /** Whether the running action has kept as many downloads as one may. */
+  boolean full() {
+    return acting && started.size() >= MAX_PER_ACTION;
   }
 
   <T> T during(Callable<T> action) throws Exception {
@@ -106,6 +120,20 @@ final class PageDownloads {
               ErrorCode.BROWSER_POLICY_DENIED,
               "the download was refused: " + String.join("; ", refused))
           .withUrl(url);
+    }
+  }
+
+  /** Drops the downloads of an action that failed: none is kept, each is cancelled and deleted. */
+  void discard() {
+    List<Download> dropped = List.copyOf(started);
+    started.clear();
+    for (Download d : dropped) {
+      try {
+        d.cancel();
+        d.delete();
+      } catch (PlaywrightException gone) {
+        // Its context went, and the file with it.
+      }
     }
   }
 

@@ -46,6 +46,23 @@ final class PageGuards {
   private final long navigationTimeoutMs;
   private final AtomicInteger downloads = new AtomicInteger();
 
+  /** Downloads cancelled because the action had kept as many as one may. */
+  private final AtomicInteger pastLimit = new AtomicInteger();
+
+  private int attributedPastLimit;
+
+  /** Downloads that started (kept or not), when the last did, and how many before the action. */
+  private int arrivedDownloads;
+
+  private long lastDownload;
+  private int downloadsBefore;
+
+  /** How long an action waits at most for the downloads its download links started. */
+  static final long DOWNLOADS_WAIT_MS = 5_000;
+
+  /** How long it waits for more once one has started. */
+  static final long MORE_DOWNLOADS_WAIT_MS = 1_000;
+
   /** What the environment blocked outside this page (a page it closed): drained by each read. */
   private final java.util.function.Supplier<List<String>> outside;
 
@@ -117,10 +134,12 @@ final class PageGuards {
         });
     page.onDownload(
         download -> {
+          arrivedDownloads++;
+          lastDownload = System.nanoTime();
           if (keeping.keep(download)) {
             return;
           }
-          downloads.incrementAndGet();
+          (keeping.full() ? pastLimit : downloads).incrementAndGet();
           download.cancel();
         });
     control.send("Page.enable");
@@ -175,6 +194,7 @@ final class PageGuards {
    */
   <T> T around(String what, Callable<T> action) throws Exception {
     noteBackground();
+    downloadsBefore = arrivedDownloads;
     T result;
     try {
       result = action.call();
@@ -218,17 +238,37 @@ final class PageGuards {
     Recorded recorded = readRegistry();
     List<String> blocked = new ArrayList<>(recorded.blocked());
     int windows = recorded.opened();
+    int downloadLinks = recorded.downloading();
     if (!page.isClosed() && (recorded.navigated() || pendingNavigations.get() > 0)) {
       // Only a navigation the page started waits here: an action that started none returns at once.
       awaitNavigationHeaders();
       Recorded again = readRegistry();
       blocked.addAll(again.blocked());
       windows += again.opened();
+      downloadLinks += again.downloading();
     }
     if (windows > 0) {
       opened.accept(windows);
     }
+    if (downloadLinks > 0) {
+      awaitDownloads(downloadLinks);
+    }
     return blocked;
+  }
+
+  /**
+   * Waits, at most {@value #DOWNLOADS_WAIT_MS} ms, until the downloads the action's download links
+   * started ({@code count}) have begun, or {@value #MORE_DOWNLOADS_WAIT_MS} ms passed since the
+   * last one did: they are the action's, kept or refused with it, not cancelled as the page's own.
+   */
+  private void awaitDownloads(int count) {
+    long deadline = System.nanoTime() + DOWNLOADS_WAIT_MS * 1_000_000L;
+    while (arrivedDownloads - downloadsBefore < count
+        && System.nanoTime() < deadline
+        && !(arrivedDownloads > downloadsBefore
+            && System.nanoTime() - lastDownload > MORE_DOWNLOADS_WAIT_MS * 1_000_000L)) {
+      page.waitForTimeout(25);
+    }
   }
 
   /**
@@ -245,7 +285,7 @@ final class PageGuards {
    * #drained}).
    */
   List<String> takePageEvents() {
-    noteBackground(new Recorded(List.of(), false, 0));
+    noteBackground(new Recorded(List.of(), false, 0, 0));
     List<String> events = List.copyOf(pageEvents);
     pageEvents.clear();
     return events;
@@ -275,7 +315,7 @@ final class PageGuards {
       Map<String, Object> r = (Map<String, Object>) page.evaluate(READ_REGISTRY, registryKey);
       return recorded(r);
     } catch (PlaywrightException e) {
-      return new Recorded(List.of(), true, 0);
+      return new Recorded(List.of(), true, 0, 0);
     }
   }
 
@@ -284,20 +324,23 @@ final class PageGuards {
     return new Recorded(
         (List<String>) read.get("blocked"),
         Boolean.TRUE.equals(read.get("navigated")),
-        read.get("opened") instanceof Number n ? n.intValue() : 0);
+        read.get("opened") instanceof Number n ? n.intValue() : 0,
+        read.get("downloading") instanceof Number d ? d.intValue() : 0);
   }
 
   /**
    * What the document's guards recorded: what they blocked, whether it navigated, and how many new
-   * windows it opened in answer to the agent's input.
+   * windows it opened in answer to the agent's input, and how many download links were clicked.
    */
-  private record Recorded(List<String> blocked, boolean navigated, int opened) {}
+  private record Recorded(List<String> blocked, boolean navigated, int opened, int downloading) {}
 
   private static final String READ_REGISTRY =
-      "key => { const r = window[key]; if (!r) return { blocked: [], navigated: false, opened: 0 };"
+      "key => { const r = window[key];"
+          + " if (!r) return { blocked: [], navigated: false, opened: 0, downloading: 0 };"
           + " const b = r.blocked.slice(); r.blocked.length = 0; const n = !!r.navigated;"
           + " r.navigated = false; const o = r.opened || 0; r.opened = 0;"
-          + " return { blocked: b, navigated: n, opened: o }; }";
+          + " const d = r.downloading || 0; r.downloading = 0;"
+          + " return { blocked: b, navigated: n, opened: o, downloading: d }; }";
 
   /** What the browser blocked outside the page's scripts: downloads, pages, external protocols. */
   private List<String> takeBlockedOutside() {
@@ -306,6 +349,13 @@ final class PageGuards {
     if (fileChoosers.get() > attributedChoosers) {
       blocked.add("the page tried to open a file picker");
       attributedChoosers = fileChoosers.get();
+    }
+    if (pastLimit.get() > attributedPastLimit) {
+      blocked.add(
+          "the page started more than "
+              + PageDownloads.MAX_PER_ACTION
+              + " downloads in one action; none was kept");
+      attributedPastLimit = pastLimit.get();
     }
     if (downloads.get() > attributedDownloads) {
       blocked.add("the page started a download, which was cancelled");

@@ -263,15 +263,23 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
           return t.dialogs.around(
               what,
               () -> {
-                T result =
-                    downloads.during(
-                        () ->
-                            watching.watch(
-                                () ->
-                                    tabs.acting(
-                                        what,
-                                        () ->
-                                            t.guards.around(what, () -> t.dialogs.during(work)))));
+                T result;
+                try {
+                  result =
+                      downloads.during(
+                          () ->
+                              watching.watch(
+                                  () ->
+                                      tabs.acting(
+                                          what,
+                                          () ->
+                                              t.guards.around(
+                                                  what, () -> t.dialogs.during(work)))));
+                } catch (Exception failed) {
+                  // A failed action keeps nothing it downloaded.
+                  downloads.discard();
+                  throw failed;
+                }
                 downloads.collect(t.page.url());
                 return result;
               });

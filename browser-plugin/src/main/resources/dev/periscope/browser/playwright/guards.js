@@ -82,11 +82,13 @@
     const anchor = event.target instanceof Element ? event.target.closest('a[href]') : null;
     if (anchor) {
       if (newPageTarget(anchor.getAttribute('target')) && !external(anchor.href)) {
-        if (event.isTrusted && activated()) opening(); else { event.preventDefault(); block('the link opens a new page'); }
+        if (activated()) opening(); else { event.preventDefault(); block('the link opens a new page'); }
       } else if (external(anchor.href)) {
         event.preventDefault(); block('the link hands ' + new URL(anchor.href).protocol + ' to another program');
-      } else if (anchor.hasAttribute('download') && !DOWNLOADS) {
-        event.preventDefault(); block('the link downloads a file');
+      } else if (anchor.hasAttribute('download')) {
+        // Counted, so the action waits for the downloads its clicks start (registry.downloading).
+        if (DOWNLOADS) registry.downloading = (registry.downloading || 0) + 1;
+        else { event.preventDefault(); block('the link downloads a file'); }
       }
     }
     const label = event.target instanceof Element ? event.target.closest('label') : null;

@@ -392,6 +392,7 @@
     registry.blocked.length = 0;
     registry.navigated = false;
     registry.opened = 0;
+    registry.downloading = 0;
   }
   return {
     guards,

@@ -48,6 +48,9 @@ class DownloadsTest {
       <nav><a href="/report.pdf" download="report.pdf">Report</a>
       <a href="/export">Export</a>
       <a href="/big.bin" download="big.bin">Big file</a></nav>
+      <button onclick="for (let i = 0; i < 12; i++) { const a = document.createElement('a');
+        a.href = '/report.pdf?' + i; a.download = 'r' + i + '.pdf'; document.body.append(a); a.click(); }">
+        Many</button>
       <label>Attach <input type="file" id="f"></label><p id="chosen">none</p>
       <script>document.getElementById('f').addEventListener('change', (e) => {
         const f = e.target.files[0];
@@ -168,6 +171,20 @@ class DownloadsTest {
       assertTrue(
           uploaded.text().contains("chose application/pdf, " + PDF.length + " bytes"),
           uploaded.text());
+
+      // One action may start at most 5 downloads: past them the action fails naming the limit,
+      // and keeps none.
+      ToolResult many =
+          call(host, "browser_click", target(call(host, "browser_observe", Map.of()), "Many"));
+      assertTrue(many.text().contains("code=BROWSER_POLICY_DENIED"), many.text());
+      assertTrue(
+          many.text()
+              .contains("the page started more than 5 downloads in one action; none was kept"),
+          many.text());
+      assertFalse(many.structured().containsKey("downloads"), many.text());
+      ToolResult after = call(host, "browser_observe", Map.of());
+      assertFalse(after.structured().containsKey("downloads"), after.text());
+      assertFalse(after.text().contains("Downloaded"), after.text());
 
       // A download the page starts on its own is cancelled and reported, not kept.
       call(host, "browser_open", Map.of("url", url("/auto")));
