@@ -52,9 +52,7 @@ final class EnvironmentTabs {
 
   private boolean acting;
   private String actingWhat = "";
-  private int arrivals;
-  private int arrivalsBefore;
-  private long lastArrival;
+  private final Arrivals arrivals = new Arrivals();
 
   /** Pages closed and not yet reported: drained by the current tab's guards. */
   private final List<String> closedPages = new ArrayList<>();
@@ -190,7 +188,7 @@ final class EnvironmentTabs {
   <T> T acting(String what, Callable<T> work) throws Exception {
     acting = true;
     actingWhat = what;
-    arrivalsBefore = arrivals;
+    arrivals.mark();
     try {
       return work.call();
     } finally {
@@ -205,13 +203,8 @@ final class EnvironmentTabs {
    * Playwright calls. One that comes later is closed and reported, as one no action opened.
    */
   void awaitOpened(int count) {
-    long deadline = System.nanoTime() + Math.min(navigationTimeoutMs, OPENED_WAIT_MS) * 1_000_000L;
-    while (arrivals - arrivalsBefore < count
-        && System.nanoTime() < deadline
-        && !(arrivals > arrivalsBefore
-            && System.nanoTime() - lastArrival > MORE_WAIT_MS * 1_000_000L)) {
-      current.page.waitForTimeout(25);
-    }
+    arrivals.await(
+        current.page, count, Math.min(navigationTimeoutMs, OPENED_WAIT_MS), MORE_WAIT_MS);
   }
 
   /** The pages closed and not yet reported, for {@code t}'s guards when it is current. */
@@ -288,8 +281,7 @@ final class EnvironmentTabs {
     if (creating || open.stream().anyMatch(t -> t.page == other)) {
       return;
     }
-    arrivals++;
-    lastArrival = System.nanoTime();
+    arrivals.arrived();
     if (!acting) {
       closed("the page opened another page, which was closed");
       other.close();

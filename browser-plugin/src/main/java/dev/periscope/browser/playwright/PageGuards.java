@@ -52,10 +52,7 @@ final class PageGuards {
   private int attributedPastLimit;
 
   /** Downloads that started (kept or not), when the last did, and how many before the action. */
-  private int arrivedDownloads;
-
-  private long lastDownload;
-  private int downloadsBefore;
+  private final Arrivals startedDownloads = new Arrivals();
 
   /** How long an action waits at most for the downloads its download links started. */
   static final long DOWNLOADS_WAIT_MS = 5_000;
@@ -134,8 +131,7 @@ final class PageGuards {
         });
     page.onDownload(
         download -> {
-          arrivedDownloads++;
-          lastDownload = System.nanoTime();
+          startedDownloads.arrived();
           if (keeping.keep(download)) {
             return;
           }
@@ -194,7 +190,7 @@ final class PageGuards {
    */
   <T> T around(String what, Callable<T> action) throws Exception {
     noteBackground();
-    downloadsBefore = arrivedDownloads;
+    startedDownloads.mark();
     T result;
     try {
       result = action.call();
@@ -262,13 +258,7 @@ final class PageGuards {
    * last one did: they are the action's, kept or refused with it, not cancelled as the page's own.
    */
   private void awaitDownloads(int count) {
-    long deadline = System.nanoTime() + DOWNLOADS_WAIT_MS * 1_000_000L;
-    while (arrivedDownloads - downloadsBefore < count
-        && System.nanoTime() < deadline
-        && !(arrivedDownloads > downloadsBefore
-            && System.nanoTime() - lastDownload > MORE_DOWNLOADS_WAIT_MS * 1_000_000L)) {
-      page.waitForTimeout(25);
-    }
+    startedDownloads.await(page, count, DOWNLOADS_WAIT_MS, MORE_DOWNLOADS_WAIT_MS);
   }
 
   /**

@@ -124,13 +124,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     // A page the context gets while an action runs is that action's: a tab. Any other is closed
     // (at the next call, when events arrive), and so is one past the tab limit.
     this.tabs =
-        new EnvironmentTabs(
-            context,
-            page,
-            maxTabs,
-            navigationTimeoutMs,
-            this::equip,
-            () -> closed.get() || aborted);
+        new EnvironmentTabs(context, page, maxTabs, navigationTimeoutMs, this::equip, this::ending);
     this.state = saving.map(files -> new EnvironmentState(context, tabs, files, storageCapBytes));
     // Death, noticed as it happens: Playwright's events arrive while a call runs or the lane
     // pumps them between calls; the driver process is watched by the JVM.
@@ -177,6 +171,11 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     }
   }
 
+  /** Whether this environment is closing or was aborted. */
+  private boolean ending() {
+    return closed.get() || aborted;
+  }
+
   /** The current tab. */
   private Tab tab() {
     return tabs.current();
@@ -193,7 +192,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
             navigationTimeoutMs,
             () -> tabs.takeClosedPages(t),
             count -> tabs.awaitOpened(count),
-            () -> closed.get() || aborted,
+            this::ending,
             downloads);
     t.clickListeners = new ClickListeners(t.guards.control(), registryKey);
     t.navigations = new NavigationOutcomes(page, proxy);
@@ -209,7 +208,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
 
   /** A fault this environment noticed itself; nothing counts once it is closing or was aborted. */
   private void fault(EnvironmentFault.Cause cause, String detail) {
-    if (closed.get() || aborted) {
+    if (ending()) {
       return;
     }
     fault.compareAndSet(null, new EnvironmentFault(cause, detail));
@@ -442,8 +441,12 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
 
   @Override
   public void navigate(BrowserAction.Navigate action) {
-    String url = action.url();
-    refuseBeforeNavigating(url);
+    refuseBeforeNavigating(action.url());
+    navigateAdmitted(action.url());
+  }
+
+  /** Opens {@code url}, which the policy admitted, in the current tab. */
+  private void navigateAdmitted(String url) {
     // The response headers and the load share one navigation timeout.
     long deadline = System.nanoTime() + navigationTimeoutMs * 1_000_000L;
     try {
@@ -455,7 +458,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
       call(
           "leaving a page that keeps navigating",
           () -> {
-            replacePage();
+            tabs.replaceCurrentPage();
             return null;
           });
       try {
@@ -499,11 +502,6 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     }
   }
 
-  /** A fresh page takes the place of the current one, which is closed. On the driver's thread. */
-  private void replacePage() {
-    tabs.replaceCurrentPage();
-  }
-
   private void navigateOnce(String url, long deadline) {
     guarded(
         "opening " + url,
@@ -538,7 +536,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
             }
           } catch (com.microsoft.playwright.TimeoutError e) {
             // No response headers in time: this page is given up, and a fresh one takes its place.
-            replacePage();
+            tabs.replaceCurrentPage();
             throw BrowserException.of(
                 ErrorCode.BROWSER_NAVIGATION_FAILED,
                 url
@@ -1054,7 +1052,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
               return tabs.openBlank();
             });
         // The new tab is the current one whether or not its page loads, as in a browser.
-        navigate(new BrowserAction.Navigate(url));
+        navigateAdmitted(url);
       }
       case SELECT ->
           call(
