@@ -31,6 +31,12 @@ final class EnvironmentState {
   /** The state the last checkpoint of this environment held, with its tabs. */
   private String lastCapture;
 
+  /**
+   * The tabs {@link #lastCapture} holds ({@link BrowserStorage#tabs}), kept beside it: the look
+   * after every action compares them, and the capture may hold megabytes of storage to parse.
+   */
+  private String lastTabs;
+
   /** The digest of the cookies and frames' storage the last checkpoint was taken after. */
   private String lastDigest;
 
@@ -85,16 +91,18 @@ final class EnvironmentState {
         && seen.storage().equals(lastDigest)
         && lastCapture != null
         && files.holds(current)) {
-      if (seen.tabs().equals(BrowserStorage.tabsOf(lastCapture))) {
+      if (seen.tabs().equals(lastTabs)) {
         return Optional.empty();
       }
       lastCapture = BrowserStorage.withTabs(lastCapture, seen.tabs());
+      lastTabs = seen.tabs();
       return files.writeIfChanged(lastCapture, current);
     }
     String state = capture.get();
     Optional<CheckpointRef> written = files.writeIfChanged(state, current);
     lastDigest = seen.storage();
     lastCapture = state;
+    lastTabs = BrowserStorage.tabsOf(state);
     return written;
   }
 
