@@ -71,7 +71,10 @@ public final class Main implements Runnable {
     for (String logger :
         java.util.List.of(
             "dev.periscope.browser.BrowserPlugin",
-            "dev.periscope.browser.playwright.PlaywrightProvider")) {
+            "dev.periscope.browser.playwright.PlaywrightProvider",
+            // An HTTP server says when each MCP session opens and ends, and why.
+            "dev.periscope.harness.mcp.HttpSessions",
+            "dev.periscope.harness.mcp.McpCommand")) {
       System.getProperties()
           .putIfAbsent(
               "org.slf4j.simpleLogger.log." + logger,

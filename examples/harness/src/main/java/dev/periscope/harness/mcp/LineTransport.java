@@ -1,8 +1,5 @@
 package dev.periscope.harness.mcp;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
@@ -12,7 +9,6 @@ import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse;
 import io.modelcontextprotocol.spec.McpServerSession;
 import io.modelcontextprotocol.spec.McpServerTransport;
 import io.modelcontextprotocol.spec.McpServerTransportProvider;
-import io.modelcontextprotocol.spec.ProtocolVersions;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -33,48 +29,21 @@ import reactor.util.context.Context;
 /**
  * MCP over standard input and output, one JSON-RPC message a line, for the single client at the
  * other end of the pipes. It is ours rather than the SDK's stdio transport because that one ends
- * the session on the first line it cannot read; here a line that is not JSON gets a parse error
- * (-32700), JSON that is not a JSON-RPC message an invalid request (-32600), and a {@code
- * tools/call} whose params are not a tool call invalid params (-32602), each answered at once, and
- * the server keeps serving; so does a line over {@link #MAX_LINE} characters (-32600). It also
- * carries the client's {@code notifications/cancelled}, which the SDK 2.1.0 ignores, to the call it
- * names. The session itself is the SDK's.
+ * the session on the first line it cannot read; here a line that breaks the {@link MessageRules}
+ * gets their error at once, and the server keeps serving; so does a line over {@link #MAX_LINE}
+ * characters (-32600). It also carries the client's {@code notifications/cancelled}, which the SDK
+ * 2.1.0 ignores, to the call it names. The session itself is the SDK's.
  */
 public final class LineTransport implements McpServerTransportProvider {
   private static final Logger LOG = LoggerFactory.getLogger(LineTransport.class);
 
   /**
-   * The versions whose features the tools use (annotations, structured content) or that older
-   * clients ask for.
-   */
-  /** The key, in a request's transport context, of its JSON-RPC id (as {@link #key}). */
-  public static final String REQUEST_ID = "jsonrpc-request-id";
-
-  static final String CANCELLED = "notifications/cancelled";
-
-  /**
    * A longer line is refused unread: no tool call needs it, and a client cannot make the server
    * hold more.
    */
-  static final int MAX_LINE = 4 << 20;
+  static final int MAX_LINE = MessageRules.MAX_MESSAGE;
 
   private static final String TOO_LONG = new String("(too long)");
-
-  /**
-   * Reads a line as exactly one JSON value: text after it ({@code {...} {...}}, or trailing
-   * garbage) and a key given twice (two ids, say) are parse errors rather than something silently
-   * dropped or overwritten.
-   */
-  private static final ObjectMapper STRICT =
-      new ObjectMapper()
-          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-          .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
-
-  static final List<String> VERSIONS =
-      List.of(
-          ProtocolVersions.MCP_2024_11_05,
-          ProtocolVersions.MCP_2025_03_26,
-          ProtocolVersions.MCP_2025_06_18);
 
   private final McpJsonMapper json;
   private final InputStream in;
@@ -93,7 +62,7 @@ public final class LineTransport implements McpServerTransportProvider {
 
   @Override
   public List<String> protocolVersions() {
-    return VERSIONS;
+    return MessageRules.VERSIONS;
   }
 
   @Override
@@ -102,6 +71,12 @@ public final class LineTransport implements McpServerTransportProvider {
     Thread reader = new Thread(this::read, "mcp-stdin");
     reader.setDaemon(true);
     reader.start();
+  }
+
+  /** The id of the one session this transport carries (known once the server has started). */
+  String sessionId() {
+    McpServerSession s = session;
+    return s == null ? null : s.getId();
   }
 
   /** Completes when the client has gone: standard input ended or could not be written back to. */
@@ -118,7 +93,7 @@ public final class LineTransport implements McpServerTransportProvider {
         }
         if (line == TOO_LONG) {
           write(
-              errorResponse(
+              MessageRules.errorResponse(
                   null,
                   McpSchema.ErrorCodes.INVALID_REQUEST,
                   "Invalid request: a message is at most " + MAX_LINE + " characters"));
@@ -126,13 +101,14 @@ public final class LineTransport implements McpServerTransportProvider {
         }
         JSONRPCMessage message;
         try {
-          message = parse(line);
-        } catch (Refused refused) {
+          message = MessageRules.parse(json, line);
+        } catch (MessageRules.Refused refused) {
           write(refused.response);
           continue;
         }
-        if (message instanceof McpSchema.JSONRPCNotification n && CANCELLED.equals(n.method())) {
-          cancelled(n.params());
+        String cancelled = MessageRules.cancelledRequest(message);
+        if (cancelled != null) {
+          cancelled(cancelled);
           continue;
         }
         Mono<Void> handled = session.handle(message);
@@ -141,7 +117,8 @@ public final class LineTransport implements McpServerTransportProvider {
               handled.contextWrite(
                   Context.of(
                       McpTransportContext.KEY,
-                      McpTransportContext.create(Map.of(REQUEST_ID, key(request.id())))));
+                      McpTransportContext.create(
+                          Map.of(MessageRules.REQUEST_ID, MessageRules.key(request.id())))));
         }
         handled
             .onErrorResume(
@@ -188,14 +165,11 @@ public final class LineTransport implements McpServerTransportProvider {
    * A client's {@code notifications/cancelled}: the call it names is cancelled, and its answer not
    * sent.
    */
-  private void cancelled(Object params) {
-    if (params instanceof Map<?, ?> p && p.get("requestId") != null) {
-      String id = key(p.get("requestId"));
-      cancelledRequests.add(id);
-      if (!onCancelled.test(id)) {
-        cancelledRequests.remove(
-            id); // nothing was running: a late cancellation, whose answer has gone
-      }
+  private void cancelled(String id) {
+    cancelledRequests.add(id);
+    if (!onCancelled.test(id)) {
+      cancelledRequests.remove(
+          id); // nothing was running: a late cancellation, whose answer has gone
     }
   }
 
@@ -207,78 +181,6 @@ public final class LineTransport implements McpServerTransportProvider {
     onCancelled = listener;
   }
 
-  /** A request id as a key: numbers and strings alike. */
-  static String key(Object id) {
-    return id instanceof Number n && n.doubleValue() == Math.rint(n.doubleValue())
-        ? Long.toString(n.longValue())
-        : String.valueOf(id);
-  }
-
-  /** One line as a JSON-RPC message, or the error response that answers it. */
-  private JSONRPCMessage parse(String line) {
-    Object value;
-    try {
-      value = STRICT.readValue(line, Object.class);
-    } catch (IOException | RuntimeException e) {
-      throw new Refused(
-          null, McpSchema.ErrorCodes.PARSE_ERROR, "Parse error: the line is not one JSON value");
-    }
-    if (!(value instanceof Map<?, ?> map)) {
-      throw new Refused(
-          null,
-          McpSchema.ErrorCodes.INVALID_REQUEST,
-          "Invalid request: a message is one JSON object");
-    }
-    // The id answers to, when it is one a request may have; else null, as JSON-RPC asks.
-    Object id =
-        map.get("id") instanceof String || map.get("id") instanceof Number ? map.get("id") : null;
-    if (!McpSchema.JSONRPC_VERSION.equals(map.get("jsonrpc"))) {
-      throw new Refused(
-          id, McpSchema.ErrorCodes.INVALID_REQUEST, "Invalid request: jsonrpc must be \"2.0\"");
-    }
-    JSONRPCMessage message;
-    try {
-      message = McpSchema.deserializeJsonRpcMessage(json, line);
-    } catch (IOException | RuntimeException e) {
-      throw new Refused(
-          id,
-          McpSchema.ErrorCodes.INVALID_REQUEST,
-          "Invalid request: not a JSON-RPC request, notification or response");
-    }
-    if (message instanceof McpSchema.JSONRPCRequest request
-        && McpSchema.METHOD_TOOLS_CALL.equals(request.method())
-        && (!(request.params() instanceof Map<?, ?> params)
-            || !(params.get("name") instanceof String)
-            || (params.get("arguments") != null && !(params.get("arguments") instanceof Map)))) {
-      throw new Refused(
-          id,
-          McpSchema.ErrorCodes.INVALID_PARAMS,
-          "Invalid params: tools/call takes {name: string, arguments?: object}");
-    }
-    return message;
-  }
-
-  /** A line refused before the session saw it, with its answer. */
-  private static final class Refused extends RuntimeException {
-    final Map<String, Object> response;
-
-    Refused(Object id, int code, String message) {
-      super(message, null, false, false);
-      response = errorResponse(id, code, message);
-    }
-  }
-
-  /**
-   * Written as a map: JSON-RPC wants {@code "id": null} spelled out when the id could not be read.
-   */
-  private static Map<String, Object> errorResponse(Object id, int code, String message) {
-    Map<String, Object> response = new java.util.LinkedHashMap<>();
-    response.put("jsonrpc", McpSchema.JSONRPC_VERSION);
-    response.put("id", id);
-    response.put("error", Map.of("code", code, "message", message));
-    return response;
-  }
-
   /**
    * Writes one message and its newline; JSON text has no raw newline, so the line is the message.
    * The answer to a request the client cancelled is not sent, as the protocol asks.
@@ -286,7 +188,7 @@ public final class LineTransport implements McpServerTransportProvider {
   private void write(Object message) {
     if (message instanceof JSONRPCResponse r
         && r.id() != null
-        && cancelledRequests.remove(key(r.id()))) {
+        && cancelledRequests.remove(MessageRules.key(r.id()))) {
       return;
     }
     byte[] bytes;
@@ -300,12 +202,12 @@ public final class LineTransport implements McpServerTransportProvider {
         return;
       }
       message =
-          errorResponse(
+          MessageRules.errorResponse(
               r.id(),
               McpSchema.ErrorCodes.INTERNAL_ERROR,
               "Internal error: the answer could not be serialized");
       try {
-        bytes = STRICT.writeValueAsBytes(message);
+        bytes = MessageRules.STRICT.writeValueAsBytes(message);
       } catch (IOException impossible) {
         return;
       }
@@ -366,7 +268,7 @@ public final class LineTransport implements McpServerTransportProvider {
 
     @Override
     public List<String> protocolVersions() {
-      return VERSIONS;
+      return MessageRules.VERSIONS;
     }
   }
 }

@@ -2,17 +2,23 @@ package dev.periscope.harness.mcp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.periscope.harness.Harness;
+import dev.periscope.harness.HarnessException;
 import dev.periscope.harness.host.Host;
 import dev.periscope.harness.profile.HarnessHome;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpSyncServer;
 import java.io.BufferedOutputStream;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.OutputStream;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
@@ -22,14 +28,18 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code harness mcp}: serves a profile's enabled tools to one MCP client over standard input and
- * output, for one agent session. Standard output carries protocol messages only; everything else
- * goes to standard error. The connection ends when standard input ends or the process is asked to
- * stop (SIGTERM, as MCP clients do): the agent session is ended (its lease released with a
- * checkpoint), the host is stopped and no browser is left running.
+ * output, for one agent session; with {@code --http}, to many clients over Streamable HTTP, a
+ * session each ({@link McpHttpServer}). On standard input and output, standard output carries
+ * protocol messages only; everything else goes to standard error. The connection ends when standard
+ * input ends or the process is asked to stop (SIGTERM, as MCP clients do): the agent session is
+ * ended (its lease released with a checkpoint), the host is stopped and no browser is left running.
+ * The HTTP server serves until SIGTERM (or Ctrl-C), which ends every session so.
  */
 @Command(
     name = "mcp",
-    description = "Serve the enabled tools to an MCP client over standard input and output.")
+    description =
+        "Serve the enabled tools to an MCP client over standard input and output, or with --http"
+            + " to many over Streamable HTTP.")
 public final class McpCommand implements Callable<Integer> {
   private static final Logger LOG = LoggerFactory.getLogger(McpCommand.class);
 
@@ -46,6 +56,62 @@ public final class McpCommand implements Callable<Integer> {
               + " later connection (default: a new one, printed to standard error)")
   String session;
 
+  @Option(
+      names = "--http",
+      paramLabel = "[HOST:]PORT",
+      description =
+          "serve over Streamable HTTP at http://HOST:PORT/mcp instead (HOST: 127.0.0.1 unless"
+              + " given; PORT 0: any free port)")
+  String http;
+
+  @Option(
+      names = "--allow-non-loopback",
+      description = "with --http, let HOST be an address other machines can reach")
+  boolean nonLoopback;
+
+  @Option(
+      names = "--token-file",
+      description =
+          "with --http, the file holding the bearer token (mode 0600; default: one generated in"
+              + " the profile on first start)")
+  Path tokenFile;
+
+  @Option(
+      names = "--max-sessions",
+      defaultValue = "8",
+      description = "with --http, the most MCP sessions at once (default: ${DEFAULT-VALUE})")
+  int maxSessions;
+
+  @Option(
+      names = "--idle-timeout",
+      defaultValue = "30m",
+      converter = Durations.class,
+      description =
+          "with --http, end a session idle this long, with its checkpoint (default:"
+              + " ${DEFAULT-VALUE})")
+  Duration idleTimeout;
+
+  @Option(
+      names = "--allow-host",
+      paramLabel = "NAME",
+      description = "with --http, another Host name clients use (repeatable)")
+  List<String> allowHosts = new ArrayList<>();
+
+  @Option(
+      names = "--allow-origin",
+      paramLabel = "ORIGIN",
+      description = "with --http, a web origin whose pages may call the server (repeatable)")
+  List<String> allowOrigins = new ArrayList<>();
+
+  @Option(
+      names = "--read-timeout",
+      hidden = true,
+      defaultValue = "30s",
+      converter = Durations.class,
+      description =
+          "with --http, drop a request whose body takes longer, or a connection stalled so long")
+  Duration readTimeout;
+
   private Host host;
   private LineTransport transport;
   private McpSyncServer server;
@@ -55,6 +121,9 @@ public final class McpCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (http != null) {
+      return serveHttp();
+    }
     // The protocol owns file descriptor 1; anything that prints to System.out from now on lands on
     // standard error.
     // (The JVM's own output is sent to standard error by ./harness: -XX:+DisplayVMOutputToStderr,
@@ -80,8 +149,9 @@ public final class McpCommand implements Callable<Integer> {
     try {
       McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
       transport = new LineTransport(json, new FileInputStream(FileDescriptor.in), protocol);
-      tools = new ToolServer(host, agentSession, json);
-      server = tools.start(transport, Harness.VERSION);
+      tools = new ToolServer(host, json, mcpSession -> agentSession);
+      server = tools.start(McpServer.sync(transport), Harness.VERSION);
+      transport.onCancelled(id -> tools.cancel(transport.sessionId(), id));
       System.err.println(
           "harness mcp: serving "
               + host.tools().size()
@@ -100,6 +170,107 @@ public final class McpCommand implements Callable<Integer> {
       }
     }
     return 0;
+  }
+
+  /**
+   * Serves over HTTP until the process is asked to stop; then every session ends with its
+   * checkpoint, and the host stops.
+   */
+  private int serveHttp() {
+    if (session != null) {
+      throw new HarnessException(
+          "--session is for standard input and output; over HTTP each client names its agent"
+              + " session with the "
+              + HttpGate.SESSION_HEADER
+              + " header");
+    }
+    if (maxSessions < 1 || maxSessions > 256) {
+      throw new HarnessException("--max-sessions must be from 1 to 256");
+    }
+    InetSocketAddress address = address(http);
+    if (!McpHttpServer.loopback(address.getHostString()) && !nonLoopback) {
+      throw new HarnessException(
+          address.getHostString()
+              + " is not a loopback address: other machines could reach the server there; say so"
+              + " with --allow-non-loopback (and put TLS in front: the token travels in clear)");
+    }
+    HarnessHome home = HarnessHome.fromEnvironment();
+    BearerToken token =
+        tokenFile != null
+            ? BearerToken.load(tokenFile, false)
+            : BearerToken.load(home.profile(profile).dir().resolve(BearerToken.FILE), true);
+    McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
+    host = Host.start(home, profile, project, Host.Options.defaults());
+    McpHttpServer served;
+    try {
+      served =
+          McpHttpServer.start(
+              host,
+              json,
+              token,
+              new McpHttpServer.Settings(
+                  address, maxSessions, idleTimeout, allowHosts, allowOrigins, readTimeout),
+              Harness.VERSION);
+    } catch (RuntimeException e) {
+      host.close();
+      throw e;
+    }
+    java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
+    Runnable stop =
+        () -> {
+          try {
+            served.close();
+          } finally {
+            try {
+              host.close();
+            } finally {
+              LOG.info("HTTP server stopped; every session ended with its checkpoint");
+              stopped.countDown();
+            }
+          }
+        };
+    Runtime.getRuntime().addShutdownHook(new Thread(stop, "mcp-http-stop"));
+    System.err.println(
+        "harness mcp: serving "
+            + host.tools().size()
+            + " tools of profile "
+            + profile
+            + " at "
+            + served.endpoint()
+            + " (at most "
+            + maxSessions
+            + " sessions, each ended after "
+            + Durations.format(idleTimeout)
+            + " idle); every request needs Authorization: Bearer TOKEN, the token is in "
+            + token.file());
+    try {
+      stopped.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return 0;
+  }
+
+  /** {@code [HOST:]PORT} as an address; HOST is 127.0.0.1 when not given. */
+  static InetSocketAddress address(String text) {
+    int colon = text.lastIndexOf(':');
+    String hostPart = colon < 0 ? "127.0.0.1" : text.substring(0, colon);
+    if (hostPart.startsWith("[") && hostPart.endsWith("]")) {
+      hostPart = hostPart.substring(1, hostPart.length() - 1);
+    }
+    int port;
+    try {
+      port = Integer.parseInt(text.substring(colon + 1));
+    } catch (NumberFormatException e) {
+      port = -1;
+    }
+    if (port < 0 || port > 65535 || hostPart.isBlank()) {
+      throw new HarnessException(
+          "--http takes [HOST:]PORT, as 8931 or 127.0.0.1:8931 (port 0: any free one), not '"
+              + text
+              + "'");
+    }
+    return InetSocketAddress.createUnresolved(hostPart, port);
   }
 
   /**

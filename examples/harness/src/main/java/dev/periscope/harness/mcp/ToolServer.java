@@ -21,33 +21,44 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A host's tools served over MCP for one agent session: each enabled tool with its JSON Schema and
- * hints, the enabled skills' guidance as the server's instructions, and every call made for {@code
- * agentSession}. Arguments are checked by the host against the tool's schema, so a bad one is an
- * error result naming the field and ending in the failure line, like every other failure; protocol
- * errors are left for requests that are not tool calls (the SDK answers an unknown tool with
- * -32602).
+ * A host's tools served over MCP: each enabled tool with its JSON Schema and hints, the enabled
+ * skills' guidance as the server's instructions, and every call made for the agent session its MCP
+ * session stands for. Arguments are checked by the host against the tool's schema, so a bad one is
+ * an error result naming the field and ending in the failure line, like every other failure;
+ * protocol errors are left for requests that are not tool calls (the SDK answers an unknown tool
+ * with -32602).
  */
 public final class ToolServer {
   private static final TypeRef<Map<String, Object>> OBJECT = new TypeRef<>() {};
 
-  private final Host host;
-  private final String agentSession;
-  private final McpJsonMapper json;
+  /** The agent session an MCP session's calls are made for. */
+  @FunctionalInterface
+  public interface AgentSessions {
+    /**
+     * The agent session of MCP session {@code mcpSessionId}.
+     *
+     * @throws IllegalStateException, whose message the caller gets, when it has none (any more)
+     */
+    String of(String mcpSessionId);
+  }
 
-  /** The calls running, by the JSON-RPC id of their request. */
+  private final Host host;
+  private final McpJsonMapper json;
+  private final AgentSessions agentSessions;
+
+  /** The calls running, by MCP session and the JSON-RPC id of their request ({@link #key}). */
   private final Map<String, Cancellation> inFlight = new ConcurrentHashMap<>();
 
   private boolean closed;
 
-  public ToolServer(Host host, String agentSession, McpJsonMapper json) {
+  public ToolServer(Host host, McpJsonMapper json, AgentSessions agentSessions) {
     this.host = host;
-    this.agentSession = agentSession;
     this.json = json;
+    this.agentSessions = agentSessions;
   }
 
-  /** Starts serving on {@code transport}. */
-  public McpSyncServer start(LineTransport transport, String version) {
+  /** Builds the server on {@code spec}, a transport's specification. */
+  public <S extends McpServer.SyncSpecification<S>> McpSyncServer start(S spec, String version) {
     List<SyncToolSpecification> tools = new ArrayList<>();
     for (ToolDescriptor d : host.tools()) {
       tools.add(
@@ -57,13 +68,11 @@ public final class ToolServer {
                   (exchange, request) ->
                       call(
                           request,
-                          String.valueOf(
-                              exchange.transportContext().get(LineTransport.REQUEST_ID))))
+                          exchange.sessionId(),
+                          String.valueOf(exchange.transportContext().get(MessageRules.REQUEST_ID))))
               .build());
     }
-    transport.onCancelled(this::cancel);
-    return McpServer.sync(transport)
-        .serverInfo("periscope-harness", version)
+    return spec.serverInfo("periscope-harness", version)
         .jsonMapper(json)
         .instructions(host.guidance())
         .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
@@ -74,7 +83,7 @@ public final class ToolServer {
         .build();
   }
 
-  /** Takes no more calls and cancels those still running: the client has gone. */
+  /** Takes no more calls and cancels those still running: the clients have gone. */
   public void close() {
     synchronized (inFlight) {
       closed = true;
@@ -86,13 +95,34 @@ public final class ToolServer {
    * Cancels the call of one request, if it still runs: the client sent {@code
    * notifications/cancelled}.
    */
-  boolean cancel(String requestId) {
-    Cancellation c = inFlight.get(requestId);
+  boolean cancel(String mcpSessionId, String requestId) {
+    Cancellation c = inFlight.get(key(mcpSessionId, requestId));
     if (c == null) {
       return false;
     }
     c.cancel();
     return true;
+  }
+
+  /** Cancels every call of one MCP session still running: the session has ended. */
+  void cancelAll(String mcpSessionId) {
+    String prefix = mcpSessionId + " ";
+    inFlight.forEach(
+        (k, c) -> {
+          if (k.startsWith(prefix)) {
+            c.cancel();
+          }
+        });
+  }
+
+  /** Whether calls of MCP session {@code mcpSessionId} are running. */
+  boolean running(String mcpSessionId) {
+    String prefix = mcpSessionId + " ";
+    return inFlight.keySet().stream().anyMatch(k -> k.startsWith(prefix));
+  }
+
+  private static String key(String mcpSessionId, String requestId) {
+    return mcpSessionId + " " + requestId;
   }
 
   McpSchema.Tool describe(ToolDescriptor d) {
@@ -117,23 +147,31 @@ public final class ToolServer {
         .build();
   }
 
-  CallToolResult call(McpSchema.CallToolRequest request, String requestId) {
+  CallToolResult call(McpSchema.CallToolRequest request, String mcpSessionId, String requestId) {
+    String agentSession;
+    try {
+      agentSession = agentSessions.of(mcpSessionId);
+    } catch (IllegalStateException ended) {
+      return refused(ended.getMessage());
+    }
     Cancellation cancellation = Cancellation.none();
+    String key = key(mcpSessionId, requestId);
     synchronized (inFlight) {
       if (closed) {
-        return CallToolResult.builder()
-            .addTextContent("the server is stopping; the call was not made")
-            .isError(true)
-            .build();
+        return refused("the server is stopping; the call was not made");
       }
-      inFlight.put(requestId, cancellation);
+      inFlight.put(key, cancellation);
     }
     try {
       Map<String, Object> arguments = request.arguments() == null ? Map.of() : request.arguments();
       return result(host.call(agentSession, request.name(), arguments, cancellation));
     } finally {
-      inFlight.remove(requestId, cancellation);
+      inFlight.remove(key, cancellation);
     }
+  }
+
+  private static CallToolResult refused(String why) {
+    return CallToolResult.builder().addTextContent(why).isError(true).build();
   }
 
   /**

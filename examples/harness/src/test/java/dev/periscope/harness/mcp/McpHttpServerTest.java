@@ -1,0 +1,402 @@
+package dev.periscope.harness.mcp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.periscope.harness.HarnessProcess;
+import dev.periscope.harness.LoginSite;
+import dev.periscope.harness.TestProjects;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code harness mcp --http} as its clients see it: a real server process, the SDK's own Streamable
+ * HTTP client, raw HTTP for what a well-behaved client never sends, and a real browser per session
+ * against a site on 127.0.0.1.
+ */
+class McpHttpServerTest {
+  static LoginSite site;
+  @TempDir Path home;
+  @TempDir Path project;
+  @TempDir Path tmp;
+
+  @BeforeAll
+  static void startSite() throws Exception {
+    site = new LoginSite();
+  }
+
+  @AfterAll
+  static void stopSite() {
+    site.close();
+  }
+
+  private McpHttpProcess serve(String... args) throws Exception {
+    var add =
+        HarnessProcess.run(
+            home, tmp, "plugin", "add", "--profile", "p", HarnessProcess.PACKAGE.toString());
+    assertEquals(0, add.exitCode(), add.err());
+    TestProjects.project(project, TestProjects.LOOPBACK_ONLY);
+    return new McpHttpProcess(home, tmp, project, Map.of(), args);
+  }
+
+  private static String open(McpSyncClient client, String path) {
+    CallToolResult r = McpHttpProcess.call(client, "browser_open", Map.of("url", site.url(path)));
+    assertFalse(r.isError(), McpConnection.text(r));
+    return McpConnection.text(r);
+  }
+
+  @Test
+  void twoClientsAtOnceSeeSeparatePagesAndCannotUseEachOthersRefs() throws Exception {
+    try (McpHttpProcess server = serve()) {
+      McpSyncClient a = server.client(null);
+      McpSyncClient b = server.client(null);
+      CompletableFuture<CallToolResult> atA =
+          CompletableFuture.supplyAsync(
+              () -> McpHttpProcess.call(a, "browser_open", Map.of("url", site.url("/login"))));
+      CompletableFuture<CallToolResult> atB =
+          CompletableFuture.supplyAsync(
+              () -> McpHttpProcess.call(b, "browser_open", Map.of("url", site.url("/workbench"))));
+      String pageA = McpConnection.text(atA.get());
+      String pageB = McpConnection.text(atB.get());
+      assertTrue(pageA.contains("Lighthouse login") && !pageA.contains("Options"), pageA);
+      assertTrue(pageB.contains("Options") && !pageB.contains("Lighthouse login"), pageB);
+
+      // B acts on A's ref: refused, and B's page is as it was.
+      CallToolResult foreign =
+          McpHttpProcess.call(b, "browser_click", McpConnection.target(atA.get(), "Log in"));
+      assertTrue(foreign.isError(), McpConnection.text(foreign));
+      assertTrue(
+          McpConnection.text(foreign).toLowerCase(java.util.Locale.ROOT).contains("stale"),
+          McpConnection.text(foreign));
+      String stillB = McpConnection.text(McpHttpProcess.call(b, "browser_observe", Map.of()));
+      assertTrue(stillB.contains("Options"), stillB);
+      String stillA = McpConnection.text(McpHttpProcess.call(a, "browser_observe", Map.of()));
+      assertTrue(stillA.contains("Lighthouse login"), stillA);
+      assertTrue(server.err().contains("MCP session opened for agent session mcp-"), server.err());
+    }
+  }
+
+  @Test
+  void aClientThatReconnectsWithItsSessionNameIsStillLoggedIn() throws Exception {
+    try (McpHttpProcess server = serve()) {
+      McpSyncClient first = server.client("keeper");
+      CallToolResult login =
+          McpHttpProcess.call(first, "browser_open", Map.of("url", site.url("/login")));
+      CallToolResult in =
+          McpHttpProcess.call(first, "browser_click", McpConnection.target(login, "Log in"));
+      assertTrue(McpConnection.text(in).contains("Logged in"), McpConnection.text(in));
+      first.closeGracefully(); // the SDK's client ends its session with DELETE
+      assertTrue(
+          server.said("MCP session of agent session keeper ended: its client ended it"),
+          server.err());
+
+      McpSyncClient again = server.client("keeper");
+      String home = open(again, "/home");
+      assertTrue(home.contains("Welcome back, keeper") && home.contains("Theme: dark"), home);
+      String stranger = open(server.client(null), "/home");
+      assertTrue(stranger.contains("Not logged in"), stranger);
+
+      // A client that comes back under its name while its old session lives on (its process
+      // died, say) takes the agent session over; the old session is gone.
+      McpSyncClient takeover = server.client("keeper");
+      assertTrue(open(takeover, "/home").contains("Welcome back, keeper"));
+      assertTrue(server.said("its client started a new session under the same name"), server.err());
+      boolean refused;
+      try {
+        refused = McpHttpProcess.call(again, "browser_observe", Map.of()).isError();
+      } catch (RuntimeException ended) {
+        refused = true;
+      }
+      assertTrue(refused, "the old session still answered");
+    }
+  }
+
+  @Test
+  void requestsWithoutTheTokenFromAForeignOriginOrOversizedAreRefusedAndTheServerKeepsServing()
+      throws Exception {
+    try (McpHttpProcess server = serve("--read-timeout", "2s")) {
+      Raw raw = new Raw(server);
+      String init = Raw.INITIALIZE;
+
+      HttpResponse<String> none = raw.post(init, Map.of("Authorization", ""));
+      assertEquals(401, none.statusCode(), none.body());
+      assertEquals(-32600, Raw.code(none));
+      assertEquals(
+          401, raw.post(init, Map.of("Authorization", "Bearer " + "x".repeat(43))).statusCode());
+      assertEquals(
+          401,
+          raw.post(init, Map.of("Authorization", "Basic " + server.token)).statusCode(),
+          "the token only as a bearer token");
+      HttpResponse<String> page = raw.post(init, Map.of("Origin", "http://attacker.example"));
+      assertEquals(403, page.statusCode(), page.body());
+      // DNS rebinding: the attacker's name resolves to 127.0.0.1, and the browser says so in Host.
+      assertTrue(
+          raw.socket("POST /mcp HTTP/1.1\r\nHost: attacker.example:80\r\n", init)
+              .startsWith("HTTP/1.1 421"));
+
+      byte[] huge = new byte[MessageRules.MAX_MESSAGE + 1];
+      java.util.Arrays.fill(huge, (byte) ' ');
+      HttpResponse<String> oversized = raw.post(huge, Map.of());
+      assertEquals(413, oversized.statusCode(), oversized.body());
+      assertTrue(oversized.body().contains("at most 4194304 bytes"), oversized.body());
+
+      // Bad JSON and bad JSON-RPC: the codes standard input and output give.
+      assertEquals(-32700, Raw.code(raw.post("{\"jsonrpc\": ", Map.of())));
+      assertEquals(-32600, Raw.code(raw.post("[1, 2]", Map.of())));
+      assertEquals(-32600, Raw.code(raw.post("{\"jsonrpc\":\"1.0\",\"id\":1}", Map.of())));
+      String session = raw.initialize();
+      HttpResponse<String> badCall =
+          raw.post(
+              "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":1}}",
+              Map.of("Mcp-Session-Id", session));
+      assertEquals(-32602, Raw.code(badCall), badCall.body());
+      HttpResponse<String> stranger =
+          raw.post(
+              "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/list\"}",
+              Map.of("Mcp-Session-Id", "not-a-session"));
+      assertEquals(404, stranger.statusCode());
+
+      // A client that sends half a request and stalls is dropped, and holds nothing meanwhile.
+      try (Socket stalled = new Socket(server.endpoint.getHost(), server.endpoint.getPort())) {
+        OutputStream out = stalled.getOutputStream();
+        out.write(
+            ("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                    + server.token
+                    + "\r\nContent-Type: application/json\r\nAccept: application/json,"
+                    + " text/event-stream\r\nContent-Length: 1000\r\n\r\n{\"jsonrpc\"")
+                .getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        McpSyncClient meanwhile = server.client(null);
+        assertFalse(meanwhile.listTools().tools().isEmpty());
+        stalled.setSoTimeout(20_000);
+        long start = System.nanoTime();
+        InputStream in = stalled.getInputStream();
+        while (in.read() >= 0) {
+          // whatever answer comes, then the end of the connection
+        }
+        long ms = (System.nanoTime() - start) / 1_000_000;
+        assertTrue(ms < 15_000, "the stalled connection was held " + ms + " ms");
+      }
+
+      // A call longer than the connection's idle time is no stall: it is answered.
+      McpSyncClient patient = server.client(null);
+      CallToolResult login =
+          McpHttpProcess.call(patient, "browser_open", Map.of("url", site.url("/login")));
+      Map<String, Object> wait = new HashMap<>(McpConnection.target(login, "Log in"));
+      wait.put("until", "element-hidden");
+      wait.put("timeout_ms", 4000);
+      long waitStart = System.nanoTime();
+      CallToolResult waited = McpHttpProcess.call(patient, "browser_wait", wait);
+      long waitedMs = (System.nanoTime() - waitStart) / 1_000_000;
+      assertTrue(waitedMs >= 3_500, "waited " + waitedMs + " ms: " + McpConnection.text(waited));
+      assertTrue(McpConnection.text(waited).contains("code="), McpConnection.text(waited));
+      assertFalse(server.err().contains(server.token), "the token is never logged");
+    }
+  }
+
+  @Test
+  void idleSessionsAndDeletedOnesEndWithACheckpointAndTheSessionLimitIsNamed() throws Exception {
+    try (McpHttpProcess server = serve("--idle-timeout", "2s", "--max-sessions", "2")) {
+      Raw raw = new Raw(server);
+      McpSyncClient idler = server.client("idler");
+      CallToolResult login =
+          McpHttpProcess.call(idler, "browser_open", Map.of("url", site.url("/login")));
+      McpHttpProcess.call(idler, "browser_click", McpConnection.target(login, "Log in"));
+      String second = raw.initialize();
+      HttpResponse<String> third = raw.post(Raw.INITIALIZE, Map.of());
+      assertEquals(503, third.statusCode(), third.body());
+      assertTrue(
+          third.body().contains("at most 2 MCP sessions at once (--max-sessions 2)"), third.body());
+
+      HttpResponse<String> deleted = raw.delete(second);
+      assertEquals(200, deleted.statusCode(), deleted.body());
+      assertEquals(404, raw.delete(second).statusCode(), "a deleted session is gone");
+
+      assertTrue(server.said("agent session idler ended: idle for 2s"), server.err());
+      McpSyncClient back = server.client("idler");
+      String home = open(back, "/home");
+      assertTrue(home.contains("Welcome back, keeper"), "the idle end kept a checkpoint: " + home);
+    }
+  }
+
+  @Test
+  void aCancelledCallOverHttpStops() throws Exception {
+    try (McpHttpProcess server = serve()) {
+      Raw raw = new Raw(server);
+      String session = raw.initialize();
+      CompletableFuture<HttpResponse<String>> slow =
+          CompletableFuture.supplyAsync(
+              () ->
+                  raw.post(
+                      "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":"
+                          + "\"browser_open\",\"arguments\":{\"url\":\""
+                          + site.url("/slow")
+                          + "\"}}}",
+                      Map.of("Mcp-Session-Id", session)));
+      assertTrue(site.awaitSlow(), "the browser is waiting on /slow");
+      long start = System.nanoTime();
+      HttpResponse<String> cancelled =
+          raw.post(
+              "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":5}}",
+              Map.of("Mcp-Session-Id", session));
+      assertEquals(202, cancelled.statusCode());
+      String answer = slow.get().body();
+      long ms = (System.nanoTime() - start) / 1_000_000;
+      assertTrue(ms < 30_000, "the cancelled call ran on for " + ms + " ms");
+      assertTrue(answer.contains("cancel"), answer);
+    }
+  }
+
+  @Test
+  void sigtermWithFiveSessionsOpenEndsThemAllAndLeavesNothingRunning() throws Exception {
+    McpHttpProcess server = serve();
+    try (server) {
+      List<CompletableFuture<String>> opened = new ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        McpSyncClient c = server.client("agent-" + i);
+        opened.add(CompletableFuture.supplyAsync(() -> open(c, "/login")));
+      }
+      for (CompletableFuture<String> o : opened) {
+        assertTrue(o.get().contains("Lighthouse login"));
+      }
+      long start = System.nanoTime();
+      server.terminate(Duration.ofSeconds(30));
+      long ms = (System.nanoTime() - start) / 1_000_000;
+      assertEquals(
+          List.of(),
+          server.survivors(Duration.ofSeconds(10)).stream()
+              .map(p -> p.pid() + " " + p.info().command().orElse("?"))
+              .toList(),
+          "processes left running");
+      assertTrue(
+          server.descendants.size() >= 3,
+          "the watch saw the drivers and browsers: " + server.descendants.size());
+      for (int i = 0; i < 5; i++) {
+        assertTrue(
+            server.err().contains("agent session agent-" + i + " ended: the server is stopping"),
+            server.err());
+      }
+      try (var left = Files.list(tmp)) {
+        assertEquals(
+            List.of(),
+            left.filter(p -> p.getFileName().toString().startsWith("periscope-")).toList(),
+            "temp roots left");
+      }
+      System.out.printf("MCP over HTTP: SIGTERM with 5 sessions open: stopped in %d ms%n", ms);
+    }
+  }
+
+  /** Raw HTTP to the server, for what the SDK's client never sends. */
+  static final class Raw {
+    static final String INITIALIZE =
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+            + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}";
+
+    private final McpHttpProcess server;
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    Raw(McpHttpProcess server) {
+      this.server = server;
+    }
+
+    HttpResponse<String> post(String body, Map<String, String> headers) {
+      return post(body.getBytes(StandardCharsets.UTF_8), headers);
+    }
+
+    HttpResponse<String> post(byte[] body, Map<String, String> headers) {
+      return send(HttpRequest.BodyPublishers.ofByteArray(body), "POST", headers);
+    }
+
+    HttpResponse<String> delete(String session) {
+      return send(HttpRequest.BodyPublishers.noBody(), "DELETE", Map.of("Mcp-Session-Id", session));
+    }
+
+    private HttpResponse<String> send(
+        HttpRequest.BodyPublisher body, String method, Map<String, String> headers) {
+      HttpRequest.Builder b =
+          HttpRequest.newBuilder(server.endpoint)
+              .method(method, body)
+              .header("Content-Type", "application/json")
+              .header("Accept", "application/json, text/event-stream");
+      Map<String, String> all = new HashMap<>(Map.of("Authorization", "Bearer " + server.token));
+      all.putAll(headers);
+      all.forEach(
+          (k, v) -> {
+            if (!v.isEmpty()) {
+              b.header(k, v);
+            }
+          });
+      try {
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
+
+    /** A new session, initialized; its id. */
+    String initialize() {
+      HttpResponse<String> r = post(INITIALIZE, Map.of());
+      assertEquals(200, r.statusCode(), r.body());
+      String id = r.headers().firstValue("Mcp-Session-Id").orElseThrow();
+      assertEquals(
+          202,
+          post(
+                  "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}",
+                  Map.of("Mcp-Session-Id", id))
+              .statusCode());
+      return id;
+    }
+
+    /** A request written on a socket as given (request line and headers), with the token. */
+    String socket(String head, String body) throws Exception {
+      URI e = server.endpoint;
+      try (Socket s = new Socket(e.getHost(), e.getPort())) {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        s.getOutputStream()
+            .write(
+                (head
+                        + "Authorization: Bearer "
+                        + server.token
+                        + "\r\nContent-Type: application/json\r\nContent-Length: "
+                        + bytes.length
+                        + "\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+        s.getOutputStream().write(bytes);
+        return new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      }
+    }
+
+    /** The JSON-RPC error code of an answer. */
+    static int code(HttpResponse<String> r) {
+      try {
+        return McpWire.JSON.readTree(r.body()).path("error").path("code").asInt();
+      } catch (java.io.IOException e) {
+        throw new AssertionError(r.body(), e);
+      }
+    }
+  }
+}
