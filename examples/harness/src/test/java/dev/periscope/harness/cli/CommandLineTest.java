@@ -31,6 +31,39 @@ class CommandLineTest {
   }
 
   @Test
+  void theHttpServerRefusesAnExposedAddressOrAMistakenOptionWithTheFix() throws Exception {
+    String dir = project.toString();
+    assertUserError(
+        harness("mcp", "--http", "0.0.0.0:0", "--profile", "p", "--project", dir),
+        "0.0.0.0 is not a loopback address: other machines could reach the server there; say so"
+            + " with --allow-non-loopback");
+    assertUserError(
+        harness("mcp", "--http", "localhost:99999", "--profile", "p", "--project", dir),
+        "--http takes [HOST:]PORT, as 8931 or 127.0.0.1:8931");
+    assertUserError(
+        harness("mcp", "--http", "0", "--session", "a", "--profile", "p", "--project", dir),
+        "--session is for standard input and output");
+    assertUserError(
+        harness(
+            "mcp",
+            "--http",
+            "0",
+            "--token-file",
+            tmp.resolve("none").toString(),
+            "--profile",
+            "p",
+            "--project",
+            dir),
+        "the token file " + tmp.resolve("none") + " does not exist");
+    var duration =
+        harness("mcp", "--http", "0", "--idle-timeout", "soon", "--profile", "p", "--project", dir);
+    assertTrue(duration.exitCode() != 0);
+    assertTrue(
+        duration.err().contains("'soon' is not a duration: a whole number and a unit"),
+        duration.err());
+  }
+
+  @Test
   void refusesAFileThatIsNotAPluginPackage() throws Exception {
     Path notes = Files.writeString(tmp.resolve("notes.zip"), "not a zip");
     assertUserError(

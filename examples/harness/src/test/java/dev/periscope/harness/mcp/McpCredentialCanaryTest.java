@@ -72,6 +72,7 @@ class McpCredentialCanaryTest {
   }
 
   private Path install(String approvalRules) throws Exception {
+    posted.clear();
     Path tmp = Files.createDirectories(home.resolve("tmp"));
     var add =
         HarnessProcess.run(
@@ -218,5 +219,106 @@ class McpCredentialCanaryTest {
     } finally {
       alone.close();
     }
+  }
+
+  @Test
+  void overHttpTheSecretAndTheTokenAppearInNoAnswerOrLog() throws Exception {
+    Path tmp = install("{tool: browser_fill_credential, credential: canary, decision: allow}");
+    String token;
+    McpHttpRaw raw;
+    Path err;
+    try (McpHttpProcess server =
+        new McpHttpProcess(
+            home,
+            tmp,
+            project,
+            Map.of("HARNESS_LOG", "debug", "DEBUG", "pw:api,pw:protocol,pw:browser"))) {
+      token = server.token;
+      raw = new McpHttpRaw(server);
+      String session = raw.initialize();
+      JsonNode login = raw.call(session, 2, "browser_open", Map.of("url", url("/login")));
+      Map<String, Object> user = McpWire.target(login, "Username");
+      user.put("credential_ref", "canary");
+      assertFalse(
+          raw.call(session, 3, "browser_fill_credential", user).path("isError").asBoolean());
+      Map<String, Object> pw =
+          McpWire.target(raw.call(session, 4, "browser_observe", Map.of()), "Password");
+      pw.put("credential_ref", "canary");
+      JsonNode password = raw.call(session, 5, "browser_fill_credential", pw);
+      assertTrue(
+          McpWire.text(password).contains("Filled " + SECRET.length() + " characters"),
+          McpWire.text(password));
+      raw.call(session, 6, "browser_screenshot", Map.of("full_page", true));
+      JsonNode signedIn =
+          raw.call(
+              session,
+              8,
+              "browser_click",
+              McpWire.target(raw.call(session, 7, "browser_observe", Map.of()), "Sign in"));
+      assertTrue(
+          McpWire.text(signedIn).contains("Welcome back, [REDACTED:canary]"),
+          McpWire.text(signedIn));
+      raw.call(session, 9, "browser_observe", Map.of("mode", "document"));
+      raw.call(session, 10, "browser_extract_article", Map.of());
+      raw.call(session, 11, "browser_screenshot", Map.of());
+      assertEquals(200, raw.delete(session).statusCode(), "ended with its checkpoint");
+      server.terminate(java.time.Duration.ofSeconds(60));
+      err = Files.writeString(tmp.resolve("http-server-err.txt"), server.err());
+    }
+    assertEquals(1, posted.size());
+
+    List<String> leaks = new ArrayList<>();
+    String answers = String.join("\n", raw.answers);
+    assertTrue(answers.contains("Welcome back, [REDACTED:canary]"), "the answers were searched");
+    leaks.addAll(
+        CredentialCanaryTest.search("HTTP answers", answers.getBytes(StandardCharsets.UTF_8)));
+    String log = Files.readString(err);
+    assertTrue(log.contains("DEBUG"), "debug logging was on");
+    leaks.addAll(
+        CredentialCanaryTest.search("standard error", log.getBytes(StandardCharsets.UTF_8)));
+    List<Path> files = CredentialCanaryTest.everyFile(home);
+    for (Path f : files) {
+      leaks.addAll(CredentialCanaryTest.search(f.toString(), Files.readAllBytes(f)));
+    }
+    assertEquals(List.of(), leaks, "the secret leaked");
+    // The bearer token: in its own file, and in no answer, log or other file.
+    List<String> tokenSeen = new ArrayList<>();
+    if (answers.contains(token)) {
+      tokenSeen.add("HTTP answers");
+    }
+    if (log.contains(token)) {
+      tokenSeen.add("standard error");
+    }
+    for (Path f : files) {
+      if (!f.getFileName().toString().equals(BearerToken.FILE)
+          && new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1).contains(token)) {
+        tokenSeen.add(f.toString());
+      }
+    }
+    assertEquals(List.of(), tokenSeen, "the token leaked");
+    System.out.printf(
+        "MCP over HTTP credential canary: %d answers (%d bytes), %d bytes of standard error, %d"
+            + " files: no copy of the secret or the token%n",
+        raw.answers.size(), answers.length(), log.length(), files.size());
+  }
+
+  @Test
+  void overHttpWithNoRuleTheApprovalIsDeniedAndNoTerminalIsAsked() throws Exception {
+    Path tmp = install("");
+    // A terminal that would say yes: an HTTP server has none to ask, whatever HARNESS_TTY says.
+    Path terminal = Files.writeString(home.resolve("tty"), "y\n");
+    try (McpHttpProcess server =
+        new McpHttpProcess(home, tmp, project, Map.of("HARNESS_TTY", terminal.toString()))) {
+      McpHttpRaw raw = new McpHttpRaw(server);
+      String session = raw.initialize();
+      JsonNode login = raw.call(session, 2, "browser_open", Map.of("url", url("/login")));
+      Map<String, Object> pw = McpWire.target(login, "Password");
+      pw.put("credential_ref", "canary");
+      JsonNode denied = raw.call(session, 3, "browser_fill_credential", pw);
+      assertTrue(denied.path("isError").asBoolean(), denied.toString());
+      assertTrue(
+          McpWire.text(denied).contains("code=BROWSER_CREDENTIAL_DENIED"), McpWire.text(denied));
+    }
+    assertEquals("y\n", Files.readString(terminal), "nothing was asked on the terminal");
   }
 }

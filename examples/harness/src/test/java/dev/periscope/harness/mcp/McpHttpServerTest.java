@@ -12,9 +12,6 @@ import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -136,12 +133,12 @@ class McpHttpServerTest {
   void requestsWithoutTheTokenFromAForeignOriginOrOversizedAreRefusedAndTheServerKeepsServing()
       throws Exception {
     try (McpHttpProcess server = serve("--read-timeout", "2s")) {
-      Raw raw = new Raw(server);
-      String init = Raw.INITIALIZE;
+      McpHttpRaw raw = new McpHttpRaw(server);
+      String init = McpHttpRaw.INITIALIZE;
 
       HttpResponse<String> none = raw.post(init, Map.of("Authorization", ""));
       assertEquals(401, none.statusCode(), none.body());
-      assertEquals(-32600, Raw.code(none));
+      assertEquals(-32600, McpHttpRaw.code(none));
       assertEquals(
           401, raw.post(init, Map.of("Authorization", "Bearer " + "x".repeat(43))).statusCode());
       assertEquals(
@@ -155,6 +152,13 @@ class McpHttpServerTest {
           raw.socket("POST /mcp HTTP/1.1\r\nHost: attacker.example:80\r\n", init)
               .startsWith("HTTP/1.1 421"));
 
+      // Header lines are bounded too.
+      assertTrue(
+          raw.socket(
+                  "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Long: " + "a".repeat(20_000) + "\r\n",
+                  init)
+              .startsWith("HTTP/1.1 431"));
+
       byte[] huge = new byte[MessageRules.MAX_MESSAGE + 1];
       java.util.Arrays.fill(huge, (byte) ' ');
       HttpResponse<String> oversized = raw.post(huge, Map.of());
@@ -162,15 +166,15 @@ class McpHttpServerTest {
       assertTrue(oversized.body().contains("at most 4194304 bytes"), oversized.body());
 
       // Bad JSON and bad JSON-RPC: the codes standard input and output give.
-      assertEquals(-32700, Raw.code(raw.post("{\"jsonrpc\": ", Map.of())));
-      assertEquals(-32600, Raw.code(raw.post("[1, 2]", Map.of())));
-      assertEquals(-32600, Raw.code(raw.post("{\"jsonrpc\":\"1.0\",\"id\":1}", Map.of())));
+      assertEquals(-32700, McpHttpRaw.code(raw.post("{\"jsonrpc\": ", Map.of())));
+      assertEquals(-32600, McpHttpRaw.code(raw.post("[1, 2]", Map.of())));
+      assertEquals(-32600, McpHttpRaw.code(raw.post("{\"jsonrpc\":\"1.0\",\"id\":1}", Map.of())));
       String session = raw.initialize();
       HttpResponse<String> badCall =
           raw.post(
               "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":1}}",
               Map.of("Mcp-Session-Id", session));
-      assertEquals(-32602, Raw.code(badCall), badCall.body());
+      assertEquals(-32602, McpHttpRaw.code(badCall), badCall.body());
       HttpResponse<String> stranger =
           raw.post(
               "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/list\"}",
@@ -218,13 +222,13 @@ class McpHttpServerTest {
   @Test
   void idleSessionsAndDeletedOnesEndWithACheckpointAndTheSessionLimitIsNamed() throws Exception {
     try (McpHttpProcess server = serve("--idle-timeout", "2s", "--max-sessions", "2")) {
-      Raw raw = new Raw(server);
+      McpHttpRaw raw = new McpHttpRaw(server);
       McpSyncClient idler = server.client("idler");
       CallToolResult login =
           McpHttpProcess.call(idler, "browser_open", Map.of("url", site.url("/login")));
       McpHttpProcess.call(idler, "browser_click", McpConnection.target(login, "Log in"));
       String second = raw.initialize();
-      HttpResponse<String> third = raw.post(Raw.INITIALIZE, Map.of());
+      HttpResponse<String> third = raw.post(McpHttpRaw.INITIALIZE, Map.of());
       assertEquals(503, third.statusCode(), third.body());
       assertTrue(
           third.body().contains("at most 2 MCP sessions at once (--max-sessions 2)"), third.body());
@@ -243,7 +247,7 @@ class McpHttpServerTest {
   @Test
   void aCancelledCallOverHttpStops() throws Exception {
     try (McpHttpProcess server = serve()) {
-      Raw raw = new Raw(server);
+      McpHttpRaw raw = new McpHttpRaw(server);
       String session = raw.initialize();
       CompletableFuture<HttpResponse<String>> slow =
           CompletableFuture.supplyAsync(
@@ -304,99 +308,6 @@ class McpHttpServerTest {
             "temp roots left");
       }
       System.out.printf("MCP over HTTP: SIGTERM with 5 sessions open: stopped in %d ms%n", ms);
-    }
-  }
-
-  /** Raw HTTP to the server, for what the SDK's client never sends. */
-  static final class Raw {
-    static final String INITIALIZE =
-        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
-            + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}";
-
-    private final McpHttpProcess server;
-    private final HttpClient http = HttpClient.newHttpClient();
-
-    Raw(McpHttpProcess server) {
-      this.server = server;
-    }
-
-    HttpResponse<String> post(String body, Map<String, String> headers) {
-      return post(body.getBytes(StandardCharsets.UTF_8), headers);
-    }
-
-    HttpResponse<String> post(byte[] body, Map<String, String> headers) {
-      return send(HttpRequest.BodyPublishers.ofByteArray(body), "POST", headers);
-    }
-
-    HttpResponse<String> delete(String session) {
-      return send(HttpRequest.BodyPublishers.noBody(), "DELETE", Map.of("Mcp-Session-Id", session));
-    }
-
-    private HttpResponse<String> send(
-        HttpRequest.BodyPublisher body, String method, Map<String, String> headers) {
-      HttpRequest.Builder b =
-          HttpRequest.newBuilder(server.endpoint)
-              .method(method, body)
-              .header("Content-Type", "application/json")
-              .header("Accept", "application/json, text/event-stream");
-      Map<String, String> all = new HashMap<>(Map.of("Authorization", "Bearer " + server.token));
-      all.putAll(headers);
-      all.forEach(
-          (k, v) -> {
-            if (!v.isEmpty()) {
-              b.header(k, v);
-            }
-          });
-      try {
-        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(e);
-      }
-    }
-
-    /** A new session, initialized; its id. */
-    String initialize() {
-      HttpResponse<String> r = post(INITIALIZE, Map.of());
-      assertEquals(200, r.statusCode(), r.body());
-      String id = r.headers().firstValue("Mcp-Session-Id").orElseThrow();
-      assertEquals(
-          202,
-          post(
-                  "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}",
-                  Map.of("Mcp-Session-Id", id))
-              .statusCode());
-      return id;
-    }
-
-    /** A request written on a socket as given (request line and headers), with the token. */
-    String socket(String head, String body) throws Exception {
-      URI e = server.endpoint;
-      try (Socket s = new Socket(e.getHost(), e.getPort())) {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        s.getOutputStream()
-            .write(
-                (head
-                        + "Authorization: Bearer "
-                        + server.token
-                        + "\r\nContent-Type: application/json\r\nContent-Length: "
-                        + bytes.length
-                        + "\r\nConnection: close\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
-        s.getOutputStream().write(bytes);
-        return new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      }
-    }
-
-    /** The JSON-RPC error code of an answer. */
-    static int code(HttpResponse<String> r) {
-      try {
-        return McpWire.JSON.readTree(r.body()).path("error").path("code").asInt();
-      } catch (java.io.IOException e) {
-        throw new AssertionError(r.body(), e);
-      }
     }
   }
 }
