@@ -32,14 +32,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * What every HTTP request passes before the SDK's transport sees it. In order: the server is not
- * stopping (503); its {@code Host} and {@code Origin} are this server's (the SDK's validator: 421,
- * 403), so a web page cannot reach it through DNS rebinding; it shows the bearer token (401); its
- * body is at most {@link MessageRules#MAX_MESSAGE} bytes (413) and one message by the {@link
- * MessageRules} (400, with the JSON-RPC error standard input and output would give); and it belongs
- * to a live session (404: the client starts a new one). An {@code initialize} takes a slot and may
- * name its agent session ({@value #SESSION_HEADER} header or {@code ?session=} parameter); a {@code
- * DELETE} ends its session with a checkpoint; a {@code notifications/cancelled} cancels the call it
- * names. Each refusal is a JSON-RPC error, with no token or secret in it.
+ * stopping (503); its {@code Host} is one of this server's names and it comes from no web page (an
+ * {@code Origin} header): the SDK's validator, 421 and 403, so that no page reaches the server,
+ * through DNS rebinding or otherwise; it shows the bearer token (401); its body is at most {@link
+ * MessageRules#MAX_MESSAGE} bytes (413) and one message by the {@link MessageRules} (400, with the
+ * JSON-RPC error standard input and output would give); and it belongs to a live session (404: the
+ * client starts a new one). An {@code initialize} takes a slot and may name its agent session
+ * ({@value #SESSION_HEADER} header or {@code ?session=} parameter); a {@code DELETE} ends its
+ * session with a checkpoint; a {@code notifications/cancelled} cancels the call it names. Each
+ * refusal is a JSON-RPC error, with no token or secret in it.
  */
 final class HttpGate extends HttpFilter {
   /** The header, on {@code initialize}, naming the agent session the client resumes. */
@@ -98,7 +99,7 @@ final class HttpGate extends HttpFilter {
           null,
           McpSchema.ErrorCodes.INVALID_REQUEST,
           e.getStatusCode() == 403
-              ? "this server does not take requests from web pages of that origin"
+              ? "this server does not take requests from web pages"
               : "this server does not answer to that host name (see --allow-host)");
       return;
     }
@@ -116,22 +117,30 @@ final class HttpGate extends HttpFilter {
     switch (req.getMethod()) {
       case "POST" -> post(req, res, chain, mcpId);
       case "DELETE" -> {
-        if (sessions.touch(mcpId) == null) {
+        if (!sessions.delete(mcpId)) {
           gone(res, mcpId);
         } else {
-          // The checkpoint is written before the client hears the session has ended.
-          sessions.delete(mcpId);
-          res.setStatus(200);
+          // Ended with its checkpoint before the client hears so; the SDK then forgets it.
+          chain.doFilter(req, res);
         }
       }
       case "GET" -> {
-        if (sessions.touch(mcpId) == null) {
+        // A listening stream: no activity of the session's own (the server's pings come on it).
+        if (sessions.find(mcpId) == null) {
           gone(res, mcpId);
         } else {
           chain.doFilter(req, res);
         }
       }
-      default -> chain.doFilter(req, res);
+      default -> {
+        res.setHeader("Allow", "GET, POST, DELETE");
+        refuse(
+            res,
+            405,
+            null,
+            McpSchema.ErrorCodes.INVALID_REQUEST,
+            "/mcp takes GET, POST and DELETE, not " + req.getMethod());
+      }
     }
   }
 
@@ -154,7 +163,7 @@ final class HttpGate extends HttpFilter {
         && McpSchema.METHOD_INITIALIZE.equals(r.method())) {
       String name = req.getHeader(SESSION_HEADER);
       if (name == null) {
-        name = req.getParameter(SESSION_PARAMETER);
+        name = queryParameter(req.getQueryString(), SESSION_PARAMETER);
       }
       HttpSessions.Admission admission;
       try {
@@ -175,7 +184,7 @@ final class HttpGate extends HttpFilter {
       }
       return;
     }
-    HttpSessions.Session session = sessions.touch(mcpId);
+    HttpSessions.Session session = sessions.find(mcpId);
     if (session == null) {
       gone(res, mcpId);
       return;
@@ -187,15 +196,29 @@ final class HttpGate extends HttpFilter {
       return;
     }
     if (message instanceof McpSchema.JSONRPCRequest r) {
+      // Only the client's own requests count as activity: its answers to the server's pings and
+      // its notifications do not keep an idle session alive.
+      session.touch();
       cached.setAttribute(REQUEST_ID, MessageRules.key(r.id()));
     }
-    session.handling.incrementAndGet();
-    try {
-      chain.doFilter(cached, res);
-    } finally {
-      session.handling.decrementAndGet();
-      session.touch();
+    chain.doFilter(cached, res);
+  }
+
+  /** The value of parameter {@code name} in a query string, decoded; null if absent. */
+  static String queryParameter(String query, String name) {
+    if (query == null) {
+      return null;
     }
+    for (String pair : query.split("&")) {
+      int eq = pair.indexOf('=');
+      String key = eq < 0 ? pair : pair.substring(0, eq);
+      if (key.equals(name)) {
+        return eq < 0
+            ? ""
+            : java.net.URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+      }
+    }
+    return null;
   }
 
   /** No session, or one that has ended: the client is to start a new one. */
@@ -291,6 +314,18 @@ final class HttpGate extends HttpFilter {
           @Override
           public void onError(Throwable t) {
             if (done.compareAndSet(false, true)) {
+              try {
+                if (!res.isCommitted()) {
+                  refuse(
+                      res,
+                      408,
+                      null,
+                      McpSchema.ErrorCodes.INVALID_REQUEST,
+                      "the request's body did not arrive whole");
+                }
+              } catch (IOException | RuntimeException gone) {
+                // the client has gone
+              }
               async.complete();
             }
           }

@@ -6,14 +6,17 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,15 +25,21 @@ import org.slf4j.LoggerFactory;
  * The MCP sessions an HTTP server holds, each one agent session: named by the client (and so
  * resumable in a later connection, as {@code --session} is on standard input and output) or a new
  * one of its own. At most {@code max} live at once; one idle longer than {@code idle} ends, as does
- * one the client deletes, and the server's stop ends them all. Ending one ends its agent session,
- * which releases its browser session with a checkpoint; a later request in it is answered 404, as
- * the protocol asks, and the client starts a new session.
+ * one the client deletes, and the server's stop ends them all. Ending one waits for its calls (they
+ * are cancelled first), then ends its agent session, which releases its browser session with a
+ * checkpoint; a later request in it is answered 404, as the protocol asks, and the client starts a
+ * new session.
  */
 final class HttpSessions implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HttpSessions.class);
 
   /** A name a client may give its session: what {@code --session} takes, and no more. */
   static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+
+  /** The prefix of the agent sessions of unnamed MCP sessions, which no client may name. */
+  static final String UNNAMED = "mcp-";
+
+  private static final String TAKEN_OVER = "its client started a new session under the same name";
 
   /** One live MCP session. */
   static final class Session {
@@ -40,10 +49,13 @@ final class HttpSessions implements AutoCloseable {
     final McpStreamableServerSession sdk;
     final AtomicLong lastActive = new AtomicLong(System.nanoTime());
 
-    /** Its HTTP requests being handled now. */
-    final AtomicInteger handling = new AtomicInteger();
+    /** Calls hold it for reading while they run; ending takes it for writing. */
+    final ReentrantReadWriteLock calls = new ReentrantReadWriteLock();
 
     final AtomicBoolean ended = new AtomicBoolean();
+
+    /** Completes once ending has finished: its agent session's checkpoint is written. */
+    final CompletableFuture<Void> finished = new CompletableFuture<>();
 
     Session(String mcpId, String agentSession, String name, McpStreamableServerSession sdk) {
       this.mcpId = mcpId;
@@ -68,20 +80,23 @@ final class HttpSessions implements AutoCloseable {
   }
 
   /**
-   * A slot taken for an {@code initialize} request being handled; it becomes the session's, or is
-   * given back when the request opened none.
+   * The slot of an {@code initialize} request being handled: taken, or (when every slot is in use
+   * and a live session has the same name) to be inherited from the session it takes over. It
+   * becomes the new session's, or is given back when the request opened none.
    */
   final class Admission implements AutoCloseable {
     final String name;
+    private boolean inheriting;
     private boolean used;
 
-    private Admission(String name) {
+    private Admission(String name, boolean inheriting) {
       this.name = name;
+      this.inheriting = inheriting;
     }
 
     @Override
     public void close() {
-      if (!used) {
+      if (!used && !inheriting) {
         slots.release();
       }
       INITIALIZING.remove();
@@ -99,6 +114,11 @@ final class HttpSessions implements AutoCloseable {
   private final Map<String, Session> live = new ConcurrentHashMap<>();
   private final Map<String, Session> byName = new ConcurrentHashMap<>();
   private final ScheduledExecutorService sweeper;
+
+  /** Guards {@link #closed} against a session opening while the server stops. */
+  private final Object lifecycle = new Object();
+
+  private boolean closed;
 
   HttpSessions(Host host, ToolServer tools, int max, Duration idle) {
     this.host = host;
@@ -118,58 +138,79 @@ final class HttpSessions implements AutoCloseable {
   }
 
   /**
-   * Takes a slot for an {@code initialize} request naming {@code name} (null: a new agent session
-   * of its own). A session live under that name is ended first: its client has come back in a new
-   * connection, and the agent session goes on in this one.
+   * Admits an {@code initialize} request naming {@code name} (null: a new agent session of its
+   * own): a slot is taken for it, or, when all are in use and a live session has that name, the
+   * request will take that session's over.
    *
-   * @throws Refusal when the name is not one, or every slot is taken
+   * @throws Refusal when the name is not one, every slot is taken, or the server is stopping
    */
   Admission admit(String name) {
-    if (name != null) {
-      if (!NAME.matcher(name).matches()) {
-        throw new Refusal(
-            400,
-            "the session name must be 1 to 64 letters, digits, '.', '_' or '-', starting with a"
-                + " letter or digit");
-      }
-      Session previous = byName.get(name);
-      if (previous != null) {
-        end(previous, "its client started a new session under the same name", false);
-      }
-    }
-    if (!slots.tryAcquire()) {
+    if (name != null && (!NAME.matcher(name).matches() || name.startsWith(UNNAMED))) {
       throw new Refusal(
-          503,
-          "this server holds at most "
-              + max
-              + " MCP sessions at once (--max-sessions "
-              + max
-              + "), and all are in use; end one (DELETE /mcp) or wait until one has been idle for "
-              + Durations.format(idle)
-              + " (--idle-timeout)");
+          400,
+          "the session name must be 1 to 64 letters, digits, '.', '_' or '-', starting with a"
+              + " letter or digit, and not with '"
+              + UNNAMED
+              + "'");
     }
-    Admission a = new Admission(name);
+    synchronized (lifecycle) {
+      if (closed) {
+        throw new Refusal(503, "the server is stopping");
+      }
+    }
+    boolean inheriting = false;
+    if (!slots.tryAcquire()) {
+      if (name == null || byName.get(name) == null) {
+        throw new Refusal(
+            503,
+            "this server holds at most "
+                + max
+                + " MCP sessions at once (--max-sessions "
+                + max
+                + "), and all are in use; end one (DELETE /mcp) or wait until one has been idle"
+                + " for "
+                + Durations.format(idle)
+                + " (--idle-timeout)");
+      }
+      inheriting = true;
+    }
+    Admission a = new Admission(name, inheriting);
     INITIALIZING.set(a);
     return a;
   }
 
   /**
    * The SDK opened {@code sdk} for the {@code initialize} request this thread handles: it becomes a
-   * live session with its admission's slot and name.
+   * live session with its admission's slot and name. A live session of that name ends first (its
+   * client has come back in a new connection), without ending the agent session, which goes on in
+   * this one once the old one's calls are over.
    */
   void opened(McpStreamableServerSession sdk) {
     Admission a = INITIALIZING.get();
     if (a == null) {
       throw new IllegalStateException("a session was opened outside an initialize request");
     }
-    a.used = true;
-    String agentSession = a.name != null ? a.name : "mcp-" + UUID.randomUUID();
+    Session previous = a.name == null ? null : byName.get(a.name);
+    if (previous != null) {
+      boolean ours = end(previous, TAKEN_OVER, false, !a.inheriting);
+      await(previous);
+      if (a.inheriting && !ours && !slots.tryAcquire()) {
+        throw new IllegalStateException("no session slot is free");
+      }
+    } else if (a.inheriting && !slots.tryAcquire()) {
+      throw new IllegalStateException("no session slot is free");
+    }
+    a.inheriting = false;
+    String agentSession = a.name != null ? a.name : UNNAMED + UUID.randomUUID();
     Session s = new Session(sdk.getId(), agentSession, a.name, sdk);
-    live.put(s.mcpId, s);
-    if (a.name != null) {
-      Session previous = byName.put(a.name, s);
-      if (previous != null && previous != s) {
-        end(previous, "its client started a new session under the same name", false);
+    synchronized (lifecycle) {
+      if (closed) {
+        throw new IllegalStateException("the server is stopping");
+      }
+      a.used = true;
+      live.put(s.mcpId, s);
+      if (a.name != null) {
+        byName.put(a.name, s);
       }
     }
     LOG.info(
@@ -179,23 +220,40 @@ final class HttpSessions implements AutoCloseable {
         max);
   }
 
-  /** The live session {@code mcpId}, marked active now; null if there is none (any more). */
-  Session touch(String mcpId) {
-    Session s = mcpId == null ? null : live.get(mcpId);
-    if (s != null) {
-      s.touch();
-    }
-    return s;
+  /** The live session {@code mcpId}; null if there is none (any more). */
+  Session find(String mcpId) {
+    return mcpId == null ? null : live.get(mcpId);
   }
 
-  /** The agent session of live MCP session {@code mcpId}. */
-  String agentSession(String mcpId) {
-    Session s = mcpId == null ? null : live.get(mcpId);
-    if (s == null) {
-      throw new IllegalStateException(
-          "this MCP session has ended; the call was not made (start a new session)");
+  /**
+   * Begins a call in live MCP session {@code mcpId}: the session does not end before the call is
+   * over (an ending cancels it, then waits).
+   *
+   * @throws IllegalStateException when the session has ended
+   */
+  ToolServer.Call begin(String mcpId) {
+    Session s = find(mcpId);
+    if (s != null) {
+      s.calls.readLock().lock();
+      if (!s.ended.get()) {
+        s.touch();
+        return new ToolServer.Call() {
+          @Override
+          public String agentSession() {
+            return s.agentSession;
+          }
+
+          @Override
+          public void close() {
+            s.touch();
+            s.calls.readLock().unlock();
+          }
+        };
+      }
+      s.calls.readLock().unlock();
     }
-    return s.agentSession;
+    throw new IllegalStateException(
+        "this MCP session has ended; the call was not made (start a new session)");
   }
 
   int size() {
@@ -204,81 +262,126 @@ final class HttpSessions implements AutoCloseable {
 
   /** Ends session {@code mcpId} at its client's request; false if there was none. */
   boolean delete(String mcpId) {
-    Session s = mcpId == null ? null : live.get(mcpId);
+    Session s = find(mcpId);
     if (s == null) {
       return false;
     }
-    end(s, "its client ended it", true);
+    end(s, "its client ended it", true, true);
+    await(s);
     return true;
   }
 
   private void sweep() {
     long now = System.nanoTime();
     for (Session s : List.copyOf(live.values())) {
-      if (s.handling.get() == 0
-          && !tools.running(s.mcpId)
-          && now - s.lastActive.get() > idle.toNanos()) {
-        try {
-          end(s, "idle for " + Durations.format(idle), true);
-        } catch (RuntimeException e) {
-          LOG.warn("ending idle agent session {} failed: {}", s.agentSession, e.toString());
-        }
+      if (s.calls.getReadLockCount() == 0 && now - s.lastActive.get() > idle.toNanos()) {
+        end(s, "idle for " + Durations.format(idle), true, true);
       }
     }
   }
 
   /**
-   * Ends one session, once: no call of it runs on, its SDK session closes, its slot is free, and
-   * (unless its client goes on under the same name in a new one) its agent session ends with a
-   * checkpoint.
+   * Ends one session, once (false if it was already ending): no new call starts, the running ones
+   * are cancelled and waited for, its SDK session closes, and (unless its client goes on under the
+   * same name in a new one) its agent session ends with a checkpoint; then its name and slot are
+   * free.
    */
-  private void end(Session s, String why, boolean endAgentSession) {
+  private boolean end(Session s, String why, boolean endAgentSession, boolean releaseSlot) {
     if (!s.ended.compareAndSet(false, true)) {
-      return;
+      return false;
     }
     live.remove(s.mcpId, s);
-    if (s.name != null) {
-      byName.remove(s.name, s);
-    }
     tools.cancelAll(s.mcpId);
+    boolean locked = false;
     try {
-      s.sdk.closeGracefully().block(Duration.ofSeconds(2));
-    } catch (RuntimeException e) {
-      LOG.debug("closing an MCP session", e);
+      locked = s.calls.writeLock().tryLock(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
     try {
+      try {
+        s.sdk.closeGracefully().block(Duration.ofSeconds(2));
+      } catch (RuntimeException e) {
+        LOG.debug("closing an MCP session", e);
+      }
       if (endAgentSession) {
         host.endSession(s.agentSession);
       }
-    } finally {
-      slots.release();
       LOG.info(
           "MCP session of agent session {} ended: {}{}",
           s.agentSession,
           why,
           endAgentSession ? "" : " (the agent session goes on)");
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "MCP session of agent session {} ended ({}), but ending its agent session failed: {}",
+          s.agentSession,
+          why,
+          Host.rootMessage(e));
+    } finally {
+      if (s.name != null) {
+        byName.remove(s.name, s);
+      }
+      if (releaseSlot) {
+        slots.release();
+      }
+      if (locked) {
+        s.calls.writeLock().unlock();
+      }
+      s.finished.complete(null);
+    }
+    return true;
+  }
+
+  private static void await(Session s) {
+    try {
+      s.finished.get(60, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (java.util.concurrent.ExecutionException | TimeoutException e) {
+      LOG.warn("the end of agent session {} took too long", s.agentSession);
     }
   }
 
-  /** Ends every session, each with its checkpoint; no new one is opened. */
+  /**
+   * Ends every session, each with its checkpoint, several at a time and within {@code deadline}; no
+   * new one opens.
+   */
+  void close(Duration deadline) {
+    List<Session> open;
+    synchronized (lifecycle) {
+      closed = true;
+      open = List.copyOf(live.values());
+    }
+    sweeper.shutdownNow();
+    if (open.isEmpty()) {
+      return;
+    }
+    ExecutorService ending =
+        Executors.newFixedThreadPool(
+            Math.min(4, open.size()),
+            r -> {
+              Thread t = new Thread(r, "mcp-ending");
+              t.setDaemon(true);
+              return t;
+            });
+    for (Session s : open) {
+      ending.execute(() -> end(s, "the server is stopping", true, true));
+    }
+    ending.shutdown();
+    try {
+      if (!ending.awaitTermination(deadline.toMillis(), TimeUnit.MILLISECONDS)) {
+        LOG.warn(
+            "not every session ended within {}; the host's stop ends the rest",
+            Durations.format(deadline));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   @Override
   public void close() {
-    sweeper.shutdownNow();
-    slots.drainPermits();
-    RuntimeException failure = null;
-    for (Session s : List.copyOf(live.values())) {
-      try {
-        end(s, "the server is stopping", true);
-      } catch (RuntimeException e) {
-        if (failure == null) {
-          failure = e;
-        } else {
-          failure.addSuppressed(e);
-        }
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
+    close(Duration.ofSeconds(15));
   }
 }

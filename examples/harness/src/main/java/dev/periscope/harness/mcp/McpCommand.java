@@ -98,10 +98,12 @@ public final class McpCommand implements Callable<Integer> {
   List<String> allowHosts = new ArrayList<>();
 
   @Option(
-      names = "--allow-origin",
-      paramLabel = "ORIGIN",
-      description = "with --http, a web origin whose pages may call the server (repeatable)")
-  List<String> allowOrigins = new ArrayList<>();
+      names = "--keep-alive",
+      hidden = true,
+      defaultValue = "30s",
+      converter = Durations.class,
+      description = "with --http, how often to ping the clients that listen")
+  Duration keepAlive;
 
   @Option(
       names = "--read-timeout",
@@ -149,7 +151,7 @@ public final class McpCommand implements Callable<Integer> {
     try {
       McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
       transport = new LineTransport(json, new FileInputStream(FileDescriptor.in), protocol);
-      tools = new ToolServer(host, json, mcpSession -> agentSession);
+      tools = new ToolServer(host, json, ToolServer.AgentSessions.fixed(agentSession));
       server = tools.start(McpServer.sync(transport), Harness.VERSION);
       transport.onCancelled(id -> tools.cancel(transport.sessionId(), id));
       System.err.println(
@@ -209,7 +211,7 @@ public final class McpCommand implements Callable<Integer> {
               json,
               token,
               new McpHttpServer.Settings(
-                  address, maxSessions, idleTimeout, allowHosts, allowOrigins, readTimeout),
+                  address, maxSessions, idleTimeout, allowHosts, readTimeout, keepAlive),
               Harness.VERSION);
     } catch (RuntimeException e) {
       host.close();

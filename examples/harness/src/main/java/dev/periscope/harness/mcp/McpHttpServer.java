@@ -49,24 +49,22 @@ public final class McpHttpServer implements AutoCloseable {
    * @param address where to listen (port 0: any free one)
    * @param allowedHosts more {@code Host} header values to answer to than the address's own and
    *     loopback's (the names clients use for a non-loopback address, a proxy's)
-   * @param allowedOrigins the web origins whose pages may call the server (none by default)
-   * @param readTimeout how long a client may take to send a request, and a connection may stall
+   * @param readTimeout how long a client may take to send a request's body
+   * @param keepAlive how often the server pings the clients that listen
    */
   public record Settings(
       InetSocketAddress address,
       int maxSessions,
       Duration sessionIdle,
       List<String> allowedHosts,
-      List<String> allowedOrigins,
-      Duration readTimeout) {
+      Duration readTimeout,
+      Duration keepAlive) {
     public Settings {
       allowedHosts = List.copyOf(allowedHosts);
-      allowedOrigins = List.copyOf(allowedOrigins);
     }
   }
 
   private final Server jetty;
-  private final HttpServletStreamableServerTransportProvider transport;
   private final McpSyncServer server;
   private final ToolServer tools;
   private final HttpSessions sessions;
@@ -76,14 +74,12 @@ public final class McpHttpServer implements AutoCloseable {
 
   private McpHttpServer(
       Server jetty,
-      HttpServletStreamableServerTransportProvider transport,
       McpSyncServer server,
       ToolServer tools,
       HttpSessions sessions,
       HttpGate gate,
       URI endpoint) {
     this.jetty = jetty;
-    this.transport = transport;
     this.server = server;
     this.tools = tools;
     this.sessions = sessions;
@@ -95,16 +91,17 @@ public final class McpHttpServer implements AutoCloseable {
   static McpHttpServer start(
       Host host, McpJsonMapper json, BearerToken token, Settings settings, String version) {
     HttpSessions[] sessions = new HttpSessions[1];
-    ToolServer tools = new ToolServer(host, json, id -> sessions[0].agentSession(id));
+    ToolServer tools = new ToolServer(host, json, id -> sessions[0].begin(id));
     sessions[0] = new HttpSessions(host, tools, settings.maxSessions(), settings.sessionIdle());
     HttpServletStreamableServerTransportProvider transport =
         HttpServletStreamableServerTransportProvider.builder()
             .jsonMapper(json)
             .mcpEndpoint(ENDPOINT)
             .maxRequestSize(MessageRules.MAX_MESSAGE)
-            // Our sessions end when idle, with a checkpoint; the SDK's own sweep only comes after.
-            .sessionSweepInterval(settings.sessionIdle().multipliedBy(2))
-            .keepAliveInterval(Duration.ofSeconds(30))
+            // Our sessions end when idle, with a checkpoint; the SDK's own sweep then forgets those
+            // that ended without a DELETE.
+            .sessionSweepInterval(settings.sessionIdle())
+            .keepAliveInterval(settings.keepAlive())
             .contextExtractor(
                 request ->
                     request.getAttribute(HttpGate.REQUEST_ID) instanceof String id
@@ -125,7 +122,8 @@ public final class McpHttpServer implements AutoCloseable {
     ServerConnector connector = new ServerConnector(jetty, new HttpConnectionFactory(http));
     connector.setHost(settings.address().getHostString());
     connector.setPort(settings.address().getPort());
-    connector.setIdleTimeout(settings.readTimeout().toMillis());
+    // Longer than a body may take, so that a slow body is answered 408 rather than dropped.
+    connector.setIdleTimeout(settings.readTimeout().plusSeconds(30).toMillis());
     jetty.addConnector(connector);
 
     ServletContextHandler context = new ServletContextHandler("/");
@@ -148,6 +146,7 @@ public final class McpHttpServer implements AutoCloseable {
         // it never started
       }
       sessions[0].close();
+      server.close();
       throw new HarnessException(
           "cannot listen on "
               + settings.address().getHostString()
@@ -163,13 +162,13 @@ public final class McpHttpServer implements AutoCloseable {
                 + ":"
                 + connector.getLocalPort()
                 + ENDPOINT);
-    return new McpHttpServer(jetty, transport, server, tools, sessions[0], gate, endpoint);
+    return new McpHttpServer(jetty, server, tools, sessions[0], gate, endpoint);
   }
 
   /**
    * The SDK's check of {@code Host} and {@code Origin}: this server's own address and the names
    * loopback has, and those the operator adds (any port: a rebinding page comes under a name of its
-   * own); pages of no origin but those named.
+   * own); no web page's origin at all.
    */
   private static DefaultServerTransportSecurityValidator origins(Settings settings) {
     DefaultServerTransportSecurityValidator.Builder b =
@@ -180,9 +179,6 @@ public final class McpHttpServer implements AutoCloseable {
     for (String h : hosts) {
       b.allowedHost(h + ":*");
       b.allowedHost(h);
-    }
-    for (String o : settings.allowedOrigins()) {
-      b.allowedOrigin(o);
     }
     return b.build();
   }
@@ -267,6 +263,11 @@ public final class McpHttpServer implements AutoCloseable {
     @Override
     public Mono<Void> notifyClients(String method, Object params) {
       return delegate.notifyClients(method, params);
+    }
+
+    @Override
+    public Mono<Void> notifyClient(String sessionId, String method, Object params) {
+      return delegate.notifyClient(sessionId, method, params);
     }
 
     @Override

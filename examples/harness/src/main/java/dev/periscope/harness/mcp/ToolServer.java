@@ -35,11 +35,34 @@ public final class ToolServer {
   @FunctionalInterface
   public interface AgentSessions {
     /**
-     * The agent session of MCP session {@code mcpSessionId}.
+     * Begins a call in MCP session {@code mcpSessionId}, which holds the session open until the
+     * call closes.
      *
-     * @throws IllegalStateException, whose message the caller gets, when it has none (any more)
+     * @throws IllegalStateException, whose message the caller gets, when it has ended
      */
-    String of(String mcpSessionId);
+    Call begin(String mcpSessionId);
+
+    /** Every MCP session's calls made for one agent session (standard input and output). */
+    static AgentSessions fixed(String agentSession) {
+      return mcpSessionId ->
+          new Call() {
+            @Override
+            public String agentSession() {
+              return agentSession;
+            }
+
+            @Override
+            public void close() {}
+          };
+    }
+  }
+
+  /** A call being made, for an agent session. */
+  public interface Call extends AutoCloseable {
+    String agentSession();
+
+    @Override
+    void close();
   }
 
   private final Host host;
@@ -115,12 +138,6 @@ public final class ToolServer {
         });
   }
 
-  /** Whether calls of MCP session {@code mcpSessionId} are running. */
-  boolean running(String mcpSessionId) {
-    String prefix = mcpSessionId + " ";
-    return inFlight.keySet().stream().anyMatch(k -> k.startsWith(prefix));
-  }
-
   private static String key(String mcpSessionId, String requestId) {
     return mcpSessionId + " " + requestId;
   }
@@ -148,25 +165,28 @@ public final class ToolServer {
   }
 
   CallToolResult call(McpSchema.CallToolRequest request, String mcpSessionId, String requestId) {
-    String agentSession;
+    Call c;
     try {
-      agentSession = agentSessions.of(mcpSessionId);
+      c = agentSessions.begin(mcpSessionId);
     } catch (IllegalStateException ended) {
       return refused(ended.getMessage());
     }
-    Cancellation cancellation = Cancellation.none();
-    String key = key(mcpSessionId, requestId);
-    synchronized (inFlight) {
-      if (closed) {
-        return refused("the server is stopping; the call was not made");
+    try (c) {
+      Cancellation cancellation = Cancellation.none();
+      String key = key(mcpSessionId, requestId);
+      synchronized (inFlight) {
+        if (closed) {
+          return refused("the server is stopping; the call was not made");
+        }
+        inFlight.put(key, cancellation);
       }
-      inFlight.put(key, cancellation);
-    }
-    try {
-      Map<String, Object> arguments = request.arguments() == null ? Map.of() : request.arguments();
-      return result(host.call(agentSession, request.name(), arguments, cancellation));
-    } finally {
-      inFlight.remove(key, cancellation);
+      try {
+        Map<String, Object> arguments =
+            request.arguments() == null ? Map.of() : request.arguments();
+        return result(host.call(c.agentSession(), request.name(), arguments, cancellation));
+      } finally {
+        inFlight.remove(key, cancellation);
+      }
     }
   }
 

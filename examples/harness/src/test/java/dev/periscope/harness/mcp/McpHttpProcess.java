@@ -133,15 +133,24 @@ final class McpHttpProcess implements AutoCloseable {
    * session (or null).
    */
   McpSyncClient client(String name) {
+    return client(name, false);
+  }
+
+  /** A client that names its agent session in the URL ({@code /mcp?session=NAME}) instead. */
+  McpSyncClient clientNamedInUrl(String name) {
+    return client(name, true);
+  }
+
+  private McpSyncClient client(String name, boolean inUrl) {
     HttpClientStreamableHttpTransport transport =
         HttpClientStreamableHttpTransport.builder(
                 endpoint.getScheme() + "://" + endpoint.getAuthority())
-            .endpoint(endpoint.getPath())
+            .endpoint(endpoint.getPath() + (inUrl ? "?session=" + name : ""))
             .jsonMapper(JSON)
             .httpRequestCustomizer(
                 (builder, method, uri, body, context) -> {
                   builder.header("Authorization", "Bearer " + token);
-                  if (name != null) {
+                  if (name != null && !inUrl) {
                     builder.header("Periscope-Session", name);
                   }
                 })

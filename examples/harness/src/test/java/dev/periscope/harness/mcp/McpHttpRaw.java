@@ -41,6 +41,14 @@ final class McpHttpRaw {
     return send(HttpRequest.BodyPublishers.ofByteArray(body), "POST", headers);
   }
 
+  /** A body sent in chunks, with no length said beforehand. */
+  HttpResponse<String> postStreamed(byte[] body) {
+    return send(
+        HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(body)),
+        "POST",
+        Map.of());
+  }
+
   HttpResponse<String> delete(String session) {
     return send(HttpRequest.BodyPublishers.noBody(), "DELETE", Map.of("Mcp-Session-Id", session));
   }
@@ -92,17 +100,7 @@ final class McpHttpRaw {
    */
   JsonNode call(String session, int id, String tool, Map<String, Object> arguments)
       throws java.io.IOException {
-    String body =
-        McpWire.JSON.writeValueAsString(
-            Map.of(
-                "jsonrpc",
-                "2.0",
-                "id",
-                id,
-                "method",
-                "tools/call",
-                "params",
-                Map.of("name", tool, "arguments", arguments)));
+    String body = McpWire.toolCall(id, tool, arguments);
     HttpResponse<String> r = post(body, Map.of("Mcp-Session-Id", session));
     assertEquals(200, r.statusCode(), r.body());
     String data = null;

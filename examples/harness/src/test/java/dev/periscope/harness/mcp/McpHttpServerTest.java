@@ -9,7 +9,6 @@ import dev.periscope.harness.LoginSite;
 import dev.periscope.harness.TestProjects;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.http.HttpResponse;
@@ -108,7 +107,7 @@ class McpHttpServerTest {
           server.said("MCP session of agent session keeper ended: its client ended it"),
           server.err());
 
-      McpSyncClient again = server.client("keeper");
+      McpSyncClient again = server.clientNamedInUrl("keeper");
       String home = open(again, "/home");
       assertTrue(home.contains("Welcome back, keeper") && home.contains("Theme: dark"), home);
       String stranger = open(server.client(null), "/home");
@@ -132,7 +131,7 @@ class McpHttpServerTest {
   @Test
   void requestsWithoutTheTokenFromAForeignOriginOrOversizedAreRefusedAndTheServerKeepsServing()
       throws Exception {
-    try (McpHttpProcess server = serve("--read-timeout", "2s")) {
+    try (McpHttpProcess server = serve("--read-timeout", "2s", "--max-sessions", "3")) {
       McpHttpRaw raw = new McpHttpRaw(server);
       String init = McpHttpRaw.INITIALIZE;
 
@@ -147,6 +146,11 @@ class McpHttpServerTest {
           "the token only as a bearer token");
       HttpResponse<String> page = raw.post(init, Map.of("Origin", "http://attacker.example"));
       assertEquals(403, page.statusCode(), page.body());
+      assertEquals(
+          403,
+          raw.post(init, Map.of("Origin", "http://127.0.0.1:" + server.endpoint.getPort()))
+              .statusCode(),
+          "no web page at all, not even one served from the server's own address");
       // DNS rebinding: the attacker's name resolves to 127.0.0.1, and the browser says so in Host.
       assertTrue(
           raw.socket("POST /mcp HTTP/1.1\r\nHost: attacker.example:80\r\n", init)
@@ -164,6 +168,18 @@ class McpHttpServerTest {
       HttpResponse<String> oversized = raw.post(huge, Map.of());
       assertEquals(413, oversized.statusCode(), oversized.body());
       assertTrue(oversized.body().contains("at most 4194304 bytes"), oversized.body());
+      // The same without a length given: counted as it comes.
+      HttpResponse<String> streamed = raw.postStreamed(huge);
+      assertEquals(413, streamed.statusCode(), streamed.body());
+      for (String method : List.of("HEAD", "PUT", "OPTIONS")) {
+        assertTrue(
+            raw.socket(method + " /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n", "")
+                .startsWith("HTTP/1.1 405"),
+            method);
+      }
+      HttpResponse<String> reserved = raw.post(init, Map.of("Periscope-Session", "mcp-1234"));
+      assertEquals(400, reserved.statusCode(), reserved.body());
+      assertEquals(-32602, McpHttpRaw.code(reserved));
 
       // Bad JSON and bad JSON-RPC: the codes standard input and output give.
       assertEquals(-32700, McpHttpRaw.code(raw.post("{\"jsonrpc\": ", Map.of())));
@@ -195,15 +211,15 @@ class McpHttpServerTest {
         assertFalse(meanwhile.listTools().tools().isEmpty());
         stalled.setSoTimeout(20_000);
         long start = System.nanoTime();
-        InputStream in = stalled.getInputStream();
-        while (in.read() >= 0) {
-          // whatever answer comes, then the end of the connection
-        }
+        String answer =
+            new String(stalled.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
         long ms = (System.nanoTime() - start) / 1_000_000;
+        assertTrue(answer.startsWith("HTTP/1.1 408"), answer);
+        assertTrue(answer.contains("did not arrive within 2s"), answer);
         assertTrue(ms < 15_000, "the stalled connection was held " + ms + " ms");
       }
 
-      // A call longer than the connection's idle time is no stall: it is answered.
+      // A call longer than the read timeout is no stall: it is answered.
       McpSyncClient patient = server.client(null);
       CallToolResult login =
           McpHttpProcess.call(patient, "browser_open", Map.of("url", site.url("/login")));
@@ -215,29 +231,38 @@ class McpHttpServerTest {
       long waitedMs = (System.nanoTime() - waitStart) / 1_000_000;
       assertTrue(waitedMs >= 3_500, "waited " + waitedMs + " ms: " + McpConnection.text(waited));
       assertTrue(McpConnection.text(waited).contains("code="), McpConnection.text(waited));
+
+      // Three sessions are live: the limit, named in the refusal; a DELETE frees a slot.
+      HttpResponse<String> fourth = raw.post(init, Map.of());
+      assertEquals(503, fourth.statusCode(), fourth.body());
+      assertTrue(
+          fourth.body().contains("at most 3 MCP sessions at once (--max-sessions 3)"),
+          fourth.body());
+      assertEquals(200, raw.delete(session).statusCode());
+      assertEquals(404, raw.delete(session).statusCode(), "a deleted session is gone");
+      assertEquals(
+          404,
+          raw.post(
+                  "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/list\"}",
+                  Map.of("Mcp-Session-Id", session))
+              .statusCode());
+      raw.initialize();
       assertFalse(server.err().contains(server.token), "the token is never logged");
     }
   }
 
   @Test
-  void idleSessionsAndDeletedOnesEndWithACheckpointAndTheSessionLimitIsNamed() throws Exception {
-    try (McpHttpProcess server = serve("--idle-timeout", "2s", "--max-sessions", "2")) {
-      McpHttpRaw raw = new McpHttpRaw(server);
+  void anIdleSessionEndsWithACheckpointThoughItsClientAnswersPings() throws Exception {
+    try (McpHttpProcess server = serve("--idle-timeout", "3s", "--keep-alive", "1s")) {
+      // The SDK's client listens on its session and answers the server's pings meanwhile.
       McpSyncClient idler = server.client("idler");
       CallToolResult login =
           McpHttpProcess.call(idler, "browser_open", Map.of("url", site.url("/login")));
       McpHttpProcess.call(idler, "browser_click", McpConnection.target(login, "Log in"));
-      String second = raw.initialize();
-      HttpResponse<String> third = raw.post(McpHttpRaw.INITIALIZE, Map.of());
-      assertEquals(503, third.statusCode(), third.body());
-      assertTrue(
-          third.body().contains("at most 2 MCP sessions at once (--max-sessions 2)"), third.body());
-
-      HttpResponse<String> deleted = raw.delete(second);
-      assertEquals(200, deleted.statusCode(), deleted.body());
-      assertEquals(404, raw.delete(second).statusCode(), "a deleted session is gone");
-
-      assertTrue(server.said("agent session idler ended: idle for 2s"), server.err());
+      long calm = System.nanoTime();
+      assertTrue(server.said("agent session idler ended: idle for 3s"), server.err());
+      long ms = (System.nanoTime() - calm) / 1_000_000;
+      assertTrue(ms >= 2_500, "ended after " + ms + " ms");
       McpSyncClient back = server.client("idler");
       String home = open(back, "/home");
       assertTrue(home.contains("Welcome back, keeper"), "the idle end kept a checkpoint: " + home);
@@ -284,6 +309,10 @@ class McpHttpServerTest {
       for (CompletableFuture<String> o : opened) {
         assertTrue(o.get().contains("Lighthouse login"));
       }
+      McpSyncClient first = server.client("agent-0");
+      CallToolResult login =
+          McpHttpProcess.call(first, "browser_open", Map.of("url", site.url("/login")));
+      McpHttpProcess.call(first, "browser_click", McpConnection.target(login, "Log in"));
       long start = System.nanoTime();
       server.terminate(Duration.ofSeconds(30));
       long ms = (System.nanoTime() - start) / 1_000_000;
@@ -307,7 +336,13 @@ class McpHttpServerTest {
             left.filter(p -> p.getFileName().toString().startsWith("periscope-")).toList(),
             "temp roots left");
       }
+      assertFalse(server.err().contains("ending its agent session failed"), server.err());
       System.out.printf("MCP over HTTP: SIGTERM with 5 sessions open: stopped in %d ms%n", ms);
+    }
+    // The stop's checkpoint: a new server resumes agent-0 logged in.
+    try (McpHttpProcess again = new McpHttpProcess(home, tmp, project, Map.of())) {
+      String home = open(again.client("agent-0"), "/home");
+      assertTrue(home.contains("Welcome back, keeper"), home);
     }
   }
 }

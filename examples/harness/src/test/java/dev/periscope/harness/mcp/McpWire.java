@@ -102,20 +102,24 @@ public final class McpWire implements AutoCloseable {
     return next();
   }
 
+  /** A {@code tools/call} request as JSON text. */
+  static String toolCall(int id, String tool, Map<String, Object> arguments)
+      throws java.io.IOException {
+    return JSON.writeValueAsString(
+        Map.of(
+            "jsonrpc",
+            "2.0",
+            "id",
+            id,
+            "method",
+            "tools/call",
+            "params",
+            Map.of("name", tool, "arguments", arguments)));
+  }
+
   /** Calls a tool; the answer's {@code result}. */
   public JsonNode call(int id, String tool, Map<String, Object> arguments) throws Exception {
-    JsonNode answer =
-        ask(
-            JSON.writeValueAsString(
-                Map.of(
-                    "jsonrpc",
-                    "2.0",
-                    "id",
-                    id,
-                    "method",
-                    "tools/call",
-                    "params",
-                    Map.of("name", tool, "arguments", arguments))));
+    JsonNode answer = ask(toolCall(id, tool, arguments));
     assertEquals(id, answer.path("id").asInt(), answer.toString());
     return answer.path("result");
   }
