@@ -126,7 +126,7 @@ final class BrowserStorage {
                 context.storageState(new BrowserContext.StorageStateOptions().setIndexedDB(true)))
             .getAsJsonObject();
     Map<String, JsonArray> session = new LinkedHashMap<>();
-    for (Frame frame : page.frames()) {
+    for (Frame frame : PageScripts.documentFrames(page)) {
       try {
         Object read = frame.evaluate(SESSION_ENTRIES);
         if (read instanceof Map<?, ?> m

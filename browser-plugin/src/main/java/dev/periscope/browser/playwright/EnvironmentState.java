@@ -128,7 +128,7 @@ final class EnvironmentState {
               String.valueOf(c.sameSite)));
     }
     Collections.sort(lines);
-    for (Frame frame : tabs.current().page.frames()) {
+    for (Frame frame : PageScripts.documentFrames(tabs.current().page)) {
       try {
         lines.add(String.valueOf(frame.evaluate(BrowserStorage.DIGEST)));
       } catch (PlaywrightException gone) {

@@ -105,8 +105,8 @@ final class PageScripts {
     List<ProviderElement> elements = new ArrayList<>(elements(raw, null, null));
     int total = ((Number) raw.get("totalElements")).intValue();
     boolean truncated = Boolean.TRUE.equals(raw.get("elementsTruncated"));
-    for (Frame frame : page.frames()) {
-      if (frame == page.mainFrame() || frame.isDetached() || frames.size() >= MAX_FRAMES) {
+    for (Frame frame : documentFrames(page)) {
+      if (frame == page.mainFrame() || frames.size() >= MAX_FRAMES) {
         continue;
       }
       Map<String, Object> inFrame;
@@ -146,6 +146,17 @@ final class PageScripts {
   }
 
   static final int MAX_FRAMES = 8;
+
+  /**
+   * The page's frames, main frame first, that have a document a script can run in. Left out: a
+   * frame that is detached, and one with no document of its own yet, because its navigation was
+   * blocked before it committed (a web page's frame pointing at {@code file:}) or still waits for
+   * its first response. A script sent to such a frame waits for a document that may never come,
+   * holding the call (an observation, a checkpoint) until its deadline and costing the environment.
+   */
+  static List<Frame> documentFrames(Page page) {
+    return page.frames().stream().filter(f -> !f.isDetached() && !f.url().isEmpty()).toList();
+  }
 
   /**
    * So that frames (advertising, widgets) cannot crowd the page's own elements out of an

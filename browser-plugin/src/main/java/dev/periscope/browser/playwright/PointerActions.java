@@ -250,8 +250,8 @@ final class PointerActions {
     String main = String.valueOf(page.mainFrame().evaluate(FOCUSED, registryKey));
     boolean password = main.equals("password");
     if (!password) {
-      for (Frame frame : page.frames()) {
-        if (frame == page.mainFrame() || frame.isDetached()) {
+      for (Frame frame : PageScripts.documentFrames(page)) {
+        if (frame == page.mainFrame()) {
           continue;
         }
         try {

@@ -128,6 +128,15 @@ class ObservationTest {
             else { setTimeout(poll, 20); } });
           poll();
         </script></body></html>""");
+    PAGES.put(
+        "/blocked-frame",
+        """
+        <!doctype html><html><head><title>Framed</title></head><body><p>Outside</p>
+        <iframe src="file:///etc/passwd"></iframe>
+        <iframe src="/inner"></iframe></body></html>""");
+    PAGES.put(
+        "/inner",
+        "<!doctype html><html><head><title>inner</title></head><body><button>Inside</button></body></html>");
     browser =
         new LocalBrowser(
             PAGES,
@@ -300,6 +309,15 @@ class ObservationTest {
 
     ToolResult done = call("paging", "browser_observe_next", Map.of("continuation", "cursor-1"));
     assertTrue(done.text().contains("code=BROWSER_CONTINUATION_EXHAUSTED"), done.text());
+  }
+
+  @Test
+  void aFrameWhoseDocumentNeverArrivesDoesNotHoldTheObservation() {
+    ToolResult r = call("blocked-frame", "browser_open", Map.of("url", url("/blocked-frame")));
+    assertFalse(r.isError(), r.text());
+    assertTrue(names(r).contains("Inside"), r.text());
+    ToolResult again = call("blocked-frame", "browser_observe", Map.of());
+    assertTrue(names(again).contains("Inside"), again.text());
   }
 
   @Test
