@@ -41,14 +41,6 @@ final class McpHttpRaw {
     return send(HttpRequest.BodyPublishers.ofByteArray(body), "POST", headers);
   }
 
-  /** A body sent in chunks, with no length said beforehand. */
-  HttpResponse<String> postStreamed(byte[] body) {
-    return send(
-        HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(body)),
-        "POST",
-        Map.of());
-  }
-
   HttpResponse<String> delete(String session) {
     return send(HttpRequest.BodyPublishers.noBody(), "DELETE", Map.of("Mcp-Session-Id", session));
   }
@@ -132,6 +124,40 @@ final class McpHttpRaw {
       s.getOutputStream().write(bytes);
       return new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     }
+  }
+
+  /**
+   * Writes {@code request} as it is (its head and as much of its body as the test chooses) and
+   * returns what the server answers until it closes the connection, or 15 s pass. A client that
+   * went on writing a body the server refused unread could have its connection reset before it read
+   * the answer; this one stops writing where the test says.
+   */
+  String exchange(byte[] request) throws Exception {
+    URI e = server.endpoint;
+    try (Socket s = new Socket(e.getHost(), e.getPort())) {
+      s.setSoTimeout(15_000);
+      s.getOutputStream().write(request);
+      s.getOutputStream().flush();
+      java.io.ByteArrayOutputStream answer = new java.io.ByteArrayOutputStream();
+      byte[] buffer = new byte[8192];
+      try {
+        for (int n; (n = s.getInputStream().read(buffer)) > 0; ) {
+          answer.write(buffer, 0, n);
+        }
+      } catch (java.net.SocketTimeoutException | java.net.SocketException stopped) {
+        // what came before is the answer
+      }
+      return answer.toString(StandardCharsets.UTF_8);
+    }
+  }
+
+  /** The head of a POST to the endpoint with the token, and {@code more} header lines. */
+  String head(String more) {
+    return "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+        + server.token
+        + "\r\nContent-Type: application/json\r\n"
+        + more
+        + "\r\n";
   }
 
   /** The JSON-RPC error code of an answer. */
