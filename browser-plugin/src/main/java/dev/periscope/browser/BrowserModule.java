@@ -27,6 +27,18 @@ public final class BrowserModule extends AbstractModule {
         settings.playwright(), java.util.Optional.of(checkpointPayloads(project)));
   }
 
+  /** The grid provider: the same environments, each a browser on the project's Selenium Grid. */
+  @Provides
+  @Singleton
+  @com.google.inject.name.Named(PlaywrightProvider.GRID_ID)
+  PlaywrightProvider gridProvider(BrowserSettings settings, ProjectContext project) {
+    return PlaywrightProvider.grid(
+        settings.playwright(),
+        java.util.Optional.of(checkpointPayloads(project)),
+        dev.periscope.browser.policy.Resolver.system(),
+        dev.periscope.browser.policy.Upstream.direct());
+  }
+
   /** Where the built-in provider keeps checkpoint payloads: the plugin's data directory. */
   static java.nio.file.Path checkpointPayloads(ProjectContext project) {
     return project.dataDir().resolve("checkpoints");

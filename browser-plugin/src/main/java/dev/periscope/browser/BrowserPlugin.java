@@ -45,6 +45,7 @@ public final class BrowserPlugin extends Plugin {
   private final Optional<CredentialService> credentials;
   private final Optional<ApprovalService> approval;
   private final Provider<PlaywrightProvider> playwright;
+  private final Provider<PlaywrightProvider> grid;
   private EffectScope effects;
 
   @Inject
@@ -57,9 +58,11 @@ public final class BrowserPlugin extends Plugin {
       Optional<AttachmentService> attachments,
       Optional<CredentialService> credentials,
       Optional<ApprovalService> approval,
-      Provider<PlaywrightProvider> playwright) {
+      Provider<PlaywrightProvider> playwright,
+      @com.google.inject.name.Named(PlaywrightProvider.GRID_ID) Provider<PlaywrightProvider> grid) {
     super(wrapper);
     this.playwright = playwright;
+    this.grid = grid;
     this.credentials = credentials;
     this.approval = approval;
     this.toolRegistry = toolRegistry;
@@ -77,7 +80,10 @@ public final class BrowserPlugin extends Plugin {
         // The first browser starts before the rest (the store, the runtime, the tools), so that
         // it runs by the time the first call comes. Until the provider is registered below, this
         // effect is what stops it if the start fails.
-        PlaywrightProvider first = playwright.get();
+        PlaywrightProvider first =
+            settings.runtime().provider().filter(PlaywrightProvider.GRID_ID::equals).isPresent()
+                ? grid.get()
+                : playwright.get();
         first.prelaunch();
         effects.add(first::dispose);
       }

@@ -148,7 +148,8 @@ public record BrowserSettings(
             DIALOG_TIMEOUT_MS.read(config),
             MAX_CHECKPOINT_STORAGE_BYTES.read(config),
             MAX_TABS.read(config),
-            new PlaywrightSettings.Downloads(downloads, DOWNLOAD_MAX_BYTES.read(config)));
+            new PlaywrightSettings.Downloads(downloads, DOWNLOAD_MAX_BYTES.read(config)),
+            dev.periscope.browser.playwright.GridSettings.read(config));
     ToolSettings tools =
         new ToolSettings(
             provider,

@@ -30,6 +30,10 @@ final class BrowserPool {
   private final boolean headless;
   private final Supplier<java.util.Optional<Path>> driverFiles;
   private final List<Started> lanes = new ArrayList<>();
+
+  /** The Grid whose browsers the lanes open, one per environment; empty: Chromium here. */
+  private final java.util.Optional<GridSettings> grid;
+
   private int launched;
   private boolean closed;
 
@@ -49,7 +53,9 @@ final class BrowserPool {
       Path node,
       boolean headless,
       Supplier<java.util.Optional<Path>> driverFiles,
-      java.util.function.Function<com.microsoft.playwright.Browser, PreparedContext> spares) {
+      java.util.function.Function<com.microsoft.playwright.Browser, PreparedContext> spares,
+      java.util.Optional<GridSettings> grid) {
+    this.grid = grid;
     this.size = size;
     this.driverFiles = driverFiles;
     this.spares = spares;
@@ -181,7 +187,7 @@ final class BrowserPool {
       throw new java.io.UncheckedIOException(
           "cannot create the browser's temp directory " + directory, e);
     }
-    Lane lane = new Lane(chromium, node, directory, headless, launched, driverFiles, spares);
+    Lane lane = new Lane(chromium, node, directory, headless, launched, driverFiles, spares, grid);
     Started s = new Started(lane, lane.launch());
     lanes.add(s);
     return s;

@@ -59,6 +59,12 @@ final class Lane implements AutoCloseable {
   private volatile boolean launchFailed;
   private final AtomicInteger occupants = new AtomicInteger();
 
+  /**
+   * The Selenium Grid this lane's browsers run on, if it is a grid lane: its driver launches one
+   * remote browser per environment there ({@link #launchRemote}) instead of one Chromium here.
+   */
+  private final Optional<GridSettings> grid;
+
   /** Makes a context ready ahead of need on this lane's browser; null for none. */
   private final java.util.function.Function<Browser, PreparedContext> spares;
 
@@ -74,7 +80,9 @@ final class Lane implements AutoCloseable {
       boolean headless,
       int number,
       java.util.function.Supplier<Optional<Path>> driverFiles,
-      java.util.function.Function<Browser, PreparedContext> spares) {
+      java.util.function.Function<Browser, PreparedContext> spares,
+      Optional<GridSettings> grid) {
+    this.grid = grid;
     this.number = number;
     this.driverFiles = driverFiles;
     this.spares = spares;
@@ -115,8 +123,8 @@ final class Lane implements AutoCloseable {
    * Starts the driver and Chromium on the lane's thread; the returned future ends with that. The
    * idle pump then makes a context ready for the first environment.
    */
-  Future<Browser> launch() {
-    return thread.submit(this::browser);
+  Future<?> launch() {
+    return grid.isPresent() ? thread.submit(this::connect) : thread.submit(this::browser);
   }
 
   /**
@@ -302,9 +310,9 @@ final class Lane implements AutoCloseable {
     return !killed && !closing && !dead();
   }
 
-  /** Its start failed, or its driver or Chromium has gone. */
+  /** Its start failed, or its driver or (on this machine) Chromium has gone. */
   private boolean dead() {
-    return launchFailed || !driverRunning() || !browserRunning();
+    return launchFailed || !driverRunning() || (grid.isEmpty() && !browserRunning());
   }
 
   /**
@@ -315,63 +323,11 @@ final class Lane implements AutoCloseable {
     if (browser != null) {
       return browser;
     }
-    Map<String, String> env =
-        Map.of(
-            "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1",
-            "PLAYWRIGHT_NODEJS_PATH", node.toString(),
-            // Node and the Chromium it starts make their temporary profiles under TMPDIR: ours,
-            // removed on close.
-            "TMPDIR", tempRoot.toString(),
-            // Playwright's debug log (DEBUG=pw:protocol, pw:api) would quote a credential fill's
-            // value: it stays off in the driver whatever the host's environment says.
-            "DEBUG", "",
-            "DEBUG_FILE", "",
-            // Loopback goes through the policy proxy too; this switch would let Chromium bypass it.
-            "PLAYWRIGHT_DISABLE_FORCED_CHROMIUM_PROXIED_LOOPBACK", "",
-            // A crashed renderer's minidump holds its memory (a page's secrets among it).
-            // Chromium's crash handler writes it under $HOME whatever the switches say; here it
-            // goes
-            // under our temp root, removed on close.
-            "BREAKPAD_DUMP_LOCATION", tempRoot.resolve("crashes").toString(),
-            // A promise the driver leaves unhandled (seen: dismissing a dialog of a page whose
-            // context an abort closed) would end the driver, and every session on this lane with
-            // it: it is a warning instead.
-            "NODE_OPTIONS", "--unhandled-rejections=warn");
-    Optional<Path> unpacked = driverFiles.get();
-    if (unpacked.isPresent()) {
-      connection = BoundedConnection.start(unpacked, env);
-    } else {
-      synchronized (CREATE_LOCK) {
-        // Playwright unpacks its JavaScript driver under this directory instead of the system
-        // temp directory; a fresh driver instance per lane keeps the directory ours, so it goes
-        // when this lane's temp root is removed.
-        System.setProperty("playwright.driver.tmpdir", tempRoot.toString());
-        connection = BoundedConnection.start(Optional.empty(), env);
-      }
+    if (grid.isPresent()) {
+      throw new IllegalStateException("a grid lane launches a browser for each environment");
     }
-    driverProcess = Optional.of(connection.process().toHandle());
-    watchDriver(driverProcess.get());
-    if (killed) {
-      // kill() came before the driver process was known: honour it now, before Chromium starts.
-      kill();
-      throw new java.util.concurrent.CancellationException(
-          "the browser was stopped while it started");
-    }
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-                // QUIC and WebRTC's direct UDP would not go through the policy proxy.
-                "--disable-quic",
-                "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
-                "--disable-default-apps",
-                "--deny-permission-prompts"));
-    if ("root".equals(System.getProperty("user.name"))) {
-      args.add("--no-sandbox");
-    }
+    connect();
+    List<String> args = chromiumArgs();
     try {
       // The browser-wide proxy reaches nowhere: every context has its environment's policy proxy,
       // and WebRTC honours only a browser-wide proxy when it decides which UDP is "non-proxied".
@@ -404,6 +360,113 @@ final class Lane implements AutoCloseable {
       throw e;
     }
     return browser;
+  }
+
+  /**
+   * On the lane's thread of a grid lane: a new browser on the Grid, a session of its own there,
+   * waiting at most the Grid settings' queue timeout for a free slot. Its environment closes it,
+   * which ends the Grid session.
+   */
+  Browser launchRemote() {
+    GridSettings g = grid.orElseThrow();
+    connect();
+    // The browser-wide proxy is loopback on the node, where nothing listens: it reaches nowhere,
+    // as a local lane's does; every context has its environment's policy proxy.
+    return connection
+        .playwright()
+        .chromium()
+        .launch(
+            new BrowserType.LaunchOptions()
+                .setProxy(new com.microsoft.playwright.options.Proxy("http://127.0.0.1:9"))
+                .setHeadless(headless)
+                .setTimeout(g.queueTimeoutMs())
+                .setArgs(chromiumArgs()));
+  }
+
+  /** The switches every Chromium of this lane starts with. */
+  private static List<String> chromiumArgs() {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                // QUIC and WebRTC's direct UDP would not go through the policy proxy.
+                "--disable-quic",
+                "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+                "--disable-default-apps",
+                "--deny-permission-prompts"));
+    if ("root".equals(System.getProperty("user.name"))) {
+      args.add("--no-sandbox");
+    }
+    return args;
+  }
+
+  /**
+   * On the lane's thread: the driver, started on first use (for a grid lane, told where the Grid
+   * is). A failed start leaves no driver process behind.
+   */
+  private BoundedConnection connect() {
+    if (connection != null) {
+      return connection;
+    }
+    Map<String, String> env =
+        new java.util.HashMap<>(
+            Map.of(
+                "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1",
+                "PLAYWRIGHT_NODEJS_PATH", node.toString(),
+                // Node and the Chromium it starts make their temporary profiles under TMPDIR: ours,
+                // removed on close.
+                "TMPDIR", tempRoot.toString(),
+                // Playwright's debug log (DEBUG=pw:protocol, pw:api) would quote a credential
+                // fill's
+                // value: it stays off in the driver whatever the host's environment says.
+                "DEBUG", "",
+                "DEBUG_FILE", "",
+                // Loopback goes through the policy proxy too; this switch would let Chromium bypass
+                // it.
+                "PLAYWRIGHT_DISABLE_FORCED_CHROMIUM_PROXIED_LOOPBACK", "",
+                // A crashed renderer's minidump holds its memory (a page's secrets among it).
+                // Chromium's crash handler writes it under $HOME whatever the switches say; here it
+                // goes
+                // under our temp root, removed on close.
+                "BREAKPAD_DUMP_LOCATION", tempRoot.resolve("crashes").toString(),
+                // A promise the driver leaves unhandled (seen: dismissing a dialog of a page whose
+                // context an abort closed) would end the driver, and every session on this lane
+                // with
+                // it: it is a warning instead.
+                "NODE_OPTIONS", "--unhandled-rejections=warn"));
+    grid.ifPresent(
+        g -> {
+          // Playwright's driver opens each browser as a session on this Grid, and speaks to it
+          // through the Grid's CDP endpoint.
+          env.put("SELENIUM_REMOTE_URL", g.url().toString());
+          if (!g.headers().isEmpty()) {
+            env.put("SELENIUM_REMOTE_HEADERS", new com.google.gson.Gson().toJson(g.headers()));
+          }
+        });
+    Optional<Path> unpacked = driverFiles.get();
+    if (unpacked.isPresent()) {
+      connection = BoundedConnection.start(unpacked, env);
+    } else {
+      synchronized (CREATE_LOCK) {
+        // Playwright unpacks its JavaScript driver under this directory instead of the system
+        // temp directory; a fresh driver instance per lane keeps the directory ours, so it goes
+        // when this lane's temp root is removed.
+        System.setProperty("playwright.driver.tmpdir", tempRoot.toString());
+        connection = BoundedConnection.start(Optional.empty(), env);
+      }
+    }
+    driverProcess = Optional.of(connection.process().toHandle());
+    watchDriver(driverProcess.get());
+    if (killed) {
+      // kill() came before the driver process was known: honour it now, before Chromium starts.
+      kill();
+      throw new java.util.concurrent.CancellationException(
+          "the browser was stopped while it started");
+    }
+    return connection;
   }
 
   /**

@@ -94,6 +94,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
       new java.util.concurrent.atomic.AtomicBoolean();
 
   PlaywrightEnvironment(
+      boolean ownsBrowser,
       Lane lane,
       BrowserContext context,
       Page page,
@@ -108,6 +109,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
       int maxTabs,
       PlaywrightSettings.Downloads downloadPolicy,
       BrowserStorage.SavedTabs saved) {
+    this.ownsBrowser = ownsBrowser;
     this.saved = saved;
     this.downloadPolicy = downloadPolicy;
     this.downloads = new PageDownloads(downloadPolicy);
@@ -1225,6 +1227,9 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
         });
   }
 
+  /** Whether the browser is this environment's alone (a Grid session), closed with it. */
+  private final boolean ownsBrowser;
+
   /** The tabs the checkpoint this environment was restored from held, until they are reopened. */
   private BrowserStorage.SavedTabs saved;
 
@@ -1276,6 +1281,10 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
                       context.browser().offDisconnected(disconnected);
                       if (!aborted) {
                         context.close();
+                      }
+                      if (ownsBrowser) {
+                        // Its own browser, a session on a Grid: closing it ends that session.
+                        context.browser().close();
                       }
                       return null;
                     },

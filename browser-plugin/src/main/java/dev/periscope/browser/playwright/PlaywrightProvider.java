@@ -31,10 +31,18 @@ import java.util.Set;
  */
 public final class PlaywrightProvider implements CheckpointingProvider {
   public static final String ID = "playwright";
+
+  /** The id of the provider whose browsers are sessions on a Selenium Grid. */
+  public static final String GRID_ID = "grid";
+
   private static final org.slf4j.Logger LOG =
       org.slf4j.LoggerFactory.getLogger(PlaywrightProvider.class);
 
   private final PlaywrightSettings settings;
+
+  /** Whether this is the grid provider: its browsers are sessions on the project's Grid. */
+  private final boolean onGrid;
+
   private final Executables.Lookup chromium;
   private final Executables.Lookup node;
   private final Optional<CheckpointFiles> checkpoints;
@@ -67,46 +75,94 @@ public final class PlaywrightProvider implements CheckpointingProvider {
       Optional<Path> checkpointDirectory,
       Resolver resolver,
       Upstream upstream) {
+    this(settings, checkpointDirectory, resolver, upstream, false);
+  }
+
+  /**
+   * The grid provider ({@link #GRID_ID}): the same environments, each on a browser of its own that
+   * is a session on the project's Selenium Grid ({@link PlaywrightSettings#grid()}); unavailable
+   * when the project names none.
+   */
+  public static PlaywrightProvider grid(
+      PlaywrightSettings settings,
+      Optional<Path> checkpointDirectory,
+      Resolver resolver,
+      Upstream upstream) {
+    return new PlaywrightProvider(settings, checkpointDirectory, resolver, upstream, true);
+  }
+
+  private PlaywrightProvider(
+      PlaywrightSettings settings,
+      Optional<Path> checkpointDirectory,
+      Resolver resolver,
+      Upstream upstream,
+      boolean onGrid) {
+    this.onGrid = onGrid;
     this.settings = settings;
     this.resolver = resolver;
     this.upstream = upstream;
     this.chromium = Executables.chromium(settings.chromiumExecutable());
     this.node = Executables.node(settings.nodeExecutable());
     this.checkpoints = checkpointDirectory.map(CheckpointFiles::new);
-    LOG.info(
-        "browser provider {}: Chromium {} ({}), Node.js {}",
-        ID,
-        chromium.path().map(Path::toString).orElse("not found"),
-        settings.headless() ? "headless" : "headed",
-        node.path().map(Path::toString).orElse("not found"));
+    if (onGrid) {
+      settings
+          .grid()
+          .ifPresent(
+              g ->
+                  LOG.info(
+                      "browser provider {}: Selenium Grid {}, policy proxies on {}, Node.js {}",
+                      GRID_ID,
+                      g.url(),
+                      g.proxyAddress(),
+                      node.path().map(Path::toString).orElse("not found")));
+    } else {
+      LOG.info(
+          "browser provider {}: Chromium {} ({}), Node.js {}",
+          ID,
+          chromium.path().map(Path::toString).orElse("not found"),
+          settings.headless() ? "headless" : "headed",
+          node.path().map(Path::toString).orElse("not found"));
+    }
     this.checkpoints.ifPresent(CheckpointFiles::sweepPartial);
     TempRoots.removeAbandoned(Path.of(System.getProperty("java.io.tmpdir")));
   }
 
   @Override
   public String id() {
-    return ID;
+    return onGrid ? GRID_ID : ID;
   }
 
+  /**
+   * Screenshots and extraction always; checkpoints with a checkpoint directory; the network policy
+   * where its proxies are reachable from the browsers: always here, and on a Grid when its nodes
+   * run on this machine or the proxies listen on an address of this machine other than loopback.
+   */
   @Override
   public Set<Capability> capabilities() {
-    return checkpoints.isPresent()
-        ? Set.of(
-            Capability.SCREENSHOT,
-            Capability.EXTRACTION,
-            Capability.NETWORK_POLICY,
-            Capability.CHECKPOINT)
-        : Set.of(Capability.SCREENSHOT, Capability.EXTRACTION, Capability.NETWORK_POLICY);
+    Set<Capability> c =
+        new java.util.HashSet<>(Set.of(Capability.SCREENSHOT, Capability.EXTRACTION));
+    if (!onGrid
+        || settings.grid().map(g -> g.gridOnLoopback() || !g.proxyOnLoopback()).orElse(false)) {
+      c.add(Capability.NETWORK_POLICY);
+    }
+    if (checkpoints.isPresent()) {
+      c.add(Capability.CHECKPOINT);
+    }
+    return Set.copyOf(c);
   }
 
   @Override
   public boolean available() {
-    return chromium.path().isPresent() && node.path().isPresent();
+    return unavailableReason().isEmpty();
   }
 
   @Override
   public Optional<String> unavailableReason() {
-    if (chromium.path().isEmpty()) {
+    if (onGrid && settings.grid().isEmpty()) {
+      return Optional.of(
+          "no Selenium Grid is configured: set plugins.browser.grid.url in the project");
+    }
+    if (!onGrid && chromium.path().isEmpty()) {
       return Optional.of(chromium.reason());
     }
     return node.path().isEmpty() ? Optional.of(node.reason()) : Optional.empty();
@@ -184,6 +240,7 @@ public final class PlaywrightProvider implements CheckpointingProvider {
                   prepared.context().setDefaultTimeout(policy.timeouts().actionMs());
                   prepared.context().setDefaultNavigationTimeout(policy.timeouts().navigationMs());
                   return new PlaywrightEnvironment(
+                      onGrid,
                       lane,
                       prepared.context(),
                       prepared.page(),
@@ -194,7 +251,11 @@ public final class PlaywrightProvider implements CheckpointingProvider {
                       checkpoints.map(
                           files ->
                               new StateCheckpoints(
-                                  files, ID, version().orElseThrow(), restoredFrom, storageState)),
+                                  files,
+                                  id(),
+                                  version().orElseThrow(),
+                                  restoredFrom,
+                                  storageState)),
                       prepared.proxy(),
                       settings.dialogTimeoutMs(),
                       settings.maxCheckpointStorageBytes(),
@@ -220,7 +281,9 @@ public final class PlaywrightProvider implements CheckpointingProvider {
       } else {
         pool.leave(lane);
       }
-      throw openFailure(e, cancellation);
+      throw onGrid && !cancellation.isCancelled() && !(e instanceof BrowserException)
+          ? gridFailure(e)
+          : openFailure(e, cancellation);
     }
   }
 
@@ -230,6 +293,25 @@ public final class PlaywrightProvider implements CheckpointingProvider {
    */
   private PreparedContext prepared(
       Lane lane, EnvironmentPolicy policy, DestinationPolicy destinations, String storageState) {
+    if (onGrid) {
+      GridSettings grid = settings.grid().orElseThrow();
+      com.microsoft.playwright.Browser remote = lane.launchRemote();
+      try {
+        return PreparedContext.make(
+            remote,
+            new PolicyProxy(destinations, resolver, upstream, grid.proxyAddress()),
+            policy.viewport(),
+            storageState,
+            settings.downloads().enabled());
+      } catch (RuntimeException e) {
+        try {
+          remote.close();
+        } catch (RuntimeException closing) {
+          e.addSuppressed(closing);
+        }
+        throw e;
+      }
+    }
     if (storageState == null) {
       PreparedContext spare = lane.takeSpare();
       if (spare != null && !answers(spare)) {
@@ -283,6 +365,31 @@ public final class PlaywrightProvider implements CheckpointingProvider {
     return e;
   }
 
+  /** A browser the Grid could not give: the cause in words, with what to do about it. */
+  private RuntimeException gridFailure(RuntimeException e) {
+    GridSettings g = settings.grid().orElseThrow();
+    String message = String.valueOf(e.getMessage());
+    if (message.contains("Timeout") && message.contains("exceeded")) {
+      return new BrowserException(
+          ErrorCode.BROWSER_PROVIDER_UNAVAILABLE,
+          "the Selenium Grid at "
+              + g.url()
+              + " had no free slot within "
+              + g.queueTimeoutMs()
+              + " ms (plugins.browser.grid.queueTimeoutMs); its nodes are all busy: try again"
+              + " later, or add nodes",
+          e);
+    }
+    return new BrowserException(
+        ErrorCode.BROWSER_PROVIDER_UNAVAILABLE,
+        "the Selenium Grid at "
+            + g.url()
+            + " gave no browser: "
+            + ChromiumLog.summary(message)
+            + " (is the Grid running and reachable, and does a node offer Chrome?)",
+        e);
+  }
+
   /**
    * Starts the first browser of the pool now, in the background, so that the first environment
    * finds it running. Does nothing when the provider is unavailable.
@@ -317,11 +424,12 @@ public final class PlaywrightProvider implements CheckpointingProvider {
           new BrowserPool(
               settings.browsers(),
               this::tempRoot,
-              chromium.path().get(),
+              // A grid lane needs no Chromium here.
+              chromium.path().orElse(null),
               node.path().get(),
               settings.headless(),
               this::driverFiles,
-              settings.spare()
+              settings.spare() && !onGrid
                   ? browser ->
                       PreparedContext.make(
                           browser,
@@ -329,7 +437,8 @@ public final class PlaywrightProvider implements CheckpointingProvider {
                           SPARE_VIEWPORT,
                           null,
                           settings.downloads().enabled())
-                  : null);
+                  : null,
+              onGrid ? settings.grid() : Optional.empty());
     }
     return pool;
   }

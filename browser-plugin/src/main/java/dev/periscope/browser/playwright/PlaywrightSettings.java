@@ -8,7 +8,8 @@ import java.util.Optional;
  * browsers its environments share at most, whether the first starts with the host, and whether each
  * keeps a context ready for the next session, and how many tabs an environment keeps at most. What
  * an environment must keep (its network policy, timeouts, viewport, screenshot limits) comes with
- * each request to open one.
+ * each request to open one. {@code grid} is where the grid provider opens browsers, when the
+ * project names a Selenium Grid.
  */
 public record PlaywrightSettings(
     Optional<String> chromiumExecutable,
@@ -21,7 +22,8 @@ public record PlaywrightSettings(
     long dialogTimeoutMs,
     long maxCheckpointStorageBytes,
     int maxTabs,
-    Downloads downloads) {
+    Downloads downloads,
+    java.util.Optional<GridSettings> grid) {
   /**
    * Whether a download an action starts is kept (in quarantine, for the attachment store) rather
    * than cancelled, and the most bytes one may take.

@@ -76,6 +76,7 @@ public final class PolicyProxy implements AutoCloseable {
 
   private final Resolver resolver;
   private final Upstream upstream;
+  private final String address;
   private final Server server;
   private final ServerConnector connector;
   private final String username = "periscope";
@@ -87,6 +88,16 @@ public final class PolicyProxy implements AutoCloseable {
   private long eventCount;
 
   public PolicyProxy(DestinationPolicy policy, Resolver resolver, Upstream upstream) {
+    this(policy, resolver, upstream, "127.0.0.1");
+  }
+
+  /**
+   * A proxy listening on {@code address} of this machine rather than loopback: a browser on another
+   * machine (a Grid's node) reaches it there. Its credentials are its own all the same.
+   */
+  public PolicyProxy(
+      DestinationPolicy policy, Resolver resolver, Upstream upstream, String address) {
+    this.address = address;
     this.policy = java.util.Objects.requireNonNull(policy, "policy");
     this.resolver = resolver;
     this.upstream = upstream;
@@ -106,7 +117,7 @@ public final class PolicyProxy implements AutoCloseable {
     http.setSendServerVersion(false);
     connector =
         new ServerConnector(server, 1, 1, new org.eclipse.jetty.server.HttpConnectionFactory(http));
-    connector.setHost("127.0.0.1");
+    connector.setHost(address);
     connector.setPort(0);
     server.addConnector(connector);
     server.setHandler(new AuthGate(new Tunnels(new Forward())));
@@ -128,7 +139,7 @@ public final class PolicyProxy implements AutoCloseable {
   }
 
   public String server() {
-    return "http://127.0.0.1:" + port();
+    return "http://" + (address.contains(":") ? "[" + address + "]" : address) + ":" + port();
   }
 
   public String username() {

@@ -1,0 +1,121 @@
+package dev.periscope.browser.playwright;
+
+import dev.periscope.api.ConfigurationException;
+import dev.periscope.api.PluginConfiguration;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Where the grid provider opens its browsers: a Selenium Grid 4 at {@code url} (its router, as
+ * {@code http://HOST:4444}), the headers every request to it carries (a token a gateway in front of
+ * it asks for), how long a new browser may wait in the Grid's queue for a free slot, and the
+ * address the environments' policy proxies listen on, which the Grid's nodes must reach (loopback
+ * serves only a Grid whose nodes run on this machine).
+ */
+public record GridSettings(
+    URI url, Map<String, String> headers, long queueTimeoutMs, String proxyAddress) {
+  public GridSettings {
+    headers = Map.copyOf(headers);
+  }
+
+  /** How long a new browser waits for a free slot when the project does not say. */
+  public static final long DEFAULT_QUEUE_TIMEOUT_MS = 60_000;
+
+  /**
+   * The project's {@code plugins.browser.grid} section, if it has one; every value is checked, and
+   * a bad one is a {@link ConfigurationException} naming it.
+   */
+  public static Optional<GridSettings> read(PluginConfiguration config) {
+    if (config.at("grid").isEmpty()) {
+      return Optional.empty();
+    }
+    String text =
+        config
+            .string("grid.url")
+            .orElseThrow(
+                () ->
+                    new ConfigurationException(
+                        "plugins.browser.grid.url",
+                        "plugins.browser.grid needs url: the Selenium Grid's address, as"
+                            + " http://grid.internal:4444"));
+    URI url;
+    try {
+      url = new URI(text);
+    } catch (URISyntaxException e) {
+      url = null;
+    }
+    if (url == null
+        || !("http".equals(url.getScheme()) || "https".equals(url.getScheme()))
+        || url.getHost() == null
+        || url.getUserInfo() != null
+        || url.getQuery() != null
+        || url.getFragment() != null) {
+      throw new ConfigurationException(
+          "plugins.browser.grid.url",
+          "plugins.browser.grid.url must be the Grid's http:// or https:// address, as"
+              + " http://grid.internal:4444, without credentials in it (they go in grid.headers);"
+              + " found "
+              + text);
+    }
+    Map<String, String> headers = new LinkedHashMap<>();
+    Object raw = config.at("grid.headers").orElse(Map.of());
+    if (!(raw instanceof Map<?, ?> map)) {
+      throw new ConfigurationException(
+          "plugins.browser.grid.headers",
+          "plugins.browser.grid.headers must map header names to values");
+    }
+    map.forEach(
+        (name, value) -> {
+          if (!(name instanceof String n)
+              || !n.matches("[A-Za-z0-9!#$%&'*+.^_`|~-]+")
+              || !(value instanceof String v)
+              || v.chars().anyMatch(c -> c < 0x20 && c != '\t' || c == 0x7f)) {
+            throw new ConfigurationException(
+                "plugins.browser.grid.headers",
+                "plugins.browser.grid.headers."
+                    + name
+                    + " must be a header name with a one-line text value");
+          }
+          headers.put(n, v);
+        });
+    Object queue = config.at("grid.queueTimeoutMs").orElse(DEFAULT_QUEUE_TIMEOUT_MS);
+    if (!(queue instanceof Number q)
+        || q.doubleValue() != Math.rint(q.doubleValue())
+        || q.longValue() < 1_000
+        || q.longValue() > 600_000) {
+      throw new ConfigurationException(
+          "plugins.browser.grid.queueTimeoutMs",
+          "plugins.browser.grid.queueTimeoutMs must be an integer from 1000 to 600000 (found "
+              + queue
+              + ")");
+    }
+    String proxyAddress = config.string("grid.proxyAddress").orElse("127.0.0.1");
+    if (!proxyAddress.matches("[A-Za-z0-9.:-]{1,253}")) {
+      throw new ConfigurationException(
+          "plugins.browser.grid.proxyAddress",
+          "plugins.browser.grid.proxyAddress must be an address of this machine that the Grid's"
+              + " nodes reach (found "
+              + proxyAddress
+              + ")");
+    }
+    return Optional.of(new GridSettings(url, headers, q.longValue(), proxyAddress));
+  }
+
+  /** Whether the proxies listen only on loopback: then only nodes on this machine reach them. */
+  public boolean proxyOnLoopback() {
+    return loopback(proxyAddress);
+  }
+
+  /** Whether the Grid itself is on this machine (its URL names loopback). */
+  public boolean gridOnLoopback() {
+    return loopback(url.getHost());
+  }
+
+  private static boolean loopback(String host) {
+    String h = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
+    return h.equals("localhost") || h.startsWith("127.") || h.equals("::1");
+  }
+}
