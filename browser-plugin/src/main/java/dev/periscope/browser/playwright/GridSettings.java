@@ -56,9 +56,8 @@ public record GridSettings(
       throw new ConfigurationException(
           "plugins.browser.grid.url",
           "plugins.browser.grid.url must be the Grid's http:// or https:// address, as"
-              + " http://grid.internal:4444, without credentials in it (they go in grid.headers);"
-              + " found "
-              + text);
+              + " http://grid.internal:4444, without credentials in it (they go in grid.headers)"
+              + (url != null && url.getUserInfo() != null ? "" : "; found " + text));
     }
     Map<String, String> headers = new LinkedHashMap<>();
     Object raw = config.at("grid.headers").orElse(Map.of());

@@ -364,11 +364,10 @@ final class Lane implements AutoCloseable {
 
   /**
    * On the lane's thread of a grid lane: a new browser on the Grid, a session of its own there,
-   * waiting at most the Grid settings' queue timeout for a free slot. Its environment closes it,
-   * which ends the Grid session.
+   * started within {@code timeoutMs}. Its environment closes it, which ends the Grid session.
    */
-  Browser launchRemote() {
-    GridSettings g = grid.orElseThrow();
+  Browser launchRemote(long timeoutMs) {
+    grid.orElseThrow();
     connect();
     // The browser-wide proxy is loopback on the node, where nothing listens: it reaches nowhere,
     // as a local lane's does; every context has its environment's policy proxy.
@@ -379,8 +378,60 @@ final class Lane implements AutoCloseable {
             new BrowserType.LaunchOptions()
                 .setProxy(new com.microsoft.playwright.options.Proxy("http://127.0.0.1:9"))
                 .setHeadless(headless)
-                .setTimeout(g.queueTimeoutMs())
+                // A slot was free a moment ago ({@link #awaitFreeSlot}): this bounds the browser's
+                // start, and a race for that slot with another client of the Grid.
+                .setTimeout(timeoutMs)
                 .setArgs(chromiumArgs()));
+  }
+
+  /**
+   * Off the lane's thread: waits until the Grid has a free slot, at most its queue timeout; a
+   * request is made only then, so none is left in the Grid's queue when the call gives up.
+   *
+   * @throws GridCapacityException when none frees in time
+   */
+  static void awaitFreeSlot(GridSettings g) {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(g.queueTimeoutMs());
+    GridStatus status;
+    while (true) {
+      try {
+        status = GridStatus.of(g);
+      } catch (java.io.IOException e) {
+        throw new GridUnreachableException(e.getMessage(), e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.util.concurrent.CancellationException("interrupted waiting for the Grid");
+      }
+      if (status.freeSlots() > 0) {
+        return;
+      }
+      if (System.nanoTime() - deadline >= 0) {
+        throw new GridCapacityException(status);
+      }
+      try {
+        Thread.sleep(250);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.util.concurrent.CancellationException("interrupted waiting for the Grid");
+      }
+    }
+  }
+
+  /** The Grid had no free slot within its queue timeout. */
+  static final class GridCapacityException extends RuntimeException {
+    final GridStatus status;
+
+    GridCapacityException(GridStatus status) {
+      super("no free slot: " + status.describe(), null, false, false);
+      this.status = status;
+    }
+  }
+
+  /** The Grid did not answer its status. */
+  static final class GridUnreachableException extends RuntimeException {
+    GridUnreachableException(String message, Throwable cause) {
+      super(message, cause);
+    }
   }
 
   /** The switches every Chromium of this lane starts with. */

@@ -232,6 +232,9 @@ public final class PlaywrightProvider implements CheckpointingProvider {
     }
     PlaywrightEnvironment environment = null;
     try {
+      if (onGrid) {
+        Lane.awaitFreeSlot(settings.grid().orElseThrow());
+      }
       environment =
           lane.call(
               () -> {
@@ -295,7 +298,8 @@ public final class PlaywrightProvider implements CheckpointingProvider {
       Lane lane, EnvironmentPolicy policy, DestinationPolicy destinations, String storageState) {
     if (onGrid) {
       GridSettings grid = settings.grid().orElseThrow();
-      com.microsoft.playwright.Browser remote = lane.launchRemote();
+      com.microsoft.playwright.Browser remote =
+          lane.launchRemote(PlaywrightEnvironment.callBound(policy) - 2_000);
       try {
         return PreparedContext.make(
             remote,
@@ -369,16 +373,20 @@ public final class PlaywrightProvider implements CheckpointingProvider {
   private RuntimeException gridFailure(RuntimeException e) {
     GridSettings g = settings.grid().orElseThrow();
     String message = String.valueOf(e.getMessage());
-    if (message.contains("Timeout") && message.contains("exceeded")) {
+    if (e instanceof Lane.GridCapacityException capacity) {
       return new BrowserException(
-          ErrorCode.BROWSER_PROVIDER_UNAVAILABLE,
+          ErrorCode.BROWSER_CAPACITY,
           "the Selenium Grid at "
               + g.url()
               + " had no free slot within "
               + g.queueTimeoutMs()
-              + " ms (plugins.browser.grid.queueTimeoutMs); its nodes are all busy: try again"
-              + " later, or add nodes",
+              + " ms (plugins.browser.grid.queueTimeoutMs; it has "
+              + capacity.status.describe()
+              + "): try again later, or add nodes",
           e);
+    }
+    if (e instanceof Lane.GridUnreachableException) {
+      message = "its status did not answer: " + message;
     }
     return new BrowserException(
         ErrorCode.BROWSER_PROVIDER_UNAVAILABLE,

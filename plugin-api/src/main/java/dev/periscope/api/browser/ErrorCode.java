@@ -55,7 +55,12 @@ public enum ErrorCode {
    * ran past its timeout and margin. As with {@link #BROWSER_CRASHED}, the environment was
    * discarded and the next call gets a fresh one from the last checkpoint.
    */
-  BROWSER_UNRESPONSIVE(false, "browser_open", false);
+  BROWSER_UNRESPONSIVE(false, "browser_open", false),
+  /**
+   * The browsers' scheduler (a Selenium Grid) had no free slot within the configured wait: nothing
+   * was opened, and the same call may succeed once a slot frees. Since host API 2.4.0.
+   */
+  BROWSER_CAPACITY(true, null, true);
 
   private final boolean observationValid;
   private final String recommendedAction;

@@ -103,15 +103,22 @@ class GridProviderTest {
 
   @Test
   void aGridWithNoFreeSlotFailsWithinTheBoundAndSaysSo() throws Exception {
-    Host h = start(grid.url.toString(), 2_000);
-    assertFalse(call(h, "a", "browser_open", Map.of("url", site.url("/login"))).isError());
-    assertFalse(call(h, "b", "browser_open", Map.of("url", site.url("/login"))).isError());
+    Host h = start(grid.url.toString(), 3_000);
+    for (String agent : java.util.List.of("a", "b")) {
+      ToolResult r = call(h, agent, "browser_open", Map.of("url", site.url("/login")));
+      assertFalse(r.isError(), r.text());
+    }
     long start = System.nanoTime();
     ToolResult third = call(h, "c", "browser_open", Map.of("url", site.url("/login")));
     long ms = (System.nanoTime() - start) / 1_000_000;
     assertTrue(third.isError(), third.text());
-    assertTrue(third.text().contains("had no free slot within 2000 ms"), third.text());
+    assertTrue(third.text().contains("had no free slot within 3000 ms"), third.text());
+    assertTrue(third.text().contains("code=BROWSER_CAPACITY"), third.text());
+    assertTrue(third.text().contains("retryable=true"), third.text());
+    assertTrue(third.text().contains("2 node(s) up, 0 of 2 slot(s) free"), third.text());
     assertTrue(ms < 30_000, "the full Grid held the call " + ms + " ms");
+    // The refused call left nothing waiting in the Grid's queue: the slot an ending frees is the
+    // next call's.
     h.endSession("a");
     ToolResult later = call(h, "c", "browser_open", Map.of("url", site.url("/login")));
     assertFalse(later.isError(), later.text());
@@ -132,6 +139,8 @@ class GridProviderTest {
     Host h = start(grid.url.toString(), 60_000);
     ToolResult login = call(h, "mover", "browser_open", Map.of("url", site.url("/login")));
     assertFalse(call(h, "mover", "browser_click", DownloadsTest.target(login, "Log in")).isError());
+    // The next call waits for the checkpoint that followed the login.
+    assertFalse(call(h, "mover", "browser_observe", Map.of()).isError());
     Process running =
         grid.nodes().stream()
             .filter(
