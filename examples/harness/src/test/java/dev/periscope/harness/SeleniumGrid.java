@@ -100,6 +100,17 @@ public final class SeleniumGrid implements AutoCloseable {
     return node;
   }
 
+  /**
+   * Puts a node in place of {@code dead} (killed by a test), and waits until the Grid has as many
+   * nodes up as before.
+   */
+  public void replace(Process dead) throws Exception {
+    int count = nodes.size();
+    nodes.remove(dead);
+    addNode();
+    awaitNodes(count);
+  }
+
   public List<Process> nodes() {
     return List.copyOf(nodes);
   }

@@ -147,8 +147,9 @@ class GridProviderTest {
                 n -> n.descendants().anyMatch(p -> p.info().command().orElse("").contains("chrom")))
             .findFirst()
             .orElseThrow(() -> new AssertionError("no node runs the agent's browser"));
+    // The Grid need not have noticed: the dead node's one slot stays taken, so the next browser
+    // goes to the other node.
     SeleniumGrid.killTree(running);
-    grid.awaitNodes(1);
     try {
       ToolResult first = call(h, "mover", "browser_open", Map.of("url", site.url("/home")));
       String text = first.text();
@@ -159,8 +160,7 @@ class GridProviderTest {
       }
       assertTrue(text.contains("Welcome back, keeper"), text);
     } finally {
-      grid.addNode();
-      grid.awaitNodes(2);
+      grid.replace(running);
     }
   }
 }
