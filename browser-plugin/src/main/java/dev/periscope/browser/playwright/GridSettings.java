@@ -56,8 +56,7 @@ public record GridSettings(
       throw new ConfigurationException(
           "plugins.browser.grid.url",
           "plugins.browser.grid.url must be the Grid's http:// or https:// address, as"
-              + " http://grid.internal:4444, without credentials in it (they go in grid.headers)"
-              + (url != null && url.getUserInfo() != null ? "" : "; found " + text));
+              + " http://grid.internal:4444, without credentials in it (they go in grid.headers)");
     }
     Map<String, String> headers = new LinkedHashMap<>();
     Object raw = config.at("grid.headers").orElse(Map.of());
@@ -92,15 +91,31 @@ public record GridSettings(
               + ")");
     }
     String proxyAddress = config.string("grid.proxyAddress").orElse("127.0.0.1");
-    if (!proxyAddress.matches("[A-Za-z0-9.:-]{1,253}")) {
+    if (!proxyAddress.matches("[A-Za-z0-9.:-]{1,253}")
+        || proxyAddress.equals("0.0.0.0")
+        || proxyAddress.matches("[0:]*::?[0:]*")) {
       throw new ConfigurationException(
           "plugins.browser.grid.proxyAddress",
-          "plugins.browser.grid.proxyAddress must be an address of this machine that the Grid's"
-              + " nodes reach (found "
+          "plugins.browser.grid.proxyAddress must be one address of this machine that the Grid's"
+              + " nodes reach, not every interface's (found "
               + proxyAddress
               + ")");
     }
     return Optional.of(new GridSettings(url, headers, q.longValue(), proxyAddress));
+  }
+
+  /** Never the headers' values: they may hold a gateway's token. */
+  @Override
+  public String toString() {
+    return "GridSettings[url="
+        + url
+        + ", headers="
+        + headers.keySet()
+        + ", queueTimeoutMs="
+        + queueTimeoutMs
+        + ", proxyAddress="
+        + proxyAddress
+        + "]";
   }
 
   /** Whether the proxies listen only on loopback: then only nodes on this machine reach them. */

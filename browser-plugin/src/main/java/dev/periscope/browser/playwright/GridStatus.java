@@ -48,6 +48,9 @@ record GridStatus(boolean ready, int nodesUp, int freeSlots, int slots) {
       }
       up++;
       for (JsonElement s : node.getAsJsonArray("slots")) {
+        if (!chrome(s.getAsJsonObject())) {
+          continue; // a slot for another browser is none of ours
+        }
         all++;
         JsonElement session = s.getAsJsonObject().get("session");
         if (session == null || session.isJsonNull()) {
@@ -56,6 +59,16 @@ record GridStatus(boolean ready, int nodesUp, int freeSlots, int slots) {
       }
     }
     return new GridStatus(value.has("ready") && value.get("ready").getAsBoolean(), up, free, all);
+  }
+
+  /** Whether a slot offers Chrome (Chromium): the browser the provider asks for. */
+  private static boolean chrome(JsonObject slot) {
+    JsonElement stereotype = slot.get("stereotype");
+    if (stereotype == null || !stereotype.isJsonObject()) {
+      return true; // a Grid that does not say: counted
+    }
+    String name = text(stereotype.getAsJsonObject(), "browserName");
+    return name == null || name.equals("chrome") || name.equals("chromium");
   }
 
   private static String text(JsonObject o, String key) {
@@ -77,6 +90,6 @@ record GridStatus(boolean ready, int nodesUp, int freeSlots, int slots) {
         + freeSlots
         + " of "
         + slots
-        + " slot(s) free";
+        + " Chrome slot(s) free";
   }
 }

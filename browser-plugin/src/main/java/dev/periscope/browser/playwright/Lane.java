@@ -384,39 +384,6 @@ final class Lane implements AutoCloseable {
                 .setArgs(chromiumArgs()));
   }
 
-  /**
-   * Off the lane's thread: waits until the Grid has a free slot, at most its queue timeout; a
-   * request is made only then, so none is left in the Grid's queue when the call gives up.
-   *
-   * @throws GridCapacityException when none frees in time
-   */
-  static void awaitFreeSlot(GridSettings g) {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(g.queueTimeoutMs());
-    GridStatus status;
-    while (true) {
-      try {
-        status = GridStatus.of(g);
-      } catch (java.io.IOException e) {
-        throw new GridUnreachableException(e.getMessage(), e);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new java.util.concurrent.CancellationException("interrupted waiting for the Grid");
-      }
-      if (status.freeSlots() > 0) {
-        return;
-      }
-      if (System.nanoTime() - deadline >= 0) {
-        throw new GridCapacityException(status);
-      }
-      try {
-        Thread.sleep(250);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new java.util.concurrent.CancellationException("interrupted waiting for the Grid");
-      }
-    }
-  }
-
   /** The Grid had no free slot within its queue timeout. */
   static final class GridCapacityException extends RuntimeException {
     final GridStatus status;
@@ -431,6 +398,17 @@ final class Lane implements AutoCloseable {
   static final class GridUnreachableException extends RuntimeException {
     GridUnreachableException(String message, Throwable cause) {
       super(message, cause);
+    }
+  }
+
+  /**
+   * On the lane's thread: gives the Playwright calls that follow {@code ms} from now, whatever the
+   * current call's bound has left (a close after a failure).
+   */
+  void deadline(long ms) {
+    BoundedConnection c = connection;
+    if (c != null) {
+      c.deadline(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms));
     }
   }
 
@@ -498,16 +476,22 @@ final class Lane implements AutoCloseable {
           }
         });
     Optional<Path> unpacked = driverFiles.get();
-    if (unpacked.isPresent()) {
-      connection = BoundedConnection.start(unpacked, env);
-    } else {
-      synchronized (CREATE_LOCK) {
-        // Playwright unpacks its JavaScript driver under this directory instead of the system
-        // temp directory; a fresh driver instance per lane keeps the directory ours, so it goes
-        // when this lane's temp root is removed.
-        System.setProperty("playwright.driver.tmpdir", tempRoot.toString());
-        connection = BoundedConnection.start(Optional.empty(), env);
+    try {
+      if (unpacked.isPresent()) {
+        connection = BoundedConnection.start(unpacked, env);
+      } else {
+        synchronized (CREATE_LOCK) {
+          // Playwright unpacks its JavaScript driver under this directory instead of the system
+          // temp directory; a fresh driver instance per lane keeps the directory ours, so it goes
+          // when this lane's temp root is removed.
+          System.setProperty("playwright.driver.tmpdir", tempRoot.toString());
+          connection = BoundedConnection.start(Optional.empty(), env);
+        }
       }
+    } catch (RuntimeException e) {
+      // The lane is no use: the pool retires it, and the next environment gets a new one.
+      launchFailed = true;
+      throw e;
     }
     driverProcess = Optional.of(connection.process().toHandle());
     watchDriver(driverProcess.get());

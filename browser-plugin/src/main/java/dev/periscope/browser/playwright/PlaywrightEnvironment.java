@@ -1279,12 +1279,16 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
                     () -> {
                       tabs.forEach(t -> t.dialogs.cancelExpiry());
                       context.browser().offDisconnected(disconnected);
-                      if (!aborted) {
-                        context.close();
-                      }
-                      if (ownsBrowser) {
-                        // Its own browser, a session on a Grid: closing it ends that session.
-                        context.browser().close();
+                      try {
+                        if (!aborted) {
+                          context.close();
+                        }
+                      } finally {
+                        if (ownsBrowser) {
+                          // Its own browser, a session on a Grid: closing it ends that session.
+                          lane.deadline(closeTimeoutMs);
+                          context.browser().close();
+                        }
                       }
                       return null;
                     },

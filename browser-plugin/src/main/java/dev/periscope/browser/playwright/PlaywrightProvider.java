@@ -231,9 +231,10 @@ public final class PlaywrightProvider implements CheckpointingProvider {
       throw openFailure(e, cancellation);
     }
     PlaywrightEnvironment environment = null;
+    boolean launching = false;
     try {
       if (onGrid) {
-        Lane.awaitFreeSlot(settings.grid().orElseThrow());
+        launching = gridSlots.await(settings.grid().orElseThrow(), cancellation);
       }
       environment =
           lane.call(
@@ -271,10 +272,13 @@ public final class PlaywrightProvider implements CheckpointingProvider {
                   } catch (RuntimeException closing) {
                     e.addSuppressed(closing);
                   }
+                  if (onGrid) {
+                    closeRemote(lane, prepared.context().browser(), e);
+                  }
                   throw e;
                 }
               },
-              PlaywrightEnvironment.callBound(policy));
+              PlaywrightEnvironment.callBound(policy) + (onGrid ? REMOTE_LAUNCH_MS : 0));
       cancellation.throwIfCancelled();
       environment.reopenSaved();
       return environment;
@@ -284,9 +288,43 @@ public final class PlaywrightProvider implements CheckpointingProvider {
       } else {
         pool.leave(lane);
       }
-      throw onGrid && !cancellation.isCancelled() && !(e instanceof BrowserException)
+      throw onGrid
+              && !cancellation.isCancelled()
+              && (e instanceof Lane.GridCapacityException
+                  || e instanceof Lane.GridUnreachableException
+                  || e instanceof GridLaunchException)
           ? gridFailure(e)
           : openFailure(e, cancellation);
+    } finally {
+      if (launching) {
+        gridSlots.launched();
+      }
+    }
+  }
+
+  /** How long a browser on the Grid may take to start, once a slot was free for it. */
+  static final long REMOTE_LAUNCH_MS = 60_000;
+
+  /** The browsers this provider is starting on the Grid, so that two never count one free slot. */
+  private final GridSlots gridSlots = new GridSlots();
+
+  /** A remote browser the Grid did not start. */
+  static final class GridLaunchException extends RuntimeException {
+    GridLaunchException(RuntimeException cause) {
+      super(cause.getMessage(), cause);
+    }
+  }
+
+  /**
+   * On the lane's thread: closes a remote browser whose environment failed to open, with a bound of
+   * its own (the open's may be spent), which ends its Grid session.
+   */
+  private void closeRemote(Lane lane, com.microsoft.playwright.Browser remote, RuntimeException e) {
+    try {
+      lane.deadline(settings.closeTimeoutMs());
+      remote.close();
+    } catch (RuntimeException closing) {
+      e.addSuppressed(closing);
     }
   }
 
@@ -298,8 +336,12 @@ public final class PlaywrightProvider implements CheckpointingProvider {
       Lane lane, EnvironmentPolicy policy, DestinationPolicy destinations, String storageState) {
     if (onGrid) {
       GridSettings grid = settings.grid().orElseThrow();
-      com.microsoft.playwright.Browser remote =
-          lane.launchRemote(PlaywrightEnvironment.callBound(policy) - 2_000);
+      com.microsoft.playwright.Browser remote;
+      try {
+        remote = lane.launchRemote(REMOTE_LAUNCH_MS);
+      } catch (PlaywrightException e) {
+        throw new GridLaunchException(e);
+      }
       try {
         return PreparedContext.make(
             remote,
@@ -308,11 +350,7 @@ public final class PlaywrightProvider implements CheckpointingProvider {
             storageState,
             settings.downloads().enabled());
       } catch (RuntimeException e) {
-        try {
-          remote.close();
-        } catch (RuntimeException closing) {
-          e.addSuppressed(closing);
-        }
+        closeRemote(lane, remote, e);
         throw e;
       }
     }

@@ -298,7 +298,12 @@ public final class PolicyProxy implements AutoCloseable {
         refuse(request, response, callback, 503, "the proxy is closing");
         return true;
       }
-      if (!expectedAuthorization.equals(request.getHeaders().get(HttpHeader.PROXY_AUTHORIZATION))) {
+      String given = request.getHeaders().get(HttpHeader.PROXY_AUTHORIZATION);
+      // In constant time: on an address other machines reach, anyone may try.
+      if (given == null
+          || !java.security.MessageDigest.isEqual(
+              expectedAuthorization.getBytes(StandardCharsets.UTF_8),
+              given.getBytes(StandardCharsets.UTF_8))) {
         response.setStatus(407);
         response.getHeaders().put(HttpHeader.PROXY_AUTHENTICATE, "Basic realm=\"periscope\"");
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");

@@ -68,10 +68,15 @@ public final class SeleniumGrid implements AutoCloseable {
             "tcp://127.0.0.1:" + subscribe,
             "--healthcheck-interval",
             "2");
-    for (int i = 0; i < nodeCount; i++) {
-      addNode();
+    try {
+      for (int i = 0; i < nodeCount; i++) {
+        addNode();
+      }
+      awaitNodes(nodeCount);
+    } catch (Exception | Error e) {
+      close();
+      throw e;
     }
-    awaitNodes(nodeCount);
   }
 
   /** Starts one more node; the Grid has it once {@link #awaitNodes} says so. */
@@ -98,17 +103,6 @@ public final class SeleniumGrid implements AutoCloseable {
             dir.resolve("node.toml").toString());
     nodes.add(node);
     return node;
-  }
-
-  /**
-   * Puts a node in place of {@code dead} (killed by a test), and waits until the Grid has as many
-   * nodes up as before.
-   */
-  public void replace(Process dead) throws Exception {
-    int count = nodes.size();
-    nodes.remove(dead);
-    addNode();
-    awaitNodes(count);
   }
 
   public List<Process> nodes() {
@@ -172,6 +166,9 @@ public final class SeleniumGrid implements AutoCloseable {
   public void close() throws InterruptedException {
     for (Process n : nodes) {
       killTree(n);
+    }
+    if (hub == null) {
+      return;
     }
     killTree(hub);
     for (Process n : nodes) {
