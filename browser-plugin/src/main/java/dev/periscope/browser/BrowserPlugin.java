@@ -8,6 +8,7 @@ import dev.periscope.api.host.CredentialService;
 import dev.periscope.api.host.StorageDomainService;
 import dev.periscope.api.tool.Tool;
 import dev.periscope.api.tool.ToolRegistry;
+import dev.periscope.browser.playwright.GridCheck;
 import dev.periscope.browser.playwright.PlaywrightProvider;
 import dev.periscope.browser.policy.DestinationPolicy;
 import dev.periscope.browser.runtime.CredentialChannel;
@@ -122,7 +123,8 @@ public final class BrowserPlugin extends Plugin {
               new RuntimeRecords(database),
               runtime,
               project,
-              Optional.of(BrowserModule.checkpointPayloads(project)));
+              Optional.of(BrowserModule.checkpointPayloads(project)),
+              () -> settings.playwright().grid().map(GridCheck::of));
       for (Tool tool : operator.tools()) {
         effects.add(toolRegistry.register(OperatorTools.SKILL, tool));
       }

@@ -27,7 +27,7 @@ final class GridSlots {
       cancellation.throwIfCancelled();
       GridStatus status;
       try {
-        status = GridStatus.of(g);
+        status = GridClient.status(g, 10_000);
       } catch (java.io.IOException e) {
         throw new Lane.GridUnreachableException(e.getMessage(), e);
       } catch (InterruptedException e) {

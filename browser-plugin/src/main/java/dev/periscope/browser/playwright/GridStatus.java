@@ -4,61 +4,85 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * What a Selenium Grid says of itself at {@code /status}: whether it is ready, how many nodes are
- * up, and how many of their slots are free. The grid provider asks before it requests a browser, so
- * that a request never waits in the Grid's queue past the call that made it: the Grid would give it
- * the next free slot after the call gave up, and hold that browser for no one.
+ * up, how many of their Chrome slots are free, and the sessions in the slots. The grid provider
+ * asks before it requests a browser, so that a request never waits in the Grid's queue past the
+ * call that made it: the Grid would give it the next free slot after the call gave up, and hold
+ * that browser for no one.
  */
-record GridStatus(boolean ready, int nodesUp, int freeSlots, int slots) {
-  private static final HttpClient HTTP =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+record GridStatus(boolean ready, int nodesUp, int freeSlots, int slots, List<Session> sessions) {
 
-  /** The Grid's status now. */
-  static GridStatus of(GridSettings grid) throws IOException, InterruptedException {
-    HttpRequest.Builder b =
-        HttpRequest.newBuilder(status(grid.url())).timeout(Duration.ofSeconds(10)).GET();
-    grid.headers().forEach(b::header);
-    HttpResponse<String> r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
-    if (r.statusCode() != 200) {
-      throw new IOException("the Grid answered " + r.statusCode() + " at /status");
-    }
+  /**
+   * A session in a slot: its id, the node it runs on, and the lane tag ({@link Lane#GRID_TAG}) it
+   * was asked for with; null for a session another client asked for.
+   */
+  record Session(String id, String node, String lane) {}
+
+  /** Reads a {@code /status} answer. */
+  static GridStatus parse(String body) throws IOException {
     JsonObject value;
     try {
-      value = JsonParser.parseString(r.body()).getAsJsonObject().getAsJsonObject("value");
+      value = JsonParser.parseString(body).getAsJsonObject().getAsJsonObject("value");
     } catch (RuntimeException e) {
       throw new IOException("the Grid's /status is not the Selenium Grid 4 status", e);
     }
-    if (value == null || !value.has("nodes")) {
+    if (value == null || !value.has("nodes") || !value.get("nodes").isJsonArray()) {
       throw new IOException("the Grid's /status names no nodes: is this a Selenium Grid 4?");
     }
     int up = 0;
     int free = 0;
     int all = 0;
-    for (JsonElement n : value.getAsJsonArray("nodes")) {
-      JsonObject node = n.getAsJsonObject();
-      if (!"UP".equals(text(node, "availability"))) {
-        continue;
-      }
-      up++;
-      for (JsonElement s : node.getAsJsonArray("slots")) {
-        if (!chrome(s.getAsJsonObject())) {
-          continue; // a slot for another browser is none of ours
+    List<Session> sessions = new ArrayList<>();
+    try {
+      for (JsonElement n : value.getAsJsonArray("nodes")) {
+        JsonObject node = n.getAsJsonObject();
+        String uri = text(node, "uri");
+        for (JsonElement s : array(node, "slots")) {
+          JsonElement session = s.getAsJsonObject().get("session");
+          if (session != null && session.isJsonObject()) {
+            JsonObject o = session.getAsJsonObject();
+            JsonElement caps = o.get("capabilities");
+            String lane =
+                caps != null && caps.isJsonObject()
+                    ? text(caps.getAsJsonObject(), Lane.GRID_TAG)
+                    : null;
+            sessions.add(new Session(text(o, "sessionId"), uri, lane));
+          }
         }
-        all++;
-        JsonElement session = s.getAsJsonObject().get("session");
-        if (session == null || session.isJsonNull()) {
-          free++;
+        if (!"UP".equals(text(node, "availability"))) {
+          continue;
+        }
+        up++;
+        for (JsonElement s : array(node, "slots")) {
+          if (!chrome(s.getAsJsonObject())) {
+            continue; // a slot for another browser is none of ours
+          }
+          all++;
+          JsonElement session = s.getAsJsonObject().get("session");
+          if (session == null || session.isJsonNull()) {
+            free++;
+          }
         }
       }
+    } catch (RuntimeException e) {
+      throw new IOException("the Grid's /status has nodes in a shape this provider cannot read", e);
     }
-    return new GridStatus(value.has("ready") && value.get("ready").getAsBoolean(), up, free, all);
+    boolean ready = value.has("ready") && value.get("ready").getAsBoolean();
+    return new GridStatus(ready, up, free, all, List.copyOf(sessions));
+  }
+
+  /** The sessions a lane tagged {@code tag} asked for. */
+  List<Session> ofLane(String tag) {
+    return sessions.stream().filter(s -> tag.equals(s.lane()) && s.id() != null).toList();
+  }
+
+  private static Iterable<JsonElement> array(JsonObject o, String key) {
+    JsonElement e = o.get(key);
+    return e != null && e.isJsonArray() ? e.getAsJsonArray() : List.of();
   }
 
   /** Whether a slot offers Chrome (Chromium): the browser the provider asks for. */
@@ -73,15 +97,10 @@ record GridStatus(boolean ready, int nodesUp, int freeSlots, int slots) {
 
   private static String text(JsonObject o, String key) {
     JsonElement e = o.get(key);
-    return e == null || e.isJsonNull() ? null : e.getAsString();
+    return e == null || !e.isJsonPrimitive() ? null : e.getAsString();
   }
 
-  private static URI status(URI grid) {
-    String path = grid.getPath() == null ? "" : grid.getPath();
-    return grid.resolve((path.endsWith("/") ? path : path + "/") + "status");
-  }
-
-  /** In words, for the log and doctor. */
+  /** In words, for the log, doctor and errors. */
   String describe() {
     return (ready ? "ready" : "not ready")
         + ", "

@@ -65,6 +65,24 @@ final class Lane implements AutoCloseable {
    */
   private final Optional<GridSettings> grid;
 
+  /**
+   * The capability a grid lane asks for each browser with, so the Grid's {@code /status} shows
+   * which sessions are the lane's: its value is {@link #gridTag}.
+   */
+  static final String GRID_TAG = "periscope:lane";
+
+  /** This process's lanes are told apart from another host's on the same Grid by this. */
+  private static final String INSTANCE = java.util.UUID.randomUUID().toString();
+
+  /** The value of {@link #GRID_TAG} on this lane's Grid sessions. */
+  private final String gridTag;
+
+  /**
+   * The Grid sessions this lane's launches were found to be, so the next launch's is told apart.
+   */
+  private final java.util.Set<String> gridSessions =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   /** Makes a context ready ahead of need on this lane's browser; null for none. */
   private final java.util.function.Function<Browser, PreparedContext> spares;
 
@@ -83,6 +101,7 @@ final class Lane implements AutoCloseable {
       java.util.function.Function<Browser, PreparedContext> spares,
       Optional<GridSettings> grid) {
     this.grid = grid;
+    this.gridTag = INSTANCE + "/" + number;
     this.number = number;
     this.driverFiles = driverFiles;
     this.spares = spares;
@@ -362,26 +381,87 @@ final class Lane implements AutoCloseable {
     return browser;
   }
 
+  /** A browser on the Grid, and where it runs when the Grid said: its node and session. */
+  record Remote(Browser browser, Optional<GridStatus.Session> session) {
+    /** In words, for the transition log. */
+    Optional<String> placement() {
+      return session.map(s -> "grid node " + s.node() + " session " + s.id());
+    }
+  }
+
   /**
    * On the lane's thread of a grid lane: a new browser on the Grid, a session of its own there,
-   * started within {@code timeoutMs}. Its environment closes it, which ends the Grid session.
+   * started within {@code timeoutMs}. Its environment closes it, which ends the Grid session. Where
+   * it runs is looked up on the Grid's status: this lane's launches follow one another on its
+   * thread, so the one tagged session the lane has not seen before is this browser's.
    */
-  Browser launchRemote(long timeoutMs) {
-    grid.orElseThrow();
+  Remote launchRemote(long timeoutMs) {
+    GridSettings g = grid.orElseThrow();
     connect();
     // The browser-wide proxy is loopback on the node, where nothing listens: it reaches nowhere,
     // as a local lane's does; every context has its environment's policy proxy.
-    return connection
-        .playwright()
-        .chromium()
-        .launch(
-            new BrowserType.LaunchOptions()
-                .setProxy(new com.microsoft.playwright.options.Proxy("http://127.0.0.1:9"))
-                .setHeadless(headless)
-                // A slot was free a moment ago ({@link #awaitFreeSlot}): this bounds the browser's
-                // start, and a race for that slot with another client of the Grid.
-                .setTimeout(timeoutMs)
-                .setArgs(chromiumArgs()));
+    Browser remote =
+        connection
+            .playwright()
+            .chromium()
+            .launch(
+                new BrowserType.LaunchOptions()
+                    .setProxy(new com.microsoft.playwright.options.Proxy("http://127.0.0.1:9"))
+                    .setHeadless(headless)
+                    // A slot was free a moment ago (GridSlots): this bounds the browser's start,
+                    // and a race for that slot with another client of the Grid.
+                    .setTimeout(timeoutMs)
+                    .setArgs(chromiumArgs()));
+    Optional<GridStatus.Session> session = Optional.empty();
+    try {
+      List<GridStatus.Session> tagged = GridClient.status(g, 5_000).ofLane(gridTag);
+      List<GridStatus.Session> fresh =
+          tagged.stream().filter(s -> !gridSessions.contains(s.id())).toList();
+      if (fresh.size() == 1) {
+        session = Optional.of(fresh.get(0));
+      }
+      // Every session of the lane the Grid still lists is known from now on (a closed browser's
+      // may stay listed for a while, a dead node's until the Grid notices); one it no longer lists
+      // never comes back.
+      gridSessions.retainAll(tagged.stream().map(GridStatus.Session::id).toList());
+      tagged.forEach(s -> gridSessions.add(s.id()));
+    } catch (java.io.IOException e) {
+      LOG.debug("the Grid's status did not say where a browser runs: {}", e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return new Remote(remote, session);
+  }
+
+  /**
+   * Ends the Grid sessions of this lane that are still open once its driver is gone: a driver that
+   * was killed or died cannot end them, and the Grid would hold their slots until its own session
+   * timeout. Each request is bounded; what fails is logged, and ends at that timeout.
+   */
+  private void endLeftGridSessions() {
+    GridSettings g = grid.orElseThrow();
+    try {
+      List<GridStatus.Session> left = GridClient.status(g, 5_000).ofLane(gridTag);
+      for (GridStatus.Session s : left) {
+        GridClient.endSession(g, s.id(), 5_000);
+      }
+      if (!left.isEmpty()) {
+        LOG.info(
+            "ended {} Selenium Grid session(s) that browser lane {} left open at {}",
+            left.size(),
+            number,
+            g.url());
+      }
+    } catch (java.io.IOException e) {
+      LOG.warn(
+          "could not end the Selenium Grid sessions browser lane {} left open at {}: {}; they end"
+              + " at the Grid's session timeout",
+          number,
+          g.url(),
+          e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** The Grid had no free slot within its queue timeout. */
@@ -471,6 +551,9 @@ final class Lane implements AutoCloseable {
           // Playwright's driver opens each browser as a session on this Grid, and speaks to it
           // through the Grid's CDP endpoint.
           env.put("SELENIUM_REMOTE_URL", g.url().toString());
+          env.put(
+              "SELENIUM_REMOTE_CAPABILITIES",
+              new com.google.gson.Gson().toJson(Map.of(GRID_TAG, gridTag)));
           if (!g.headers().isEmpty()) {
             env.put("SELENIUM_REMOTE_HEADERS", new com.google.gson.Gson().toJson(g.headers()));
           }
@@ -670,6 +753,9 @@ final class Lane implements AutoCloseable {
               p.destroyForcibly();
             }
           });
+      if (grid.isPresent() && driverProcess.isPresent()) {
+        endLeftGridSessions();
+      }
       try {
         PlaywrightProvider.deleteTree(tempRoot);
       } catch (RuntimeException e) {

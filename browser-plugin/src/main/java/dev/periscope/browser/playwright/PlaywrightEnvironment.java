@@ -25,6 +25,7 @@ import dev.periscope.browser.policy.PolicyProxy;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * One BrowserContext with its tabs ({@link Tab}: the first page, and each page an action of the
@@ -94,7 +95,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
       new java.util.concurrent.atomic.AtomicBoolean();
 
   PlaywrightEnvironment(
-      boolean ownsBrowser,
+      Optional<Lane.Remote> remote,
       Lane lane,
       BrowserContext context,
       Page page,
@@ -109,7 +110,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
       int maxTabs,
       PlaywrightSettings.Downloads downloadPolicy,
       BrowserStorage.SavedTabs saved) {
-    this.ownsBrowser = ownsBrowser;
+    this.remote = remote;
     this.saved = saved;
     this.downloadPolicy = downloadPolicy;
     this.downloads = new PageDownloads(downloadPolicy);
@@ -1227,8 +1228,13 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
         });
   }
 
-  /** Whether the browser is this environment's alone (a Grid session), closed with it. */
-  private final boolean ownsBrowser;
+  /** The browser that is this environment's alone (a Grid session), closed with it; or empty. */
+  private final Optional<Lane.Remote> remote;
+
+  @Override
+  public Optional<String> placement() {
+    return remote.flatMap(Lane.Remote::placement);
+  }
 
   /** The tabs the checkpoint this environment was restored from held, until they are reopened. */
   private BrowserStorage.SavedTabs saved;
@@ -1284,7 +1290,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
                           context.close();
                         }
                       } finally {
-                        if (ownsBrowser) {
+                        if (remote.isPresent()) {
                           // Its own browser, a session on a Grid: closing it ends that session.
                           lane.deadline(closeTimeoutMs);
                           context.browser().close();

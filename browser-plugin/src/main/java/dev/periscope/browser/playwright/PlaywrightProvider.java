@@ -239,12 +239,20 @@ public final class PlaywrightProvider implements CheckpointingProvider {
       environment =
           lane.call(
               () -> {
-                PreparedContext prepared = prepared(lane, policy, destinations, storageState);
+                Optional<Lane.Remote> remote =
+                    onGrid ? Optional.of(launchRemote(lane)) : Optional.empty();
+                PreparedContext prepared;
+                try {
+                  prepared = prepared(lane, remote, policy, destinations, storageState);
+                } catch (RuntimeException e) {
+                  remote.ifPresent(r -> closeRemote(lane, r.browser(), e));
+                  throw e;
+                }
                 try {
                   prepared.context().setDefaultTimeout(policy.timeouts().actionMs());
                   prepared.context().setDefaultNavigationTimeout(policy.timeouts().navigationMs());
                   return new PlaywrightEnvironment(
-                      onGrid,
+                      remote,
                       lane,
                       prepared.context(),
                       prepared.page(),
@@ -272,9 +280,7 @@ public final class PlaywrightProvider implements CheckpointingProvider {
                   } catch (RuntimeException closing) {
                     e.addSuppressed(closing);
                   }
-                  if (onGrid) {
-                    closeRemote(lane, prepared.context().browser(), e);
-                  }
+                  remote.ifPresent(r -> closeRemote(lane, r.browser(), e));
                   throw e;
                 }
               },
@@ -299,6 +305,15 @@ public final class PlaywrightProvider implements CheckpointingProvider {
       if (launching) {
         gridSlots.launched();
       }
+    }
+  }
+
+  /** On the lane's thread: a browser of its own on the Grid for one environment. */
+  private static Lane.Remote launchRemote(Lane lane) {
+    try {
+      return lane.launchRemote(REMOTE_LAUNCH_MS);
+    } catch (PlaywrightException e) {
+      throw new GridLaunchException(e);
     }
   }
 
@@ -333,26 +348,19 @@ public final class PlaywrightProvider implements CheckpointingProvider {
    * environment starts empty; else a context made now (a restore's, with the checkpoint's storage).
    */
   private PreparedContext prepared(
-      Lane lane, EnvironmentPolicy policy, DestinationPolicy destinations, String storageState) {
-    if (onGrid) {
-      GridSettings grid = settings.grid().orElseThrow();
-      com.microsoft.playwright.Browser remote;
-      try {
-        remote = lane.launchRemote(REMOTE_LAUNCH_MS);
-      } catch (PlaywrightException e) {
-        throw new GridLaunchException(e);
-      }
-      try {
-        return PreparedContext.make(
-            remote,
-            new PolicyProxy(destinations, resolver, upstream, grid.proxyAddress()),
-            policy.viewport(),
-            storageState,
-            settings.downloads().enabled());
-      } catch (RuntimeException e) {
-        closeRemote(lane, remote, e);
-        throw e;
-      }
+      Lane lane,
+      Optional<Lane.Remote> remote,
+      EnvironmentPolicy policy,
+      DestinationPolicy destinations,
+      String storageState) {
+    if (remote.isPresent()) {
+      return PreparedContext.make(
+          remote.get().browser(),
+          new PolicyProxy(
+              destinations, resolver, upstream, settings.grid().orElseThrow().proxyAddress()),
+          policy.viewport(),
+          storageState,
+          settings.downloads().enabled());
     }
     if (storageState == null) {
       PreparedContext spare = lane.takeSpare();
@@ -444,7 +452,39 @@ public final class PlaywrightProvider implements CheckpointingProvider {
     if (available()) {
       pool().prelaunch();
       warmup();
+      if (onGrid) {
+        logGrid();
+      }
     }
+  }
+
+  /** The thread that logs the Grid's status as the grid provider starts; dispose waits for it. */
+  private Thread gridStatus;
+
+  /** The grid provider's start: its Grid as it stands, in the log, without holding the start. */
+  private synchronized void logGrid() {
+    settings
+        .grid()
+        .ifPresent(
+            g -> {
+              gridStatus =
+                  new Thread(
+                      () -> {
+                        GridCheck check = GridCheck.of(g);
+                        if (check.ok()) {
+                          LOG.info("browser provider {}: {}", GRID_ID, check.detail());
+                        } else {
+                          LOG.warn(
+                              "browser provider {}: {}; {}",
+                              GRID_ID,
+                              check.detail(),
+                              check.remedy());
+                        }
+                      },
+                      "periscope-grid-status");
+              gridStatus.setDaemon(true);
+              gridStatus.start();
+            });
   }
 
   /**
@@ -512,12 +552,22 @@ public final class PlaywrightProvider implements CheckpointingProvider {
   public void dispose() {
     BrowserPool closing;
     Thread warming;
+    Thread logging;
     synchronized (this) {
       closing = pool;
       pool = null;
       warming = warmup;
+      logging = gridStatus;
     }
     try {
+      if (logging != null) {
+        // Bounded by the status request's own timeout.
+        try {
+          logging.join();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
       if (warming != null) {
         // Its every step is bounded; it holds nothing once it ends.
         try {

@@ -448,8 +448,8 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     return cleanup.failure();
   }
 
-  void recordTransition(Transition t, Observation before) {
-    transitions.add(t, before);
+  void recordTransition(Transition t, Observation before, String placement) {
+    transitions.add(t, before, placement);
   }
 
   @Override

@@ -83,6 +83,20 @@ final class Environment {
     this.watchdog = watchdog;
     this.timeouts = timeouts;
     this.refs = new ObservationRefs(id, generation);
+    String where;
+    try {
+      where = delegate.placement().orElse(null);
+    } catch (RuntimeException e) {
+      where = null; // a provider that cannot say: recorded as here
+    }
+    this.placement = where;
+  }
+
+  /** Where the browser runs, as its provider said when it opened; null for this machine. */
+  private final String placement;
+
+  String placement() {
+    return placement;
   }
 
   /**

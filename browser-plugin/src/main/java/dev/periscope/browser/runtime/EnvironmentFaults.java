@@ -107,7 +107,8 @@ final class EnvironmentFaults {
             fault.at,
             new Transition.Metrics(0, 0, 0, 0, 0, false, false),
             fault.fault.cause().code()),
-        latest == null ? null : latest.observation());
+        latest == null ? null : latest.observation(),
+        environment.placement());
   }
 
   /**
@@ -183,7 +184,8 @@ final class EnvironmentFaults {
             Instant.now(),
             new Transition.Metrics(ms, ms, 0, 0, 0, false, false),
             null),
-        null);
+        null,
+        environment.placement());
   }
 
   /** The session was discarded: its loss is nothing to tell any more. */

@@ -48,7 +48,7 @@ final class TransitionRecording {
             Instant.now(),
             metrics(start, acted, System.nanoTime(), after),
             code);
-    runtime.recordTransition(t, before);
+    runtime.recordTransition(t, before, environment.placement());
     return t;
   }
 

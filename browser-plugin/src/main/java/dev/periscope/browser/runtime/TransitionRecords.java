@@ -33,7 +33,8 @@ final class TransitionRecords {
     this.log = log;
   }
 
-  void add(Transition t, Observation before) {
+  /** Records {@code t} of an environment whose browser ran at {@code placement} (null: here). */
+  void add(Transition t, Observation before, String placement) {
     TransitionRecord record =
         new TransitionRecord(
             t.id(),
@@ -49,7 +50,8 @@ final class TransitionRecords {
             t.finishedAt(),
             t.metrics(),
             t.error(),
-            t.action().get("cause") instanceof String cause ? cause : null);
+            t.action().get("cause") instanceof String cause ? cause : null,
+            placement);
     LOG.debug(
         "browser session {} gen {}: {} {} {}{}",
         t.sessionId(),

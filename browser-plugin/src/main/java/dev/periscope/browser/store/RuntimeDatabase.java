@@ -36,7 +36,9 @@ public final class RuntimeDatabase implements AutoCloseable {
             error_code TEXT);
           CREATE INDEX transitions_by_session ON transitions (browser_session, started_at)"""),
           // The cause of a fault (page-crashed, unresponsive, ...) on fault and recover records.
-          new Migration(3, "ALTER TABLE transitions ADD COLUMN cause TEXT"));
+          new Migration(3, "ALTER TABLE transitions ADD COLUMN cause TEXT"),
+          // Where the environment's browser ran, when its provider says (a Selenium Grid node).
+          new Migration(4, "ALTER TABLE transitions ADD COLUMN placement TEXT"));
 
   static final int VERSION = MIGRATIONS.get(MIGRATIONS.size() - 1).version();
 

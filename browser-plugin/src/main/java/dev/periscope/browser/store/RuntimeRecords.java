@@ -60,7 +60,8 @@ public final class RuntimeRecords {
       String beforeUrl,
       String afterUrl,
       String errorCode,
-      String cause) {}
+      String cause,
+      String placement) {}
 
   private final StorageDomain domain;
 
@@ -155,7 +156,8 @@ public final class RuntimeRecords {
                         r.getString("before_url"),
                         r.getString("after_url"),
                         r.getString("error_code"),
-                        r.getString("cause")));
+                        r.getString("cause"),
+                        r.getString("placement")));
               }
             }
           }

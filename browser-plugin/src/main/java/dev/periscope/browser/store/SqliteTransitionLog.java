@@ -33,7 +33,7 @@ public final class SqliteTransitionLog implements TransitionLog {
             try (PreparedStatement insert =
                 c.prepareStatement(
                     "INSERT OR REPLACE INTO transitions VALUES"
-                        + " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                        + " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
               int i = 0;
               insert.setString(++i, t.id());
               insert.setString(++i, t.sessionId());
@@ -64,6 +64,7 @@ public final class SqliteTransitionLog implements TransitionLog {
               insert.setInt(++i, m.elementsTruncated() ? 1 : 0);
               insert.setString(++i, t.error() == null ? null : t.error().name());
               insert.setString(++i, t.cause());
+              insert.setString(++i, t.placement());
               return insert.executeUpdate();
             }
           });
@@ -119,7 +120,8 @@ public final class SqliteTransitionLog implements TransitionLog {
             r.getInt("text_truncated") == 1,
             r.getInt("elements_truncated") == 1),
         r.getString("error_code") == null ? null : ErrorCode.valueOf(r.getString("error_code")),
-        r.getString("cause"));
+        r.getString("cause"),
+        r.getString("placement"));
   }
 
   private static TransitionRecord.Evidence evidence(ResultSet r, String side) throws SQLException {

@@ -8,6 +8,7 @@ import dev.periscope.api.tool.ToolCall;
 import dev.periscope.api.tool.ToolDescriptor;
 import dev.periscope.api.tool.ToolHints;
 import dev.periscope.api.tool.ToolResult;
+import dev.periscope.browser.playwright.GridCheck;
 import dev.periscope.browser.store.RuntimeRecords;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -34,6 +35,7 @@ public final class OperatorTools {
   private final BrowserRuntime runtime;
   private final ProjectContext project;
   private final Optional<Path> payloads;
+  private final java.util.function.Supplier<Optional<GridCheck>> grid;
 
   /**
    * {@code payloads} is where the built-in provider keeps checkpoint payloads, whose presence and
@@ -44,6 +46,17 @@ public final class OperatorTools {
       BrowserRuntime runtime,
       ProjectContext project,
       Optional<Path> payloads) {
+    this(records, runtime, project, payloads, Optional::empty);
+  }
+
+  /** With the check of the project's Selenium Grid ({@code browser_grid_check}), if it has one. */
+  public OperatorTools(
+      RuntimeRecords records,
+      BrowserRuntime runtime,
+      ProjectContext project,
+      Optional<Path> payloads,
+      java.util.function.Supplier<Optional<GridCheck>> grid) {
+    this.grid = grid;
     this.records = records;
     this.runtime = runtime;
     this.project = project;
@@ -89,6 +102,13 @@ public final class OperatorTools {
             List.of(),
             true,
             call -> storeCheck()),
+        tool(
+            "browser_grid_check",
+            "Check this project's Selenium Grid, if it names one: reachable, ready, nodes up, free Chrome"
+                + " slots, and where the policy proxies listen for its nodes.",
+            List.of(),
+            true,
+            call -> gridCheck()),
         tool(
             "browser_forget_project",
             "Forget every agent session of this host's project: their checkpoints and audit trails.",
@@ -145,7 +165,7 @@ public final class OperatorTools {
       for (RuntimeRecords.TransitionRow t : records.transitions(id)) {
         text.append(
             String.format(
-                "  %s gen %d %-10s %-9s %5d ms  %s -> %s%s%s%n",
+                "  %s gen %d %-10s %-9s %5d ms  %s -> %s%s%s%s%n",
                 t.startedAt(),
                 t.generation(),
                 t.action(),
@@ -154,7 +174,8 @@ public final class OperatorTools {
                 Optional.ofNullable(t.beforeUrl()).orElse("-"),
                 Optional.ofNullable(t.afterUrl()).orElse("-"),
                 t.errorCode() == null ? "" : "  " + t.errorCode(),
-                t.cause() == null ? "" : "  cause=" + t.cause()));
+                t.cause() == null ? "" : "  cause=" + t.cause(),
+                t.placement() == null ? "" : "  on " + t.placement()));
         rows.add(
             ordered(
                 "started_at", t.startedAt(),
@@ -165,7 +186,8 @@ public final class OperatorTools {
                 "before_url", t.beforeUrl(),
                 "after_url", t.afterUrl(),
                 "error", t.errorCode(),
-                "cause", t.cause()));
+                "cause", t.cause(),
+                "placement", t.placement()));
       }
       trails.put(id.value(), rows);
     }
@@ -242,6 +264,24 @@ public final class OperatorTools {
             + deleted
             + " payload file(s) deleted). Their browser sessions start fresh.",
         Map.of("cleared", rows.size(), "payloads_deleted", deleted));
+  }
+
+  private ToolResult gridCheck() {
+    Optional<GridCheck> check = grid.get();
+    if (check.isEmpty()) {
+      return ToolResult.text(
+          "this project names no Selenium Grid (plugins.browser.grid)",
+          Map.of("grid", Map.of("configured", false)));
+    }
+    GridCheck c = check.get();
+    return ToolResult.text(
+        (c.ok() ? "ok: " : "FAIL: ")
+            + c.detail()
+            + (c.remedy() == null ? "" : "\n  -> " + c.remedy())
+            + "\n",
+        Map.of(
+            "grid",
+            ordered("configured", true, "ok", c.ok(), "detail", c.detail(), "remedy", c.remedy())));
   }
 
   private ToolResult storeCheck() {

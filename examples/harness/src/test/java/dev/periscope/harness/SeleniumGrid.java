@@ -109,6 +109,12 @@ public final class SeleniumGrid implements AutoCloseable {
     return List.copyOf(nodes);
   }
 
+  /** Stops the hub (the router every request and CDP connection goes through); nodes stay. */
+  public void stopHub() throws InterruptedException {
+    killTree(hub);
+    hub.waitFor(10, TimeUnit.SECONDS);
+  }
+
   private Process start(String name, String... args) throws IOException {
     List<String> command =
         new ArrayList<>(

@@ -25,9 +25,10 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code harness doctor}: Java, the installed plugins, Chromium (present and starting), Node.js,
- * each profile's checkpoint store and the browser sessions whose last environment a fault ended,
- * and a live check that the browser plugin opens a local page, checkpoints it and restores it. Each
- * check prints {@code [ok ]}, {@code [warn]} or {@code [FAIL]} with a remedy; any failure exits 1.
+ * each profile's checkpoint store and the browser sessions whose last environment a fault ended, a
+ * project's Selenium Grid ({@code --project}), and a live check that the browser plugin opens a
+ * local page, checkpoints it and restores it. Each check prints {@code [ok ]}, {@code [warn]} or
+ * {@code [FAIL]} with a remedy; any failure exits 1.
  */
 @Command(
     name = "doctor",
@@ -41,6 +42,13 @@ final class Doctor implements Callable<Integer> {
           "only this profile, and the live check in it (default: every profile;"
               + " the live check in the first with the browser plugin)")
   String profile;
+
+  @Option(
+      names = "--project",
+      description =
+          "also check this project's Selenium Grid, when its browser configuration names one"
+              + " (reachable, nodes up, free Chrome slots, where the policy proxies listen)")
+  Path project;
 
   private enum Level {
     OK,
@@ -100,6 +108,9 @@ final class Doctor implements Callable<Integer> {
     }
     checkChromium();
     checkNode();
+    if (project != null) {
+      checkGrid(home, live);
+    }
     if (live == null) {
       add(
           "live check",
@@ -180,6 +191,39 @@ final class Doctor implements Callable<Integer> {
                   + " --session "
                   + f.get("browser_session")));
     }
+  }
+
+  /** The project's Selenium Grid, as the browser plugin of {@code profileName} sees it. */
+  @SuppressWarnings("unchecked")
+  private void checkGrid(HarnessHome home, String profileName) {
+    if (profileName == null) {
+      add("grid", false, "no profile has the browser plugin to ask", null);
+      return;
+    }
+    if (!Files.isDirectory(project)) {
+      add("grid", false, "no project directory " + project, "give --project an existing directory");
+      return;
+    }
+    Map<String, Object> grid;
+    try {
+      grid =
+          (Map<String, Object>)
+              Operations.run(home, profileName, project, "browser_grid_check", Map.of())
+                  .structured()
+                  .get("grid");
+    } catch (RuntimeException e) {
+      add("grid", false, String.valueOf(e.getMessage()), null);
+      return;
+    }
+    if (!Boolean.TRUE.equals(grid.get("configured"))) {
+      add("grid", true, "project " + project + " names no Selenium Grid", null);
+      return;
+    }
+    add(
+        "grid",
+        Boolean.TRUE.equals(grid.get("ok")),
+        (String) grid.get("detail"),
+        (String) grid.get("remedy"));
   }
 
   /** Chromium is there, and starts headless (it renders an empty page and exits). */

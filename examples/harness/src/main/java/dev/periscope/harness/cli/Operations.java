@@ -29,40 +29,46 @@ final class Operations {
       throw new UncheckedIOException(e);
     }
     try {
-      Host host = Host.start(home, profile, project, Host.Options.defaults());
-      ToolResult result;
-      try {
-        if (host.operatorTools().isEmpty()) {
-          // Host.operate names the tools there are; when there are none, say why and what to do.
-          throw new HarnessException(
-              "no plugin in profile "
-                  + profile
-                  + " offers operator tools (a browser plugin installed before host API 2.1.0 has"
-                  + " none); reinstall it with harness plugin add --replace --profile "
-                  + profile
-                  + " PACKAGE");
-        }
-        result = host.operate(tool, arguments);
-      } catch (RuntimeException e) {
-        try {
-          host.close();
-        } catch (RuntimeException closing) {
-          e.addSuppressed(closing);
-        }
-        throw e;
-      }
-      try {
-        host.close();
-      } catch (RuntimeException e) {
-        // The answer stands; what went wrong while stopping is the operator's to know.
-        System.err.println("harness: the host stopped with a failure: " + e.getMessage());
-      }
-      if (result.isError()) {
-        throw new HarnessException(result.text());
-      }
-      return result;
+      return run(home, profile, project, tool, arguments);
     } finally {
       PluginInstaller.deleteTree(project);
     }
+  }
+
+  /** The same on a host of {@code project} (its configuration read, nothing in it written). */
+  static ToolResult run(
+      HarnessHome home, String profile, Path project, String tool, Map<String, Object> arguments) {
+    Host host = Host.start(home, profile, project, Host.Options.defaults());
+    ToolResult result;
+    try {
+      if (host.operatorTools().isEmpty()) {
+        // Host.operate names the tools there are; when there are none, say why and what to do.
+        throw new HarnessException(
+            "no plugin in profile "
+                + profile
+                + " offers operator tools (a browser plugin installed before host API 2.1.0 has"
+                + " none); reinstall it with harness plugin add --replace --profile "
+                + profile
+                + " PACKAGE");
+      }
+      result = host.operate(tool, arguments);
+    } catch (RuntimeException e) {
+      try {
+        host.close();
+      } catch (RuntimeException closing) {
+        e.addSuppressed(closing);
+      }
+      throw e;
+    }
+    try {
+      host.close();
+    } catch (RuntimeException e) {
+      // The answer stands; what went wrong while stopping is the operator's to know.
+      System.err.println("harness: the host stopped with a failure: " + e.getMessage());
+    }
+    if (result.isError()) {
+      throw new HarnessException(result.text());
+    }
+    return result;
   }
 }

@@ -101,6 +101,16 @@ public interface BrowserEnvironment extends AutoCloseable {
    */
   default void probe() {}
 
+  /**
+   * Where this environment's browser runs, in words, when that is worth recording: for a browser on
+   * a Selenium Grid, its node and session. The runtime records it with every transition of the
+   * environment. Asked once, as the environment opens. Since host API 2.4.0; the default is empty
+   * (this machine).
+   */
+  default java.util.Optional<String> placement() {
+    return java.util.Optional.empty();
+  }
+
   @Override
   void close();
 }
