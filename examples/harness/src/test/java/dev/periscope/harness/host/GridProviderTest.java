@@ -283,6 +283,54 @@ class GridProviderTest {
     }
   }
 
+  /** How many Chrome slots the Grid's {@code /status} shows free, once it shows {@code want}. */
+  private static int freeSlotsOnceThey(int want) throws Exception {
+    java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+    int free;
+    do {
+      String status =
+          http.send(
+                  java.net.http.HttpRequest.newBuilder(grid.url.resolve("/status")).build(),
+                  java.net.http.HttpResponse.BodyHandlers.ofString())
+              .body();
+      free = status.split("\"session\": null", -1).length - 1;
+      if (free == want) {
+        return free;
+      }
+      Thread.sleep(250);
+    } while (System.nanoTime() < deadline);
+    return free;
+  }
+
+  @Test
+  void theGridSessionsOfAKilledDriverAreEndedAndAStopLeavesNone() throws Exception {
+    Host h = start(grid.url.toString(), 60_000);
+    assertFalse(call(h, "orphan", "browser_open", Map.of("url", site.url("/login"))).isError());
+    assertEquals(1, freeSlotsOnceThey(1));
+    // The host's Playwright driver, started by this test's JVM (the Grid's processes are java).
+    ProcessHandle driver =
+        ProcessHandle.current()
+            .descendants()
+            .filter(p -> p.info().commandLine().orElse("").contains("run-driver"))
+            .findFirst()
+            .orElseThrow(
+                () -> new AssertionError("no Playwright driver among this JVM's processes"));
+    driver.destroyForcibly();
+    driver.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS);
+    // Its browser on the Grid outlived it; the lane's close ends that session, so the next
+    // browser takes one slot, not a second.
+    String text = call(h, "orphan", "browser_open", Map.of("url", site.url("/home"))).text();
+    if (text.contains("lease=rebuilt") && !text.contains("Welcome back")) {
+      text = call(h, "orphan", "browser_open", Map.of("url", site.url("/home"))).text();
+    }
+    assertTrue(text.contains("Welcome back") || text.contains("/home"), text);
+    assertEquals(1, freeSlotsOnceThey(1), "the killed driver's Grid session is still open");
+    h.close();
+    host = null;
+    assertEquals(2, freeSlotsOnceThey(2), "a stopped host left a session open on the Grid");
+  }
+
   @Test
   void twoAgentsAtOnceGetABrowserEachOnTheGrid() throws Exception {
     Host h = start(grid.url.toString(), 60_000);
