@@ -52,7 +52,26 @@ final class GridClient {
             .timeout(Duration.ofMillis(timeoutMs))
             .method(method, HttpRequest.BodyPublishers.noBody());
     grid.headers().forEach(b::header);
-    return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    // The request's own timeout ends at the answer's headers; the whole exchange, body included,
+    // is bounded here.
+    java.util.concurrent.CompletableFuture<HttpResponse<String>> exchange =
+        HTTP.sendAsync(b.build(), HttpResponse.BodyHandlers.ofString());
+    try {
+      return exchange.get(timeoutMs, java.util.concurrent.TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      exchange.cancel(true);
+      throw new java.net.http.HttpTimeoutException(
+          "the Grid did not answer within " + timeoutMs + " ms");
+    } catch (InterruptedException e) {
+      exchange.cancel(true);
+      throw e;
+    } catch (java.util.concurrent.ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof IOException io) {
+        throw io;
+      }
+      throw new IOException(String.valueOf(cause), cause);
+    }
   }
 
   private static URI under(URI grid, String path) {

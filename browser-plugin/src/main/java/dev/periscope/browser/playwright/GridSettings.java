@@ -11,12 +11,16 @@ import java.util.Optional;
 /**
  * Where the grid provider opens its browsers: a Selenium Grid 4 at {@code url} (its router, as
  * {@code http://HOST:4444}), the headers every request to it carries (a token a gateway in front of
- * it asks for), how long a new browser may wait in the Grid's queue for a free slot, and the
- * address the environments' policy proxies listen on, which the Grid's nodes must reach (loopback
- * serves only a Grid whose nodes run on this machine).
+ * it asks for), how long a new browser may wait in the Grid's queue for a free slot, how long the
+ * Grid may then take to start it, and the address the environments' policy proxies listen on, which
+ * the Grid's nodes must reach (loopback serves only a Grid whose nodes run on this machine).
  */
 public record GridSettings(
-    URI url, Map<String, String> headers, long queueTimeoutMs, String proxyAddress) {
+    URI url,
+    Map<String, String> headers,
+    long queueTimeoutMs,
+    String proxyAddress,
+    long launchTimeoutMs) {
   public GridSettings {
     headers = Map.copyOf(headers);
   }
@@ -79,21 +83,13 @@ public record GridSettings(
           }
           headers.put(n, v);
         });
-    Object queue = config.at("grid.queueTimeoutMs").orElse(DEFAULT_QUEUE_TIMEOUT_MS);
-    if (!(queue instanceof Number q)
-        || q.doubleValue() != Math.rint(q.doubleValue())
-        || q.longValue() < 1_000
-        || q.longValue() > 600_000) {
-      throw new ConfigurationException(
-          "plugins.browser.grid.queueTimeoutMs",
-          "plugins.browser.grid.queueTimeoutMs must be an integer from 1000 to 600000 (found "
-              + queue
-              + ")");
-    }
+    long queue = milliseconds(config, "queueTimeoutMs", DEFAULT_QUEUE_TIMEOUT_MS);
+    long launch = milliseconds(config, "launchTimeoutMs", DEFAULT_LAUNCH_TIMEOUT_MS);
     String proxyAddress = config.string("grid.proxyAddress").orElse("127.0.0.1");
     if (!proxyAddress.matches("[A-Za-z0-9.:-]{1,253}")
-        || proxyAddress.equals("0.0.0.0")
-        || proxyAddress.matches("[0:]*::?[0:]*")) {
+        // Literals only (a name is judged when the proxy binds it): no DNS while reading settings.
+        || (proxyAddress.matches("[0-9.]+|.*:.*")
+            && dev.periscope.browser.policy.PolicyProxy.listensEverywhere(proxyAddress))) {
       throw new ConfigurationException(
           "plugins.browser.grid.proxyAddress",
           "plugins.browser.grid.proxyAddress must be one address of this machine that the Grid's"
@@ -101,7 +97,27 @@ public record GridSettings(
               + proxyAddress
               + ")");
     }
-    return Optional.of(new GridSettings(url, headers, q.longValue(), proxyAddress));
+    return Optional.of(new GridSettings(url, headers, queue, proxyAddress, launch));
+  }
+
+  /** How long the Grid may take to start a browser, once a slot was free, when not said. */
+  public static final long DEFAULT_LAUNCH_TIMEOUT_MS = 60_000;
+
+  private static long milliseconds(PluginConfiguration config, String key, long fallback) {
+    Object value = config.at("grid." + key).orElse(fallback);
+    if (!(value instanceof Number n)
+        || n.doubleValue() != Math.rint(n.doubleValue())
+        || n.longValue() < 1_000
+        || n.longValue() > 600_000) {
+      throw new ConfigurationException(
+          "plugins.browser.grid." + key,
+          "plugins.browser.grid."
+              + key
+              + " must be an integer from 1000 to 600000 (found "
+              + value
+              + ")");
+    }
+    return n.longValue();
   }
 
   /** Never the headers' values: they may hold a gateway's token. */
@@ -115,6 +131,8 @@ public record GridSettings(
         + queueTimeoutMs
         + ", proxyAddress="
         + proxyAddress
+        + ", launchTimeoutMs="
+        + launchTimeoutMs
         + "]";
   }
 

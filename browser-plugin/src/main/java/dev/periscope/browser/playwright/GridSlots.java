@@ -13,6 +13,9 @@ import java.util.concurrent.TimeUnit;
 final class GridSlots {
   private int launching;
 
+  /** How many counted launches have ended: a status asked for before one ended is asked again. */
+  private long ended;
+
   /**
    * Waits until the Grid has a slot for one more browser, at most its queue timeout; the caller
    * then starts it and says {@link #launched()} when done, whatever the outcome.
@@ -25,6 +28,10 @@ final class GridSlots {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(g.queueTimeoutMs());
     while (true) {
       cancellation.throwIfCancelled();
+      long endedBefore;
+      synchronized (this) {
+        endedBefore = ended;
+      }
       GridStatus status;
       try {
         status = GridClient.status(g, 10_000);
@@ -35,6 +42,11 @@ final class GridSlots {
         throw new java.util.concurrent.CancellationException("interrupted waiting for the Grid");
       }
       synchronized (this) {
+        if (ended != endedBefore) {
+          // A launch ended while the Grid was asked: its browser may hold a slot the answer shows
+          // free, and it no longer counts in launching.
+          continue;
+        }
         if (status.freeSlots() > launching) {
           launching++;
           return true;
@@ -55,5 +67,6 @@ final class GridSlots {
   /** A browser counted by {@link #await} has started, or failed to. */
   synchronized void launched() {
     launching--;
+    ended++;
   }
 }

@@ -71,9 +71,6 @@ final class Lane implements AutoCloseable {
    */
   static final String GRID_TAG = "periscope:lane";
 
-  /** This process's lanes are told apart from another host's on the same Grid by this. */
-  private static final String INSTANCE = java.util.UUID.randomUUID().toString();
-
   /** The value of {@link #GRID_TAG} on this lane's Grid sessions. */
   private final String gridTag;
 
@@ -101,7 +98,8 @@ final class Lane implements AutoCloseable {
       java.util.function.Function<Browser, PreparedContext> spares,
       Optional<GridSettings> grid) {
     this.grid = grid;
-    this.gridTag = INSTANCE + "/" + number;
+    // Its own, never another lane's (of this host, a later pool, or another host on the Grid).
+    this.gridTag = java.util.UUID.randomUUID().toString();
     this.number = number;
     this.driverFiles = driverFiles;
     this.spares = spares;
@@ -440,27 +438,45 @@ final class Lane implements AutoCloseable {
    */
   private void endLeftGridSessions() {
     GridSettings g = grid.orElseThrow();
+    List<GridStatus.Session> left;
     try {
-      List<GridStatus.Session> left = GridClient.status(g, 5_000).ofLane(gridTag);
-      for (GridStatus.Session s : left) {
-        GridClient.endSession(g, s.id(), 5_000);
-      }
-      if (!left.isEmpty()) {
-        LOG.info(
-            "ended {} Selenium Grid session(s) that browser lane {} left open at {}",
-            left.size(),
-            number,
-            g.url());
-      }
+      left = GridClient.status(g, 5_000).ofLane(gridTag);
     } catch (java.io.IOException e) {
       LOG.warn(
-          "could not end the Selenium Grid sessions browser lane {} left open at {}: {}; they end"
-              + " at the Grid's session timeout",
+          "could not learn which Selenium Grid sessions browser lane {} left open at {}: {}; they"
+              + " end at the Grid's session timeout",
           number,
           g.url(),
           e.getMessage());
+      return;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      return;
+    }
+    int ended = 0;
+    for (GridStatus.Session s : left) {
+      try {
+        GridClient.endSession(g, s.id(), 5_000);
+        ended++;
+      } catch (java.io.IOException e) {
+        LOG.warn(
+            "could not end Selenium Grid session {} (node {}) that browser lane {} left open: {};"
+                + " it ends at the Grid's session timeout",
+            s.id(),
+            s.node(),
+            number,
+            e.getMessage());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+    if (ended > 0) {
+      LOG.info(
+          "ended {} Selenium Grid session(s) that browser lane {} left open at {}",
+          ended,
+          number,
+          g.url());
     }
   }
 

@@ -284,7 +284,8 @@ public final class PlaywrightProvider implements CheckpointingProvider {
                   throw e;
                 }
               },
-              PlaywrightEnvironment.callBound(policy) + (onGrid ? REMOTE_LAUNCH_MS : 0));
+              PlaywrightEnvironment.callBound(policy)
+                  + (onGrid ? settings.grid().orElseThrow().launchTimeoutMs() : 0));
       cancellation.throwIfCancelled();
       environment.reopenSaved();
       return environment;
@@ -309,24 +310,41 @@ public final class PlaywrightProvider implements CheckpointingProvider {
   }
 
   /** On the lane's thread: a browser of its own on the Grid for one environment. */
-  private static Lane.Remote launchRemote(Lane lane) {
+  private Lane.Remote launchRemote(Lane lane) {
     try {
-      return lane.launchRemote(REMOTE_LAUNCH_MS);
+      return lane.launchRemote(settings.grid().orElseThrow().launchTimeoutMs());
     } catch (PlaywrightException e) {
-      throw new GridLaunchException(e);
+      throw new GridLaunchException(e, settings.grid().orElseThrow());
     }
   }
-
-  /** How long a browser on the Grid may take to start, once a slot was free for it. */
-  static final long REMOTE_LAUNCH_MS = 60_000;
 
   /** The browsers this provider is starting on the Grid, so that two never count one free slot. */
   private final GridSlots gridSlots = new GridSlots();
 
   /** A remote browser the Grid did not start. */
   static final class GridLaunchException extends RuntimeException {
-    GridLaunchException(RuntimeException cause) {
-      super(cause.getMessage(), cause);
+    /** Whether the Grid did not start the browser within the launch timeout. */
+    final boolean timedOut;
+
+    /**
+     * Playwright's message with its call log, less what would show the Grid's header values (its
+     * log quotes them; they may hold a gateway's token); the raw exception is not kept.
+     */
+    GridLaunchException(PlaywrightException cause, GridSettings grid) {
+      super(redacted(String.valueOf(cause.getMessage()), grid), null, false, false);
+      this.timedOut = cause instanceof com.microsoft.playwright.TimeoutError;
+    }
+
+    private static String redacted(String message, GridSettings grid) {
+      String kept =
+          String.join(
+              "\n", message.lines().filter(l -> !l.contains("additional headers")).toList());
+      for (String value : grid.headers().values()) {
+        if (!value.isEmpty()) {
+          kept = kept.replace(value, "[REDACTED]");
+        }
+      }
+      return kept;
     }
   }
 
@@ -419,6 +437,19 @@ public final class PlaywrightProvider implements CheckpointingProvider {
   private RuntimeException gridFailure(RuntimeException e) {
     GridSettings g = settings.grid().orElseThrow();
     String message = String.valueOf(e.getMessage());
+    if (e instanceof Lane.GridCapacityException capacity && capacity.status.slots() == 0) {
+      // Not a full Grid: one with no Chrome at all, where waiting longer would not help.
+      return new BrowserException(
+          ErrorCode.BROWSER_PROVIDER_UNAVAILABLE,
+          "no node of the Selenium Grid at "
+              + g.url()
+              + " offered Chrome within "
+              + g.queueTimeoutMs()
+              + " ms (it has "
+              + capacity.status.describe()
+              + "): start a node with Chromium and chromium-driver (README: Running on Selenium Grid)",
+          e);
+    }
     if (e instanceof Lane.GridCapacityException capacity) {
       return new BrowserException(
           ErrorCode.BROWSER_CAPACITY,
@@ -433,6 +464,17 @@ public final class PlaywrightProvider implements CheckpointingProvider {
     }
     if (e instanceof Lane.GridUnreachableException) {
       message = "its status did not answer: " + message;
+    }
+    if (e instanceof GridLaunchException launch && launch.timedOut) {
+      return new BrowserException(
+          ErrorCode.BROWSER_PROVIDER_UNAVAILABLE,
+          "the Selenium Grid at "
+              + g.url()
+              + " did not start a browser within "
+              + g.launchTimeoutMs()
+              + " ms (plugins.browser.grid.launchTimeoutMs), though it had a free slot: is its"
+              + " node able to start Chromium (see the node's log)?",
+          e);
     }
     return new BrowserException(
         ErrorCode.BROWSER_PROVIDER_UNAVAILABLE,
@@ -561,9 +603,9 @@ public final class PlaywrightProvider implements CheckpointingProvider {
     }
     try {
       if (logging != null) {
-        // Bounded by the status request's own timeout.
+        // Its status request is bounded (GridClient); so is this wait.
         try {
-          logging.join();
+          logging.join(15_000);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
         }

@@ -117,6 +117,10 @@ public final class PolicyProxy implements AutoCloseable {
     http.setSendServerVersion(false);
     connector =
         new ServerConnector(server, 1, 1, new org.eclipse.jetty.server.HttpConnectionFactory(http));
+    if (listensEverywhere(address)) {
+      throw new IllegalArgumentException(
+          "the policy proxy listens on one address, never every interface's (" + address + ")");
+    }
     connector.setHost(address);
     connector.setPort(0);
     server.addConnector(connector);
@@ -131,6 +135,19 @@ public final class PolicyProxy implements AutoCloseable {
         e.addSuppressed(stopping);
       }
       throw new IllegalStateException("the policy proxy did not start: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Whether {@code address} names the wildcard address in any spelling ({@code 0}, {@code 0.0},
+   * {@code ::ffff:0.0.0.0}, a name that resolves to it): binding it would listen on every
+   * interface. A name that does not resolve is for the bind to refuse.
+   */
+  public static boolean listensEverywhere(String address) {
+    try {
+      return InetAddress.getByName(address).isAnyLocalAddress();
+    } catch (java.net.UnknownHostException e) {
+      return false;
     }
   }
 

@@ -22,6 +22,7 @@ class GridSettingsTest {
         GridSettings.read(grid(Map.of("url", "http://grid.internal:4444"))).orElseThrow();
     assertEquals("grid.internal", g.url().getHost());
     assertEquals(GridSettings.DEFAULT_QUEUE_TIMEOUT_MS, g.queueTimeoutMs());
+    assertEquals(GridSettings.DEFAULT_LAUNCH_TIMEOUT_MS, g.launchTimeoutMs());
     assertEquals("127.0.0.1", g.proxyAddress());
     assertTrue(g.proxyOnLoopback());
     assertFalse(g.gridOnLoopback());
@@ -38,7 +39,14 @@ class GridSettingsTest {
             Map.of("url", "http://grid:4444", "headers", Map.of("X-Token", "a\r\nInjected: yes")),
             Map.of("url", "http://grid:4444", "headers", Map.of("bad name", "v")),
             Map.of("url", "http://grid:4444", "queueTimeoutMs", 10),
-            Map.of("url", "http://grid:4444", "proxyAddress", "10.0.0.1; rm"))) {
+            Map.of("url", "http://grid:4444", "launchTimeoutMs", 600_001),
+            Map.of("url", "http://grid:4444", "launchTimeoutMs", "soon"),
+            Map.of("url", "http://grid:4444", "proxyAddress", "10.0.0.1; rm"),
+            Map.of("url", "http://grid:4444", "proxyAddress", "0.0.0.0"),
+            Map.of("url", "http://grid:4444", "proxyAddress", "0"),
+            Map.of("url", "http://grid:4444", "proxyAddress", "0.0"),
+            Map.of("url", "http://grid:4444", "proxyAddress", "::"),
+            Map.of("url", "http://grid:4444", "proxyAddress", "::ffff:0.0.0.0"))) {
       ConfigurationException e =
           assertThrows(
               ConfigurationException.class, () -> GridSettings.read(grid(bad)), bad::toString);

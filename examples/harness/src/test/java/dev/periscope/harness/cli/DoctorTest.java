@@ -77,9 +77,14 @@ class DoctorTest {
   @Test
   void reportsASessionWhoseLastBrowserEndedByAFaultAndItsRemedy() throws Exception {
     logInThen("crashed-agent", true);
-    var r = HarnessProcess.run(home, tmp, "doctor", "--profile", "p");
+    var r =
+        HarnessProcess.run(home, tmp, "doctor", "--profile", "p", "--project", project.toString());
     assertEquals(
         0, r.exitCode(), r.out() + r.err()); // a past fault is a warning, not a broken installation
+    // The project's Grid, asked of the plugin on that project: this one names none.
+    assertTrue(
+        r.out().contains("[ok  ] grid              project " + project + " names no Selenium Grid"),
+        r.out());
     assertTrue(r.out().contains("[warn] fault p"), r.out());
     assertTrue(
         r.out().contains("(agent session crashed-agent): its last browser ended by a fault at "),
@@ -89,7 +94,7 @@ class DoctorTest {
     assertTrue(
         r.out().contains("→ nothing to repair: its next call continues from its last checkpoint"),
         r.out());
-    assertTrue(r.out().contains("[ok  ] checkpoints p     schema 3, 1 checkpoint(s)"), r.out());
+    assertTrue(r.out().contains("[ok  ] checkpoints p     schema 4, 1 checkpoint(s)"), r.out());
 
     // Once the session has gone on in a fresh browser, it is no longer reported.
     logInThen("crashed-agent", false);
@@ -121,7 +126,7 @@ class DoctorTest {
     assertTrue(
         gone.out()
             .contains(
-                "[ok  ] checkpoints p     schema 3, 1 checkpoint(s), 1 with the payload gone"),
+                "[ok  ] checkpoints p     schema 4, 1 checkpoint(s), 1 with the payload gone"),
         gone.out());
   }
 }

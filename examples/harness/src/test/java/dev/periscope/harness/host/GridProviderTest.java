@@ -84,15 +84,29 @@ class GridProviderTest {
     return start(gridUrl, queueTimeoutMs, more, home -> {});
   }
 
-  /** The same, with {@code installed} run once the profile has the plugin. */
   private Host start(
       String gridUrl,
       long queueTimeoutMs,
       String more,
       java.util.function.Consumer<HarnessHome> installed)
       throws Exception {
+    return start(gridUrl, queueTimeoutMs, more, installed, "");
+  }
+
+  /**
+   * The same, with {@code installed} run once the profile has the plugin, and {@code gridMore} in
+   * the grid section.
+   */
+  private Host start(
+      String gridUrl,
+      long queueTimeoutMs,
+      String more,
+      java.util.function.Consumer<HarnessHome> installed,
+      String gridMore)
+      throws Exception {
     HarnessHome home = new HarnessHome(homeDir);
-    PluginInstaller.add(home, "p", HarnessProcess.PACKAGE, false);
+    // A test may start a second host in the same home: the package is installed again.
+    PluginInstaller.add(home, "p", HarnessProcess.PACKAGE, true);
     installed.accept(home);
     TestProjects.project(
         projectDir,
@@ -101,12 +115,12 @@ class GridProviderTest {
             plugins:
               browser:
                 provider: grid
-                grid: {url: "%s", queueTimeoutMs: %d}
+                grid: {url: "%s", queueTimeoutMs: %d%s}
                 network:
                   mode: allowlist
                   allowCidrs: ["127.0.0.1/32"]
             """
-                .formatted(gridUrl, queueTimeoutMs));
+                .formatted(gridUrl, queueTimeoutMs, gridMore.isEmpty() ? "" : ", " + gridMore));
     host = Host.start(home, "p", projectDir, Host.Options.defaults());
     return host;
   }
@@ -204,6 +218,78 @@ class GridProviderTest {
     assertTrue(r.text().contains("the Selenium Grid at http://127.0.0.1:9"), r.text());
     assertTrue(r.text().contains("is the Grid running and reachable"), r.text());
     assertEquals(-1, r.text().indexOf("\tat "), "no stack trace");
+  }
+
+  /**
+   * A stand-in for a Grid whose one node has a free Chrome slot but gives no browser: it refuses
+   * the session as a node does when its Chromium cannot start, or never answers.
+   */
+  private static HttpServer fakeGrid(boolean answers, java.util.concurrent.CountDownLatch done)
+      throws IOException {
+    HttpServer fake =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    fake.createContext(
+        "/status",
+        e ->
+            CredentialCanaryTest.respond(
+                e,
+                """
+                {"value": {"ready": true, "nodes": [{"availability": "UP", "uri": "http://127.0.0.1:1",
+                  "slots": [{"session": null, "stereotype": {"browserName": "chrome"}}]}]}}""",
+                null));
+    fake.createContext(
+        "/session",
+        e -> {
+          e.getRequestBody().readAllBytes();
+          if (!answers) {
+            try {
+              done.await(120, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException interrupted) {
+              Thread.currentThread().interrupt();
+            }
+          }
+          byte[] body =
+              ("{\"value\": {\"error\": \"session not created\", \"message\": \"Could not start a new"
+                      + " session. session not created: Chrome failed to start: exited normally\","
+                      + " \"stacktrace\": \"\"}}")
+                  .getBytes(StandardCharsets.UTF_8);
+          e.getResponseHeaders().set("Content-Type", "application/json; charset=utf-8");
+          e.sendResponseHeaders(500, body.length);
+          e.getResponseBody().write(body);
+          e.close();
+        });
+    fake.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
+    fake.start();
+    return fake;
+  }
+
+  @Test
+  void aNodeThatGivesNoBrowserAndAGridThatNeverStartsOneAreClearErrors() throws Exception {
+    java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+    HttpServer refusing = fakeGrid(true, done);
+    HttpServer silent = fakeGrid(false, done);
+    try {
+      String refusingUrl = "http://127.0.0.1:" + refusing.getAddress().getPort();
+      Host h = start(refusingUrl, 2_000);
+      ToolResult refused = call(h, "agent", "browser_open", Map.of("url", site.url("/login")));
+      assertTrue(refused.isError(), refused.text());
+      assertTrue(refused.text().contains("the Selenium Grid at " + refusingUrl), refused.text());
+      assertTrue(refused.text().contains("Chrome failed to start"), refused.text());
+      assertEquals(-1, refused.text().indexOf("\tat "), "no stack trace");
+      h.close();
+      host = null;
+
+      String silentUrl = "http://127.0.0.1:" + silent.getAddress().getPort();
+      Host s = start(silentUrl, 2_000, "", home -> {}, "launchTimeoutMs: 2000");
+      ToolResult late = call(s, "agent", "browser_open", Map.of("url", site.url("/login")));
+      assertTrue(late.isError(), late.text());
+      assertTrue(late.text().contains("did not start a browser within 2000 ms"), late.text());
+      assertTrue(late.text().contains("launchTimeoutMs"), late.text());
+    } finally {
+      done.countDown();
+      refusing.stop(0);
+      silent.stop(0);
+    }
   }
 
   @Test
@@ -320,11 +406,13 @@ class GridProviderTest {
     driver.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS);
     // Its browser on the Grid outlived it; the lane's close ends that session, so the next
     // browser takes one slot, not a second.
-    String text = call(h, "orphan", "browser_open", Map.of("url", site.url("/home"))).text();
-    if (text.contains("lease=rebuilt") && !text.contains("Welcome back")) {
-      text = call(h, "orphan", "browser_open", Map.of("url", site.url("/home"))).text();
+    ToolResult next = call(h, "orphan", "browser_open", Map.of("url", site.url("/home")));
+    if (next.isError()) {
+      assertTrue(next.text().contains("lease=rebuilt"), next.text());
+      next = call(h, "orphan", "browser_open", Map.of("url", site.url("/home")));
     }
-    assertTrue(text.contains("Welcome back") || text.contains("/home"), text);
+    assertFalse(next.isError(), next.text());
+    assertTrue(next.text().contains("URL: " + site.url("/home")), next.text());
     assertEquals(1, freeSlotsOnceThey(1), "the killed driver's Grid session is still open");
     h.close();
     host = null;
@@ -425,6 +513,13 @@ class GridProviderTest {
         t.setDaemon(true);
         t.start();
       }
+      AtomicInteger beacons = new AtomicInteger();
+      site.handler(
+          "/beacon",
+          e -> {
+            beacons.incrementAndGet();
+            CredentialCanaryTest.respond(e, "ok", null);
+          });
       Host h = start(grid.url.toString(), 60_000);
       assertFalse(call(h, "ssrf", "browser_open", Map.of("url", site.url("/login"))).isError());
       List<String> corpus = literalCorpus();
@@ -443,13 +538,19 @@ class GridProviderTest {
                 + " try { const f = document.createElement('iframe'); f.src = t; document.body.appendChild(f); } catch (e) {}"
                 + " try { new Image().src = t; } catch (e) {}"
                 + " try { fetch(t).catch(() => {}); } catch (e) {}"
-                + " try { new WebSocket(t.replace(/^http/, 'ws')); } catch (e) {} }</script>");
-        call(h, "ssrf", "browser_open", Map.of("url", site.url(path)));
+                + " try { new WebSocket(t.replace(/^http/, 'ws')); } catch (e) {} }"
+                + " fetch('/beacon');</script>");
+        ToolResult hostile = call(h, "ssrf", "browser_open", Map.of("url", site.url(path)));
+        // Loaded, or stopped by the guards for a frame that hands a scheme to another program.
+        assertTrue(
+            !hostile.isError() || hostile.text().contains("to another program"), hostile.text());
         // The page never goes idle (its WebSockets retry); what it asks for, it asked for at once.
         call(h, "ssrf", "browser_wait", Map.of("until", "network-idle", "timeout_ms", 1500));
       }
       Thread.sleep(1000);
       assertEquals(0, hits.get(), "a loopback decoy received a connection from the Grid's browser");
+      assertEquals(
+          (corpus.size() + 24) / 25, beacons.get(), "every hostile page's script ran to its end");
       System.out.printf(
           "SSRF corpus through the Grid: %d literal entries as page targets;"
               + " %d loopback decoys, 0 connections%n",
