@@ -344,7 +344,7 @@ final class Lane implements AutoCloseable {
       throw new IllegalStateException("a grid lane launches a browser for each environment");
     }
     connect();
-    List<String> args = chromiumArgs();
+    List<String> args = chromiumArgs(true);
     try {
       // The browser-wide proxy reaches nowhere: every context has its environment's policy proxy,
       // and WebRTC honours only a browser-wide proxy when it decides which UDP is "non-proxied".
@@ -409,7 +409,8 @@ final class Lane implements AutoCloseable {
                     // A slot was free a moment ago (GridSlots): this bounds the browser's start,
                     // and a race for that slot with another client of the Grid.
                     .setTimeout(timeoutMs)
-                    .setArgs(chromiumArgs()));
+                    // The node decides its own sandbox (its stereotype's args), never this host.
+                    .setArgs(chromiumArgs(false)));
     Optional<GridStatus.Session> session = Optional.empty();
     try {
       List<GridStatus.Session> tagged = GridClient.status(g, 5_000).ofLane(gridTag);
@@ -508,8 +509,11 @@ final class Lane implements AutoCloseable {
     }
   }
 
-  /** The switches every Chromium of this lane starts with. */
-  private static List<String> chromiumArgs() {
+  /**
+   * The switches every Chromium of this lane starts with; {@code here}: on this machine, where a
+   * root user needs Chromium's sandbox off (a Grid node's operator says that in its stereotype).
+   */
+  private static List<String> chromiumArgs(boolean here) {
     List<String> args =
         new ArrayList<>(
             List.of(
@@ -522,7 +526,7 @@ final class Lane implements AutoCloseable {
                 "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
                 "--disable-default-apps",
                 "--deny-permission-prompts"));
-    if ("root".equals(System.getProperty("user.name"))) {
+    if (here && "root".equals(System.getProperty("user.name"))) {
       args.add("--no-sandbox");
     }
     return args;

@@ -49,11 +49,17 @@ public final class SeleniumGrid implements AutoCloseable {
 
         [[node.driver-configuration]]
         display-name = "chromium"
-        stereotype = '{"browserName": "chrome", "goog:chromeOptions": {"binary": "/usr/bin/chromium"}}'
+        stereotype = '{"browserName": "chrome", "goog:chromeOptions": {"binary": "/usr/bin/chromium"%s}}'
         max-sessions = %d
         webdriver-executable = "/usr/bin/chromedriver"
         """
-            .formatted(slots, slots));
+            .formatted(
+                slots,
+                // The node decides its sandbox: Chromium run by root needs it off.
+                "root".equals(System.getProperty("user.name"))
+                    ? ", \"args\": [\"--no-sandbox\"]"
+                    : "",
+                slots));
     hub =
         start(
             "hub",
