@@ -9,6 +9,7 @@ import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.Extraction;
 import dev.periscope.api.browser.ObservationBudget;
+import dev.periscope.api.browser.spi.ProviderChallenge;
 import dev.periscope.api.browser.spi.ProviderElement;
 import dev.periscope.api.browser.spi.ProviderObservation;
 import java.io.IOException;
@@ -23,8 +24,9 @@ import java.util.Map;
 /**
  * The scripts that run inside Chromium, and what crosses back: observe.js (rank, group, cut; or
  * find the very node a target names) with names.js (accessible names; hints.js in it), cover.js
- * (what covers an element) and shadow.js (walking shadow roots) in it, extract.js (fixed
- * traversals, with shadow.js), guards.js (installed in every document). Call on the lane's thread.
+ * (what covers an element), shadow.js (walking shadow roots) and challenge.js (bot walls) in it,
+ * extract.js (fixed traversals, with shadow.js), guards.js (installed in every document). Call on
+ * the lane's thread.
  */
 final class PageScripts {
   private static final String COVER = resource("cover.js").strip();
@@ -35,7 +37,8 @@ final class PageScripts {
       resource("observe.js")
           .replace("__NAMES__", NAMES)
           .replace("__COVER__", COVER)
-          .replace("__SHADOW__", SHADOW);
+          .replace("__SHADOW__", SHADOW)
+          .replace("__CHALLENGE__", resource("challenge.js").strip());
 
   /** Made on first use: {@link HitTest}'s own scripts are made from {@link #cover()}. */
   private static final class ReadyPoint {
@@ -105,6 +108,9 @@ final class PageScripts {
     List<ProviderElement> elements = new ArrayList<>(elements(raw, null, null));
     int total = ((Number) raw.get("totalElements")).intValue();
     boolean truncated = Boolean.TRUE.equals(raw.get("elementsTruncated"));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> challenge = (Map<String, Object>) raw.get("challenge");
+    String challengeFrame = null;
     for (Frame frame : documentFrames(page)) {
       if (frame == page.mainFrame() || frames.size() >= MAX_FRAMES) {
         continue;
@@ -122,11 +128,12 @@ final class PageScripts {
         continue; // navigated or detached while observed: it is not on the page as it stands
       }
       frames.add(frame);
+      String prefix = "f" + (frames.size() - 1) + FRAME_SEPARATOR;
+      if (challenge != null && frame.url().equals(challenge.get("frameSrc"))) {
+        challengeFrame = prefix;
+      }
       elements.addAll(
-          elements(
-              inFrame,
-              "f" + (frames.size() - 1) + FRAME_SEPARATOR,
-              "frame " + CredentialFields.originOfUrl(frame.url())));
+          elements(inFrame, prefix, "frame " + CredentialFields.originOfUrl(frame.url())));
       total += ((Number) inFrame.get("totalElements")).intValue();
       truncated |= Boolean.TRUE.equals(inFrame.get("elementsTruncated"));
     }
@@ -136,13 +143,46 @@ final class PageScripts {
       truncated = true;
     }
     return new ProviderObservation(
-        str(raw.get("url")),
-        str(raw.get("title")),
-        str(raw.get("text")),
-        ((Number) raw.get("totalTextChars")).intValue(),
-        elements,
-        total,
-        truncated);
+            str(raw.get("url")),
+            str(raw.get("title")),
+            str(raw.get("text")),
+            ((Number) raw.get("totalTextChars")).intValue(),
+            elements,
+            total,
+            truncated)
+        .withChallenge(challenge == null ? null : challenge(challenge, challengeFrame, elements));
+  }
+
+  /**
+   * The challenge challenge.js found, with the elements of the frame it runs in (observed with the
+   * frame prefix {@code framePrefix}, null when not observed) as its own: the first is its element
+   * when the page itself lists none, and all are gated.
+   */
+  @SuppressWarnings("unchecked")
+  private static ProviderChallenge challenge(
+      Map<String, Object> found, String framePrefix, List<ProviderElement> elements) {
+    List<String> gated = new ArrayList<>((List<String>) found.get("gated"));
+    String target = (String) found.get("target");
+    if (framePrefix != null) {
+      for (ProviderElement e : elements) {
+        if (e.target().startsWith(framePrefix)) {
+          gated.add(e.target());
+          if (target == null) {
+            target = e.target();
+          }
+        }
+      }
+    }
+    java.util.Set<String> listed = new java.util.HashSet<>();
+    elements.forEach(e -> listed.add(e.target()));
+    gated.retainAll(listed);
+    return new ProviderChallenge(
+        str(found.get("kind")),
+        str(found.get("vendor")),
+        str(found.get("frame")),
+        target != null && listed.contains(target) ? target : null,
+        gated,
+        Boolean.TRUE.equals(found.get("wholePage")));
   }
 
   static final int MAX_FRAMES = 8;

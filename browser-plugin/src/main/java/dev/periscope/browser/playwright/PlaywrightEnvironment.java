@@ -392,7 +392,8 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
               tabs.takePageEvents(),
               tab().navigations.status(tab().page.url()),
               null,
-              tabs.listing(o.title()));
+              tabs.listing(o.title()),
+              o.challenge());
         });
   }
 

@@ -470,4 +470,14 @@ final class Environment {
   ProviderElement resolve(String observationId, String ref) {
     return refs.resolve(observationId, ref);
   }
+
+  /**
+   * The element behind a ref that an action is about to act on: as {@link #resolve}, and {@code
+   * BROWSER_CHALLENGE} when the challenge the observation shows holds it back.
+   */
+  ProviderElement resolveForAction(String observationId, String ref) {
+    ProviderElement e = refs.resolve(observationId, ref);
+    refs.admit(observationId, ref);
+    return e;
+  }
 }

@@ -66,7 +66,50 @@ final class Lease implements BrowserLease {
             "observing the page",
             timeouts().actionMs(),
             () -> environment.delegate().observe(budget));
-    return environment.record(runtime.redactions().observation(environment.sessionId, seen), shown);
+    Refs before = environment.latest();
+    Observation o =
+        environment.record(runtime.redactions().observation(environment.sessionId, seen), shown);
+    if (o.challenge() != null
+        && (before == null || !sameChallenge(before.observation().challenge(), o.challenge()))) {
+      recordChallenge(before == null ? null : before.observation(), o);
+    }
+    return o;
+  }
+
+  private static boolean sameChallenge(
+      dev.periscope.api.browser.PageChallenge a, dev.periscope.api.browser.PageChallenge b) {
+    return a != null
+        && a.kind().equals(b.kind())
+        && a.vendor().equals(b.vendor())
+        && a.frame().equals(b.frame());
+  }
+
+  /**
+   * The audit trail's {@code challenge} record: the page began to show a challenge (its vendor and
+   * kind are the cause), whatever the call that saw it.
+   */
+  private void recordChallenge(Observation before, Observation seen) {
+    java.time.Instant now = java.time.Instant.now();
+    String cause =
+        (seen.challenge().vendor().isEmpty() ? "" : seen.challenge().vendor() + " ")
+            + seen.challenge().kind();
+    runtime.recordTransition(
+        new Transition(
+            "transition-" + java.util.UUID.randomUUID(),
+            environment.sessionId.value(),
+            environment.id,
+            environment.provider.id(),
+            environment.generation,
+            java.util.Map.of("kind", "challenge", "cause", cause),
+            Transition.Outcome.SUCCEEDED,
+            before == null ? null : before.id(),
+            seen,
+            now,
+            now,
+            new Transition.Metrics(0, 0, 0, 0, 0, false, false),
+            null),
+        before,
+        environment.placement());
   }
 
   private RuntimeSettings.Timeouts timeouts() {
@@ -84,7 +127,7 @@ final class Lease implements BrowserLease {
           ProviderElement target =
               action.target() == null
                   ? null
-                  : environment.resolve(
+                  : environment.resolveForAction(
                       action.target().observationId(), action.target().elementRef());
           if (target != null) {
             action.admit(target);
@@ -92,7 +135,7 @@ final class Lease implements BrowserLease {
           ProviderElement destination =
               action.destination() == null
                   ? null
-                  : environment.resolve(
+                  : environment.resolveForAction(
                       action.destination().observationId(), action.destination().elementRef());
           if (action instanceof BrowserAction.PageAction<R> page) {
             return transition(

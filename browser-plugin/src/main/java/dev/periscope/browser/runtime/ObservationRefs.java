@@ -3,16 +3,20 @@ package dev.periscope.browser.runtime;
 import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.Observation;
+import dev.periscope.api.browser.PageChallenge;
+import dev.periscope.api.browser.spi.ProviderChallenge;
 import dev.periscope.api.browser.spi.ProviderElement;
 import dev.periscope.api.browser.spi.ProviderObservation;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -124,9 +128,80 @@ final class ObservationRefs {
             events,
             p.status(),
             p.dialog(),
-            p.tabs());
-    latest = new Refs(o, Map.copyOf(byRef));
+            p.tabs(),
+            challenge(p.challenge(), byRef));
+    latest = new Refs(o, Map.copyOf(byRef), gated(p.challenge(), byRef));
     return o;
+  }
+
+  /** The provider's challenge with its element's ref, or null. */
+  private static PageChallenge challenge(ProviderChallenge c, Map<String, ProviderElement> byRef) {
+    if (c == null) {
+      return null;
+    }
+    String ref = null;
+    for (Map.Entry<String, ProviderElement> e : byRef.entrySet()) {
+      if (e.getValue().target().equals(c.target())) {
+        ref = e.getKey();
+        break;
+      }
+    }
+    return new PageChallenge(c.kind(), c.vendor(), c.frame(), ref);
+  }
+
+  /**
+   * The refs an action on which the challenge stands in the way of (every ref for a whole page).
+   */
+  private static Set<String> gated(ProviderChallenge c, Map<String, ProviderElement> byRef) {
+    if (c == null) {
+      return Set.of();
+    }
+    Set<String> targets = new HashSet<>(c.gated());
+    Set<String> refs = new HashSet<>();
+    byRef.forEach(
+        (ref, e) -> {
+          if (c.wholePage() || targets.contains(e.target())) {
+            refs.add(ref);
+          }
+        });
+    return Set.copyOf(refs);
+  }
+
+  /**
+   * Refuses an action on {@code ref} of the newest observation when the challenge it shows stands
+   * in the way: {@code BROWSER_CHALLENGE}, saying what to do instead.
+   */
+  void admit(String observationId, String ref) {
+    Refs r = latest;
+    if (r == null
+        || !r.observation().id().equals(observationId)
+        || !r.gated().contains(ref)
+        || r.observation().challenge() == null) {
+      return;
+    }
+    PageChallenge c = r.observation().challenge();
+    String what = c.describe();
+    String why =
+        switch (c.kind()) {
+          case PageChallenge.INTERSTITIAL ->
+              what
+                  + " stands in front of the site, and nothing on it can be acted on until it"
+                  + " passes: a person must get past it (hand the page to one, if the host offers"
+                  + " a handoff), or go on elsewhere";
+          case PageChallenge.LOGIN_WALL ->
+              what
+                  + " covers "
+                  + ref
+                  + ": sign in through it first (its own fields and buttons can be used), or hand"
+                  + " the page to a person";
+          default ->
+              ref
+                  + (ref.equals(c.ref()) ? " is part of " : " is held back by ")
+                  + what
+                  + " that has not been solved: a person must solve it (hand the page to one, if"
+                  + " the host offers a handoff), or go on elsewhere";
+        };
+    throw BrowserException.of(ErrorCode.BROWSER_CHALLENGE, why).withUrl(r.observation().url());
   }
 
   /**

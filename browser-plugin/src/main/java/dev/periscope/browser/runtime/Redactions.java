@@ -85,7 +85,16 @@ final class Redactions {
                 t ->
                     new dev.periscope.api.browser.PageTab(
                         t.id(), text(session, t.url()), text(session, t.title()), t.active()))
-            .toList());
+            .toList(),
+        o.challenge() == null
+            ? null
+            : new dev.periscope.api.browser.spi.ProviderChallenge(
+                o.challenge().kind(),
+                o.challenge().vendor(),
+                text(session, o.challenge().frame()),
+                o.challenge().target(),
+                o.challenge().gated(),
+                o.challenge().wholePage()));
   }
 
   Extraction extraction(BrowserSessionId session, Extraction e) {

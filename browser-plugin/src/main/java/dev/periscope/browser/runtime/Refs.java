@@ -3,6 +3,11 @@ package dev.periscope.browser.runtime;
 import dev.periscope.api.browser.Observation;
 import dev.periscope.api.browser.spi.ProviderElement;
 import java.util.Map;
+import java.util.Set;
 
-/** The newest observation of an environment with the provider elements behind its refs. */
-record Refs(Observation observation, Map<String, ProviderElement> elementsByRef) {}
+/**
+ * The newest observation of an environment with the provider elements behind its refs, and the refs
+ * the challenge it shows holds back.
+ */
+record Refs(
+    Observation observation, Map<String, ProviderElement> elementsByRef, Set<String> gated) {}

@@ -251,6 +251,66 @@ public final class RuntimeRecords {
         });
   }
 
+  /**
+   * The journal's kinds: what happened to a browser session rather than what an agent did with it
+   * (a fault and the recovery after it, a challenge the page began to show).
+   */
+  public static final List<String> JOURNAL_KINDS =
+      List.of("fault", "recover", "challenge", "handoff", "attach", "detach");
+
+  /** One journal event of a browser session. */
+  public record JournalEvent(
+      BrowserSessionId browserSession,
+      List<String> agentSessions,
+      String at,
+      String kind,
+      String cause,
+      String code,
+      String url) {}
+
+  /**
+   * The newest journal events ({@link #JOURNAL_KINDS}), at most {@code perSession} of each browser
+   * session and {@code limit} in all; newest first.
+   */
+  public List<JournalEvent> journal(int perSession, int limit) {
+    return run(
+        "read the journal",
+        c -> {
+          List<JournalEvent> out = new ArrayList<>();
+          String kinds = String.join(",", JOURNAL_KINDS.stream().map(k -> "'" + k + "'").toList());
+          try (PreparedStatement q =
+              c.prepareStatement(
+                  """
+          SELECT e.*, (SELECT group_concat(a.agent_session, ', ') FROM agent_sessions a
+              WHERE a.browser_session = e.browser_session) AS agents
+          FROM (SELECT t.browser_session, t.started_at, t.action_kind, t.cause, t.error_code,
+              COALESCE(t.after_url, t.before_url) AS url,
+              ROW_NUMBER() OVER (PARTITION BY t.browser_session
+                ORDER BY julianday(t.started_at) DESC, t.rowid DESC) AS n
+            FROM transitions t WHERE t.action_kind IN (%s)) e
+          WHERE e.n <= ? ORDER BY julianday(e.started_at) DESC LIMIT ?"""
+                      .formatted(kinds))) {
+            q.setInt(1, perSession);
+            q.setInt(2, limit);
+            try (ResultSet r = q.executeQuery()) {
+              while (r.next()) {
+                String agents = r.getString("agents");
+                out.add(
+                    new JournalEvent(
+                        new BrowserSessionId(r.getString("browser_session")),
+                        agents == null ? List.of() : List.of(agents.split(", ")),
+                        r.getString("started_at"),
+                        r.getString("action_kind"),
+                        r.getString("cause"),
+                        r.getString("error_code"),
+                        r.getString("url")));
+              }
+            }
+          }
+          return out;
+        });
+  }
+
   /** The browser sessions of a project's agent sessions. */
   public List<BrowserSessionId> browserSessionsOfProject(String project) {
     return run(

@@ -97,8 +97,9 @@ public final class OperatorTools {
             call -> clearCheckpoints()),
         tool(
             "browser_store_check",
-            "Check the checkpoint store (database, payload directory, each payload) and list the browser"
-                + " sessions whose last browser a fault ended.",
+            "Check the checkpoint store (database, payload directory, each payload), list the browser"
+                + " sessions whose last browser a fault ended, and each session's last journal events"
+                + " (faults, recoveries, challenges).",
             List.of(),
             true,
             call -> storeCheck()),
@@ -284,6 +285,11 @@ public final class OperatorTools {
             ordered("configured", true, "ok", c.ok(), "detail", c.detail(), "remedy", c.remedy())));
   }
 
+  /** The journal events the store check shows: the last few of each session, the newest in all. */
+  private static final int JOURNAL_PER_SESSION = 3;
+
+  private static final int JOURNAL_LIMIT = 20;
+
   private ToolResult storeCheck() {
     Map<String, Object> store = store();
     List<Map<String, Object>> faults = new ArrayList<>();
@@ -315,7 +321,28 @@ public final class OperatorTools {
               "code", f.code(),
               "url", f.url()));
     }
-    return ToolResult.text(text.toString(), Map.of("store", store, "faults", faults));
+    List<Map<String, Object>> journal = new ArrayList<>();
+    for (RuntimeRecords.JournalEvent e : records.journal(JOURNAL_PER_SESSION, JOURNAL_LIMIT)) {
+      text.append(
+          String.format(
+              "journal: browser session %s: %s at %s%s%s%n",
+              e.browserSession(),
+              e.kind(),
+              e.at(),
+              e.cause() == null ? "" : " (" + e.cause() + ")",
+              e.url() == null ? "" : " on " + e.url()));
+      journal.add(
+          ordered(
+              "browser_session", e.browserSession().value(),
+              "agent_sessions", e.agentSessions(),
+              "at", e.at(),
+              "kind", e.kind(),
+              "cause", e.cause(),
+              "code", e.code(),
+              "url", e.url()));
+    }
+    return ToolResult.text(
+        text.toString(), Map.of("store", store, "faults", faults, "journal", journal));
   }
 
   /**

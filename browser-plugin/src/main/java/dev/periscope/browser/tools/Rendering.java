@@ -46,6 +46,9 @@ final class Rendering {
               + (o.dialog().type().equals("prompt") ? ", prompt_text" : "")
               + ").\n");
     }
+    if (o.challenge() != null) {
+      challenge(b, o.challenge());
+    }
     int shown = page.elements().size();
     int hidden = Math.max(0, o.totalElements() - page.elementOffset() - shown);
     if (page.elementOffset() > 0 || page.elementsTruncated()) {
@@ -117,6 +120,29 @@ final class Rendering {
               + " mode.");
     }
     return b.toString();
+  }
+
+  private static void challenge(StringBuilder b, dev.periscope.api.browser.PageChallenge c) {
+    String what = c.describe();
+    b.append("Challenge: ").append(Character.toUpperCase(what.charAt(0))).append(what.substring(1));
+    if (!c.frame().isEmpty()) {
+      b.append(" in frame ").append(c.frame());
+    }
+    if (c.ref() != null) {
+      b.append(" (").append(c.ref()).append(')');
+    }
+    b.append(
+        switch (c.kind()) {
+          case dev.periscope.api.browser.PageChallenge.INTERSTITIAL ->
+              ".\n  Nothing on this page can be acted on until it passes: wait and observe again, or"
+                  + " hand the page to a person.\n";
+          case dev.periscope.api.browser.PageChallenge.LOGIN_WALL ->
+              ".\n  What it covers cannot be acted on: sign in through it first, or hand the page to"
+                  + " a person.\n";
+          default ->
+              ".\n  It waits for a person: actions on it and on what it guards fail"
+                  + " BROWSER_CHALLENGE until it is solved.\n";
+        });
   }
 
   /**
@@ -300,6 +326,15 @@ final class Rendering {
       dialog.put("message", d.message());
       dialog.put("default_prompt", d.defaultPrompt());
       m.put("dialog", dialog);
+    }
+    if (o.challenge() != null) {
+      dev.periscope.api.browser.PageChallenge c = o.challenge();
+      Map<String, Object> challenge = new LinkedHashMap<>();
+      challenge.put("kind", c.kind());
+      challenge.put("vendor", c.vendor());
+      challenge.put("frame", c.frame());
+      challenge.put("ref", c.ref());
+      m.put("challenge", challenge);
     }
     m.put("mode", page.mode().id());
     m.put("text", page.text());

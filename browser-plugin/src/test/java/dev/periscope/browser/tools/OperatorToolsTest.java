@@ -131,6 +131,61 @@ class OperatorToolsTest {
         ((List<?>) run("browser_checkpoints", Map.of()).structured().get("checkpoints")).isEmpty());
   }
 
+  private void transition(String session, String kind, String at, String cause, String url)
+      throws Exception {
+    sql(
+        "INSERT INTO transitions (id, browser_session, environment, provider, generation,"
+            + " action_kind, outcome, after_url, started_at, finished_at, duration_ms, action_ms,"
+            + " observation_ms, text_chars, element_count, text_truncated, elements_truncated,"
+            + " cause) VALUES ('t-"
+            + java.util.UUID.randomUUID()
+            + "', '"
+            + session
+            + "', 'env', 'playwright', 1, '"
+            + kind
+            + "', 'SUCCEEDED', "
+            + (url == null ? "NULL" : "'" + url + "'")
+            + ", '"
+            + at
+            + "', '"
+            + at
+            + "', 0, 0, 0, 0, 0, 0, 0, "
+            + (cause == null ? "NULL" : "'" + cause + "'")
+            + ")");
+  }
+
+  @Test
+  void theStoreCheckListsEachSessionsLastJournalEventsNewestFirstAndNoActions() throws Exception {
+    for (int i = 0; i < 5; i++) {
+      transition(
+          "session-a",
+          "challenge",
+          "2026-12-01T10:0" + i + ":00Z",
+          "recaptcha captcha",
+          "http://a.test/form");
+      transition("session-a", "click", "2026-12-01T10:0" + i + ":30Z", null, "http://a.test/form");
+    }
+    transition("session-b", "fault", "2026-12-01T11:00:00Z", "page-crashed", null);
+    transition("session-b", "recover", "2026-12-01T11:00:01.5Z", "page-crashed", null);
+    ToolResult check = run("browser_store_check", Map.of());
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> journal =
+        (List<Map<String, Object>>) check.structured().get("journal");
+    assertEquals(
+        List.of("recover", "fault", "challenge", "challenge", "challenge"),
+        journal.stream().map(e -> e.get("kind")).toList(),
+        check.text());
+    assertEquals("2026-12-01T10:04:00Z", journal.get(2).get("at"));
+    assertEquals("recaptcha captcha", journal.get(2).get("cause"));
+    assertTrue(
+        check
+            .text()
+            .contains(
+                "journal: browser session session-a: challenge at 2026-12-01T10:04:00Z (recaptcha"
+                    + " captcha) on http://a.test/form"),
+        check.text());
+  }
+
   @Test
   void forgettingTheProjectLeavesOtherProjectsSessions() {
     BrowserSessionId elsewhere =

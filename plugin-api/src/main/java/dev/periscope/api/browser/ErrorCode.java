@@ -60,7 +60,13 @@ public enum ErrorCode {
    * The browsers' scheduler (a Selenium Grid) had no free slot within the configured wait: nothing
    * was opened, and the same call may succeed once a slot frees. Since host API 2.4.0.
    */
-  BROWSER_CAPACITY(true, null, true);
+  BROWSER_CAPACITY(true, null, true),
+  /**
+   * The page shows a challenge ({@link PageChallenge}: a captcha, a challenge page, a login wall)
+   * that stands in the way of the action: a person must get past it, or the model goes elsewhere.
+   * Nothing was done; the observation stays valid. Since host API 2.5.0.
+   */
+  BROWSER_CHALLENGE(true, null, false);
 
   private final boolean observationValid;
   private final String recommendedAction;

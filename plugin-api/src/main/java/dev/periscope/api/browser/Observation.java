@@ -12,7 +12,8 @@ import java.util.List;
  * {@code status} is the HTTP status of the main document ({@code 0} when not known). {@code dialog}
  * is the dialog that waits for an answer, or null. {@code tabs} are the environment's tabs, this
  * observation's marked active (empty when the provider keeps one page); {@code pageId} names the
- * observed tab ({@code page-1} for the first).
+ * observed tab ({@code page-1} for the first). {@code challenge} is the bot wall or challenge the
+ * page shows, or null (since host API 2.5.0).
  */
 public record Observation(
     String id,
@@ -33,12 +34,57 @@ public record Observation(
     List<String> pageEvents,
     int status,
     PageDialog dialog,
-    List<PageTab> tabs) {
+    List<PageTab> tabs,
+    PageChallenge challenge) {
   public Observation {
     elements = List.copyOf(elements);
     groups = List.copyOf(groups);
     pageEvents = List.copyOf(pageEvents);
     tabs = tabs == null ? List.of() : List.copyOf(tabs);
+  }
+
+  /** An observation with no challenge (host API 2.4.0's). */
+  public Observation(
+      String id,
+      String environmentId,
+      int generation,
+      String pageId,
+      int revision,
+      String url,
+      String title,
+      String text,
+      boolean textTruncated,
+      int totalTextChars,
+      List<ObservedElement> elements,
+      List<Group> groups,
+      boolean elementsTruncated,
+      int totalElements,
+      String digest,
+      List<String> pageEvents,
+      int status,
+      PageDialog dialog,
+      List<PageTab> tabs) {
+    this(
+        id,
+        environmentId,
+        generation,
+        pageId,
+        revision,
+        url,
+        title,
+        text,
+        textTruncated,
+        totalTextChars,
+        elements,
+        groups,
+        elementsTruncated,
+        totalElements,
+        digest,
+        pageEvents,
+        status,
+        dialog,
+        tabs,
+        null);
   }
 
   /**

@@ -51,6 +51,7 @@ final class Doctor implements Callable<Integer> {
   Path project;
 
   private enum Level {
+    INFO,
     OK,
     WARN,
     FAIL
@@ -125,20 +126,20 @@ final class Doctor implements Callable<Integer> {
       System.out.printf(
           "%s %-16s  %s%n",
           switch (c.level()) {
+            case INFO -> "[info]";
             case OK -> "[ok  ]";
             case WARN -> "[warn]";
             case FAIL -> "[FAIL]";
           },
           c.label(),
           c.detail());
-      if (c.level() != Level.OK && c.remedy() != null) {
+      if (c.level() != Level.OK && c.level() != Level.INFO && c.remedy() != null) {
         System.out.println("       → " + c.remedy());
       }
     }
+    long counted = checks.stream().filter(c -> c.level() != Level.INFO).count();
     System.out.println(
-        failed == 0
-            ? checks.size() + " checks passed."
-            : failed + " of " + checks.size() + " checks failed.");
+        failed == 0 ? counted + " checks passed." : failed + " of " + counted + " checks failed.");
     return failed == 0 ? 0 : 1;
   }
 
@@ -167,6 +168,7 @@ final class Doctor implements Callable<Integer> {
         Boolean.TRUE.equals(store.get("ok")),
         (String) store.get("detail"),
         (String) store.get("remedy"));
+    journal(p, check);
     for (Object o : (List<Object>) check.structured().get("faults")) {
       Map<String, Object> f = (Map<String, Object>) o;
       List<String> agents = (List<String>) f.get("agent_sessions");
@@ -190,6 +192,36 @@ final class Doctor implements Callable<Integer> {
                   + p.name()
                   + " --session "
                   + f.get("browser_session")));
+    }
+  }
+
+  /**
+   * Each browser session's last journal events (faults, recoveries, challenges), newest first:
+   * information, not a check.
+   */
+  @SuppressWarnings("unchecked")
+  private void journal(HarnessHome.Profile p, ToolResult check) {
+    Object events = check.structured().get("journal");
+    if (!(events instanceof List<?> list)) {
+      return;
+    }
+    for (Object o : list) {
+      Map<String, Object> e = (Map<String, Object>) o;
+      List<String> agents = (List<String>) e.get("agent_sessions");
+      checks.add(
+          new Check(
+              "journal " + p.name(),
+              Level.INFO,
+              "browser session "
+                  + e.get("browser_session")
+                  + (agents.isEmpty() ? "" : " (agent session " + String.join(", ", agents) + ")")
+                  + ": "
+                  + e.get("kind")
+                  + " at "
+                  + e.get("at")
+                  + (e.get("cause") == null ? "" : " (" + e.get("cause") + ")")
+                  + (e.get("url") == null ? "" : " on " + e.get("url")),
+              null));
     }
   }
 

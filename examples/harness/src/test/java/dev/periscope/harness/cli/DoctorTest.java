@@ -95,11 +95,18 @@ class DoctorTest {
         r.out().contains("→ nothing to repair: its next call continues from its last checkpoint"),
         r.out());
     assertTrue(r.out().contains("[ok  ] checkpoints p     schema 4, 1 checkpoint(s)"), r.out());
+    // The journal says the same as information, and the fault's cause.
+    assertTrue(r.out().contains("[info] journal p"), r.out());
+    assertTrue(
+        r.out().contains("(agent session crashed-agent): fault at ")
+            && r.out().contains(" (browser-exited) on http://127.0.0.1:"),
+        r.out());
 
     // Once the session has gone on in a fresh browser, it is no longer reported.
     logInThen("crashed-agent", false);
     var after = HarnessProcess.run(home, tmp, "doctor", "--profile", "p");
     assertFalse(after.out().contains("[warn] fault p"), after.out());
+    assertTrue(after.out().contains("(agent session crashed-agent): recover at "), after.out());
   }
 
   @Test

@@ -14,7 +14,8 @@ import java.util.List;
  * is the dialog an action opened and that waits for an answer, or null: while it is open the page
  * cannot be looked into, and the observation holds only its URL and the dialog. {@code tabs} are
  * the environment's tabs, the observed one marked active (empty from a provider that keeps one
- * page).
+ * page). {@code challenge} is the bot wall or challenge the page shows, or null (since host API
+ * 2.5.0).
  *
  * <p>Immutable and thread-safe.
  */
@@ -29,11 +30,57 @@ public record ProviderObservation(
     List<String> pageEvents,
     int status,
     dev.periscope.api.browser.PageDialog dialog,
-    List<dev.periscope.api.browser.PageTab> tabs) {
+    List<dev.periscope.api.browser.PageTab> tabs,
+    ProviderChallenge challenge) {
   public ProviderObservation {
     elements = List.copyOf(elements);
     pageEvents = List.copyOf(pageEvents);
     tabs = tabs == null ? List.of() : List.copyOf(tabs);
+  }
+
+  /** An observation with no challenge recognised (host API 2.4.0's). */
+  public ProviderObservation(
+      String url,
+      String title,
+      String text,
+      int totalTextChars,
+      List<ProviderElement> elements,
+      int totalElements,
+      boolean elementsTruncated,
+      List<String> pageEvents,
+      int status,
+      dev.periscope.api.browser.PageDialog dialog,
+      List<dev.periscope.api.browser.PageTab> tabs) {
+    this(
+        url,
+        title,
+        text,
+        totalTextChars,
+        elements,
+        totalElements,
+        elementsTruncated,
+        pageEvents,
+        status,
+        dialog,
+        tabs,
+        null);
+  }
+
+  /** This observation with {@code challenge} (null for none). */
+  public ProviderObservation withChallenge(ProviderChallenge challenge) {
+    return new ProviderObservation(
+        url,
+        title,
+        text,
+        totalTextChars,
+        elements,
+        totalElements,
+        elementsTruncated,
+        pageEvents,
+        status,
+        dialog,
+        tabs,
+        challenge);
   }
 
   /** An observation of a provider that keeps one page. */
@@ -75,7 +122,8 @@ public record ProviderObservation(
         pageEvents,
         status,
         dialog,
-        tabs);
+        tabs,
+        challenge);
   }
 
   /** An observation with no dialog waiting. */
