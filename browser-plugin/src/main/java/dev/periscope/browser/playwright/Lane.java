@@ -442,6 +442,14 @@ final class Lane implements AutoCloseable {
     List<GridStatus.Session> left;
     try {
       left = GridClient.status(g, 5_000).ofLane(gridTag);
+      // A driver that closed its browser ended its session itself, and the Grid may still be
+      // ending it: a second end that meets the first fails on the node, and has been seen to
+      // leave its slot taken. What is still listed a moment later is what no one ends.
+      long settled = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(LEFT_SESSIONS_SETTLE_MS);
+      while (!left.isEmpty() && System.nanoTime() - settled < 0) {
+        Thread.sleep(200);
+        left = GridClient.status(g, 5_000).ofLane(gridTag);
+      }
     } catch (java.io.IOException e) {
       LOG.warn(
           "could not learn which Selenium Grid sessions browser lane {} left open at {}: {}; they"
@@ -457,7 +465,13 @@ final class Lane implements AutoCloseable {
     int ended = 0;
     for (GridStatus.Session s : left) {
       try {
-        GridClient.endSession(g, s.id(), 5_000);
+        try {
+          GridClient.endSession(g, s.id(), 5_000);
+        } catch (java.io.IOException once) {
+          // The node may have been stopping it as asked: asked again, it says it is gone.
+          Thread.sleep(500);
+          GridClient.endSession(g, s.id(), 5_000);
+        }
         ended++;
       } catch (java.io.IOException e) {
         LOG.warn(
@@ -480,6 +494,9 @@ final class Lane implements AutoCloseable {
           g.url());
     }
   }
+
+  /** How long a lane's Grid sessions are given to end on their own before it ends them. */
+  private static final long LEFT_SESSIONS_SETTLE_MS = 3_000;
 
   /** The Grid had no free slot within its queue timeout. */
   static final class GridCapacityException extends RuntimeException {

@@ -65,6 +65,10 @@ class GridProviderTest {
     if (grid != null) {
       grid.close();
     }
+    // -DkeepGridLogs=DIR keeps the hub's and nodes' logs there, for a failure to be read.
+    if (System.getProperty("keepGridLogs") != null) {
+      Files.move(gridDir, Path.of(System.getProperty("keepGridLogs")));
+    }
     PluginInstaller.deleteTree(gridDir);
   }
 
@@ -196,6 +200,7 @@ class GridProviderTest {
 
   @Test
   void aGridWithNoFreeSlotFailsWithinTheBoundAndSaysSo() throws Exception {
+    assertEquals(2, freeSlotsOnceThey(2), "a test before left a Grid session open");
     Host h = start(grid.url.toString(), 3_000);
     for (String agent : java.util.List.of("a", "b")) {
       ToolResult r = call(h, agent, "browser_open", Map.of("url", site.url("/login")));
@@ -428,6 +433,7 @@ class GridProviderTest {
 
   @Test
   void twoAgentsAtOnceGetABrowserEachOnTheGrid() throws Exception {
+    assertEquals(2, freeSlotsOnceThey(2), "a test before left a Grid session open");
     Host h = start(grid.url.toString(), 60_000);
     List<ToolResult> results = new CopyOnWriteArrayList<>();
     List<Thread> agents = new ArrayList<>();
