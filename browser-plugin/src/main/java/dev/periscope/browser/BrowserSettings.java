@@ -106,6 +106,22 @@ public record BrowserSettings(
   public static final Bound CHECKPOINT_TTL_HOURS = new Bound("checkpointTtlHours", 720, 1, 87_600);
   public static final Bound MAX_CHECKPOINTS = new Bound("maxCheckpoints", 200, 1, 100_000);
 
+  public static final Bound VIEWPORT_WIDTH = new Bound("viewport.width", 1280, 320, 3840);
+  public static final Bound VIEWPORT_HEIGHT = new Bound("viewport.height", 720, 240, 2160);
+
+  /** Device pixels per CSS pixel: 1 to 4, a fraction allowed (a 1.5 laptop screen). */
+  static double deviceScaleFactor(PluginConfiguration config) {
+    Object raw = config.at("viewport.deviceScaleFactor").orElse(1);
+    if (!(raw instanceof Number n) || !(n.doubleValue() >= 1) || n.doubleValue() > 4) {
+      throw new ConfigurationException(
+          "plugins.browser.viewport.deviceScaleFactor",
+          "plugins.browser.viewport.deviceScaleFactor must be a number from 1 to 4 (found "
+              + raw
+              + ")");
+    }
+    return n.doubleValue();
+  }
+
   public static BrowserSettings from(PluginConfiguration config) {
     Optional<String> provider = config.string("provider");
     int actionTimeoutMs = ACTION_TIMEOUT_MS.read(config);
@@ -115,7 +131,10 @@ public record BrowserSettings(
         new EnvironmentPolicy(
             DestinationPolicy.read(config),
             new EnvironmentPolicy.Timeouts(actionTimeoutMs, navigationTimeoutMs),
-            new EnvironmentPolicy.Viewport(1280, 720),
+            new EnvironmentPolicy.Viewport(
+                VIEWPORT_WIDTH.read(config),
+                VIEWPORT_HEIGHT.read(config),
+                deviceScaleFactor(config)),
             new EnvironmentPolicy.ScreenshotLimits(
                 MAX_SCREENSHOT_PIXELS.read(config), MAX_SCREENSHOT_BYTES.read(config)));
     RuntimeSettings runtime =

@@ -725,6 +725,64 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     }
   }
 
+  /**
+   * A gesture at coordinates of the latest screenshot: the page's view is read first and compared
+   * with the screenshot's ({@code BROWSER_STALE_SCREENSHOT} when it scrolled, navigated or was
+   * resized), then the pointer acts there as a person's would, guarded as a click is.
+   */
+  @Override
+  public void pointAt(BrowserAction.PointAt action) {
+    long bound = action.text() == null ? callBoundMs : callBoundMs + action.text().length() * 10L;
+    guarded(
+        "the " + action.gesture().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '),
+        bound,
+        () -> {
+          Page page = tab().page;
+          String change = action.view().changeTo(Screenshots.view(page));
+          if (change != null) {
+            throw BrowserException.of(
+                    ErrorCode.BROWSER_STALE_SCREENSHOT,
+                    "the screenshot the coordinates were taken from is stale: "
+                        + change
+                        + "; take a new screenshot with browser_screenshot and name points of it")
+                .withUrl(page.url());
+          }
+          double x = action.x();
+          double y = action.y();
+          switch (action.gesture()) {
+            case CLICK -> page.mouse().click(x, y);
+            case DOUBLE_CLICK -> page.mouse().dblclick(x, y);
+            case RIGHT_CLICK ->
+                page.mouse()
+                    .click(
+                        x,
+                        y,
+                        new com.microsoft.playwright.Mouse.ClickOptions()
+                            .setButton(com.microsoft.playwright.options.MouseButton.RIGHT));
+            case MOVE -> page.mouse().move(x, y);
+            case DRAG ->
+                PointerActions.dragBetween(
+                    page, x, y, action.toX(), action.toY(), tab().dialogs::afterAnswer);
+            case SCROLL -> {
+              page.mouse().move(x, y);
+              page.mouse().wheel(action.deltaX(), action.deltaY());
+            }
+            case TYPE -> {
+              page.mouse().click(x, y);
+              PointerActions.type(page, registryKey, action.text(), 0);
+            }
+          }
+          if (action.gesture() == BrowserAction.PointAt.Gesture.MOVE
+              || action.gesture() == BrowserAction.PointAt.Gesture.DRAG
+              || action.gesture() == BrowserAction.PointAt.Gesture.SCROLL) {
+            nextFrame();
+          } else {
+            settle();
+          }
+          return null;
+        });
+  }
+
   @Override
   public void hover(BrowserAction.Hover action, ProviderElement element) {
     act(

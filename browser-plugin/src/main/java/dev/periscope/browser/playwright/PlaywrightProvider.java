@@ -380,7 +380,9 @@ public final class PlaywrightProvider implements CheckpointingProvider {
           storageState,
           settings.downloads().enabled());
     }
-    if (storageState == null) {
+    // A spare's scale factor is its browser context's, fixed when it was made.
+    if (storageState == null
+        && policy.viewport().deviceScaleFactor() == SPARE_VIEWPORT.deviceScaleFactor()) {
       PreparedContext spare = lane.takeSpare();
       if (spare != null && !answers(spare)) {
         // Its renderer died while it waited: it is no one's loss, and a fresh one is made.

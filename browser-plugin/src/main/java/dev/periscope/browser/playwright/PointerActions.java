@@ -115,10 +115,26 @@ final class PointerActions {
                   + " viewport; scroll so that both show, or drop on a nearer element")
           .withUrl(page.url());
     }
-    double x0 = source.x + source.width / 2;
-    double y0 = source.y + source.height / 2;
-    double x1 = target.x + target.width / 2;
-    double y1 = target.y + target.height / 2;
+    dragBetween(
+        page,
+        source.x + source.width / 2,
+        source.y + source.height / 2,
+        target.x + target.width / 2,
+        target.y + target.height / 2,
+        afterAnswer);
+  }
+
+  /**
+   * Presses at {@code (x0, y0)}, moves to {@code (x1, y1)} in {@value #DRAG_STEPS} steps and
+   * releases there (viewport CSS pixels), as {@link #drag} says.
+   */
+  static void dragBetween(
+      Page page,
+      double x0,
+      double y0,
+      double x1,
+      double y1,
+      java.util.function.Consumer<Runnable> afterAnswer) {
     page.mouse().move(x0, y0);
     try {
       page.mouse().down();

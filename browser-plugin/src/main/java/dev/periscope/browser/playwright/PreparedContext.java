@@ -43,6 +43,7 @@ record PreparedContext(
       var options =
           new Browser.NewContextOptions()
               .setViewportSize(viewport.width(), viewport.height())
+              .setDeviceScaleFactor(viewport.deviceScaleFactor())
               .setProxy(new Proxy(proxy.server()));
       BrowserStorage.Stored stored =
           storageState == null ? null : BrowserStorage.split(storageState);

@@ -5,6 +5,7 @@ import com.microsoft.playwright.options.BoundingBox;
 import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.Screenshot;
+import dev.periscope.api.browser.ScreenshotView;
 import dev.periscope.api.browser.spi.EnvironmentPolicy;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -31,7 +32,8 @@ final class Screenshots {
                 """
         full => ({ width: full ? Math.max(document.documentElement.scrollWidth, innerWidth) : innerWidth,
                    height: full ? Math.max(document.documentElement.scrollHeight, innerHeight) : innerHeight,
-                   ratio: devicePixelRatio })""",
+                   ratio: devicePixelRatio, view: (%s)() })"""
+                    .formatted(VIEW),
                 fullPage);
     double ratio = ((Number) size.get("ratio")).doubleValue();
     long pixels =
@@ -63,6 +65,38 @@ final class Screenshots {
           .withUrl(page.url());
     }
     ByteBuffer header = ByteBuffer.wrap(png, 16, 8);
-    return new Screenshot(png, header.getInt(), header.getInt(), null, page.url(), page.title());
+    @SuppressWarnings("unchecked")
+    Map<String, Object> view = (Map<String, Object>) size.get("view");
+    return new Screenshot(
+        png,
+        header.getInt(),
+        header.getInt(),
+        null,
+        page.url(),
+        page.title(),
+        view(view, fullPage));
+  }
+
+  /** A script that reads the viewport, pixel ratio, scroll position and URL of the page. */
+  static final String VIEW =
+      "() => ({ url: location.href, width: innerWidth, height: innerHeight, ratio: devicePixelRatio,"
+          + " x: scrollX, y: scrollY })";
+
+  /** The page's view as {@link #VIEW} read it. */
+  static ScreenshotView view(Map<String, Object> v, boolean fullPage) {
+    return new ScreenshotView(
+        String.valueOf(v.get("url")),
+        fullPage,
+        ((Number) v.get("width")).intValue(),
+        ((Number) v.get("height")).intValue(),
+        ((Number) v.get("ratio")).doubleValue(),
+        ((Number) v.get("x")).doubleValue(),
+        ((Number) v.get("y")).doubleValue());
+  }
+
+  /** The page's view now. */
+  @SuppressWarnings("unchecked")
+  static ScreenshotView view(Page page) {
+    return view((Map<String, Object>) page.evaluate(VIEW), false);
   }
 }

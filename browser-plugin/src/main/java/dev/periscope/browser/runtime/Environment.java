@@ -471,6 +471,18 @@ final class Environment {
     return refs.resolve(observationId, ref);
   }
 
+  private volatile dev.periscope.api.browser.ScreenshotView lastScreenshot;
+
+  /** The view of the latest screenshot taken of this environment, or null. */
+  dev.periscope.api.browser.ScreenshotView lastScreenshot() {
+    return lastScreenshot;
+  }
+
+  /** A screenshot was taken: coordinates are now taken from {@code view} (null: none said). */
+  void screenshotTaken(dev.periscope.api.browser.ScreenshotView view) {
+    lastScreenshot = view;
+  }
+
   /**
    * The element behind a ref that an action is about to act on: as {@link #resolve}, and {@code
    * BROWSER_CHALLENGE} when the challenge the observation shows holds it back.

@@ -112,14 +112,40 @@ final class Lease implements BrowserLease {
         environment.placement());
   }
 
+  /**
+   * A gesture at coordinates with the view of the environment's latest screenshot, the points
+   * checked against it; any other action as it is. {@code BROWSER_STALE_SCREENSHOT} when there is
+   * no viewport screenshot to take coordinates from.
+   */
+  @SuppressWarnings("unchecked")
+  private <R> BrowserAction<R> atScreenshot(BrowserAction<R> action) {
+    if (!(action instanceof BrowserAction.PointAt point)) {
+      return action;
+    }
+    dev.periscope.api.browser.ScreenshotView view = environment.lastScreenshot();
+    if (view == null || view.fullPage()) {
+      throw BrowserException.of(
+              ErrorCode.BROWSER_STALE_SCREENSHOT,
+              (view == null
+                      ? "there is no screenshot of this page to take coordinates from"
+                      : "the latest screenshot is of the full page")
+                  + ": take one of the viewport with browser_screenshot, then name CSS pixels of"
+                  + " it")
+          .withUrl(environment.lastUrl());
+    }
+    point.requireInside(view);
+    return (BrowserAction<R>) point.withView(view);
+  }
+
   private RuntimeSettings.Timeouts timeouts() {
     return environment.timeouts();
   }
 
   @Override
   public <R> Acted<R> act(
-      BrowserAction<R> action, ObservationBudget budget, Cancellation cancellation) {
-    validate(action);
+      BrowserAction<R> requested, ObservationBudget budget, Cancellation cancellation) {
+    validate(requested);
+    BrowserAction<R> action = atScreenshot(requested);
     return run(
         cancellation,
         action.repeatable() ? CallFailures.Rerun.REPEATABLE : CallFailures.Rerun.NEVER,
@@ -252,8 +278,9 @@ final class Lease implements BrowserLease {
                   "the screenshot",
                   timeouts().actionMs(),
                   () -> environment.delegate().screenshot(fullPage));
+          environment.screenshotTaken(shot.view());
           return new Screenshot(
-              shot.png(), shot.width(), shot.height(), o.id(), o.url(), o.title());
+              shot.png(), shot.width(), shot.height(), o.id(), o.url(), o.title(), shot.view());
         });
   }
 

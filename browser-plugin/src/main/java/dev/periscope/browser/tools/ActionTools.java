@@ -68,6 +68,9 @@ final class ActionTools {
             "Most elements on one page of the" + " observation."));
   }
 
+  /** The largest coordinate a gesture at a point may name (the viewport bounds it further). */
+  static final int MAX_COORDINATE = 100_000;
+
   /** The largest offset inside an element's box a click may name. */
   static final int MAX_OFFSET = 100_000;
 
@@ -170,6 +173,46 @@ final class ActionTools {
             new ToolHints(false, false, true, true),
             TARGET,
             a -> new BrowserAction.Hover(a.string("observation_id"), a.string("element_ref"))),
+        row(
+            "browser_point",
+            "Act at a point of the latest screenshot, for a page whose elements have no refs (a"
+                + " canvas, a map): click, double-click, right-click, move, drag (to to_x, to_y),"
+                + " scroll (by delta_x, delta_y) or type (click, then type text). x and y are CSS"
+                + " pixels of that viewport screenshot from its top left corner, as its result"
+                + " says; refused once the page has scrolled, navigated or been resized since."
+                + " Prefer refs when the observation has them.",
+            acts,
+            List.of(
+                Param.oneOf("action", BrowserAction.PointAt.gestures(), null).asRequired(),
+                Param.between("x", 0, MAX_COORDINATE, "CSS pixels from the left.").asRequired(),
+                Param.between("y", 0, MAX_COORDINATE, "CSS pixels from the top.").asRequired(),
+                Param.between("to_x", 0, MAX_COORDINATE, "Where a drag ends."),
+                Param.between("to_y", 0, MAX_COORDINATE, "Where a drag ends."),
+                Param.between(
+                    "delta_x",
+                    -BrowserAction.PointAt.MAX_DELTA,
+                    BrowserAction.PointAt.MAX_DELTA,
+                    "How far a scroll moves right (negative: left), CSS pixels."),
+                Param.between(
+                    "delta_y",
+                    -BrowserAction.PointAt.MAX_DELTA,
+                    BrowserAction.PointAt.MAX_DELTA,
+                    "How far a scroll moves down (negative: up), CSS pixels."),
+                Param.text(
+                    "text",
+                    BrowserAction.Type.MAX_CHARS,
+                    "What the type action types, key by key; never a password.")),
+            a ->
+                new BrowserAction.PointAt(
+                    BrowserAction.PointAt.gesture(a.string("action")),
+                    a.number("x", Double.NaN),
+                    a.number("y", Double.NaN),
+                    a.number("to_x", Double.NaN),
+                    a.number("to_y", Double.NaN),
+                    a.number("delta_x", 0),
+                    a.number("delta_y", 0),
+                    a.optionalText("text"),
+                    null)),
         row(
             "browser_drag",
             "Drag an element named by its ref onto another of the same observation (to_element_ref):"

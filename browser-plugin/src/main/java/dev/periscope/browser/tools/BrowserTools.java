@@ -104,10 +104,20 @@ public final class BrowserTools implements AutoCloseable {
         new BrowserTool(
             new ToolDescriptor(
                 "browser_screenshot",
-                "Take a PNG screenshot of the page (the viewport, or the full page) and store it as an attachment.",
+                "Take a PNG screenshot of the page (the viewport, or the full page) and store it as an"
+                    + " attachment. The result says where its pixels lie (viewport size and scroll"
+                    + " in CSS pixels, device pixel ratio): browser_point acts at CSS pixels of the"
+                    + " latest viewport screenshot.",
                 Param.schema(
                     List.of(
-                        Param.bool("full_page", "Capture the whole page, not only the viewport."))),
+                        Param.bool("full_page", "Capture the whole page, not only the viewport."),
+                        Param.bool(
+                            "model_copy",
+                            "Show a JPEG copy sized for you (at most "
+                                + ModelImage.MAX_WIDTH
+                                + "x"
+                                + ModelImage.MAX_HEIGHT
+                                + " pixels) instead of the full PNG; the attachment stays full."))),
                 new ToolHints(true, false, true, true)),
             this::screenshot,
             this::failed));
@@ -231,23 +241,49 @@ public final class BrowserTools implements AutoCloseable {
   }
 
   private ToolResult screenshot(ToolCall call) {
-    boolean fullPage = new Arguments(call.arguments()).optionalBool("full_page", false);
+    Arguments args = new Arguments(call.arguments());
+    boolean fullPage = args.optionalBool("full_page", false);
+    boolean modelCopy = args.optionalBool("model_copy", false);
     Screenshot shot =
         bindings.run(
             call.agentSessionId(),
             call.cancellation(),
             lease -> lease.screenshot(fullPage, call.cancellation()));
-    String heading = "Screenshot for " + shot.url() + " (observation " + shot.observationId() + ")";
+    Content.Image shown;
+    int shownWidth;
+    int shownHeight;
+    if (modelCopy) {
+      ModelImage copy = ModelImage.of(shot.png());
+      shown = new Content.Image("image/jpeg", copy.jpeg());
+      shownWidth = copy.width();
+      shownHeight = copy.height();
+    } else {
+      shown = new Content.Image("image/png", shot.png());
+      shownWidth = shot.width();
+      shownHeight = shot.height();
+    }
+    String heading =
+        "Screenshot for "
+            + shot.url()
+            + " (observation "
+            + shot.observationId()
+            + ")"
+            + ScreenshotViews.text(shot.view(), shown.mimeType(), shownWidth, shot);
     Map<String, Object> structured = new LinkedHashMap<>();
     structured.put("observation_id", shot.observationId());
     structured.put("url", shot.url());
     structured.put("title", shot.title());
+    if (shot.view() != null) {
+      structured.put("view", ScreenshotViews.json(shot.view()));
+    }
+    structured.put(
+        "image", ScreenshotViews.image(shot, shown.mimeType(), shownWidth, shownHeight, modelCopy));
     if (attachments.isEmpty()) {
       structured.put("attachment", null);
       return new ToolResult(
           List.of(
               new Content.Text(heading + "\nReturned inline: this host stores no attachments."),
-              new Content.Image("image/png", shot.png())),
+              shown),
           false,
           structured);
     }
@@ -284,7 +320,7 @@ public final class BrowserTools implements AutoCloseable {
                     + " PNG, "
                     + ref.bytes()
                     + " bytes)"),
-            new Content.Image("image/png", shot.png()),
+            shown,
             new Content.AttachmentLink(ref.ref(), ref.mimeType())),
         false,
         structured);

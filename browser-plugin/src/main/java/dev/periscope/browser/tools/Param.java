@@ -52,6 +52,14 @@ record Param(String name, boolean required, Map<String, Object> schema) {
             description));
   }
 
+  /** A number from {@code min} to {@code max}, both included. */
+  static Param between(String name, double min, double max, String description) {
+    return new Param(
+        name,
+        false,
+        describe(ordered("type", "number", "minimum", min, "maximum", max), description));
+  }
+
   static Param bool(String name, String description) {
     return new Param(name, false, describe(ordered("type", "boolean"), description));
   }

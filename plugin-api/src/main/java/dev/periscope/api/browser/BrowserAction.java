@@ -211,6 +211,15 @@ public sealed interface BrowserAction<R> {
     }
 
     /**
+     * Performs a gesture at coordinates of the latest screenshot ({@link PointAt}), first checking
+     * that the page is still as {@code action.view()} saw it ({@code BROWSER_STALE_SCREENSHOT}
+     * otherwise). Since host API 2.5.0; a provider built before refuses it ({@link #unsupported}).
+     */
+    default void pointAt(PointAt action) {
+      throw unsupported(action);
+    }
+
+    /**
      * {@code BROWSER_CAPABILITY_UNSUPPORTED} for an action this provider does not perform: what the
      * actions added after host API 2.2.0 do in a provider built before them.
      */
@@ -1130,6 +1139,156 @@ public sealed interface BrowserAction<R> {
     public Done accept(Handler handler, ProviderElement target, ProviderElement destination) {
       handler.upload(this, target);
       return Done.DONE;
+    }
+  }
+
+  /**
+   * A gesture at CSS-pixel coordinates of the latest viewport screenshot ({@link ScreenshotView}),
+   * for a page whose structure gives no element to name (a canvas, a map): a click (a double or
+   * right click), a move of the pointer, a drag from {@code (x, y)} to {@code (toX, toY)}, a scroll
+   * of the wheel by {@code (deltaX, deltaY)} with the pointer at {@code (x, y)}, or a click there
+   * and then {@code text} typed key by key (never into a password field). The runtime gives it the
+   * view of the latest screenshot ({@link #withView}); the provider refuses it with {@code
+   * BROWSER_STALE_SCREENSHOT} when the page has scrolled, navigated or been resized since. Since
+   * host API 2.5.0; a provider built before refuses it ({@link Handler#unsupported}).
+   */
+  record PointAt(
+      Gesture gesture,
+      double x,
+      double y,
+      double toX,
+      double toY,
+      double deltaX,
+      double deltaY,
+      String text,
+      ScreenshotView view)
+      implements PageAction<Done> {
+    /** What the pointer does at the point. */
+    public enum Gesture {
+      CLICK,
+      DOUBLE_CLICK,
+      RIGHT_CLICK,
+      MOVE,
+      DRAG,
+      SCROLL,
+      TYPE
+    }
+
+    /** The gestures' ids, as tools spell them. */
+    public static List<String> gestures() {
+      return java.util.Arrays.stream(Gesture.values()).map(Fields::id).toList();
+    }
+
+    /** The gesture whose id is {@code id}, else {@code BROWSER_INVALID_ARGUMENT}. */
+    public static Gesture gesture(String id) {
+      return Fields.named(Gesture.class, id, "/action");
+    }
+
+    /** The farthest one scroll moves the wheel, in CSS pixels each way. */
+    public static final double MAX_DELTA = 100_000;
+
+    public String kind() {
+      return "point";
+    }
+
+    public ElementTarget target() {
+      return null;
+    }
+
+    /** This gesture at the coordinates of {@code view}. */
+    public PointAt withView(ScreenshotView view) {
+      return new PointAt(gesture, x, y, toX, toY, deltaX, deltaY, text, view);
+    }
+
+    public void validate() {
+      if (gesture == null) {
+        throw Fields.invalid("/action: one of " + Fields.ids(Gesture.class) + " is required");
+      }
+      requireCoordinate("/x", x);
+      requireCoordinate("/y", y);
+      if (gesture == Gesture.DRAG) {
+        requireCoordinate("/to_x", toX);
+        requireCoordinate("/to_y", toY);
+      }
+      if (gesture == Gesture.SCROLL) {
+        if (!Double.isFinite(deltaX)
+            || !Double.isFinite(deltaY)
+            || Math.abs(deltaX) > MAX_DELTA
+            || Math.abs(deltaY) > MAX_DELTA
+            || (deltaX == 0 && deltaY == 0)) {
+          throw Fields.invalid(
+              "/delta_x, /delta_y: a scroll moves the wheel by CSS pixels, at least one of them"
+                  + " not 0 and none past "
+                  + (long) MAX_DELTA);
+        }
+      }
+      if (gesture == Gesture.TYPE) {
+        new Type(null, null, text, 0).validate();
+      } else if (text != null) {
+        throw Fields.invalid("/text: only the type gesture types text");
+      }
+    }
+
+    private static void requireCoordinate(String field, double value) {
+      if (!Double.isFinite(value) || value < 0) {
+        throw Fields.invalid(
+            field + ": a CSS-pixel coordinate of the latest screenshot, 0 or more, is required");
+      }
+    }
+
+    /**
+     * {@code BROWSER_INVALID_ARGUMENT} when a point lies outside the viewport the screenshot shows.
+     */
+    public void requireInside(ScreenshotView view) {
+      inside("(x, y)", x, y, view);
+      if (gesture == Gesture.DRAG) {
+        inside("(to_x, to_y)", toX, toY, view);
+      }
+    }
+
+    private static void inside(String which, double px, double py, ScreenshotView view) {
+      if (px >= view.viewportWidth() || py >= view.viewportHeight()) {
+        throw Fields.invalid(
+            which
+                + " = ("
+                + px
+                + ", "
+                + py
+                + ") lies outside the viewport the screenshot shows, "
+                + view.viewportWidth()
+                + "x"
+                + view.viewportHeight()
+                + " CSS pixels from its top left corner");
+      }
+    }
+
+    public Map<String, Object> describe() {
+      Fields f = Fields.of(kind()).put("gesture", Fields.id(gesture)).put("x", x).put("y", y);
+      if (gesture == Gesture.DRAG) {
+        f.put("to_x", toX).put("to_y", toY);
+      }
+      if (gesture == Gesture.SCROLL) {
+        f.put("delta_x", deltaX).put("delta_y", deltaY);
+      }
+      if (text != null) {
+        f.put("value", "[REDACTED]").put("value_length", text.length());
+      }
+      return f.map();
+    }
+
+    @Override
+    public String step() {
+      return "the " + Fields.id(gesture) + " at (" + x + ", " + y + ")";
+    }
+
+    public Done accept(Handler handler, ProviderElement target, ProviderElement destination) {
+      handler.pointAt(this);
+      return Done.DONE;
+    }
+
+    @Override
+    public String toString() {
+      return "PointAt[" + gesture + " " + x + "," + y + "]";
     }
   }
 

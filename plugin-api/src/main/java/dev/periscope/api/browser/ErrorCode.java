@@ -66,7 +66,13 @@ public enum ErrorCode {
    * that stands in the way of the action: a person must get past it, or the model goes elsewhere.
    * Nothing was done; the observation stays valid. Since host API 2.5.0.
    */
-  BROWSER_CHALLENGE(true, null, false);
+  BROWSER_CHALLENGE(true, null, false),
+  /**
+   * An action at coordinates found no screenshot to take them from, or the page has scrolled,
+   * navigated or been resized since the latest one: nothing was done; take a new screenshot. Since
+   * host API 2.5.0.
+   */
+  BROWSER_STALE_SCREENSHOT(true, "browser_screenshot", false);
 
   private final boolean observationValid;
   private final String recommendedAction;

@@ -184,6 +184,15 @@ class McpServerTest {
               .findFirst()
               .orElseThrow();
       assertEquals("image/png", image.mimeType());
+      // A copy sized for the model, and a gesture at a point of it.
+      CallToolResult copy = mcp.call("browser_screenshot", Map.of("model_copy", true));
+      assertTrue(
+          copy.content().stream()
+              .anyMatch(
+                  c -> c instanceof McpSchema.ImageContent i && i.mimeType().equals("image/jpeg")),
+          McpConnection.text(copy));
+      CallToolResult moved = mcp.call("browser_point", Map.of("action", "move", "x", 5, "y", 5));
+      assertFalse(moved.isError(), McpConnection.text(moved));
       // The screenshot's attachment, uploaded into a page's file input.
       CallToolResult bench2 = mcp.call("browser_open", Map.of("url", site.url("/workbench")));
       Map<String, Object> photo = new java.util.HashMap<>(McpConnection.target(bench2, "Photo"));

@@ -52,12 +52,24 @@ public record EnvironmentPolicy(
     }
   }
 
-  /** The page's viewport in CSS pixels. */
-  public record Viewport(int width, int height) {
+  /**
+   * The page's viewport in CSS pixels, and its device scale factor (device pixels per CSS pixel;
+   * since host API 2.5.0, 1 before).
+   */
+  public record Viewport(int width, int height, double deviceScaleFactor) {
     public Viewport {
       if (width <= 0 || height <= 0) {
         throw new IllegalArgumentException("a viewport must be positive: " + width + "x" + height);
       }
+      if (!(deviceScaleFactor > 0) || Double.isInfinite(deviceScaleFactor)) {
+        throw new IllegalArgumentException(
+            "a device scale factor must be positive: " + deviceScaleFactor);
+      }
+    }
+
+    /** A viewport of scale factor 1 (host API 2.4.0's). */
+    public Viewport(int width, int height) {
+      this(width, height, 1);
     }
   }
 
