@@ -448,7 +448,11 @@ final class Lane implements AutoCloseable {
       long settled = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(LEFT_SESSIONS_SETTLE_MS);
       while (!left.isEmpty() && System.nanoTime() - settled < 0) {
         Thread.sleep(200);
-        left = GridClient.status(g, 5_000).ofLane(gridTag);
+        try {
+          left = GridClient.status(g, 5_000).ofLane(gridTag);
+        } catch (java.io.IOException unanswered) {
+          break; // the sessions last seen are ended below
+        }
       }
     } catch (java.io.IOException e) {
       LOG.warn(

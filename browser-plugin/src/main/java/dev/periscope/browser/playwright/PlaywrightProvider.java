@@ -380,9 +380,9 @@ public final class PlaywrightProvider implements CheckpointingProvider {
           storageState,
           settings.downloads().enabled());
     }
-    // A spare's scale factor is its browser context's, fixed when it was made.
-    if (storageState == null
-        && policy.viewport().deviceScaleFactor() == SPARE_VIEWPORT.deviceScaleFactor()) {
+    // A spare's viewport is its browser context's, fixed when it was made (a page resized later
+    // would leave the context's next pages, a popup's, at the old size).
+    if (storageState == null && policy.viewport().equals(SPARE_VIEWPORT)) {
       PreparedContext spare = lane.takeSpare();
       if (spare != null && !answers(spare)) {
         // Its renderer died while it waited: it is no one's loss, and a fresh one is made.
@@ -395,9 +395,6 @@ public final class PlaywrightProvider implements CheckpointingProvider {
       }
       if (spare != null) {
         spare.proxy().assign(destinations);
-        if (!policy.viewport().equals(SPARE_VIEWPORT)) {
-          spare.page().setViewportSize(policy.viewport().width(), policy.viewport().height());
-        }
         return spare;
       }
     }

@@ -43,8 +43,11 @@ record PreparedContext(
       var options =
           new Browser.NewContextOptions()
               .setViewportSize(viewport.width(), viewport.height())
-              .setDeviceScaleFactor(viewport.deviceScaleFactor())
               .setProxy(new Proxy(proxy.server()));
+      if (viewport.deviceScaleFactor() != 1) {
+        // Only when asked: left unset, Chromium's own ratio of 1 is not emulated.
+        options.setDeviceScaleFactor(viewport.deviceScaleFactor());
+      }
       BrowserStorage.Stored stored =
           storageState == null ? null : BrowserStorage.split(storageState);
       if (stored != null) {

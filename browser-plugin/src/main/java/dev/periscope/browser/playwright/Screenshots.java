@@ -66,15 +66,13 @@ final class Screenshots {
     }
     ByteBuffer header = ByteBuffer.wrap(png, 16, 8);
     @SuppressWarnings("unchecked")
-    Map<String, Object> view = (Map<String, Object>) size.get("view");
+    ScreenshotView before = view((Map<String, Object>) size.get("view"), fullPage);
+    ScreenshotView after = view(page).withFullPage(fullPage);
+    // A page that scrolled or moved while it was captured: its pixels match neither view, and no
+    // point of them can be trusted.
+    ScreenshotView settled = before.changeTo(after) == null ? before : null;
     return new Screenshot(
-        png,
-        header.getInt(),
-        header.getInt(),
-        null,
-        page.url(),
-        page.title(),
-        view(view, fullPage));
+        png, header.getInt(), header.getInt(), null, page.url(), page.title(), settled);
   }
 
   /** A script that reads the viewport, pixel ratio, scroll position and URL of the page. */

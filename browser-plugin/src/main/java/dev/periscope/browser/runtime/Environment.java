@@ -492,4 +492,12 @@ final class Environment {
     refs.admit(observationId, ref);
     return e;
   }
+
+  /**
+   * {@code BROWSER_CHALLENGE} for an input that names no element while the page is a challenge
+   * page.
+   */
+  void admitOnPage() {
+    refs.admitOnPage();
+  }
 }

@@ -150,11 +150,24 @@ final class Lease implements BrowserLease {
         cancellation,
         action.repeatable() ? CallFailures.Rerun.REPEATABLE : CallFailures.Rerun.NEVER,
         () -> {
-          ProviderElement target =
-              action.target() == null
-                  ? null
-                  : environment.resolveForAction(
-                      action.target().observationId(), action.target().elementRef());
+          ProviderElement target;
+          if (action.target() == null) {
+            target = null;
+            if (action instanceof BrowserAction.PointAt
+                || action instanceof BrowserAction.Press
+                || action instanceof BrowserAction.Type) {
+              environment.admitOnPage();
+            }
+          } else if (action instanceof BrowserAction.Wait
+              || action instanceof BrowserAction.Scroll) {
+            // Waiting and scrolling change nothing a challenge guards.
+            target =
+                environment.resolve(action.target().observationId(), action.target().elementRef());
+          } else {
+            target =
+                environment.resolveForAction(
+                    action.target().observationId(), action.target().elementRef());
+          }
           if (target != null) {
             action.admit(target);
           }
@@ -279,8 +292,20 @@ final class Lease implements BrowserLease {
                   timeouts().actionMs(),
                   () -> environment.delegate().screenshot(fullPage));
           environment.screenshotTaken(shot.view());
+          // The view's URL as the model may see it: a secret filled in this session redacted.
+          dev.periscope.api.browser.ScreenshotView view =
+              shot.view() == null
+                  ? null
+                  : new dev.periscope.api.browser.ScreenshotView(
+                      runtime.redactions().text(environment.sessionId, shot.view().url()),
+                      shot.view().fullPage(),
+                      shot.view().viewportWidth(),
+                      shot.view().viewportHeight(),
+                      shot.view().devicePixelRatio(),
+                      shot.view().scrollX(),
+                      shot.view().scrollY());
           return new Screenshot(
-              shot.png(), shot.width(), shot.height(), o.id(), o.url(), o.title(), shot.view());
+              shot.png(), shot.width(), shot.height(), o.id(), o.url(), o.title(), view);
         });
   }
 

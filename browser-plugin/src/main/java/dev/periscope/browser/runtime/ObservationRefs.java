@@ -130,7 +130,12 @@ final class ObservationRefs {
             p.dialog(),
             p.tabs(),
             challenge(p.challenge(), byRef));
-    latest = new Refs(o, Map.copyOf(byRef), gated(p.challenge(), byRef));
+    latest =
+        new Refs(
+            o,
+            Map.copyOf(byRef),
+            gated(p.challenge(), byRef),
+            p.challenge() != null && p.challenge().wholePage());
     return o;
   }
 
@@ -179,6 +184,21 @@ final class ObservationRefs {
         || r.observation().challenge() == null) {
       return;
     }
+    refuse(r, ref);
+  }
+
+  /**
+   * Refuses an input that names no element (a key, typing into whatever has focus, a gesture at a
+   * point) while the newest observation shows a challenge page, which stands in front of all of it.
+   */
+  void admitOnPage() {
+    Refs r = latest;
+    if (r != null && r.wholePage() && r.observation().challenge() != null) {
+      refuse(r, null);
+    }
+  }
+
+  private static void refuse(Refs r, String ref) {
     PageChallenge c = r.observation().challenge();
     String what = c.describe();
     String why =

@@ -7,7 +7,10 @@ import java.util.Set;
 
 /**
  * The newest observation of an environment with the provider elements behind its refs, and the refs
- * the challenge it shows holds back.
+ * the challenge it shows holds back (every one, and the page itself, when {@code wholePage}).
  */
 record Refs(
-    Observation observation, Map<String, ProviderElement> elementsByRef, Set<String> gated) {}
+    Observation observation,
+    Map<String, ProviderElement> elementsByRef,
+    Set<String> gated,
+    boolean wholePage) {}

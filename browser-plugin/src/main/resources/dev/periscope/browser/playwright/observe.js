@@ -376,10 +376,16 @@
   // What this observation listed, so that a click's hit test can name the element in the way by its target.
   registry.listed = new WeakSet(kept.map((e) => registry.byId.get(Number(e.target)).deref()));
   // A challenge the page shows (challenge.js), looked for in the main document only: it sees the frames' elements.
-  const challenge = request.drainGuards
-    ? (__CHALLENGE__)(kept.map((e) => ({ el: registry.byId.get(Number(e.target)).deref(), target: e.target,
-      covered: e.covered })), shown.map((r) => r.el), (el) => coverOf(el) !== null)
-    : null;
+  // A page that trips it up is observed without one.
+  let challenge = null;
+  if (request.drainGuards) {
+    try {
+      challenge = (__CHALLENGE__)(kept.map((e) => ({ el: registry.byId.get(Number(e.target)).deref(),
+        target: e.target, covered: e.covered })), shown.map((r) => r.el), shadowRoots, coverOf);
+    } catch (e) {
+      challenge = null;
+    }
+  }
   // The page's text, and then what its shadow roots show (innerText stops at a shadow root): each root's own
   // children, whose text leaves out what is slotted into them (already in the page's) and nested roots (in turn).
   let body = document.body ? document.body.innerText : '';

@@ -66,6 +66,45 @@ class ChallengesTest {
         <form action="/sent"><input name="q" aria-label="Query">
         <div class="g-recaptcha" data-sitekey="k" data-size="invisible"></div>
         <button type="submit">Search</button></form></body></html>""");
+    PAGES.put(
+        "/recaptcha-bound",
+        """
+        <!doctype html><html><head><title>Bound</title></head><body>
+        <form action="/sent"><input name="q" aria-label="Query">
+        <button class="g-recaptcha" data-sitekey="k" data-callback="onSubmit">Submit</button>
+        </form>
+        <div class="grecaptcha-badge" style="position:fixed;right:0;bottom:14px;width:256px;height:60px">
+          <iframe title="reCAPTCHA" width="256" height="60"
+            src="/recaptcha/api2/anchor?ar=1&k=k&size=invisible"></iframe></div>
+        <textarea name="g-recaptcha-response" style="display:none"></textarea>
+        </body></html>""");
+    PAGES.put(
+        "/turnstile-closed",
+        """
+        <!doctype html><html><head><title>Closed</title></head><body>
+        <form action="/sent"><input name="card" aria-label="Card holder">
+        <div class="cf-turnstile" data-sitekey="1x00000000000000000000AA" style="width:300px;height:65px"></div>
+        <input type="submit" value="Pay now"></form>
+        <script>
+          const root = document.querySelector('.cf-turnstile').attachShadow({mode: 'closed'});
+          root.innerHTML = '<span>Success!</span><input type="hidden" name="cf-turnstile-response">';
+          if (location.search === '?passed') root.querySelector('input').value = '0.token';
+        </script></body></html>""");
+    PAGES.put(
+        "/loading",
+        """
+        <!doctype html><html><head><title>Just a moment...</title></head><body>
+        <button onclick="document.title = 'Loaded'">Go on</button></body></html>""");
+    PAGES.put(
+        "/banner",
+        """
+        <!doctype html><html><head><title>Shop</title></head><body style="margin:0">
+        <a href="/help" style="position:absolute;top:560px;left:10px">Terms of sale</a>
+        <div role="dialog" style="position:absolute;top:0;right:0;width:220px">
+          <input type="password" aria-label="Password"><button>Sign in</button></div>
+        <div style="position:fixed;bottom:0;left:0;right:0;height:200px;background:#eee">
+          We use cookies. <button>Accept</button></div>
+        </body></html>""");
     PAGES.put("/recaptcha/api2/anchor", CHECKBOX);
     PAGES.put(
         "/hcaptcha",
@@ -220,6 +259,18 @@ class ChallengesTest {
     assertEquals("Sent", LocalBrowser.observation(send).get("title"));
 
     assertNull(challenge(open("solved", "/recaptcha-invisible")));
+    // A button bound to an invisible reCAPTCHA, and its badge: the widget runs on submit by itself.
+    ToolResult bound = open("solved", "/recaptcha-bound");
+    assertNull(challenge(bound), bound.text());
+    ToolResult submitted =
+        browser.call("solved", "browser_click", LocalBrowser.target(bound, "Submit"));
+    assertFalse(submitted.isError(), submitted.text());
+    // A title a loading page shares with Cloudflare's is not its challenge page.
+    ToolResult loading = open("solved", "/loading");
+    assertNull(challenge(loading), loading.text());
+    // A sign-in dropdown and a cookie banner over a link: not a login wall.
+    ToolResult banner = open("solved", "/banner");
+    assertNull(challenge(banner), banner.text());
     ToolResult login = open("solved", "/login");
     assertNull(challenge(login), login.text());
   }
@@ -242,6 +293,15 @@ class ChallengesTest {
     refused(
         browser.call("widgets", "browser_click", LocalBrowser.target(t, "Pay now")),
         "Cloudflare Turnstile captcha");
+
+    // Its response field in a closed shadow root: found there, empty or holding a token.
+    ToolResult closed = open("widgets", "/turnstile-closed");
+    assertEquals("turnstile", challenge(closed).get("vendor"), closed.text());
+    refused(
+        browser.call("widgets", "browser_click", LocalBrowser.target(closed, "Pay now")),
+        "Cloudflare Turnstile captcha");
+    ToolResult passed = open("widgets", "/turnstile-closed?passed");
+    assertNull(challenge(passed), passed.text());
   }
 
   @Test
@@ -258,6 +318,13 @@ class ChallengesTest {
             "browser_click",
             LocalBrowser.target(page, "Why am I seeing this page?")),
         "a Cloudflare challenge page stands in front of the site");
+    // Nor a key, nor a point; waiting for the check to pass is.
+    refused(
+        browser.call("interstitial", "browser_press", Map.of("key", "Enter")),
+        "a Cloudflare challenge page");
+    ToolResult waited =
+        browser.call("interstitial", "browser_wait", Map.of("until", "load", "timeout_ms", 2000));
+    assertFalse(waited.isError(), waited.text());
     // Going elsewhere is not an action on the page.
     assertEquals("Help", LocalBrowser.observation(open("interstitial", "/help")).get("title"));
   }

@@ -178,6 +178,12 @@ class CoordinatesTest {
     assertTrue(stale.text().contains("the page has scrolled to 0,500"), stale.text());
     assertFalse(log(ok("scroll", "browser_observe", Map.of())).contains("paid"));
 
+    ok("scroll", "browser_screenshot", Map.of());
+    ok("scroll", "browser_open", Map.of("url", browser.url("/canvas?again")));
+    ToolResult moved = point("scroll", "click", 120, 65);
+    assertTrue(
+        moved.text().contains("the page is now " + browser.url("/canvas?again")), moved.text());
+
     ok("scroll", "browser_screenshot", Map.of("full_page", true));
     ToolResult fullPage = point("scroll", "click", 120, 65);
     assertTrue(

@@ -1286,6 +1286,12 @@ public sealed interface BrowserAction<R> {
       return Done.DONE;
     }
 
+    /** A gesture at a point is never repeated on its own: the page under it may have changed. */
+    @Override
+    public boolean repeatable() {
+      return false;
+    }
+
     @Override
     public String toString() {
       return "PointAt[" + gesture + " " + x + "," + y + "]";

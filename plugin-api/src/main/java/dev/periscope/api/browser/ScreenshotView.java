@@ -18,6 +18,12 @@ public record ScreenshotView(
     double scrollX,
     double scrollY) {
 
+  /** This view, of the full page or of the viewport. */
+  public ScreenshotView withFullPage(boolean full) {
+    return new ScreenshotView(
+        url, full, viewportWidth, viewportHeight, devicePixelRatio, scrollX, scrollY);
+  }
+
   /** What has changed between this view and {@code now}, in words; null when nothing has. */
   public String changeTo(ScreenshotView now) {
     if (!url.equals(now.url)) {
