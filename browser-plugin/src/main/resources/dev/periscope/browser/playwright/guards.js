@@ -108,8 +108,13 @@
   document.addEventListener('submit', (event) => {
     if (!guardForm(event.target)) event.preventDefault();
   }, true);
+  // A form submission navigates from a task of its own, after the click or key that submitted it has returned: the
+  // navigate event may come after the action looked. A submission no handler stopped counts as the navigation.
+  window.addEventListener('submit', (event) => { if (!event.defaultPrevented) registry.navigated = true; });
   const submit = HTMLFormElement.prototype.submit;
-  HTMLFormElement.prototype.submit = function () { if (guardForm(this)) submit.call(this); };
+  HTMLFormElement.prototype.submit = function () {
+    if (guardForm(this)) { registry.navigated = true; submit.call(this); }
+  };
 
   const click = HTMLInputElement.prototype.click;
   HTMLInputElement.prototype.click = function () {

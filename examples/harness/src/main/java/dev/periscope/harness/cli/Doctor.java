@@ -171,14 +171,11 @@ final class Doctor implements Callable<Integer> {
     journal(p, check);
     for (Object o : (List<Object>) check.structured().get("faults")) {
       Map<String, Object> f = (Map<String, Object>) o;
-      List<String> agents = (List<String>) f.get("agent_sessions");
       checks.add(
           new Check(
               "fault " + p.name(),
               Level.WARN,
-              "browser session "
-                  + f.get("browser_session")
-                  + (agents.isEmpty() ? "" : " (agent session " + String.join(", ", agents) + ")")
+              session(f)
                   + ": its last browser ended by a fault at "
                   + f.get("at")
                   + ": "
@@ -195,6 +192,15 @@ final class Doctor implements Callable<Integer> {
     }
   }
 
+  /** "browser session ID (agent session A, B)" of a fault or journal row of the store check. */
+  @SuppressWarnings("unchecked")
+  private static String session(Map<String, Object> row) {
+    List<String> agents = (List<String>) row.get("agent_sessions");
+    return "browser session "
+        + row.get("browser_session")
+        + (agents.isEmpty() ? "" : " (agent session " + String.join(", ", agents) + ")");
+  }
+
   /**
    * Each browser session's last journal events (faults, recoveries, challenges), newest first:
    * information, not a check.
@@ -207,14 +213,11 @@ final class Doctor implements Callable<Integer> {
     }
     for (Object o : list) {
       Map<String, Object> e = (Map<String, Object>) o;
-      List<String> agents = (List<String>) e.get("agent_sessions");
       checks.add(
           new Check(
               "journal " + p.name(),
               Level.INFO,
-              "browser session "
-                  + e.get("browser_session")
-                  + (agents.isEmpty() ? "" : " (agent session " + String.join(", ", agents) + ")")
+              session(e)
                   + ": "
                   + e.get("kind")
                   + " at "
