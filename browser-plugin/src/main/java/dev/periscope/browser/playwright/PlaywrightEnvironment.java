@@ -738,7 +738,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
         bound,
         () -> {
           Page page = tab().page;
-          String change = action.view().changeTo(Screenshots.view(page));
+          String change = action.view().changeTo(Screenshots.view(page).inPage("page-" + tab().id));
           if (change != null) {
             throw BrowserException.of(
                     ErrorCode.BROWSER_STALE_SCREENSHOT,
@@ -1181,7 +1181,18 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
         "the screenshot",
         () -> {
           tab().dialogs.requireNone("taking a screenshot");
-          return Screenshots.capture(tab().page, fullPage, policy.screenshots(), credentialFields);
+          Screenshot shot =
+              Screenshots.capture(tab().page, fullPage, policy.screenshots(), credentialFields);
+          return shot.view() == null
+              ? shot
+              : new Screenshot(
+                  shot.png(),
+                  shot.width(),
+                  shot.height(),
+                  shot.observationId(),
+                  shot.url(),
+                  shot.title(),
+                  shot.view().inPage("page-" + tab().id));
         });
   }
 

@@ -89,7 +89,8 @@ final class Screenshots {
         ((Number) v.get("height")).intValue(),
         ((Number) v.get("ratio")).doubleValue(),
         ((Number) v.get("x")).doubleValue(),
-        ((Number) v.get("y")).doubleValue());
+        ((Number) v.get("y")).doubleValue(),
+        null);
   }
 
   /** The page's view now. */

@@ -303,7 +303,8 @@ final class Lease implements BrowserLease {
                       shot.view().viewportHeight(),
                       shot.view().devicePixelRatio(),
                       shot.view().scrollX(),
-                      shot.view().scrollY());
+                      shot.view().scrollY(),
+                      shot.view().pageId());
           return new Screenshot(
               shot.png(), shot.width(), shot.height(), o.id(), o.url(), o.title(), view);
         });

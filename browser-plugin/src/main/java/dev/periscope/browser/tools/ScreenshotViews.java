@@ -54,6 +54,7 @@ final class ScreenshotViews {
   static Map<String, Object> json(ScreenshotView v) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("url", v.url());
+    m.put("page_id", v.pageId());
     m.put("full_page", v.fullPage());
     m.put("viewport_width", v.viewportWidth());
     m.put("viewport_height", v.viewportHeight());

@@ -105,6 +105,7 @@ class CoordinatesTest {
     assertEquals(2.0, view.get("device_pixel_ratio"));
     assertEquals(0.0, view.get("scroll_y"));
     assertEquals(false, view.get("full_page"));
+    assertEquals("page-1", view.get("page_id"));
     Map<String, Object> image = part(full, "image");
     assertEquals(
         Map.of(
@@ -183,6 +184,13 @@ class CoordinatesTest {
     ToolResult moved = point("scroll", "click", 120, 65);
     assertTrue(
         moved.text().contains("the page is now " + browser.url("/canvas?again")), moved.text());
+
+    // Another tab of the same page, scrolled alike, is still another page.
+    ok("scroll", "browser_screenshot", Map.of());
+    ok("scroll", "browser_tabs", Map.of("action", "open", "url", browser.url("/canvas?again")));
+    ToolResult otherTab = point("scroll", "click", 120, 65);
+    assertTrue(
+        otherTab.text().contains("the current tab is now page-2, not page-1"), otherTab.text());
 
     ok("scroll", "browser_screenshot", Map.of("full_page", true));
     ToolResult fullPage = point("scroll", "click", 120, 65);
