@@ -121,17 +121,26 @@ public final class SeleniumGrid implements AutoCloseable {
     hub.waitFor(10, TimeUnit.SECONDS);
   }
 
+  /**
+   * Starts a hub or node. Its temporary files, and those of the drivers and browsers a node starts
+   * (chromedriver's profiles, Chromium's singleton directories, which a killed browser leaves), go
+   * under {@code dir}, not /tmp, and go with it.
+   */
   private Process start(String name, String... args) throws IOException {
+    Path tmp = Files.createDirectories(dir.resolve("tmp-" + name));
     List<String> command =
         new ArrayList<>(
             List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m",
+                "-Djava.io.tmpdir=" + tmp,
                 "-cp",
                 LIB + "/*",
                 "org.openqa.selenium.grid.Bootstrap"));
     command.addAll(List.of(args));
-    return new ProcessBuilder(command)
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().put("TMPDIR", tmp.toString());
+    return builder
         .redirectErrorStream(true)
         .redirectOutput(dir.resolve(name + ".log").toFile())
         .start();

@@ -50,8 +50,21 @@ class GridProviderTest {
   @TempDir Path projectDir;
   private Host host;
 
+  /** Chromium's and chromedriver's directories in /tmp before the Grid started. */
+  static java.util.Set<String> chromiumTmpBefore;
+
+  static java.util.Set<String> chromiumTmp() throws IOException {
+    try (var entries = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+      return entries
+          .map(p -> p.getFileName().toString())
+          .filter(n -> n.startsWith("org.chromium.Chromium."))
+          .collect(java.util.stream.Collectors.toSet());
+    }
+  }
+
   @BeforeAll
   static void startGrid() throws Exception {
+    chromiumTmpBefore = chromiumTmp();
     gridDir = Files.createTempDirectory("periscope-grid-test-");
     grid = new SeleniumGrid(gridDir, 2, 1);
     site = new LoginSite();
@@ -70,6 +83,10 @@ class GridProviderTest {
       Files.move(gridDir, Path.of(System.getProperty("keepGridLogs")));
     }
     PluginInstaller.deleteTree(gridDir);
+    // The browsers the nodes started, the killed node's among them, left nothing in /tmp.
+    java.util.Set<String> left = chromiumTmp();
+    left.removeAll(chromiumTmpBefore);
+    assertEquals(java.util.Set.of(), left, "left in /tmp by the Grid's browsers");
   }
 
   @AfterEach
