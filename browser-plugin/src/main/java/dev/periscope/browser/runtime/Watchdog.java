@@ -115,10 +115,26 @@ final class Watchdog implements AutoCloseable {
     }
   }
 
-  /** Stops every timer and check; a check still running is interrupted. */
+  /**
+   * Stops every timer and check; a check still running is interrupted, and its thread is waited
+   * for, a little, so that a closed runtime leaves no thread behind (unless one of them closes it).
+   */
   @Override
   public void close() {
     timers.shutdownNow();
     checks.shutdownNow();
+    String current = Thread.currentThread().getName();
+    if (current.startsWith("periscope-watchdog-") || current.startsWith("periscope-liveness-")) {
+      return;
+    }
+    try {
+      timers.awaitTermination(CLOSE_WAIT_MS, TimeUnit.MILLISECONDS);
+      checks.awaitTermination(CLOSE_WAIT_MS, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
+
+  /** How long a closing watchdog waits for each of its pools' threads to end. */
+  private static final long CLOSE_WAIT_MS = 2_000;
 }
