@@ -20,10 +20,17 @@ public record GridSettings(
     Map<String, String> headers,
     long queueTimeoutMs,
     String proxyAddress,
-    long launchTimeoutMs) {
+    long launchTimeoutMs,
+    long drainCheckMs) {
   public GridSettings {
     headers = Map.copyOf(headers);
   }
+
+  /**
+   * How often, while environments are open on the Grid, its status is read for nodes that drain,
+   * when the project does not say.
+   */
+  public static final long DEFAULT_DRAIN_CHECK_MS = 5_000;
 
   /** How long a new browser waits for a free slot when the project does not say. */
   public static final long DEFAULT_QUEUE_TIMEOUT_MS = 60_000;
@@ -85,6 +92,7 @@ public record GridSettings(
         });
     long queue = milliseconds(config, "queueTimeoutMs", DEFAULT_QUEUE_TIMEOUT_MS);
     long launch = milliseconds(config, "launchTimeoutMs", DEFAULT_LAUNCH_TIMEOUT_MS);
+    long drainCheck = milliseconds(config, "drainCheckMs", DEFAULT_DRAIN_CHECK_MS);
     String proxyAddress = config.string("grid.proxyAddress").orElse("127.0.0.1");
     if (!proxyAddress.matches("[A-Za-z0-9.:-]{1,253}")
         // Literals only (a name is judged when the proxy binds it): no DNS while reading settings.
@@ -97,7 +105,7 @@ public record GridSettings(
               + proxyAddress
               + ")");
     }
-    return Optional.of(new GridSettings(url, headers, queue, proxyAddress, launch));
+    return Optional.of(new GridSettings(url, headers, queue, proxyAddress, launch, drainCheck));
   }
 
   /** How long the Grid may take to start a browser, once a slot was free, when not said. */
@@ -133,6 +141,8 @@ public record GridSettings(
         + proxyAddress
         + ", launchTimeoutMs="
         + launchTimeoutMs
+        + ", drainCheckMs="
+        + drainCheckMs
         + "]";
   }
 

@@ -12,9 +12,16 @@ import java.util.List;
  * up, how many of their Chrome slots are free, and the sessions in the slots. The grid provider
  * asks before it requests a browser, so that a request never waits in the Grid's queue past the
  * call that made it: the Grid would give it the next free slot after the call gave up, and hold
- * that browser for no one.
+ * that browser for no one. The nodes that drain ({@code draining}, by URI) take no new sessions and
+ * stop once theirs end.
  */
-record GridStatus(boolean ready, int nodesUp, int freeSlots, int slots, List<Session> sessions) {
+record GridStatus(
+    boolean ready,
+    int nodesUp,
+    int freeSlots,
+    int slots,
+    List<Session> sessions,
+    java.util.Set<String> draining) {
 
   /**
    * A session in a slot: its id, the node it runs on, and the lane tag ({@link Lane#GRID_TAG}) it
@@ -37,6 +44,7 @@ record GridStatus(boolean ready, int nodesUp, int freeSlots, int slots, List<Ses
     int free = 0;
     int all = 0;
     List<Session> sessions = new ArrayList<>();
+    java.util.Set<String> draining = new java.util.HashSet<>();
     try {
       for (JsonElement n : value.getAsJsonArray("nodes")) {
         JsonObject node = n.getAsJsonObject();
@@ -53,7 +61,11 @@ record GridStatus(boolean ready, int nodesUp, int freeSlots, int slots, List<Ses
             sessions.add(new Session(text(o, "sessionId"), uri, lane));
           }
         }
-        if (!"UP".equals(text(node, "availability"))) {
+        String availability = text(node, "availability");
+        if ("DRAINING".equals(availability) && uri != null) {
+          draining.add(uri);
+        }
+        if (!"UP".equals(availability)) {
           continue;
         }
         up++;
@@ -72,7 +84,8 @@ record GridStatus(boolean ready, int nodesUp, int freeSlots, int slots, List<Ses
       throw new IOException("the Grid's /status has nodes in a shape this provider cannot read", e);
     }
     boolean ready = value.has("ready") && value.get("ready").getAsBoolean();
-    return new GridStatus(ready, up, free, all, List.copyOf(sessions));
+    return new GridStatus(
+        ready, up, free, all, List.copyOf(sessions), java.util.Set.copyOf(draining));
   }
 
   /** The sessions a lane tagged {@code tag} asked for. */

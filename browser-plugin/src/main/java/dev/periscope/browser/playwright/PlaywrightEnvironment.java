@@ -179,6 +179,20 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
     return closed.get() || aborted;
   }
 
+  /** Whether this environment is closing or was aborted, for those that watch it from outside. */
+  boolean ended() {
+    return ending();
+  }
+
+  /**
+   * Its place is being taken out of service while it still works (its Grid node drains): the
+   * runtime moves the session once no call runs on this environment ({@link
+   * EnvironmentFault.Cause#RETIRING}).
+   */
+  void retire(String detail) {
+    fault(EnvironmentFault.Cause.RETIRING, detail);
+  }
+
   /** The current tab. */
   private Tab tab() {
     return tabs.current();
@@ -1304,6 +1318,11 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
   @Override
   public Optional<String> placement() {
     return remote.flatMap(Lane.Remote::placement);
+  }
+
+  /** The URI of the Grid node it runs on, when it runs on a Grid that said where. */
+  Optional<String> gridNode() {
+    return remote.flatMap(Lane.Remote::session).map(GridStatus.Session::node);
   }
 
   /** The tabs the checkpoint this environment was restored from held, until they are reopened. */

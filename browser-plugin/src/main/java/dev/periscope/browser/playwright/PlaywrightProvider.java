@@ -99,6 +99,7 @@ public final class PlaywrightProvider implements CheckpointingProvider {
       boolean onGrid) {
     this.onGrid = onGrid;
     this.settings = settings;
+    this.drains = onGrid ? settings.grid().map(GridDrains::new).orElse(null) : null;
     this.resolver = resolver;
     this.upstream = upstream;
     this.chromium = Executables.chromium(settings.chromiumExecutable());
@@ -288,6 +289,10 @@ public final class PlaywrightProvider implements CheckpointingProvider {
                   + (onGrid ? settings.grid().orElseThrow().launchTimeoutMs() : 0));
       cancellation.throwIfCancelled();
       environment.reopenSaved();
+      if (drains != null) {
+        PlaywrightEnvironment watched = environment;
+        environment.gridNode().ifPresent(node -> drains.watch(watched, node));
+      }
       return environment;
     } catch (RuntimeException e) {
       if (environment != null) {
@@ -320,6 +325,9 @@ public final class PlaywrightProvider implements CheckpointingProvider {
 
   /** The browsers this provider is starting on the Grid, so that two never count one free slot. */
   private final GridSlots gridSlots = new GridSlots();
+
+  /** On a Grid: what moves its environments off nodes that drain; else null. */
+  private final GridDrains drains;
 
   /** A remote browser the Grid did not start. */
   static final class GridLaunchException extends RuntimeException {
@@ -616,6 +624,9 @@ public final class PlaywrightProvider implements CheckpointingProvider {
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
         }
+      }
+      if (drains != null) {
+        drains.close();
       }
       if (closing != null) {
         closing.close(settings.closeTimeoutMs());

@@ -321,7 +321,10 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
         return;
       }
       faults.opened(environment, startedAt, start);
-      environment.watch(() -> detach(slot), faults::faulted);
+      environment.watch(
+          () -> detach(slot),
+          faults::faulted,
+          timeLeft -> opener.checkpoint(slot, environment, timeLeft));
       // If the last waiter leaves after the check above, shutdownAll() closes the environment once
       // it completes.
       slot.opening.complete(environment);

@@ -37,6 +37,7 @@ import java.util.function.Supplier;
  * same way. Either way the runtime hears of it at once.
  */
 final class Environment {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Environment.class);
   final String id = "browser-" + UUID.randomUUID();
   final BrowserSessionId sessionId;
   final BrowserProvider provider;
@@ -104,13 +105,23 @@ final class Environment {
    * just before it is aborted, and must not block; {@code aborted} hears of every abort, so the
    * owner stops handing it out.
    */
-  void watch(Runnable aborted, BiConsumer<Environment, LostEnvironment> faulted) {
+  void watch(
+      Runnable aborted,
+      BiConsumer<Environment, LostEnvironment> faulted,
+      java.util.function.LongConsumer checkpoint) {
     this.onAbort = aborted;
     this.onFault = faulted;
+    this.checkpoint = checkpoint;
     // What the provider reports once the environment closed is the close's doing, not a fault.
     delegate.onFault(
         fault -> {
-          if (!closed) {
+          if (closed) {
+            return;
+          }
+          if (fault.cause() == EnvironmentFault.Cause.RETIRING) {
+            retiring = fault;
+            retireIfIdle();
+          } else {
             fault(fault);
           }
         });
@@ -118,6 +129,48 @@ final class Environment {
     if (this.aborted) {
       liveness.close();
     }
+  }
+
+  /**
+   * A retirement its provider asked for ({@link EnvironmentFault.Cause#RETIRING}): carried out once
+   * no operation holds the queue, by whoever finds it free first (the provider's report, the idle
+   * check, or the next operation, which then runs on the session's next environment).
+   */
+  private volatile EnvironmentFault retiring;
+
+  /** Writes the session's checkpoint with the time given; caller holds the queue. */
+  private volatile java.util.function.LongConsumer checkpoint = timeLeft -> {};
+
+  private void retireIfIdle() {
+    if (retiring == null || !queue.tryEnterNow()) {
+      return;
+    }
+    try {
+      retireNow();
+    } finally {
+      queue.exit();
+    }
+  }
+
+  /**
+   * Caller holds the queue: writes the checkpoint of the still working browser, then ends the
+   * environment as a fault does, so the session's next environment opens elsewhere from it.
+   */
+  private void retireNow() {
+    EnvironmentFault why = retiring;
+    if (why == null || aborted || closed || lost != null) {
+      return;
+    }
+    try {
+      checkpoint.accept(timeouts.actionMs());
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "browser session {}: the checkpoint before its browser moved failed ({}); the next"
+              + " one is restored from the checkpoint before",
+          sessionId,
+          e.getMessage());
+    }
+    fault(why);
   }
 
   /** The environment a fault ended before this one, when the model has not heard of it yet. */
@@ -220,6 +273,11 @@ final class Environment {
     }
     try {
       if (closed || aborted) {
+        throw gone();
+      }
+      if (retiring != null) {
+        // Its place is being taken out of service: moved now, this operation runs on the next.
+        retireNow();
         throw gone();
       }
       if (cancellation.isCancelled()) {
@@ -334,6 +392,10 @@ final class Environment {
    * just did.
    */
   private void checkWhileIdle() {
+    if (retiring != null) {
+      retireIfIdle();
+      return;
+    }
     if (!usable()
         || closed
         || System.nanoTime() - lastAnswer

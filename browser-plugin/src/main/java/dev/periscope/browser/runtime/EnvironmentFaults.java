@@ -3,6 +3,7 @@ package dev.periscope.browser.runtime;
 import dev.periscope.api.browser.BrowserSessionId;
 import dev.periscope.api.browser.Transition;
 import dev.periscope.api.browser.spi.BrowserProvider;
+import dev.periscope.api.browser.spi.EnvironmentFault;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -63,13 +64,23 @@ final class EnvironmentFaults {
    */
   void faulted(Environment environment, LostEnvironment fault) {
     lost.put(environment.sessionId, fault);
-    LOG.warn(
-        "browser session {}: environment {} ended by a fault ({}): {}; the next call opens {}",
-        environment.sessionId,
-        environment.id,
-        fault.fault.cause().id(),
-        fault.fault.detail(),
-        fault.next());
+    if (fault.fault.cause() == EnvironmentFault.Cause.RETIRING) {
+      LOG.info(
+          "browser session {}: environment {} checkpointed and closed because {}; the next call"
+              + " opens {}",
+          environment.sessionId,
+          environment.id,
+          fault.fault.detail(),
+          fault.next());
+    } else {
+      LOG.warn(
+          "browser session {}: environment {} ended by a fault ({}): {}; the next call opens {}",
+          environment.sessionId,
+          environment.id,
+          fault.fault.cause().id(),
+          fault.fault.detail(),
+          fault.next());
+    }
     CompletableFuture<Void> closed = new CompletableFuture<>();
     closing.put(closed, environment.provider);
     closed.whenComplete((done, failure) -> closing.remove(closed));

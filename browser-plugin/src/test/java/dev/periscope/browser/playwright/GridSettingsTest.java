@@ -23,6 +23,7 @@ class GridSettingsTest {
     assertEquals("grid.internal", g.url().getHost());
     assertEquals(GridSettings.DEFAULT_QUEUE_TIMEOUT_MS, g.queueTimeoutMs());
     assertEquals(GridSettings.DEFAULT_LAUNCH_TIMEOUT_MS, g.launchTimeoutMs());
+    assertEquals(GridSettings.DEFAULT_DRAIN_CHECK_MS, g.drainCheckMs());
     assertEquals("127.0.0.1", g.proxyAddress());
     assertTrue(g.proxyOnLoopback());
     assertFalse(g.gridOnLoopback());
@@ -41,6 +42,7 @@ class GridSettingsTest {
             Map.of("url", "http://grid:4444", "queueTimeoutMs", 10),
             Map.of("url", "http://grid:4444", "launchTimeoutMs", 600_001),
             Map.of("url", "http://grid:4444", "launchTimeoutMs", "soon"),
+            Map.of("url", "http://grid:4444", "drainCheckMs", 999),
             Map.of("url", "http://grid:4444", "proxyAddress", "10.0.0.1; rm"),
             Map.of("url", "http://grid:4444", "proxyAddress", "0.0.0.0"),
             Map.of("url", "http://grid:4444", "proxyAddress", "0"),

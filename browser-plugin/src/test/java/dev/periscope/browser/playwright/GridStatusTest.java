@@ -33,6 +33,7 @@ class GridStatusTest {
         s.ofLane("host-a/1"));
     assertEquals(List.of(), s.ofLane("host-b/1"));
     assertEquals(2, s.sessions().size(), "a draining node's sessions are still there to end");
+    assertEquals(java.util.Set.of("http://10.0.0.6:5555"), s.draining());
   }
 
   @Test

@@ -244,7 +244,8 @@ class EnvironmentFaultsTest {
             } catch (InterruptedException e) {
               Thread.currentThread().interrupt();
             }
-          });
+          },
+          timeLeft -> {});
       // The driver's watcher reports the browser's death, and the runtime is still noting the loss
       // when the call that met the dead browser fails and asks whether its environment ended.
       Thread watcher =
@@ -338,6 +339,95 @@ class EnvironmentFaultsTest {
             .code());
     assertEquals(1, recorded("recover").size());
     assertEquals("page-crashed", recorded("recover").get(0).cause());
+    fresh.close();
+  }
+
+  @Test
+  void aRetiringEnvironmentWaitsForItsRunningCallThenIsCheckpointedAndTheSessionMoves()
+      throws Exception {
+    start(SHORT);
+    Object owner = new Object();
+    BrowserLease lease = acquire(owner);
+    lease.navigate("https://example.test/account", BUDGET, Cancellation.none());
+    Observation o = lease.observe(BUDGET, Cancellation.none());
+    eventually("the navigation is checkpointed", () -> provider.checkpointsWritten.get() >= 1);
+    provider.clickGate = new CountDownLatch(1);
+    Thread clicking =
+        new Thread(
+            () -> {
+              try {
+                lease.click(o.id(), "e1", BUDGET, Cancellation.none());
+              } catch (BrowserException ignored) {
+                // what the click says is not the point here
+              }
+            });
+    clicking.start();
+    eventually(
+        "the click runs",
+        () -> environment(0).actions.stream().anyMatch(a -> a.startsWith("click")));
+    // Its node drains while the click runs: the click is not disturbed.
+    environment(0).die(EnvironmentFault.Cause.RETIRING, "its node drains");
+    Thread.sleep(150);
+    assertTrue(lease.usable(), "a retirement never stops a running call");
+    assertFalse(environment(0).aborted());
+    int written = provider.checkpointsWritten.get();
+    environment(0).dirty = true; // the page changed its state after the last checkpoint
+    provider.clickGate.countDown();
+    clicking.join();
+    eventually("the idle environment is retired", () -> !lease.usable());
+    eventually("its browser is closed", () -> environment(0).closed);
+    assertTrue(provider.checkpointsWritten.get() > written, "no checkpoint of the working browser");
+    eventually("the retirement is in the audit trail", () -> recorded("fault").size() == 1);
+    assertEquals("retiring", recorded("fault").get(0).cause());
+    lease.close();
+    BrowserLease fresh = acquire(owner);
+    assertEquals(1, provider.restoredFrom.size(), "restored once");
+    assertEquals(
+        "checkpoint-0-" + provider.checkpointsWritten.get(),
+        provider.restoredFrom.get(0).ref(),
+        "the next browser starts from the checkpoint written as the first retired");
+    Observation first = fresh.observe(BUDGET, Cancellation.none());
+    assertTrue(
+        first.pageEvents().get(0).contains("its node drains"), first.pageEvents().toString());
+    assertEquals("retiring", recorded("recover").get(0).cause());
+    fresh.close();
+  }
+
+  @Test
+  void theNextCallOnARetiringEnvironmentThatNeverIdledRunsOnTheNextEnvironment() throws Exception {
+    start(AFTER_FAILURES_ONLY);
+    Object owner = new Object();
+    BrowserLease lease = acquire(owner);
+    lease.navigate("https://example.test/account", BUDGET, Cancellation.none());
+    provider.clickGate = new CountDownLatch(1);
+    Observation o = lease.observe(BUDGET, Cancellation.none());
+    Thread clicking =
+        new Thread(
+            () -> {
+              try {
+                lease.click(o.id(), "e1", BUDGET, Cancellation.none());
+              } catch (BrowserException ignored) {
+                // what the click says is not the point here
+              }
+            });
+    clicking.start();
+    eventually(
+        "the click runs",
+        () -> environment(0).actions.stream().anyMatch(a -> a.startsWith("click")));
+    environment(0).die(EnvironmentFault.Cause.RETIRING, "its node drains");
+    provider.clickGate.countDown();
+    clicking.join();
+    // No idle check runs with these timeouts: the next call finds the retirement and carries it
+    // out, failing as a call does that finds its browser gone (the caller runs it again).
+    BrowserException e =
+        assertThrows(BrowserException.class, () -> lease.observe(BUDGET, Cancellation.none()));
+    assertTrue(e.rerunnable(), e.failureLine());
+    assertTrue(e.getMessage().contains("its node drains"), e.getMessage());
+    eventually("its browser is closed", () -> environment(0).closed);
+    lease.close();
+    BrowserLease fresh = acquire(owner);
+    assertEquals(1, provider.restoredFrom.size());
+    fresh.observe(BUDGET, Cancellation.none());
     fresh.close();
   }
 

@@ -155,7 +155,10 @@ public class FakeProvider implements CheckpointingProvider {
     volatile String url = "about:blank";
     private int written;
     private volatile String lastWritten;
-    private volatile boolean dirty;
+
+    /** Whether the state changed since the last checkpoint (the page may change it by itself). */
+    volatile boolean dirty;
+
     public volatile boolean closed;
     volatile RuntimeException observeFailure;
     volatile RuntimeException clickFailure;

@@ -593,6 +593,60 @@ class GridProviderTest {
   }
 
   @Test
+  @org.junit.jupiter.api.Order(Integer.MAX_VALUE - 2) // it drains a node, then starts another
+  void whenItsNodeDrainsTheSessionMovesOffItLoggedInAndTheNodeStops() throws Exception {
+    assertEquals(2, freeSlotsOnceThey(2), "a test before left a Grid session open");
+    Host h = start(grid.url.toString(), 60_000, "", home -> {}, "drainCheckMs: 1000");
+    try {
+      ToolResult login = call(h, "drained", "browser_open", Map.of("url", site.url("/login")));
+      ok(h, "drained", "browser_click", DownloadsTest.target(login, "Log in"));
+      // The next call waits for the checkpoint that followed the login.
+      ok(h, "drained", "browser_observe", Map.of());
+      List<String> before = placements(h, "drained");
+      assertEquals(1, before.size(), before.toString());
+      URI node = URI.create(before.get(0).replace("grid node ", ""));
+      java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+      // As an operator drains a node (Selenium's own endpoint; no registration secret here).
+      var drained =
+          http.send(
+              java.net.http.HttpRequest.newBuilder(node.resolve("/se/grid/node/drain"))
+                  .header("X-REGISTRATION-SECRET", "")
+                  .POST(java.net.http.HttpRequest.BodyPublishers.noBody())
+                  .build(),
+              java.net.http.HttpResponse.BodyHandlers.ofString());
+      assertEquals(200, drained.statusCode(), drained.body());
+      // No call runs: the agent's idle browser is checkpointed and closed, so the node, whose only
+      // session it was, finishes draining and stops.
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+      boolean stopped = false;
+      while (!stopped && System.nanoTime() < deadline) {
+        try {
+          http.send(
+              java.net.http.HttpRequest.newBuilder(node.resolve("/status"))
+                  .timeout(java.time.Duration.ofSeconds(2))
+                  .build(),
+              java.net.http.HttpResponse.BodyHandlers.discarding());
+          Thread.sleep(250);
+        } catch (java.io.IOException gone) {
+          stopped = true;
+        }
+      }
+      assertTrue(stopped, "the drained node still runs: the agent's browser kept it up");
+      // The agent's next call goes on, on the other node, still logged in.
+      ToolResult next = ok(h, "drained", "browser_open", Map.of("url", site.url("/home")));
+      assertTrue(next.text().contains("Welcome back, keeper"), next.text());
+      List<String> after = placements(h, "drained");
+      assertEquals(2, after.size(), "the audit trail names both nodes: " + after);
+      String trail = h.operate("browser_transitions", Map.of("session", "drained")).text();
+      assertTrue(trail.contains("retiring"), trail);
+    } finally {
+      // The node-kill test after this one needs two nodes again.
+      grid.addNode();
+      grid.awaitNodes(2);
+    }
+  }
+
+  @Test
   @org.junit.jupiter.api.Order(Integer.MAX_VALUE - 1) // it kills a node: after the others
   void whenItsNodeDiesTheSessionMovesToTheOtherNodeLoggedIn() throws Exception {
     Host h = start(grid.url.toString(), 60_000);

@@ -9,7 +9,8 @@ import java.util.Objects;
  * the driver that speaks to the browser) or stopped answering (a liveness check, or a step that ran
  * past its deadline). A fault is final: the runtime aborts the environment, records the fault, and
  * the owner's next call gets a fresh environment of the same browser session, restored from its
- * last checkpoint.
+ * last checkpoint. A provider also reports, as {@link Cause#RETIRING}, a working browser whose
+ * place is being taken out of service.
  *
  * @param cause what happened
  * @param detail one line for people, naming what the provider or the runtime saw; never page
@@ -35,7 +36,14 @@ public record EnvironmentFault(Cause cause, String detail) {
     /**
      * A step of a call (or an open, or a checkpoint) was still running past its timeout and margin.
      */
-    DEADLINE_EXCEEDED(ErrorCode.BROWSER_UNRESPONSIVE);
+    DEADLINE_EXCEEDED(ErrorCode.BROWSER_UNRESPONSIVE),
+    /**
+     * Not the browser's fault: the place it runs is being taken out of service while it still works
+     * (a Selenium Grid node draining). The runtime waits until no call runs on the environment,
+     * writes a checkpoint of it, then ends it as it ends a faulted one, so the session's next
+     * environment opens elsewhere from that checkpoint. Since host API 2.6.0.
+     */
+    RETIRING(ErrorCode.BROWSER_ENVIRONMENT_CLOSED);
 
     private final ErrorCode code;
 
