@@ -8,6 +8,8 @@ import dev.periscope.api.host.CredentialService;
 import dev.periscope.api.host.StorageDomainService;
 import dev.periscope.api.tool.Tool;
 import dev.periscope.api.tool.ToolRegistry;
+import dev.periscope.browser.handoff.Handoffs;
+import dev.periscope.browser.handoff.LiveViewServer;
 import dev.periscope.browser.playwright.GridCheck;
 import dev.periscope.browser.playwright.PlaywrightProvider;
 import dev.periscope.browser.policy.DestinationPolicy;
@@ -100,20 +102,27 @@ public final class BrowserPlugin extends Plugin {
               System::getenv,
               settings.credentials().requireApproval(),
               approval);
+      // Its server starts with the first handoff; it closes before the runtime, which ends every
+      // handoff still waiting for a person.
+      Handoffs handoffs = new Handoffs(new LiveViewServer(settings.handoff()), approval);
       DefaultBrowserRuntime runtime =
           effects.add(
               DefaultBrowserRuntime.builder(settings.runtime())
                   .checkpoints(new SqliteCheckpointIndex(database))
                   .transitionLog(new SqliteTransitionLog(database))
                   .credentials(channel)
+                  .handoffs(handoffs)
                   .build());
+      effects.add(handoffs);
       effects
           .add(
               new ProviderContributions(
                   getWrapper().getPluginManager(), getWrapper().getPluginId(), runtime))
           .start();
       BrowserTools tools =
-          effects.add(new BrowserTools(runtime, sessions, settings.tools(), attachments, channel));
+          effects.add(
+              new BrowserTools(
+                  runtime, sessions, settings.tools(), attachments, channel, handoffs.available()));
       for (Tool tool : tools.tools()) {
         effects.add(toolRegistry.register(BrowserTools.SKILL, tool));
       }

@@ -25,7 +25,8 @@ public record BrowserSettings(
     RuntimeSettings runtime,
     PlaywrightSettings playwright,
     ToolSettings tools,
-    CredentialSettings credentials) {
+    CredentialSettings credentials,
+    dev.periscope.browser.handoff.LiveViewServer.Settings handoff) {
 
   /** A numeric setting: its name in {@code plugins.browser}, its default and its bounds. */
   public record Bound(String name, int defaultValue, int min, int max) {
@@ -193,8 +194,29 @@ public record BrowserSettings(
         new CredentialSettings(
             credentialRefs(config),
             config.at("credentials.requireApproval").map(v -> (Boolean) v).orElse(true));
-    return new BrowserSettings(runtime, playwright, tools, credentials);
+    return new BrowserSettings(runtime, playwright, tools, credentials, handoff(config));
   }
+
+  /** Where the live view of a handoff listens: one address, never every interface's. */
+  private static dev.periscope.browser.handoff.LiveViewServer.Settings handoff(
+      PluginConfiguration config) {
+    String address = config.string("handoff.address").orElse("127.0.0.1");
+    if (!address.matches("[A-Za-z0-9.:-]{1,253}")
+        // Literals only (a name is judged when the server binds it): no DNS while reading settings.
+        || (address.matches("[0-9.]+|.*:.*")
+            && dev.periscope.browser.policy.PolicyProxy.listensEverywhere(address))) {
+      throw new ConfigurationException(
+          "plugins.browser.handoff.address",
+          "plugins.browser.handoff.address must be one address of this machine, not every"
+              + " interface's (found "
+              + address
+              + ")");
+    }
+    return new dev.periscope.browser.handoff.LiveViewServer.Settings(
+        address, HANDOFF_PORT.read(config));
+  }
+
+  public static final Bound HANDOFF_PORT = new Bound("handoff.port", 0, 0, 65_535);
 
   private static java.util.Map<String, String> credentialRefs(PluginConfiguration config) {
     Object raw = config.at("credentials.refs").orElse(java.util.Map.of());

@@ -35,7 +35,10 @@ import java.util.Optional;
  * state (cookies, local storage, IndexedDB) and the page's session storage ({@link
  * BrowserStorage}), written through {@link CheckpointFiles}.
  */
-final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAction.Handler {
+final class PlaywrightEnvironment
+    implements CheckpointingEnvironment,
+        dev.periscope.api.browser.spi.LiveViewEnvironment,
+        BrowserAction.Handler {
   private final Lane lane;
   private final BrowserContext context;
 
@@ -1318,6 +1321,45 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, BrowserAc
   @Override
   public Optional<String> placement() {
     return remote.flatMap(Lane.Remote::placement);
+  }
+
+  @Override
+  public AutoCloseable screencast(
+      int maxWidth,
+      int maxHeight,
+      java.util.function.Consumer<dev.periscope.api.browser.spi.LiveViewEnvironment.Frame> frames) {
+    Page page = tab().page;
+    com.microsoft.playwright.CDPSession cdp =
+        call(
+            "starting the live view",
+            () -> LivePage.startScreencast(context, page, maxWidth, maxHeight, frames));
+    return () -> {
+      try {
+        call(
+            "stopping the live view",
+            () -> {
+              LivePage.stopScreencast(cdp);
+              return null;
+            });
+      } catch (RuntimeException gone) {
+        // the page or the browser went first, and the screencast with it
+      }
+    };
+  }
+
+  @Override
+  public void play(dev.periscope.api.browser.spi.LiveViewEnvironment.PersonInput input) {
+    call(
+        "playing a person's input",
+        () -> {
+          LivePage.play(tab().page, input);
+          return null;
+        });
+  }
+
+  @Override
+  public dev.periscope.api.browser.spi.LiveViewEnvironment.State pageState() {
+    return call("reading the page's state", () -> LivePage.state(context, tab().page));
   }
 
   /** The URI of the Grid node it runs on, when it runs on a Grid that said where. */

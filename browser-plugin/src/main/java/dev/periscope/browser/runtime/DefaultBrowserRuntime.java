@@ -86,6 +86,7 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     private CheckpointIndex checkpoints = CheckpointIndex.inMemory();
     private TransitionLog transitionLog = TransitionLog.none();
     private CredentialChannel credentials = CredentialChannel.none();
+    private dev.periscope.browser.handoff.Handoffs handoffs;
 
     private Builder(RuntimeSettings settings) {
       this.settings = settings;
@@ -106,8 +107,19 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
       return this;
     }
 
+    /** Where pages are handed to a person ({@code browser_handoff}); without it, they are not. */
+    public Builder handoffs(dev.periscope.browser.handoff.Handoffs desk) {
+      this.handoffs = desk;
+      return this;
+    }
+
     public DefaultBrowserRuntime build() {
-      return new DefaultBrowserRuntime(settings, checkpoints, transitionLog, credentials);
+      return new DefaultBrowserRuntime(
+          settings,
+          checkpoints,
+          transitionLog,
+          credentials,
+          java.util.Optional.ofNullable(handoffs));
     }
   }
 
@@ -115,9 +127,11 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
       RuntimeSettings settings,
       CheckpointIndex checkpoints,
       TransitionLog transitionLog,
-      CredentialChannel credentials) {
+      CredentialChannel credentials,
+      java.util.Optional<dev.periscope.browser.handoff.Handoffs> handoffs) {
     this.settings = settings;
     this.credentials = credentials;
+    this.handoffs = handoffs;
     this.transitions = new TransitionRecords(settings.maxTransitionsInMemory(), transitionLog);
     this.opener = new EnvironmentOpener(checkpoints, closings, settings, watchdog);
     this.actionCheckpoints = new ActionCheckpoints(opener, this::prune);
@@ -127,6 +141,18 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
   /** Where credential fills get their secrets and approval. */
   CredentialChannel credentials() {
     return credentials;
+  }
+
+  private final java.util.Optional<dev.periscope.browser.handoff.Handoffs> handoffs;
+
+  /** Where pages are handed to a person, when this runtime can. */
+  java.util.Optional<dev.periscope.browser.handoff.Handoffs> handoffs() {
+    return handoffs;
+  }
+
+  /** Writes a resuming session's checkpoint now, if its state changed. Caller holds the queue. */
+  void checkpointNow(Slot slot, Environment env, long timeoutMs) {
+    opener.checkpoint(slot, env, timeoutMs);
   }
 
   Redactions redactions() {

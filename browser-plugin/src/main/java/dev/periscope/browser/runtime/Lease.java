@@ -310,6 +310,135 @@ final class Lease implements BrowserLease {
         });
   }
 
+  /** The widest and tallest frame a live view streams. */
+  private static final int LIVE_VIEW_MAX_PIXELS = 1600;
+
+  @Override
+  public dev.periscope.api.browser.HandoffOutcome handOff(
+      String message, long timeoutMs, ObservationBudget budget, Cancellation cancellation) {
+    var desk =
+        runtime
+            .handoffs()
+            .orElseThrow(
+                () ->
+                    new BrowserException(
+                        ErrorCode.BROWSER_CAPABILITY_UNSUPPORTED,
+                        "this host's browser plugin has no live view to hand pages over with"));
+    // The caller's cancellation ends the handoff (the page stays as the person left it); only
+    // while the call still waits for the browser does it stop the call, as it stops others.
+    AtomicBoolean holding = new AtomicBoolean();
+    Cancellation queueing = new Cancellation();
+    try (Cancellation.Registration r =
+        cancellation.onCancel(
+            () -> {
+              if (!holding.get()) {
+                queueing.cancel();
+              }
+            })) {
+      return run(
+          queueing,
+          CallFailures.Rerun.NEVER,
+          () -> {
+            holding.set(true);
+            if (cancellation.isCancelled()) {
+              throw BrowserException.of(
+                  ErrorCode.BROWSER_ACTION_CANCELLED,
+                  "the call was cancelled before the page was handed over; nothing was done");
+            }
+            return handOffNow(desk, message, timeoutMs, budget, cancellation);
+          });
+    }
+  }
+
+  private dev.periscope.api.browser.HandoffOutcome handOffNow(
+      dev.periscope.browser.handoff.Handoffs desk,
+      String message,
+      long timeoutMs,
+      ObservationBudget budget,
+      Cancellation cancellation) {
+    if (!(environment.delegate()
+        instanceof dev.periscope.api.browser.spi.LiveViewEnvironment live)) {
+      throw new BrowserException(
+          ErrorCode.BROWSER_CAPABILITY_UNSUPPORTED,
+          "provider \"" + environment.provider.id() + "\" cannot show its page to a person");
+    }
+    Refs latest = environment.latest();
+    Observation before = latest == null ? null : latest.observation();
+    java.time.Instant startedAt = java.time.Instant.now();
+    long start = System.nanoTime();
+    long stepMs = timeouts().actionMs();
+    var stateBefore = environment.step("reading the page's state", stepMs, live::pageState);
+    dev.periscope.api.browser.HandoffOutcome.Ending ending;
+    try (var view = desk.open(live, message);
+        AutoCloseable cast =
+            environment.step(
+                "starting the live view",
+                stepMs,
+                () -> live.screencast(LIVE_VIEW_MAX_PIXELS, LIVE_VIEW_MAX_PIXELS, view::frame))) {
+      ending = desk.await(view, message, origin(stateBefore.url()), timeoutMs, cancellation);
+    } catch (BrowserException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException("the live view failed: " + e.getMessage(), e);
+    }
+    long heldMs = (System.nanoTime() - start) / 1_000_000;
+    var stateAfter = environment.step("reading the page's state", stepMs, live::pageState);
+    runtime.checkpointNow(slot, environment, stepMs);
+    Observation after = observeNow(budget, true);
+    var redactions = runtime.redactions();
+    var outcome =
+        new dev.periscope.api.browser.HandoffOutcome(
+            ending,
+            heldMs,
+            redactions.text(environment.sessionId, stateBefore.url()),
+            redactions.text(environment.sessionId, stateBefore.title()),
+            redactions.text(environment.sessionId, stateAfter.url()),
+            redactions.text(environment.sessionId, stateAfter.title()),
+            changed(stateBefore.digests(), stateAfter.digests(), "cookie "),
+            changed(stateBefore.digests(), stateAfter.digests(), "local ")
+                + changed(stateBefore.digests(), stateAfter.digests(), "session "),
+            after);
+    runtime.recordTransition(
+        new Transition(
+            "transition-" + java.util.UUID.randomUUID(),
+            environment.sessionId.value(),
+            environment.id,
+            environment.provider.id(),
+            environment.generation,
+            java.util.Map.of("kind", "handoff", "cause", ending.id() + " by " + ending.endedBy()),
+            ending == dev.periscope.api.browser.HandoffOutcome.Ending.DONE
+                ? Transition.Outcome.SUCCEEDED
+                : Transition.Outcome.FAILED,
+            before == null ? null : before.id(),
+            after,
+            startedAt,
+            java.time.Instant.now(),
+            new Transition.Metrics(heldMs, heldMs, 0, 0, 0, false, false),
+            null),
+        before,
+        environment.placement());
+    return outcome;
+  }
+
+  /** How many entries of one kind were added, removed or changed. */
+  private static int changed(
+      java.util.Map<String, String> before, java.util.Map<String, String> after, String kind) {
+    java.util.Set<String> names = new java.util.HashSet<>();
+    before.keySet().stream().filter(k -> k.startsWith(kind)).forEach(names::add);
+    after.keySet().stream().filter(k -> k.startsWith(kind)).forEach(names::add);
+    return (int)
+        names.stream().filter(k -> !java.util.Objects.equals(before.get(k), after.get(k))).count();
+  }
+
+  private static String origin(String url) {
+    try {
+      java.net.URI u = java.net.URI.create(url);
+      return u.getScheme() + "://" + u.getRawAuthority();
+    } catch (RuntimeException e) {
+      return url;
+    }
+  }
+
   @Override
   public Extraction extract(
       String kind,

@@ -206,20 +206,20 @@ final class ObservationRefs {
           case PageChallenge.INTERSTITIAL ->
               what
                   + " stands in front of the site, and nothing on it can be acted on until it"
-                  + " passes: a person must get past it (hand the page to one, if the host offers"
-                  + " a handoff), or go on elsewhere";
+                  + " passes: a person must get past it (hand the page to one with browser_handoff,"
+                  + " if it is offered), or go on elsewhere";
           case PageChallenge.LOGIN_WALL ->
               what
                   + " covers "
                   + ref
                   + ": sign in through it first (its own fields and buttons can be used), or hand"
-                  + " the page to a person";
+                  + " the page to a person (browser_handoff)";
           default ->
               ref
                   + (ref.equals(c.ref()) ? " is part of " : " is held back by ")
                   + what
-                  + " that has not been solved: a person must solve it (hand the page to one, if"
-                  + " the host offers a handoff), or go on elsewhere";
+                  + " that has not been solved: a person must solve it (hand the page to one with"
+                  + " browser_handoff, if it is offered), or go on elsewhere";
         };
     throw BrowserException.of(ErrorCode.BROWSER_CHALLENGE, why).withUrl(r.observation().url());
   }

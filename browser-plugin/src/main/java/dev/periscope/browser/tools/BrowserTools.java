@@ -5,6 +5,7 @@ import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.BrowserLease;
 import dev.periscope.api.browser.BrowserRuntime;
 import dev.periscope.api.browser.ErrorCode;
+import dev.periscope.api.browser.HandoffOutcome;
 import dev.periscope.api.browser.Observation;
 import dev.periscope.api.browser.ObservationBudget;
 import dev.periscope.api.browser.Screenshot;
@@ -47,17 +48,22 @@ public final class BrowserTools implements AutoCloseable {
   private final SessionDirectory sessions;
   private final CredentialChannel credentials;
 
+  /** Whether a person can be asked to take a page: {@code browser_handoff} is offered then. */
+  private final boolean handoffs;
+
   /**
    * Tools whose agent sessions map to browser sessions through {@code sessions}; {@code
    * credentials} is the channel the runtime fills credentials through, which decides whether {@code
-   * browser_fill_credential} is offered.
+   * browser_fill_credential} is offered; {@code handoffs} says whether {@code browser_handoff} is.
    */
   public BrowserTools(
       BrowserRuntime runtime,
       SessionDirectory sessions,
       ToolSettings settings,
       Optional<AttachmentService> attachments,
-      CredentialChannel credentials) {
+      CredentialChannel credentials,
+      boolean handoffs) {
+    this.handoffs = handoffs;
     this.runtime = runtime;
     this.sessions = sessions;
     this.credentials = credentials;
@@ -135,6 +141,28 @@ public final class BrowserTools implements AutoCloseable {
     if (credentials.available()) {
       all.add(actionTool(ActionTools.fillCredential(credentials.references())));
     }
+    if (!handoffs) {
+      return all;
+    }
+    all.add(
+        new BrowserTool(
+            new ToolDescriptor(
+                "browser_handoff",
+                "Hand the page to a person (a captcha, a second factor, a payment to confirm) and wait"
+                    + " until they are done, give up, or the timeout passes. You do not see the page"
+                    + " meanwhile; the result says what changed (no values) and shows the page after.",
+                Param.schema(
+                    List.of(
+                        Param.text(
+                                "message",
+                                500,
+                                "What the person should do, shown to them above the page.")
+                            .asRequired(),
+                        Param.integer(
+                            "timeout", 5, 3_600, "Seconds to wait for the person (default 300)."))),
+                new ToolHints(false, false, false, true)),
+            this::handOff,
+            this::failed));
     return all;
   }
 
@@ -232,6 +260,58 @@ public final class BrowserTools implements AutoCloseable {
     ObservationPage page =
         pager.first(call.agentSessionId(), o, view.mode(), view.textChars(), view.elements());
     return ToolResult.text(Rendering.text(page), Map.of("observation", Rendering.json(page)));
+  }
+
+  private ToolResult handOff(ToolCall call) {
+    Arguments args = new Arguments(call.arguments());
+    String message = args.text("message");
+    long timeoutMs = args.integer("timeout", 5, 3_600).orElse(300) * 1_000L;
+    View view = view(call);
+    HandoffOutcome h =
+        bindings.run(
+            call.agentSessionId(),
+            call.cancellation(),
+            lease -> lease.handOff(message, timeoutMs, view.retained(), call.cancellation()));
+    ObservationPage page =
+        pager.first(
+            call.agentSessionId(), h.after(), view.mode(), view.textChars(), view.elements());
+    String summary =
+        switch (h.ending()) {
+              case DONE -> "The person handed the page back as done";
+              case GAVE_UP -> "The person gave up";
+              case DECLINED ->
+                  "Nobody took the page: this host had no one to show it to, or the person said no";
+              case TIMED_OUT -> "Nobody handed the page back within " + timeoutMs / 1_000 + " s";
+              case CANCELLED -> "The handoff was cancelled";
+            }
+            + " after "
+            + Math.round(h.durationMs() / 1_000.0)
+            + " s.\nBefore: "
+            + h.urlBefore()
+            + " ("
+            + h.titleBefore()
+            + ")\nAfter: "
+            + h.urlAfter()
+            + " ("
+            + h.titleAfter()
+            + ")\nCookies changed: "
+            + h.cookiesChanged()
+            + "; storage keys changed: "
+            + h.storageKeysChanged()
+            + " (values are not shown).\n\n";
+    Map<String, Object> handoff = new LinkedHashMap<>();
+    handoff.put("ending", h.ending().id());
+    handoff.put("ended_by", h.ending().endedBy());
+    handoff.put("duration_ms", h.durationMs());
+    handoff.put("url_before", h.urlBefore());
+    handoff.put("title_before", h.titleBefore());
+    handoff.put("url_after", h.urlAfter());
+    handoff.put("title_after", h.titleAfter());
+    handoff.put("cookies_changed", h.cookiesChanged());
+    handoff.put("storage_keys_changed", h.storageKeysChanged());
+    return ToolResult.text(
+        summary + Rendering.text(page),
+        Map.of("handoff", handoff, "observation", Rendering.json(page)));
   }
 
   private ToolResult observeNext(ToolCall call) {

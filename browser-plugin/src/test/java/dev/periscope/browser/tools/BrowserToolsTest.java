@@ -43,7 +43,8 @@ class BrowserToolsTest {
             SessionDirectory.inMemory(),
             settings.tools(),
             Optional.empty(),
-            dev.periscope.browser.runtime.CredentialChannel.none());
+            dev.periscope.browser.runtime.CredentialChannel.none(),
+            false);
   }
 
   @AfterEach
@@ -302,7 +303,8 @@ class BrowserToolsTest {
             SessionDirectory.inMemory(),
             settings.tools(),
             Optional.empty(),
-            dev.periscope.browser.runtime.CredentialChannel.none());
+            dev.periscope.browser.runtime.CredentialChannel.none(),
+            false);
     try {
       Tool open =
           mine.tools().stream()

@@ -25,7 +25,12 @@ public final class ToolsForTests {
       BrowserRuntime runtime, BrowserSettings settings, CredentialChannel credentials) {
     current =
         new BrowserTools(
-            runtime, SessionDirectory.inMemory(), settings.tools(), Optional.empty(), credentials);
+            runtime,
+            SessionDirectory.inMemory(),
+            settings.tools(),
+            Optional.empty(),
+            credentials,
+            false);
     return current.tools();
   }
 

@@ -87,6 +87,19 @@ public interface BrowserLease extends AutoCloseable {
       int maxFieldChars,
       Cancellation cancellation);
 
+  /**
+   * Hands the page to a person and waits, holding the environment, until they are done, give up, or
+   * {@code timeoutMs} passes: a live view of the page is opened for them behind a one-time link
+   * that the host's approval service shows them, never the model. The outcome sums up what changed
+   * without values; a resuming session's checkpoint is written after it. Since host API 2.6.0; the
+   * default refuses ({@code BROWSER_CAPABILITY_UNSUPPORTED}).
+   */
+  default HandoffOutcome handOff(
+      String message, long timeoutMs, ObservationBudget budget, Cancellation cancellation) {
+    throw new BrowserException(
+        ErrorCode.BROWSER_CAPABILITY_UNSUPPORTED, "this runtime cannot hand a page to a person");
+  }
+
   /** The newest observation, if any. */
   Optional<Observation> latestObservation();
 

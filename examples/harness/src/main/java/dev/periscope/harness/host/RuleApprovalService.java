@@ -13,7 +13,9 @@ import java.util.Optional;
  * Decides approvals by the project's {@code approval.rules} (first match wins; a rule's origin is
  * an origin pattern, as in {@code credentials.*.origins}); with no matching rule it asks on the
  * user's terminal when there is one, and denies otherwise: no terminal, a device that cannot be
- * opened, no answer or anything but "y". It never allows silently.
+ * opened, no answer or anything but "y". It never allows silently. A handoff ({@code
+ * browser_handoff}) is a question for the person at the terminal: its reason, with the live view's
+ * link, is shown there, and a rule may deny it but never answers it for them.
  */
 final class RuleApprovalService implements ApprovalService {
   private final List<ProjectConfig.ApprovalRule> rules;
@@ -31,11 +33,28 @@ final class RuleApprovalService implements ApprovalService {
           && (rule.credential() == null || rule.credential().equals(request.credentialRef()))
           && (rule.origin() == null
               || OriginPattern.parse(rule.origin()).matches(request.origin()))) {
+        if (rule.allow() && HANDOFF.equals(request.toolName())) {
+          break; // the person must see the link: only they can take the page
+        }
         return rule.allow() ? ApprovalDecision.ALLOW_ONCE : ApprovalDecision.DENY;
       }
     }
     if (terminal.isEmpty() || cancellation.isCancelled()) {
       return ApprovalDecision.DENY;
+    }
+    if (HANDOFF.equals(request.toolName())) {
+      // The reason holds the live view's one-time link: for the person at this terminal only.
+      return terminal
+              .get()
+              .ask(
+                  String.format(
+                      "%s%nTake over the page? (Enter y, or just open the link) [y/N] ",
+                      shownLines(request.reason())),
+                  cancellation)
+              .filter(a -> a.trim().equalsIgnoreCase("y"))
+              .isPresent()
+          ? ApprovalDecision.ALLOW_ONCE
+          : ApprovalDecision.DENY;
     }
     Optional<String> answer =
         terminal
@@ -52,6 +71,16 @@ final class RuleApprovalService implements ApprovalService {
     return answer.filter(a -> a.trim().equalsIgnoreCase("y")).isPresent()
         ? ApprovalDecision.ALLOW_ONCE
         : ApprovalDecision.DENY;
+  }
+
+  /** The tool that hands a page to a person: its question carries the live view's link. */
+  static final String HANDOFF = "browser_handoff";
+
+  /** As {@link #shown}, line by line. */
+  static String shownLines(String value) {
+    return java.util.Arrays.stream(String.valueOf(value).split("\n", -1))
+        .map(RuleApprovalService::shown)
+        .collect(java.util.stream.Collectors.joining(System.lineSeparator()));
   }
 
   /**

@@ -41,6 +41,39 @@ class RuleApprovalServiceTest {
   }
 
   @Test
+  void aHandoffIsAskedOfThePersonWithItsLinkAndNoRuleAnswersItForThem(@TempDir Path dir)
+      throws Exception {
+    ApprovalRequest handoff =
+        new ApprovalRequest(
+            "browser_handoff",
+            null,
+            "https://shop.test",
+            null,
+            "The agent hands you a page\nhttp://127.0.0.1:1/handoff/ab?token=t\u001b[2J");
+    var allowAll = List.of(new ProjectConfig.ApprovalRule("browser_handoff", null, null, true));
+    // No terminal: nobody can take the page, whatever the rules allow.
+    assertEquals(
+        ApprovalDecision.DENY,
+        new RuleApprovalService(allowAll, Optional.empty()).decide(handoff, Cancellation.none()));
+    Path tty = Files.writeString(dir.resolve("tty"), "y\n");
+    assertEquals(
+        ApprovalDecision.ALLOW_ONCE,
+        new RuleApprovalService(allowAll, Optional.of(new Terminal(tty)))
+            .decide(handoff, Cancellation.none()));
+    String shown = Files.readString(tty);
+    assertTrue(shown.contains("http://127.0.0.1:1/handoff/ab?token=t"), shown);
+    assertTrue(shown.contains("Take over the page?"), shown);
+    assertTrue(!shown.contains("\u001b"), "a control character reached the terminal");
+    // A rule may deny it.
+    assertEquals(
+        ApprovalDecision.DENY,
+        new RuleApprovalService(
+                List.of(new ProjectConfig.ApprovalRule("browser_handoff", null, null, false)),
+                Optional.of(new Terminal(Files.writeString(dir.resolve("tty2"), "y\n"))))
+            .decide(handoff, Cancellation.none()));
+  }
+
+  @Test
   void aRulesOriginIsAPatternComparedAsParsedOrigins() {
     var service =
         new RuleApprovalService(

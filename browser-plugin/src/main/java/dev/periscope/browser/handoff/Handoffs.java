@@ -1,0 +1,104 @@
+package dev.periscope.browser.handoff;
+
+import dev.periscope.api.Cancellation;
+import dev.periscope.api.browser.HandoffOutcome.Ending;
+import dev.periscope.api.browser.spi.LiveViewEnvironment;
+import dev.periscope.api.host.ApprovalDecision;
+import dev.periscope.api.host.ApprovalRequest;
+import dev.periscope.api.host.ApprovalService;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The handoff desk: opens a page's live view ({@link LiveViewServer}), tells a person through the
+ * host's approval service, where the host shows its questions (the harness: on the terminal), and
+ * waits for the person's ending. The link, with its one-time token, goes only there: never to the
+ * model, never to a log. The question is asked while the link already works; a "no" ends the
+ * handoff ({@link Ending#DECLINED}) unless the person has opened the view by then, and no approval
+ * service at all declines at once.
+ */
+public final class Handoffs implements AutoCloseable {
+  /** The tool name the approval service is asked with. */
+  public static final String TOOL = "browser_handoff";
+
+  private static final Logger LOG = LoggerFactory.getLogger(Handoffs.class);
+  private static final AtomicInteger ASKS = new AtomicInteger();
+
+  private final LiveViewServer server;
+  private final Optional<ApprovalService> approval;
+
+  public Handoffs(LiveViewServer server, Optional<ApprovalService> approval) {
+    this.server = server;
+    this.approval = approval;
+  }
+
+  /** Whether anyone can be asked to take a page. */
+  public boolean available() {
+    return approval.isPresent();
+  }
+
+  /**
+   * A live view of {@code environment}, showing {@code message}: close it once the handoff ends.
+   */
+  public LiveView open(LiveViewEnvironment environment, String message) {
+    return server.open(environment, message);
+  }
+
+  /**
+   * Tells the person and waits for the ending, at most {@code timeoutMs}; {@code origin} is the
+   * page's, for the host's question.
+   */
+  public Ending await(
+      LiveView view, String message, String origin, long timeoutMs, Cancellation cancellation) {
+    if (approval.isEmpty()) {
+      return Ending.DECLINED;
+    }
+    Cancellation asking = new Cancellation();
+    String reason =
+        "The agent hands you a page ("
+            + origin
+            + "): "
+            + message
+            + "\nOpen this link in a browser to take over; it works once:\n"
+            + server.link(view)
+            + "\nPress Done there when you have finished, or Give up.";
+    Thread ask =
+        new Thread(
+            () -> {
+              ApprovalDecision d;
+              try {
+                d =
+                    approval
+                        .get()
+                        .decide(new ApprovalRequest(TOOL, null, origin, null, reason), asking);
+              } catch (RuntimeException e) {
+                LOG.warn("the host's approval service failed on a handoff: {}", e.toString());
+                d = ApprovalDecision.DENY;
+              }
+              if (d == ApprovalDecision.DENY && !asking.isCancelled() && !view.redeemed()) {
+                view.end(Ending.DECLINED);
+              }
+            },
+            "periscope-handoff-ask-" + ASKS.incrementAndGet());
+    ask.setDaemon(true);
+    ask.start();
+    try {
+      return view.await(timeoutMs, cancellation);
+    } finally {
+      asking.cancel();
+      try {
+        // The host's question heeds the cancellation; this bounds the wait for it anyway.
+        ask.join(5_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    server.close();
+  }
+}

@@ -1,0 +1,163 @@
+package dev.periscope.browser.playwright;
+
+import com.google.gson.JsonObject;
+import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.CDPSession;
+import com.microsoft.playwright.Mouse;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.PlaywrightException;
+import com.microsoft.playwright.options.MouseButton;
+import dev.periscope.api.browser.spi.LiveViewEnvironment;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+
+/**
+ * A page as a person sees and uses it during a handoff ({@link LiveViewEnvironment}): Chromium's
+ * screencast of it, the person's input played with Playwright's mouse and keyboard, and its state
+ * summed up as names with hashes of their values. Every method runs on the lane's thread.
+ */
+final class LivePage {
+  private LivePage() {}
+
+  /** Starts the screencast; each frame is acknowledged, or Chromium sends no more. */
+  static CDPSession startScreencast(
+      BrowserContext context,
+      Page page,
+      int maxWidth,
+      int maxHeight,
+      Consumer<LiveViewEnvironment.Frame> frames) {
+    CDPSession cdp = context.newCDPSession(page);
+    cdp.on(
+        "Page.screencastFrame",
+        event -> {
+          JsonObject meta = event.getAsJsonObject("metadata");
+          frames.accept(
+              new LiveViewEnvironment.Frame(
+                  Base64.getDecoder().decode(event.get("data").getAsString()),
+                  (int) Math.round(meta.get("deviceWidth").getAsDouble()),
+                  (int) Math.round(meta.get("deviceHeight").getAsDouble())));
+          JsonObject ack = new JsonObject();
+          ack.addProperty("sessionId", event.get("sessionId").getAsInt());
+          try {
+            cdp.send("Page.screencastFrameAck", ack);
+          } catch (PlaywrightException gone) {
+            // the page went away; so does its screencast
+          }
+        });
+    JsonObject start = new JsonObject();
+    start.addProperty("format", "jpeg");
+    start.addProperty("quality", 70);
+    start.addProperty("maxWidth", maxWidth);
+    start.addProperty("maxHeight", maxHeight);
+    cdp.send("Page.startScreencast", start);
+    return cdp;
+  }
+
+  static void stopScreencast(CDPSession cdp) {
+    try {
+      cdp.send("Page.stopScreencast");
+    } finally {
+      cdp.detach();
+    }
+  }
+
+  static void play(Page page, LiveViewEnvironment.PersonInput input) {
+    Mouse mouse = page.mouse();
+    switch (input.kind()) {
+      case "move" -> mouse.move(input.x(), input.y());
+      case "down" -> {
+        mouse.move(input.x(), input.y());
+        mouse.down(new Mouse.DownOptions().setButton(button(input.button())));
+      }
+      case "up" -> {
+        mouse.move(input.x(), input.y());
+        mouse.up(new Mouse.UpOptions().setButton(button(input.button())));
+      }
+      case "wheel" -> {
+        mouse.move(input.x(), input.y());
+        mouse.wheel(input.deltaX(), input.deltaY());
+      }
+      case "text" -> page.keyboard().type(input.text() == null ? "" : input.text());
+      case "key" -> page.keyboard().press(input.key());
+      default -> throw new IllegalArgumentException("no such input");
+    }
+  }
+
+  private static MouseButton button(String name) {
+    return switch (name) {
+      case "middle" -> MouseButton.MIDDLE;
+      case "right" -> MouseButton.RIGHT;
+      default -> MouseButton.LEFT;
+    };
+  }
+
+  /** Hashes the page's storage keys' values in the page itself: no value leaves it. */
+  private static final String STORAGE_DIGESTS =
+      """
+      () => {
+        const hash = s => {
+          let h1 = 0x811c9dc5, h2 = 0x01000193;
+          for (let i = 0; i < s.length; i++) {
+            const c = s.charCodeAt(i);
+            h1 = Math.imul(h1 ^ c, 0x01000193) >>> 0;
+            h2 = Math.imul(h2 ^ c, 0x5bd1e995) >>> 0;
+          }
+          return h1.toString(16) + h2.toString(16);
+        };
+        const out = [];
+        for (const [kind, store] of [['local', () => localStorage], ['session', () => sessionStorage]]) {
+          let s;
+          try { s = store(); } catch (e) { continue; }
+          for (let i = 0; i < s.length; i++) {
+            const k = s.key(i);
+            out.push([kind, k, hash(s.getItem(k) || '')]);
+          }
+        }
+        return out;
+      }
+      """;
+
+  @SuppressWarnings("unchecked")
+  static LiveViewEnvironment.State state(BrowserContext context, Page page) {
+    Map<String, String> digests = new TreeMap<>();
+    for (var c : context.cookies()) {
+      digests.put("cookie " + c.name + " " + c.domain + " " + c.path, sha256(c.value));
+    }
+    String origin;
+    try {
+      java.net.URI u = java.net.URI.create(page.url());
+      origin = u.getScheme() + "://" + u.getRawAuthority();
+    } catch (RuntimeException e) {
+      origin = page.url();
+    }
+    Object rows;
+    try {
+      rows = page.evaluate(STORAGE_DIGESTS);
+    } catch (PlaywrightException e) {
+      rows = List.of(); // a page that runs no script has no storage to read
+    }
+    for (Object row : (List<Object>) rows) {
+      List<Object> r = (List<Object>) row;
+      digests.put(r.get(0) + " " + origin + " " + r.get(1), String.valueOf(r.get(2)));
+    }
+    return new LiveViewEnvironment.State(page.url(), page.title(), digests);
+  }
+
+  private static String sha256(String value) {
+    try {
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256")
+                  .digest(String.valueOf(value).getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
