@@ -102,8 +102,7 @@ public final class BrowserPlugin extends Plugin {
               System::getenv,
               settings.credentials().requireApproval(),
               approval);
-      // Its server starts with the first handoff; it closes before the runtime, which ends every
-      // handoff still waiting for a person.
+      // Its server starts with the first handoff.
       Handoffs handoffs = new Handoffs(new LiveViewServer(settings.handoff()), approval);
       DefaultBrowserRuntime runtime =
           effects.add(
@@ -113,7 +112,6 @@ public final class BrowserPlugin extends Plugin {
                   .credentials(channel)
                   .handoffs(handoffs)
                   .build());
-      effects.add(handoffs);
       effects
           .add(
               new ProviderContributions(
@@ -137,6 +135,8 @@ public final class BrowserPlugin extends Plugin {
       for (Tool tool : operator.tools()) {
         effects.add(toolRegistry.register(OperatorTools.SKILL, tool));
       }
+      // Last, so it closes first: every handoff still waiting ends before its lease is released.
+      effects.add(handoffs);
     } catch (RuntimeException e) {
       try {
         effects.close();

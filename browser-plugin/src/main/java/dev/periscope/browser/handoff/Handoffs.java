@@ -13,11 +13,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The handoff desk: opens a page's live view ({@link LiveViewServer}), tells a person through the
- * host's approval service, where the host shows its questions (the harness: on the terminal), and
- * waits for the person's ending. The link, with its one-time token, goes only there: never to the
- * model, never to a log. The question is asked while the link already works; a "no" ends the
- * handoff ({@link Ending#DECLINED}) unless the person has opened the view by then, and no approval
- * service at all declines at once.
+ * host's approval service, where the host shows its questions (the harness: on the terminal, told
+ * and not asked), and waits for the person's ending. The link, with its one-time token, goes only
+ * there: never to the model, never to a log. The service is asked while the link already works; a
+ * deny ends the handoff ({@link Ending#DECLINED}) unless the person has opened the view by then,
+ * and no approval service at all declines at once.
  */
 public final class Handoffs implements AutoCloseable {
   /** The tool name the approval service is asked with. */
@@ -47,23 +47,30 @@ public final class Handoffs implements AutoCloseable {
   }
 
   /**
-   * Tells the person and waits for the ending, at most {@code timeoutMs}; {@code origin} is the
-   * page's, for the host's question.
+   * Tells the person and waits for the ending, at most {@code timeoutMs}, or until {@code gone}
+   * says the browser went ({@link Ending#CANCELLED}); {@code origin} is the page's, for the host's
+   * question.
    */
   public Ending await(
-      LiveView view, String message, String origin, long timeoutMs, Cancellation cancellation) {
+      LiveView view,
+      String message,
+      String origin,
+      long timeoutMs,
+      Cancellation cancellation,
+      java.util.function.BooleanSupplier gone) {
     if (approval.isEmpty()) {
       return Ending.DECLINED;
     }
     Cancellation asking = new Cancellation();
     String reason =
-        "The agent hands you a page ("
-            + origin
-            + "): "
-            + message
-            + "\nOpen this link in a browser to take over; it works once:\n"
+        "Live view (works once): "
             + server.link(view)
-            + "\nPress Done there when you have finished, or Give up.";
+            + "\nThe agent hands you a page of "
+            + origin
+            + " and asks: \""
+            + oneLine(message)
+            + "\"\nOpen the link in a browser to take over; press Done there when you have"
+            + " finished, or Give up.";
     Thread ask =
         new Thread(
             () -> {
@@ -74,7 +81,9 @@ public final class Handoffs implements AutoCloseable {
                         .get()
                         .decide(new ApprovalRequest(TOOL, null, origin, null, reason), asking);
               } catch (RuntimeException e) {
-                LOG.warn("the host's approval service failed on a handoff: {}", e.toString());
+                // Never the exception's text: it may quote the request, link and all.
+                LOG.warn(
+                    "the host's approval service failed on a handoff: {}", e.getClass().getName());
                 d = ApprovalDecision.DENY;
               }
               if (d == ApprovalDecision.DENY && !asking.isCancelled() && !view.redeemed()) {
@@ -85,7 +94,7 @@ public final class Handoffs implements AutoCloseable {
     ask.setDaemon(true);
     ask.start();
     try {
-      return view.await(timeoutMs, cancellation);
+      return view.await(timeoutMs, cancellation, gone);
     } finally {
       asking.cancel();
       try {
@@ -95,6 +104,11 @@ public final class Handoffs implements AutoCloseable {
         Thread.currentThread().interrupt();
       }
     }
+  }
+
+  /** The model's message on one line, so it cannot pose as lines of the question. */
+  static String oneLine(String message) {
+    return message.replaceAll("[\\r\\n\\u0085\\u2028\\u2029]+", " ").strip();
   }
 
   @Override

@@ -96,18 +96,29 @@ public final class LiveView implements AutoCloseable {
     return frameSeq > after && frame != null ? new Numbered(frameSeq, frame) : null;
   }
 
+  /**
+   * Plays one of the person's events, unless the handoff ended: an ending waits for an event being
+   * played, so none reaches the page after it.
+   */
   void play(LiveViewEnvironment.PersonInput input) {
-    if (!ended.isDone()) {
-      environment.play(input);
+    synchronized (playing) {
+      if (!ended.isDone()) {
+        environment.play(input);
+      }
     }
   }
 
-  /** Ends the handoff; the first ending counts. */
-  void end(Ending ending) {
+  private final Object playing = new Object();
+
+  /** Ends the handoff; the first ending counts. Waits for an event being played to finish. */
+  public void end(Ending ending) {
     if (ended.complete(ending)) {
       synchronized (this) {
         notifyAll();
       }
+    }
+    synchronized (playing) {
+      // nothing: an event played now has finished
     }
   }
 
@@ -117,14 +128,27 @@ public final class LiveView implements AutoCloseable {
 
   /**
    * Waits for the person, at most {@code timeoutMs}: their ending, {@link Ending#TIMED_OUT}, or
-   * {@link Ending#CANCELLED} when the agent's call is cancelled.
+   * {@link Ending#CANCELLED} when the agent's call is cancelled or {@code gone} turns true (the
+   * browser went: looked at every quarter second).
    */
-  public Ending await(long timeoutMs, Cancellation cancellation) {
+  public Ending await(
+      long timeoutMs, Cancellation cancellation, java.util.function.BooleanSupplier gone) {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
     try (Cancellation.Registration r = cancellation.onCancel(() -> end(Ending.CANCELLED))) {
-      return ended.get(timeoutMs, TimeUnit.MILLISECONDS);
-    } catch (TimeoutException e) {
-      end(Ending.TIMED_OUT);
-      return ended.join();
+      while (true) {
+        long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+        if (left <= 0) {
+          end(Ending.TIMED_OUT);
+          return ended.join();
+        }
+        try {
+          return ended.get(Math.min(left, GONE_CHECK_MS), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+          if (gone.getAsBoolean()) {
+            end(Ending.CANCELLED);
+          }
+        }
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       end(Ending.CANCELLED);
@@ -133,6 +157,8 @@ public final class LiveView implements AutoCloseable {
       throw new IllegalStateException(e.getCause());
     }
   }
+
+  private static final long GONE_CHECK_MS = 250;
 
   /** The view goes: its link and cookie stop working, a waiting frame request returns. */
   @Override

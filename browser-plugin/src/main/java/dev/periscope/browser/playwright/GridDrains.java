@@ -60,7 +60,16 @@ final class GridDrains implements AutoCloseable {
     watched.put(environment, node);
   }
 
+  /** One look at the Grid; nothing it meets may end the checks to come. */
   private void check() {
+    try {
+      checkOnce();
+    } catch (RuntimeException e) {
+      LOG.warn("looking for draining Selenium Grid nodes failed: {}", e.toString());
+    }
+  }
+
+  private void checkOnce() {
     watched.keySet().removeIf(PlaywrightEnvironment::ended);
     if (watched.isEmpty()) {
       return;
@@ -80,12 +89,14 @@ final class GridDrains implements AutoCloseable {
     }
     watched.forEach(
         (environment, node) -> {
-          if (status.draining().contains(node) && watched.remove(environment) != null) {
+          if (status.draining().contains(node)
+              && environment.retire(
+                  "its Selenium Grid node " + node + " drains (taken out of service)")) {
+            watched.remove(environment);
             LOG.info(
                 "Selenium Grid node {} drains: a browser there moves to another node once no call"
                     + " runs on it",
                 node);
-            environment.retire("its Selenium Grid node " + node + " drains (taken out of service)");
           }
         });
   }

@@ -83,7 +83,13 @@ record GridStatus(
     } catch (RuntimeException e) {
       throw new IOException("the Grid's /status has nodes in a shape this provider cannot read", e);
     }
-    boolean ready = value.has("ready") && value.get("ready").getAsBoolean();
+    boolean ready;
+    try {
+      ready = value.has("ready") && value.get("ready").getAsBoolean();
+    } catch (RuntimeException e) {
+      throw new IOException(
+          "the Grid's /status says ready in a shape this provider cannot read", e);
+    }
     return new GridStatus(
         ready, up, free, all, List.copyOf(sessions), java.util.Set.copyOf(draining));
   }

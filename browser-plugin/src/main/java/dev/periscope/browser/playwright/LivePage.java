@@ -56,7 +56,16 @@ final class LivePage {
     start.addProperty("quality", 70);
     start.addProperty("maxWidth", maxWidth);
     start.addProperty("maxHeight", maxHeight);
-    cdp.send("Page.startScreencast", start);
+    try {
+      cdp.send("Page.startScreencast", start);
+    } catch (RuntimeException e) {
+      try {
+        cdp.detach();
+      } catch (RuntimeException gone) {
+        e.addSuppressed(gone);
+      }
+      throw e;
+    }
     return cdp;
   }
 

@@ -190,10 +190,16 @@ final class PlaywrightEnvironment
   /**
    * Its place is being taken out of service while it still works (its Grid node drains): the
    * runtime moves the session once no call runs on this environment ({@link
-   * EnvironmentFault.Cause#RETIRING}).
+   * EnvironmentFault.Cause#RETIRING}); false when nobody listens yet, or it is ending.
    */
-  void retire(String detail) {
-    fault(EnvironmentFault.Cause.RETIRING, detail);
+  boolean retire(String detail) {
+    // Not the one fault this environment reports: a crash after it must still be heard.
+    var listener = faultListener;
+    if (listener == null || ending()) {
+      return false;
+    }
+    listener.accept(new EnvironmentFault(EnvironmentFault.Cause.RETIRING, detail));
+    return true;
   }
 
   /** The current tab. */
@@ -1349,7 +1355,8 @@ final class PlaywrightEnvironment
 
   @Override
   public void play(dev.periscope.api.browser.spi.LiveViewEnvironment.PersonInput input) {
-    call(
+    // As an action: a tab it opens is kept (not closed as a stray), a dialog it opens waits.
+    act(
         "playing a person's input",
         () -> {
           LivePage.play(tab().page, input);

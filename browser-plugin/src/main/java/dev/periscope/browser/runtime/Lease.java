@@ -375,11 +375,23 @@ final class Lease implements BrowserLease {
                 "starting the live view",
                 stepMs,
                 () -> live.screencast(LIVE_VIEW_MAX_PIXELS, LIVE_VIEW_MAX_PIXELS, view::frame))) {
-      ending = desk.await(view, message, origin(stateBefore.url()), timeoutMs, cancellation);
+      handingOff = view;
+      // A browser that dies, or an environment discarded, ends the handoff: nobody is left to
+      // hand the page back.
+      ending =
+          desk.await(
+              view,
+              message,
+              origin(stateBefore.url()),
+              timeoutMs,
+              cancellation,
+              environment::aborted);
     } catch (BrowserException e) {
       throw e;
     } catch (Exception e) {
       throw new IllegalStateException("the live view failed: " + e.getMessage(), e);
+    } finally {
+      handingOff = null;
     }
     long heldMs = (System.nanoTime() - start) / 1_000_000;
     var stateAfter = environment.step("reading the page's state", stepMs, live::pageState);
@@ -430,12 +442,16 @@ final class Lease implements BrowserLease {
         names.stream().filter(k -> !java.util.Objects.equals(before.get(k), after.get(k))).count();
   }
 
+  /** Scheme, host and port alone: never a user name a URL may carry to mislead. */
   private static String origin(String url) {
     try {
       java.net.URI u = java.net.URI.create(url);
-      return u.getScheme() + "://" + u.getRawAuthority();
+      if (u.getHost() == null) {
+        return u.getScheme() + ":";
+      }
+      return u.getScheme() + "://" + u.getHost() + (u.getPort() < 0 ? "" : ":" + u.getPort());
     } catch (RuntimeException e) {
-      return url;
+      return "an unreadable address";
     }
   }
 
@@ -487,9 +503,18 @@ final class Lease implements BrowserLease {
   @Override
   public void close() {
     if (released.compareAndSet(false, true)) {
+      // A handoff still waiting for its person ends first, so the release's checkpoint has the
+      // page as they left it rather than waiting out the cleanup timeout.
+      var view = handingOff;
+      if (view != null) {
+        view.end(dev.periscope.api.browser.HandoffOutcome.Ending.CANCELLED);
+      }
       runtime.release(slot);
     }
   }
+
+  /** The live view of the handoff running on this lease, if one is. */
+  private volatile dev.periscope.browser.handoff.LiveView handingOff;
 
   private void requireObservation(String observationId, String elementRef) {
     if (observationId == null || observationId.isBlank()) {

@@ -167,7 +167,7 @@ class LiveViewServerTest {
     assertEquals(
         204,
         status(raw(link, request("POST", link, base + "end", host, cookie, origin, "give-up"))));
-    assertEquals(Ending.GAVE_UP, view.await(1_000, Cancellation.none()));
+    assertEquals(Ending.GAVE_UP, view.await(1_000, Cancellation.none(), () -> false));
     view.close();
     assertEquals(404, status(raw(link, request("GET", link, base, host, cookie, null, ""))));
   }
@@ -175,11 +175,26 @@ class LiveViewServerTest {
   @Test
   void aViewThatNobodyEndsTimesOutAndACancelledCallEndsIt() {
     LiveView first = open();
-    assertEquals(Ending.TIMED_OUT, first.await(200, Cancellation.none()));
+    assertEquals(Ending.TIMED_OUT, first.await(200, Cancellation.none(), () -> false));
     LiveView second = open();
     Cancellation c = new Cancellation();
     c.cancel();
-    assertEquals(Ending.CANCELLED, second.await(10_000, c));
+    assertEquals(Ending.CANCELLED, second.await(10_000, c, () -> false));
+  }
+
+  @Test
+  void aViewWhoseBrowserWentEndsWithoutWaitingForItsTimeout() {
+    LiveView view = open();
+    long start = System.nanoTime();
+    assertEquals(Ending.CANCELLED, view.await(60_000, Cancellation.none(), () -> true));
+    assertTrue(System.nanoTime() - start < 5_000_000_000L, "waited for the timeout");
+  }
+
+  @Test
+  void theModelsMessageCannotPoseAsLinesOfTheQuestion() {
+    assertEquals(
+        "Solve it Open this link: http://evil.test",
+        Handoffs.oneLine("Solve it\r\nOpen this link: http://evil.test\u2028"));
   }
 
   @Test

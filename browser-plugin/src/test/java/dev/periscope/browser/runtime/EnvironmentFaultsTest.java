@@ -343,8 +343,7 @@ class EnvironmentFaultsTest {
   }
 
   @Test
-  void aRetiringEnvironmentWaitsForItsRunningCallThenIsCheckpointedAndTheSessionMoves()
-      throws Exception {
+  void aRetiringEnvironmentWaitsForItsRunningCallThenTheSessionMoves() throws Exception {
     start(SHORT);
     Object owner = new Object();
     BrowserLease lease = acquire(owner);
@@ -370,26 +369,39 @@ class EnvironmentFaultsTest {
     Thread.sleep(150);
     assertTrue(lease.usable(), "a retirement never stops a running call");
     assertFalse(environment(0).aborted());
-    int written = provider.checkpointsWritten.get();
-    environment(0).dirty = true; // the page changed its state after the last checkpoint
     provider.clickGate.countDown();
     clicking.join();
     eventually("the idle environment is retired", () -> !lease.usable());
     eventually("its browser is closed", () -> environment(0).closed);
-    assertTrue(provider.checkpointsWritten.get() > written, "no checkpoint of the working browser");
     eventually("the retirement is in the audit trail", () -> recorded("fault").size() == 1);
     assertEquals("retiring", recorded("fault").get(0).cause());
     lease.close();
     BrowserLease fresh = acquire(owner);
     assertEquals(1, provider.restoredFrom.size(), "restored once");
-    assertEquals(
-        "checkpoint-0-" + provider.checkpointsWritten.get(),
-        provider.restoredFrom.get(0).ref(),
-        "the next browser starts from the checkpoint written as the first retired");
     Observation first = fresh.observe(BUDGET, Cancellation.none());
     assertTrue(
         first.pageEvents().get(0).contains("its node drains"), first.pageEvents().toString());
     assertEquals("retiring", recorded("recover").get(0).cause());
+    fresh.close();
+  }
+
+  @Test
+  void anIdleRetiringEnvironmentIsCheckpointedAsItIsNowAndTheNextStartsFromThat() throws Exception {
+    start(AFTER_FAILURES_ONLY);
+    Object owner = new Object();
+    BrowserLease lease = acquire(owner);
+    lease.navigate("https://example.test/account", BUDGET, Cancellation.none());
+    lease.observe(BUDGET, Cancellation.none()); // after the navigation's checkpoint
+    int written = provider.checkpointsWritten.get();
+    environment(0).dirty = true; // the page changed its own state since (a timer's cookie)
+    environment(0).die(EnvironmentFault.Cause.RETIRING, "its node drains");
+    assertEquals(written + 1, provider.checkpointsWritten.get(), "no checkpoint as it is now");
+    assertFalse(lease.usable());
+    lease.close();
+    BrowserLease fresh = acquire(owner);
+    assertEquals(
+        "checkpoint-0-" + provider.checkpointsWritten.get(),
+        provider.restoredFrom.get(provider.restoredFrom.size() - 1).ref());
     fresh.close();
   }
 

@@ -90,9 +90,11 @@ public interface BrowserLease extends AutoCloseable {
   /**
    * Hands the page to a person and waits, holding the environment, until they are done, give up, or
    * {@code timeoutMs} passes: a live view of the page is opened for them behind a one-time link
-   * that the host's approval service shows them, never the model. The outcome sums up what changed
-   * without values; a resuming session's checkpoint is written after it. Since host API 2.6.0; the
-   * default refuses ({@code BROWSER_CAPABILITY_UNSUPPORTED}).
+   * that the host's approval service shows them, never the model (the service is asked with tool
+   * {@code browser_handoff} and the link in the request's reason: a host shows it to a person and
+   * never logs it; a deny declines the handoff). The outcome sums up what changed without values; a
+   * resuming session's checkpoint is written after it. Since host API 2.6.0; the default refuses
+   * ({@code BROWSER_CAPABILITY_UNSUPPORTED}).
    */
   default HandoffOutcome handOff(
       String message, long timeoutMs, ObservationBudget budget, Cancellation cancellation) {

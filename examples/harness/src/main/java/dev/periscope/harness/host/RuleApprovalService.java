@@ -14,8 +14,8 @@ import java.util.Optional;
  * an origin pattern, as in {@code credentials.*.origins}); with no matching rule it asks on the
  * user's terminal when there is one, and denies otherwise: no terminal, a device that cannot be
  * opened, no answer or anything but "y". It never allows silently. A handoff ({@code
- * browser_handoff}) is a question for the person at the terminal: its reason, with the live view's
- * link, is shown there, and a rule may deny it but never answers it for them.
+ * browser_handoff}) is told to the person at the terminal, not asked: its reason, with the live
+ * view's link, is shown there; a rule may deny it but never allows it for them.
  */
 final class RuleApprovalService implements ApprovalService {
   private final List<ProjectConfig.ApprovalRule> rules;
@@ -43,16 +43,9 @@ final class RuleApprovalService implements ApprovalService {
       return ApprovalDecision.DENY;
     }
     if (HANDOFF.equals(request.toolName())) {
-      // The reason holds the live view's one-time link: for the person at this terminal only.
-      return terminal
-              .get()
-              .ask(
-                  String.format(
-                      "%s%nTake over the page? (Enter y, or just open the link) [y/N] ",
-                      shownLines(request.reason())),
-                  cancellation)
-              .filter(a -> a.trim().equalsIgnoreCase("y"))
-              .isPresent()
+      // Nothing to answer: the reason holds the live view's one-time link, for the person at this
+      // terminal only, who takes the page by opening it.
+      return terminal.get().tell(shownLines(request.reason()))
           ? ApprovalDecision.ALLOW_ONCE
           : ApprovalDecision.DENY;
     }

@@ -61,13 +61,31 @@ public final class Terminal {
    * denies.
    */
   Optional<String> ask(String prompt, Cancellation cancellation) {
-    try (OutputStream out = new FileOutputStream(device.toFile(), true);
-        InputStream in = new FileInputStream(device.toFile())) {
-      return answer(in, out, prompt, cancellation, !Files.isRegularFile(device));
-    } catch (IOException e) {
-      return Optional.empty();
+    // One question at a time on the device: two at once could each read the other's answer.
+    synchronized (SPEAKING) {
+      try (OutputStream out = new FileOutputStream(device.toFile(), true);
+          InputStream in = new FileInputStream(device.toFile())) {
+        return answer(in, out, prompt, cancellation, !Files.isRegularFile(device));
+      } catch (IOException e) {
+        return Optional.empty();
+      }
     }
   }
+
+  /** Shows {@code text} and asks nothing; false when the device cannot be opened. */
+  boolean tell(String text) {
+    synchronized (SPEAKING) {
+      try (OutputStream out = new FileOutputStream(device.toFile(), true)) {
+        out.write((text + System.lineSeparator()).getBytes(StandardCharsets.UTF_8));
+        return true;
+      } catch (IOException e) {
+        return false;
+      }
+    }
+  }
+
+  /** Held while the device is spoken to, by every terminal of the process. */
+  private static final Object SPEAKING = new Object();
 
   /**
    * The conversation itself. A {@code live} device (a terminal) has its pending keys dropped first

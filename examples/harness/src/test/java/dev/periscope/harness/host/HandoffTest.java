@@ -167,7 +167,7 @@ class HandoffTest {
   @Test
   void aPersonTakesThePageTypesAndHandsItBackAndTheAgentGetsASummaryWithoutValues()
       throws Exception {
-    Path tty = Files.writeString(homeDir.resolve("tty"), "y\n");
+    Path tty = Files.writeString(homeDir.resolve("tty"), "");
     ByteArrayOutputStream logs = new ByteArrayOutputStream();
     PrintStream err = System.err;
     System.setErr(new PrintStream(new TeeStream(err, logs), true, StandardCharsets.UTF_8));
@@ -255,7 +255,7 @@ class HandoffTest {
 
   @Test
   void aHandoffNobodyTakesTimesOutAndOneNobodyCanBeAskedIsDeclinedAtOnce() throws Exception {
-    Path tty = Files.writeString(homeDir.resolve("tty"), "y\n");
+    Path tty = Files.writeString(homeDir.resolve("tty"), "");
     try (Host host = start(Optional.of(tty))) {
       call(host, "browser_open", Map.of("url", url("/form")));
       long start = System.nanoTime();

@@ -1,6 +1,7 @@
 package dev.periscope.harness.host;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.periscope.api.Cancellation;
@@ -55,21 +56,22 @@ class RuleApprovalServiceTest {
     assertEquals(
         ApprovalDecision.DENY,
         new RuleApprovalService(allowAll, Optional.empty()).decide(handoff, Cancellation.none()));
-    Path tty = Files.writeString(dir.resolve("tty"), "y\n");
+    // Told, not asked: nothing needs answering (the person takes the page by its link).
+    Path tty = Files.writeString(dir.resolve("tty"), "");
     assertEquals(
         ApprovalDecision.ALLOW_ONCE,
         new RuleApprovalService(allowAll, Optional.of(new Terminal(tty)))
             .decide(handoff, Cancellation.none()));
     String shown = Files.readString(tty);
     assertTrue(shown.contains("http://127.0.0.1:1/handoff/ab?token=t"), shown);
-    assertTrue(shown.contains("Take over the page?"), shown);
+    assertFalse(shown.contains("[y/N]"), shown);
     assertTrue(!shown.contains("\u001b"), "a control character reached the terminal");
     // A rule may deny it.
     assertEquals(
         ApprovalDecision.DENY,
         new RuleApprovalService(
                 List.of(new ProjectConfig.ApprovalRule("browser_handoff", null, null, false)),
-                Optional.of(new Terminal(Files.writeString(dir.resolve("tty2"), "y\n"))))
+                Optional.of(new Terminal(Files.writeString(dir.resolve("tty2"), ""))))
             .decide(handoff, Cancellation.none()));
   }
 
