@@ -185,6 +185,16 @@ final class EnvironmentTabs {
    * Runs an action's work with the pages it opens taken as its tabs, each reported as {@code what}
    * opened it.
    */
+  /**
+   * While a person has the page (a handoff's live view runs), every page that opens is theirs and
+   * kept as a tab, however late its event comes. On the lane's thread.
+   */
+  void personHolds(boolean holds) {
+    personHolds = holds;
+  }
+
+  private boolean personHolds;
+
   <T> T acting(String what, Callable<T> work) throws Exception {
     acting = true;
     actingWhat = what;
@@ -282,7 +292,7 @@ final class EnvironmentTabs {
       return;
     }
     arrivals.arrived();
-    if (!acting) {
+    if (!acting && !personHolds) {
       closed("the page opened another page, which was closed");
       other.close();
     } else if (open.size() >= max) {
@@ -294,7 +304,7 @@ final class EnvironmentTabs {
     } else {
       Tab t = add(other);
       events.add(
-          actingWhat
+          (acting ? actingWhat : "the person the page was handed to")
               + " opened tab "
               + t.id
               + " ("

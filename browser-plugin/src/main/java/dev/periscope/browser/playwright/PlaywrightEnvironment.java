@@ -1338,12 +1338,17 @@ final class PlaywrightEnvironment
     com.microsoft.playwright.CDPSession cdp =
         call(
             "starting the live view",
-            () -> LivePage.startScreencast(context, page, maxWidth, maxHeight, frames));
+            () -> {
+              var started = LivePage.startScreencast(context, page, maxWidth, maxHeight, frames);
+              tabs.personHolds(true);
+              return started;
+            });
     return () -> {
       try {
         call(
             "stopping the live view",
             () -> {
+              tabs.personHolds(false);
               LivePage.stopScreencast(cdp);
               return null;
             });

@@ -61,6 +61,7 @@ class HandoffTest {
       <input id="note" aria-label="Note" autocomplete="off"
         style="position:absolute; left:20px; top:20px; width:400px; height:40px; font-size:20px">
       <p id="echo" style="position:absolute; top:100px; left:20px">You typed: nothing</p>
+      <a href="/cookie" target="_blank" style="position:absolute; top:200px; left:20px; font-size:30px">Terms</a>
       <script>document.getElementById('note').addEventListener('input', (e) => {
         document.cookie = 'note=' + encodeURIComponent(e.target.value) + '; path=/; max-age=3600';
         document.getElementById('echo').textContent = 'You typed: ' + e.target.value;
@@ -250,6 +251,48 @@ class HandoffTest {
     try (Host again = start(Optional.empty())) {
       ToolResult cookie = call(again, "browser_open", Map.of("url", url("/cookie")));
       assertTrue(cookie.text().contains("note cookie: present"), cookie.text());
+    }
+  }
+
+  @Test
+  void aTabThePersonOpensIsKeptForTheAgentAndALeaseReleasedMidHandoffEndsIt() throws Exception {
+    Path tty = Files.writeString(homeDir.resolve("tty"), "");
+    try (Host host = start(Optional.of(tty));
+        Playwright playwright = personsPlaywright();
+        Browser person = personsBrowser(playwright)) {
+      assertFalse(call(host, "browser_open", Map.of("url", url("/form"))).isError());
+      CompletableFuture<ToolResult> handoff =
+          CompletableFuture.supplyAsync(
+              () ->
+                  call(
+                      host, "browser_handoff", Map.of("message", "Read the terms", "timeout", 90)));
+      Page view = person.newPage();
+      view.navigate(awaitLink(tty));
+      view.waitForFunction("() => document.getElementById('view').naturalWidth > 0");
+      BoundingBox box = view.locator("#view").boundingBox();
+      double scale = box.width / 1280.0;
+      // The person follows a link that opens a tab of its own.
+      view.mouse().click(box.x + 40 * scale, box.y + 220 * scale);
+      Thread.sleep(1_000);
+      view.click("#done");
+      ToolResult result = handoff.get(60, TimeUnit.SECONDS);
+      assertFalse(result.isError(), result.text());
+      ToolResult tabs = call(host, "browser_tabs", Map.of("action", "list"));
+      assertTrue(tabs.text().contains("2 open"), "the person's tab was closed: " + tabs.text());
+
+      // The agent's session ends while a person has its page: the handoff ends at once.
+      CompletableFuture<ToolResult> second =
+          CompletableFuture.supplyAsync(
+              () -> call(host, "browser_handoff", Map.of("message", "Anything", "timeout", 90)));
+      Thread.sleep(1_500);
+      long start = System.nanoTime();
+      host.endSession("agent");
+      ToolResult ended = second.get(30, TimeUnit.SECONDS);
+      long ms = (System.nanoTime() - start) / 1_000_000;
+      assertTrue(ms < 15_000, "the ending session waited " + ms + " ms for the person");
+      assertTrue(
+          ended.text().contains("cancelled") || ended.isError(),
+          "the handoff did not end with its session: " + ended.text());
     }
   }
 
