@@ -201,10 +201,7 @@ public record BrowserSettings(
   private static dev.periscope.browser.handoff.LiveViewServer.Settings handoff(
       PluginConfiguration config) {
     String address = config.string("handoff.address").orElse("127.0.0.1");
-    if (!address.matches("[A-Za-z0-9.:-]{1,253}")
-        // Literals only (a name is judged when the server binds it): no DNS while reading settings.
-        || (address.matches("[0-9.]+|.*:.*")
-            && dev.periscope.browser.policy.PolicyProxy.listensEverywhere(address))) {
+    if (!dev.periscope.browser.policy.PolicyProxy.oneAddress(address)) {
       throw new ConfigurationException(
           "plugins.browser.handoff.address",
           "plugins.browser.handoff.address must be one address of this machine, not every"

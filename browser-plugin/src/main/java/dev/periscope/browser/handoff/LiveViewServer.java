@@ -70,8 +70,7 @@ public final class LiveViewServer implements AutoCloseable {
   private boolean closed;
 
   public LiveViewServer(Settings settings) {
-    if (settings.address().matches("[0-9.]+|.*:.*")
-        && PolicyProxy.listensEverywhere(settings.address())) {
+    if (!PolicyProxy.oneAddress(settings.address())) {
       throw new IllegalArgumentException(
           "the live view listens on one address, never every interface's ("
               + settings.address()

@@ -94,10 +94,7 @@ public record GridSettings(
     long launch = milliseconds(config, "launchTimeoutMs", DEFAULT_LAUNCH_TIMEOUT_MS);
     long drainCheck = milliseconds(config, "drainCheckMs", DEFAULT_DRAIN_CHECK_MS);
     String proxyAddress = config.string("grid.proxyAddress").orElse("127.0.0.1");
-    if (!proxyAddress.matches("[A-Za-z0-9.:-]{1,253}")
-        // Literals only (a name is judged when the proxy binds it): no DNS while reading settings.
-        || (proxyAddress.matches("[0-9.]+|.*:.*")
-            && dev.periscope.browser.policy.PolicyProxy.listensEverywhere(proxyAddress))) {
+    if (!dev.periscope.browser.policy.PolicyProxy.oneAddress(proxyAddress)) {
       throw new ConfigurationException(
           "plugins.browser.grid.proxyAddress",
           "plugins.browser.grid.proxyAddress must be one address of this machine that the Grid's"

@@ -143,6 +143,16 @@ public final class PolicyProxy implements AutoCloseable {
    * {@code ::ffff:0.0.0.0}, a name that resolves to it): binding it would listen on every
    * interface. A name that does not resolve is for the bind to refuse.
    */
+  /**
+   * Whether a configured address can name one address of this machine to listen on: a host name or
+   * an IP literal, and not the wildcard in any spelling. Literals only are judged (a name is judged
+   * when it is bound): reading settings does no DNS.
+   */
+  public static boolean oneAddress(String address) {
+    return address.matches("[A-Za-z0-9.:-]{1,253}")
+        && !(address.matches("[0-9.]+|.*:.*") && listensEverywhere(address));
+  }
+
   public static boolean listensEverywhere(String address) {
     try {
       return InetAddress.getByName(address).isAnyLocalAddress();

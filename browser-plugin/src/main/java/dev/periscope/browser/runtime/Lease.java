@@ -93,6 +93,21 @@ final class Lease implements BrowserLease {
     String cause =
         (seen.challenge().vendor().isEmpty() ? "" : seen.challenge().vendor() + " ")
             + seen.challenge().kind();
+    journal("challenge", cause, Transition.Outcome.SUCCEEDED, before, seen, now, 0);
+  }
+
+  /**
+   * An event of the session's journal in its audit trail: not an action of the model's, but what
+   * happened to its page ({@code kind}: a challenge seen, a handoff), {@code cause} saying what.
+   */
+  private void journal(
+      String kind,
+      String cause,
+      Transition.Outcome outcome,
+      Observation before,
+      Observation after,
+      java.time.Instant startedAt,
+      long durationMs) {
     runtime.recordTransition(
         new Transition(
             "transition-" + java.util.UUID.randomUUID(),
@@ -100,13 +115,13 @@ final class Lease implements BrowserLease {
             environment.id,
             environment.provider.id(),
             environment.generation,
-            java.util.Map.of("kind", "challenge", "cause", cause),
-            Transition.Outcome.SUCCEEDED,
+            java.util.Map.of("kind", kind, "cause", cause),
+            outcome,
             before == null ? null : before.id(),
-            seen,
-            now,
-            now,
-            new Transition.Metrics(0, 0, 0, 0, 0, false, false),
+            after,
+            startedAt,
+            startedAt.plusMillis(durationMs),
+            new Transition.Metrics(durationMs, durationMs, 0, 0, 0, false, false),
             null),
         before,
         environment.placement());
@@ -410,25 +425,16 @@ final class Lease implements BrowserLease {
             changed(stateBefore.digests(), stateAfter.digests(), "local ")
                 + changed(stateBefore.digests(), stateAfter.digests(), "session "),
             after);
-    runtime.recordTransition(
-        new Transition(
-            "transition-" + java.util.UUID.randomUUID(),
-            environment.sessionId.value(),
-            environment.id,
-            environment.provider.id(),
-            environment.generation,
-            java.util.Map.of("kind", "handoff", "cause", ending.id() + " by " + ending.endedBy()),
-            ending == dev.periscope.api.browser.HandoffOutcome.Ending.DONE
-                ? Transition.Outcome.SUCCEEDED
-                : Transition.Outcome.FAILED,
-            before == null ? null : before.id(),
-            after,
-            startedAt,
-            java.time.Instant.now(),
-            new Transition.Metrics(heldMs, heldMs, 0, 0, 0, false, false),
-            null),
+    journal(
+        "handoff",
+        ending.id() + " by " + ending.endedBy(),
+        ending == dev.periscope.api.browser.HandoffOutcome.Ending.DONE
+            ? Transition.Outcome.SUCCEEDED
+            : Transition.Outcome.FAILED,
         before,
-        environment.placement());
+        after,
+        startedAt,
+        heldMs);
     return outcome;
   }
 

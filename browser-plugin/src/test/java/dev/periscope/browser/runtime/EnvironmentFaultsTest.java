@@ -342,15 +342,8 @@ class EnvironmentFaultsTest {
     fresh.close();
   }
 
-  @Test
-  void aRetiringEnvironmentWaitsForItsRunningCallThenTheSessionMoves() throws Exception {
-    start(SHORT);
-    Object owner = new Object();
-    BrowserLease lease = acquire(owner);
-    lease.navigate("https://example.test/account", BUDGET, Cancellation.none());
-    Observation o = lease.observe(BUDGET, Cancellation.none());
-    eventually("the navigation is checkpointed", () -> provider.checkpointsWritten.get() >= 1);
-    provider.clickGate = new CountDownLatch(1);
+  /** A click of e1 running on a thread of its own (held by the provider's click gate). */
+  private Thread clickRunning(BrowserLease lease, Observation o) throws InterruptedException {
     Thread clicking =
         new Thread(
             () -> {
@@ -364,6 +357,19 @@ class EnvironmentFaultsTest {
     eventually(
         "the click runs",
         () -> environment(0).actions.stream().anyMatch(a -> a.startsWith("click")));
+    return clicking;
+  }
+
+  @Test
+  void aRetiringEnvironmentWaitsForItsRunningCallThenTheSessionMoves() throws Exception {
+    start(SHORT);
+    Object owner = new Object();
+    BrowserLease lease = acquire(owner);
+    lease.navigate("https://example.test/account", BUDGET, Cancellation.none());
+    Observation o = lease.observe(BUDGET, Cancellation.none());
+    eventually("the navigation is checkpointed", () -> provider.checkpointsWritten.get() >= 1);
+    provider.clickGate = new CountDownLatch(1);
+    Thread clicking = clickRunning(lease, o);
     // Its node drains while the click runs: the click is not disturbed.
     environment(0).die(EnvironmentFault.Cause.RETIRING, "its node drains");
     Thread.sleep(150);
@@ -413,19 +419,7 @@ class EnvironmentFaultsTest {
     lease.navigate("https://example.test/account", BUDGET, Cancellation.none());
     provider.clickGate = new CountDownLatch(1);
     Observation o = lease.observe(BUDGET, Cancellation.none());
-    Thread clicking =
-        new Thread(
-            () -> {
-              try {
-                lease.click(o.id(), "e1", BUDGET, Cancellation.none());
-              } catch (BrowserException ignored) {
-                // what the click says is not the point here
-              }
-            });
-    clicking.start();
-    eventually(
-        "the click runs",
-        () -> environment(0).actions.stream().anyMatch(a -> a.startsWith("click")));
+    Thread clicking = clickRunning(lease, o);
     environment(0).die(EnvironmentFault.Cause.RETIRING, "its node drains");
     provider.clickGate.countDown();
     clicking.join();

@@ -228,6 +228,26 @@ class BrowserToolsTest {
   }
 
   @Test
+  void theHandoffsLiveViewListensOnOneAddressNeverEveryInterface() {
+    for (Map<String, Object> handoff :
+        java.util.List.<Map<String, Object>>of(
+            Map.of("address", "0.0.0.0"),
+            Map.of("address", "::"),
+            Map.of("address", "10.0.0.1; rm"),
+            Map.of("port", 70_000))) {
+      var e =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              dev.periscope.api.ConfigurationException.class,
+              () -> BrowserSettings.from(new PluginConfiguration(Map.of("handoff", handoff))),
+              handoff::toString);
+      assertTrue(e.path().startsWith("plugins.browser.handoff."), e.path());
+    }
+    assertEquals(
+        new dev.periscope.browser.handoff.LiveViewServer.Settings("127.0.0.1", 0),
+        BrowserSettings.from(new PluginConfiguration(Map.of())).handoff());
+  }
+
+  @Test
   void reportsFillsByLengthOnly() {
     ToolResult o = call("agent", "browser_observe", Map.of());
     ToolResult filled =

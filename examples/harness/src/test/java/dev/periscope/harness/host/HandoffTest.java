@@ -127,6 +127,12 @@ class HandoffTest {
     return host.call("agent", tool, args, Cancellation.none());
   }
 
+  /** The agent's handoff call, running. */
+  private static CompletableFuture<ToolResult> handOff(Host host, String message, int timeout) {
+    return CompletableFuture.supplyAsync(
+        () -> call(host, "browser_handoff", Map.of("message", message, "timeout", timeout)));
+  }
+
   private static String awaitLink(Path tty) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (System.nanoTime() < deadline) {
@@ -178,12 +184,7 @@ class HandoffTest {
         Browser person = personsBrowser(playwright)) {
       assertFalse(call(host, "browser_open", Map.of("url", url("/form"))).isError());
       CompletableFuture<ToolResult> handoff =
-          CompletableFuture.supplyAsync(
-              () ->
-                  call(
-                      host,
-                      "browser_handoff",
-                      Map.of("message", "Please type the note, then press Done", "timeout", 90)));
+          handOff(host, "Please type the note, then press Done", 90);
       String link = awaitLink(tty);
       assertTrue(Files.readString(tty).contains("Please type the note"), Files.readString(tty));
 
@@ -261,11 +262,7 @@ class HandoffTest {
         Playwright playwright = personsPlaywright();
         Browser person = personsBrowser(playwright)) {
       assertFalse(call(host, "browser_open", Map.of("url", url("/form"))).isError());
-      CompletableFuture<ToolResult> handoff =
-          CompletableFuture.supplyAsync(
-              () ->
-                  call(
-                      host, "browser_handoff", Map.of("message", "Read the terms", "timeout", 90)));
+      CompletableFuture<ToolResult> handoff = handOff(host, "Read the terms", 90);
       Page view = person.newPage();
       view.navigate(awaitLink(tty));
       view.waitForFunction("() => document.getElementById('view').naturalWidth > 0");
@@ -281,9 +278,7 @@ class HandoffTest {
       assertTrue(tabs.text().contains("2 open"), "the person's tab was closed: " + tabs.text());
 
       // The agent's session ends while a person has its page: the handoff ends at once.
-      CompletableFuture<ToolResult> second =
-          CompletableFuture.supplyAsync(
-              () -> call(host, "browser_handoff", Map.of("message", "Anything", "timeout", 90)));
+      CompletableFuture<ToolResult> second = handOff(host, "Anything", 90);
       Thread.sleep(1_500);
       long start = System.nanoTime();
       host.endSession("agent");
