@@ -106,10 +106,16 @@ public final class Handoffs implements AutoCloseable {
     }
   }
 
-  /** The model's message on one line, so it cannot pose as lines of the question. */
+  /**
+   * The model's message on one short line, so it cannot pose as lines of the question (a run of
+   * spaces would wrap like a line break); the view shows it whole.
+   */
   static String oneLine(String message) {
-    return message.replaceAll("[\\r\\n\\u0085\\u2028\\u2029]+", " ").strip();
+    String line = message.replaceAll("[\\s\\p{Z}]+", " ").strip();
+    return line.length() <= SHOWN_CHARS ? line : line.substring(0, SHOWN_CHARS) + "…";
   }
+
+  private static final int SHOWN_CHARS = 160;
 
   @Override
   public void close() {

@@ -214,6 +214,16 @@ public final class LiveViewServer implements AutoCloseable {
         }
         try {
           view.play(played);
+        } catch (dev.periscope.api.browser.BrowserException e) {
+          if (e.code() == dev.periscope.api.browser.ErrorCode.BROWSER_DIALOG_PENDING) {
+            return text(
+                response,
+                callback,
+                409,
+                "The page opened a dialog that this view cannot show, and waits for its answer:"
+                    + " press Done to hand the page back, and the agent answers it.");
+          }
+          LOG.debug("a person's input was not played: {}", e.code());
         } catch (RuntimeException e) {
           // The page may be navigating; the person sees it and tries again. Never what was typed.
           LOG.debug("a person's input was not played: {}", e.getClass().getSimpleName());

@@ -43,6 +43,9 @@ final class LivePage {
                   Base64.getDecoder().decode(event.get("data").getAsString()),
                   (int) Math.round(meta.get("deviceWidth").getAsDouble()),
                   (int) Math.round(meta.get("deviceHeight").getAsDouble())));
+          if (STOPPED.contains(cdp)) {
+            return; // unacknowledged, the screencast sends nothing more
+          }
           JsonObject ack = new JsonObject();
           ack.addProperty("sessionId", event.get("sessionId").getAsInt());
           try {
@@ -69,12 +72,22 @@ final class LivePage {
     return cdp;
   }
 
+  /** Stops the screencast and detaches its session. */
   static void stopScreencast(CDPSession cdp) {
     try {
       cdp.send("Page.stopScreencast");
     } finally {
       cdp.detach();
     }
+  }
+
+  /** The sessions whose frames are no longer acknowledged: Chromium then sends no more. */
+  private static final java.util.Set<CDPSession> STOPPED =
+      java.util.Collections.synchronizedSet(
+          java.util.Collections.newSetFromMap(new java.util.WeakHashMap<>()));
+
+  static void stopAcknowledging(CDPSession cdp) {
+    STOPPED.add(cdp);
   }
 
   static void play(Page page, LiveViewEnvironment.PersonInput input) {
@@ -134,7 +147,11 @@ final class LivePage {
       """;
 
   @SuppressWarnings("unchecked")
-  static LiveViewEnvironment.State state(BrowserContext context, Page page) {
+  /**
+   * The page's state; with a dialog open ({@code dialogOpen}) no script runs, so its storage and
+   * title are not read (the title is empty).
+   */
+  static LiveViewEnvironment.State state(BrowserContext context, Page page, boolean dialogOpen) {
     Map<String, String> digests = new TreeMap<>();
     for (var c : context.cookies()) {
       digests.put("cookie " + c.name + " " + c.domain + " " + c.path, sha256(c.value));
@@ -146,17 +163,19 @@ final class LivePage {
     } catch (RuntimeException e) {
       origin = page.url();
     }
-    Object rows;
-    try {
-      rows = page.evaluate(STORAGE_DIGESTS);
-    } catch (PlaywrightException e) {
-      rows = List.of(); // a page that runs no script has no storage to read
+    Object rows = List.of();
+    if (!dialogOpen) {
+      try {
+        rows = page.evaluate(STORAGE_DIGESTS);
+      } catch (PlaywrightException e) {
+        // a page that runs no script has no storage to read
+      }
     }
     for (Object row : (List<Object>) rows) {
       List<Object> r = (List<Object>) row;
       digests.put(r.get(0) + " " + origin + " " + r.get(1), String.valueOf(r.get(2)));
     }
-    return new LiveViewEnvironment.State(page.url(), page.title(), digests);
+    return new LiveViewEnvironment.State(page.url(), dialogOpen ? "" : page.title(), digests);
   }
 
   private static String sha256(String value) {

@@ -1341,6 +1341,7 @@ final class PlaywrightEnvironment
             () -> {
               var started = LivePage.startScreencast(context, page, maxWidth, maxHeight, frames);
               tabs.personHolds(true);
+              livePage = page;
               return started;
             });
     return () -> {
@@ -1348,8 +1349,22 @@ final class PlaywrightEnvironment
         call(
             "stopping the live view",
             () -> {
-              tabs.personHolds(false);
-              LivePage.stopScreencast(cdp);
+              try {
+                // A page that holds a dialog open answers no command of this session until the
+                // dialog is answered: it stops acknowledging frames now, and goes after the answer.
+                LivePage.stopAcknowledging(cdp);
+                if (page.isClosed()) {
+                  // nothing to stop: the session went with its page
+                } else if (tab().page == page && tab().dialogs.pending().isPresent()) {
+                  tab().dialogs.afterAnswer(() -> LivePage.stopScreencast(cdp));
+                } else {
+                  LivePage.stopScreencast(cdp);
+                }
+              } finally {
+                // Only now: a page the person's last input opened may have come meanwhile.
+                livePage = null;
+                tabs.personHolds(false);
+              }
               return null;
             });
       } catch (RuntimeException gone) {
@@ -1358,20 +1373,31 @@ final class PlaywrightEnvironment
     };
   }
 
+  /** The page a live view shows while one runs; the person's input goes there. Lane thread. */
+  private Page livePage;
+
   @Override
   public void play(dev.periscope.api.browser.spi.LiveViewEnvironment.PersonInput input) {
     // As an action: a tab it opens is kept (not closed as a stray), a dialog it opens waits.
     act(
         "playing a person's input",
         () -> {
-          LivePage.play(tab().page, input);
+          Page shown = livePage != null ? livePage : tab().page;
+          if (shown.isClosed()) {
+            throw new BrowserException(
+                ErrorCode.BROWSER_ENVIRONMENT_CLOSED, "the page the person was shown closed");
+          }
+          LivePage.play(shown, input);
           return null;
         });
   }
 
   @Override
   public dev.periscope.api.browser.spi.LiveViewEnvironment.State pageState() {
-    return call("reading the page's state", () -> LivePage.state(context, tab().page));
+    // A dialog the page holds open answers no script: its URL and cookies are read all the same.
+    return call(
+        "reading the page's state",
+        () -> LivePage.state(context, tab().page, tab().dialogs.pending().isPresent()));
   }
 
   /** The URI of the Grid node it runs on, when it runs on a Grid that said where. */

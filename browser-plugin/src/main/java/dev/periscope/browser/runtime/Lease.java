@@ -391,6 +391,10 @@ final class Lease implements BrowserLease {
                 stepMs,
                 () -> live.screencast(LIVE_VIEW_MAX_PIXELS, LIVE_VIEW_MAX_PIXELS, view::frame))) {
       handingOff = view;
+      if (released.get()) {
+        // Released while the view opened: nobody waits for this handoff any more.
+        view.end(dev.periscope.api.browser.HandoffOutcome.Ending.CANCELLED);
+      }
       // A browser that dies, or an environment discarded, ends the handoff: nobody is left to
       // hand the page back.
       ending =

@@ -36,7 +36,10 @@
 
   function send(event) {
     if (ended) return;
-    chain = chain.then(() => fetch(base + 'input', { method: 'POST', body: JSON.stringify(event) })).catch(() => {});
+    chain = chain
+      .then(() => fetch(base + 'input', { method: 'POST', body: JSON.stringify(event) }))
+      .then(async r => { if (r.status === 409) status.textContent = await r.text(); })
+      .catch(() => {});
   }
 
   function at(e) {

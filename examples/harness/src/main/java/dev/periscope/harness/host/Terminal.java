@@ -74,17 +74,16 @@ public final class Terminal {
 
   /** Shows {@code text} and asks nothing; false when the device cannot be opened. */
   boolean tell(String text) {
-    synchronized (SPEAKING) {
-      try (OutputStream out = new FileOutputStream(device.toFile(), true)) {
-        out.write((text + System.lineSeparator()).getBytes(StandardCharsets.UTF_8));
-        return true;
-      } catch (IOException e) {
-        return false;
-      }
+    // Not behind a question being asked (up to a minute): what it shows reads no answer.
+    try (OutputStream out = new FileOutputStream(device.toFile(), true)) {
+      out.write((text + System.lineSeparator()).getBytes(StandardCharsets.UTF_8));
+      return true;
+    } catch (IOException e) {
+      return false;
     }
   }
 
-  /** Held while the device is spoken to, by every terminal of the process. */
+  /** Held while a question is asked on the device, by every terminal of the process. */
   private static final Object SPEAKING = new Object();
 
   /**
