@@ -39,6 +39,17 @@ public final class BrowserModule extends AbstractModule {
         dev.periscope.browser.policy.Upstream.direct());
   }
 
+  /** The cdp provider: tabs of its own in a Chromium the user runs (plugins.browser.cdp). */
+  @Provides
+  @Singleton
+  @com.google.inject.name.Named(PlaywrightProvider.CDP_ID)
+  PlaywrightProvider cdpProvider(BrowserSettings settings) {
+    return PlaywrightProvider.cdp(
+        settings.playwright(),
+        dev.periscope.browser.policy.Resolver.system(),
+        dev.periscope.browser.policy.Upstream.direct());
+  }
+
   /** Where the built-in provider keeps checkpoint payloads: the plugin's data directory. */
   static java.nio.file.Path checkpointPayloads(ProjectContext project) {
     return project.dataDir().resolve("checkpoints");

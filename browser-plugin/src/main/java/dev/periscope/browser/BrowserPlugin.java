@@ -10,6 +10,7 @@ import dev.periscope.api.tool.Tool;
 import dev.periscope.api.tool.ToolRegistry;
 import dev.periscope.browser.handoff.Handoffs;
 import dev.periscope.browser.handoff.LiveViewServer;
+import dev.periscope.browser.playwright.CdpCheck;
 import dev.periscope.browser.playwright.GridCheck;
 import dev.periscope.browser.playwright.PlaywrightProvider;
 import dev.periscope.browser.policy.DestinationPolicy;
@@ -49,6 +50,7 @@ public final class BrowserPlugin extends Plugin {
   private final Optional<ApprovalService> approval;
   private final Provider<PlaywrightProvider> playwright;
   private final Provider<PlaywrightProvider> grid;
+  private final Provider<PlaywrightProvider> cdp;
   private EffectScope effects;
 
   @Inject
@@ -62,8 +64,10 @@ public final class BrowserPlugin extends Plugin {
       Optional<CredentialService> credentials,
       Optional<ApprovalService> approval,
       Provider<PlaywrightProvider> playwright,
-      @com.google.inject.name.Named(PlaywrightProvider.GRID_ID) Provider<PlaywrightProvider> grid) {
+      @com.google.inject.name.Named(PlaywrightProvider.GRID_ID) Provider<PlaywrightProvider> grid,
+      @com.google.inject.name.Named(PlaywrightProvider.CDP_ID) Provider<PlaywrightProvider> cdp) {
     super(wrapper);
+    this.cdp = cdp;
     this.playwright = playwright;
     this.grid = grid;
     this.credentials = credentials;
@@ -83,10 +87,11 @@ public final class BrowserPlugin extends Plugin {
         // The first browser starts before the rest (the store, the runtime, the tools), so that
         // it runs by the time the first call comes. Until the provider is registered below, this
         // effect is what stops it if the start fails.
+        String chosen = settings.runtime().provider().orElse(PlaywrightProvider.ID);
         PlaywrightProvider first =
-            settings.runtime().provider().filter(PlaywrightProvider.GRID_ID::equals).isPresent()
+            chosen.equals(PlaywrightProvider.GRID_ID)
                 ? grid.get()
-                : playwright.get();
+                : chosen.equals(PlaywrightProvider.CDP_ID) ? cdp.get() : playwright.get();
         first.prelaunch();
         effects.add(first::dispose);
       }
@@ -131,7 +136,8 @@ public final class BrowserPlugin extends Plugin {
               runtime,
               project,
               Optional.of(BrowserModule.checkpointPayloads(project)),
-              () -> settings.playwright().grid().map(GridCheck::of));
+              () -> settings.playwright().grid().map(GridCheck::of),
+              () -> settings.playwright().cdp().map(c -> CdpCheck.of(c, 5_000)));
       for (Tool tool : operator.tools()) {
         effects.add(toolRegistry.register(OperatorTools.SKILL, tool));
       }

@@ -169,7 +169,8 @@ public record BrowserSettings(
             MAX_CHECKPOINT_STORAGE_BYTES.read(config),
             MAX_TABS.read(config),
             new PlaywrightSettings.Downloads(downloads, DOWNLOAD_MAX_BYTES.read(config)),
-            dev.periscope.browser.playwright.GridSettings.read(config));
+            dev.periscope.browser.playwright.GridSettings.read(config),
+            dev.periscope.browser.playwright.CdpSettings.read(config));
     ToolSettings tools =
         new ToolSettings(
             provider,

@@ -2,7 +2,6 @@ package com.microsoft.playwright.impl;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.PlaywrightException;
 import com.microsoft.playwright.impl.driver.Driver;
@@ -98,16 +97,17 @@ public final class BoundedConnection {
   }
 
   /**
-   * Asks the driver to close {@code context} now, from any thread, without waiting for it: the call
-   * running on the connection's thread for that context fails once it is closed. The answer is
-   * dropped when it arrives.
+   * Asks the driver to close {@code context} (a browser context, a page, a browser: any of
+   * Playwright's objects with a close) now, from any thread, without waiting for it: the call
+   * running on the connection's thread for it fails once it is closed. The answer is dropped when
+   * it arrives.
    */
-  public void closeNow(BrowserContext context, double timeoutMs) {
+  public void closeNow(Object context, double timeoutMs) {
     JsonObject message = new JsonObject();
     int id = OUT_OF_BAND_IDS + transport.outOfBand.incrementAndGet();
     transport.unanswered.add(id);
     message.addProperty("id", id);
-    message.addProperty("guid", ((BrowserContextImpl) context).guid);
+    message.addProperty("guid", ((ChannelOwner) context).guid);
     message.addProperty("method", "close");
     message.add("params", new JsonObject());
     JsonObject metadata = new JsonObject();

@@ -34,6 +34,9 @@ final class BrowserPool {
   /** The Grid whose browsers the lanes open, one per environment; empty: Chromium here. */
   private final java.util.Optional<GridSettings> grid;
 
+  /** Whether its lanes attach to a Chromium the user runs instead of launching their own. */
+  private final boolean attaching;
+
   private int launched;
   private boolean closed;
 
@@ -54,8 +57,10 @@ final class BrowserPool {
       boolean headless,
       Supplier<java.util.Optional<Path>> driverFiles,
       java.util.function.Function<com.microsoft.playwright.Browser, PreparedContext> spares,
-      java.util.Optional<GridSettings> grid) {
+      java.util.Optional<GridSettings> grid,
+      boolean attaching) {
     this.grid = grid;
+    this.attaching = attaching;
     this.size = size;
     this.driverFiles = driverFiles;
     this.spares = spares;
@@ -187,7 +192,9 @@ final class BrowserPool {
       throw new java.io.UncheckedIOException(
           "cannot create the browser's temp directory " + directory, e);
     }
-    Lane lane = new Lane(chromium, node, directory, headless, launched, driverFiles, spares, grid);
+    Lane lane =
+        new Lane(
+            chromium, node, directory, headless, launched, driverFiles, spares, grid, attaching);
     Started s = new Started(lane, lane.launch());
     lanes.add(s);
     return s;

@@ -57,6 +57,12 @@ final class EnvironmentTabs {
   /** Pages closed and not yet reported: drained by the current tab's guards. */
   private final List<String> closedPages = new ArrayList<>();
 
+  /**
+   * Its share of a Chromium the user runs, if the context is the user's: then its tabs open in the
+   * background, none is brought to the front, and a page it did not open is the user's, left alone.
+   */
+  private final java.util.Optional<UserTabs> user;
+
   /** What happened to the tabs since the last observation. */
   private final List<String> events = new ArrayList<>();
 
@@ -70,7 +76,9 @@ final class EnvironmentTabs {
       int max,
       long navigationTimeoutMs,
       java.util.function.BiConsumer<Tab, Page> equip,
-      BooleanSupplier ending) {
+      BooleanSupplier ending,
+      java.util.Optional<UserTabs> user) {
+    this.user = user;
     this.context = context;
     this.max = max;
     this.navigationTimeoutMs = navigationTimeoutMs;
@@ -144,7 +152,14 @@ final class EnvironmentTabs {
   void select(int id) {
     Tab t = named(id);
     select(t);
-    t.page.bringToFront();
+    front(t);
+  }
+
+  /** Brings {@code t}'s page to the front, unless the window is the user's. */
+  private void front(Tab t) {
+    if (user.isEmpty()) {
+      t.page.bringToFront();
+    }
   }
 
   /**
@@ -288,11 +303,19 @@ final class EnvironmentTabs {
    * limit is reached). As events arrive.
    */
   private void arrived(Page other) {
-    if (creating || open.stream().anyMatch(t -> t.page == other)) {
+    if (creating
+        || open.stream().anyMatch(t -> t.page == other)
+        || (user.isPresent()
+            && !UserTabs.openedBy(other, p -> open.stream().anyMatch(t -> t.page == p)))) {
       return;
     }
     arrivals.arrived();
-    if (!acting && !personHolds) {
+    if (user.isPresent() && !user.get().windowsAllowed()) {
+      closed(
+          "the page opened a new window, which was closed: in a person's own browser under"
+              + " request-level enforcement, open the address with browser_tabs open");
+      other.close();
+    } else if (!acting && !personHolds) {
       closed("the page opened another page, which was closed");
       other.close();
     } else if (open.size() >= max) {
@@ -344,7 +367,7 @@ final class EnvironmentTabs {
     var recent = open.stream().max(Comparator.comparingLong(x -> x.selected));
     if (recent.isPresent()) {
       select(recent.get());
-      recent.get().page.bringToFront();
+      front(recent.get());
     } else {
       select(add(newPage()));
     }
@@ -354,7 +377,7 @@ final class EnvironmentTabs {
   private Page newPage() {
     creating = true;
     try {
-      return context.newPage();
+      return user.isPresent() ? user.get().newTab() : context.newPage();
     } finally {
       creating = false;
     }

@@ -1,7 +1,6 @@
 package dev.periscope.browser.playwright;
 
 import com.microsoft.playwright.Browser;
-import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.impl.BoundedConnection;
 import java.nio.file.Path;
@@ -66,6 +65,12 @@ final class Lane implements AutoCloseable {
   private final Optional<GridSettings> grid;
 
   /**
+   * Whether this lane attaches to a Chromium the user runs ({@link #attach}) for each environment,
+   * instead of launching one: its driver starts no browser of its own.
+   */
+  private final boolean attaching;
+
+  /**
    * The capability a grid lane asks for each browser with, so the Grid's {@code /status} shows
    * which sessions are the lane's: its value is {@link #gridTag}.
    */
@@ -96,8 +101,10 @@ final class Lane implements AutoCloseable {
       int number,
       java.util.function.Supplier<Optional<Path>> driverFiles,
       java.util.function.Function<Browser, PreparedContext> spares,
-      Optional<GridSettings> grid) {
+      Optional<GridSettings> grid,
+      boolean attaching) {
     this.grid = grid;
+    this.attaching = attaching;
     // Its own, never another lane's (of this host, a later pool, or another host on the Grid).
     this.gridTag = java.util.UUID.randomUUID().toString();
     this.number = number;
@@ -141,7 +148,9 @@ final class Lane implements AutoCloseable {
    * idle pump then makes a context ready for the first environment.
    */
   Future<?> launch() {
-    return grid.isPresent() ? thread.submit(this::connect) : thread.submit(this::browser);
+    return grid.isPresent() || attaching
+        ? thread.submit(this::connect)
+        : thread.submit(this::browser);
   }
 
   /**
@@ -291,10 +300,11 @@ final class Lane implements AutoCloseable {
   }
 
   /**
-   * Closes {@code context} from any thread without waiting: a call of its environment that holds
-   * the lane's thread fails once the context is gone, and the other environments go on.
+   * Closes {@code context} (or a page, or a browser connection) from any thread without waiting: a
+   * call of its environment that holds the lane's thread fails once it is gone, and the other
+   * environments go on.
    */
-  void closeNow(BrowserContext context, long timeoutMs) {
+  void closeNow(Object context, long timeoutMs) {
     BoundedConnection c = connection;
     if (c != null && !killed) {
       try {
@@ -329,7 +339,7 @@ final class Lane implements AutoCloseable {
 
   /** Its start failed, or its driver or (on this machine) Chromium has gone. */
   private boolean dead() {
-    return launchFailed || !driverRunning() || (grid.isEmpty() && !browserRunning());
+    return launchFailed || !driverRunning() || (grid.isEmpty() && !attaching && !browserRunning());
   }
 
   /**
@@ -340,8 +350,8 @@ final class Lane implements AutoCloseable {
     if (browser != null) {
       return browser;
     }
-    if (grid.isPresent()) {
-      throw new IllegalStateException("a grid lane launches a browser for each environment");
+    if (grid.isPresent() || attaching) {
+      throw new IllegalStateException("this lane has a browser for each environment");
     }
     connect();
     List<String> args = chromiumArgs(true);
@@ -380,10 +390,18 @@ final class Lane implements AutoCloseable {
   }
 
   /** A browser on the Grid, and where it runs when the Grid said: its node and session. */
-  record Remote(Browser browser, Optional<GridStatus.Session> session) {
+  record Remote(
+      Browser browser, Optional<GridStatus.Session> session, Optional<String> attachedTo) {
     /** In words, for the transition log. */
     Optional<String> placement() {
-      return session.map(s -> "grid node " + s.node() + " session " + s.id());
+      return attachedTo.isPresent()
+          ? attachedTo
+          : session.map(s -> "grid node " + s.node() + " session " + s.id());
+    }
+
+    /** Whether it is a Chromium the user runs, which the environment shares with them. */
+    boolean attached() {
+      return attachedTo.isPresent();
     }
   }
 
@@ -429,7 +447,21 @@ final class Lane implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    return new Remote(remote, session);
+    return new Remote(remote, session, Optional.empty());
+  }
+
+  /**
+   * On the lane's thread of an attaching lane: a connection of its own to the Chromium at {@code
+   * cdp} (its DevTools discovery address), made within {@code timeoutMs}. Its environment closes
+   * it, which only disconnects: the browser is the user's, and runs on.
+   */
+  Browser attach(java.net.URI cdp, long timeoutMs) {
+    connect();
+    return connection
+        .playwright()
+        .chromium()
+        .connectOverCDP(
+            cdp.toString(), new BrowserType.ConnectOverCDPOptions().setTimeout(timeoutMs));
   }
 
   /**

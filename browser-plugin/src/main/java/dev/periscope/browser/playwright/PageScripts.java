@@ -82,9 +82,17 @@ final class PageScripts {
 
   /** guards.js for one environment, its registry under {@code registryKey}. */
   static String guards(String registryKey, boolean downloadsAllowed) {
+    return guards(registryKey, downloadsAllowed, true);
+  }
+
+  /**
+   * The same; {@code windowsAllowed} false: a page opens no new window, even on the agent's input.
+   */
+  static String guards(String registryKey, boolean downloadsAllowed, boolean windowsAllowed) {
     return GUARDS
         .replace("__KEY__", registryKey)
-        .replace("__DOWNLOADS__", String.valueOf(downloadsAllowed));
+        .replace("__DOWNLOADS__", String.valueOf(downloadsAllowed))
+        .replace("__WINDOWS__", String.valueOf(windowsAllowed));
   }
 
   /**

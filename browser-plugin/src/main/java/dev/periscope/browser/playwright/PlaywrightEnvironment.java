@@ -87,6 +87,12 @@ final class PlaywrightEnvironment
    */
   private final PolicyProxy proxy;
 
+  /**
+   * Its share of a Chromium the user runs, when it is attached to one (the cdp provider): then its
+   * context is the user's, and only its own tabs are its to close.
+   */
+  private final UserTabs user;
+
   private final CredentialFields credentialFields = new CredentialFields();
 
   /** The first fault this environment noticed, and the runtime's listener for it. */
@@ -100,21 +106,21 @@ final class PlaywrightEnvironment
   PlaywrightEnvironment(
       Optional<Lane.Remote> remote,
       Lane lane,
-      BrowserContext context,
-      Page page,
-      String registryKey,
+      PreparedContext prepared,
       EnvironmentPolicy policy,
       long closeTimeoutMs,
       Runnable onClosed,
       java.util.Optional<StateCheckpoints> saving,
-      PolicyProxy proxy,
       long dialogTimeoutMs,
       long storageCapBytes,
       int maxTabs,
-      PlaywrightSettings.Downloads downloadPolicy,
-      BrowserStorage.SavedTabs saved) {
+      PlaywrightSettings.Downloads downloadPolicy) {
+    BrowserContext context = prepared.context();
     this.remote = remote;
-    this.saved = saved;
+    this.user = prepared.user();
+    this.saved = prepared.tabs();
+    PolicyProxy proxy = prepared.proxy();
+    String registryKey = prepared.registryKey();
     this.downloadPolicy = downloadPolicy;
     this.downloads = new PageDownloads(downloadPolicy);
     this.dialogTimeoutMs = dialogTimeoutMs;
@@ -130,7 +136,14 @@ final class PlaywrightEnvironment
     // A page the context gets while an action runs is that action's: a tab. Any other is closed
     // (at the next call, when events arrive), and so is one past the tab limit.
     this.tabs =
-        new EnvironmentTabs(context, page, maxTabs, navigationTimeoutMs, this::equip, this::ending);
+        new EnvironmentTabs(
+            context,
+            prepared.page(),
+            maxTabs,
+            navigationTimeoutMs,
+            this::equip,
+            this::ending,
+            java.util.Optional.ofNullable(user));
     this.state = saving.map(files -> new EnvironmentState(context, tabs, files, storageCapBytes));
     // Death, noticed as it happens: Playwright's events arrive while a call runs or the lane
     // pumps them between calls; the driver process is watched by the JVM.
@@ -209,6 +222,9 @@ final class PlaywrightEnvironment
 
   /** Gives {@code t} the page {@code page} and what watches it. */
   private void equip(Tab t, Page page) {
+    if (user != null) {
+      user.equip(page);
+    }
     t.page = page;
     t.guards =
         new PageGuards(
@@ -1325,6 +1341,11 @@ final class PlaywrightEnvironment
   private final Optional<Lane.Remote> remote;
 
   @Override
+  public boolean attached() {
+    return user != null;
+  }
+
+  @Override
   public Optional<String> placement() {
     return remote.flatMap(Lane.Remote::placement);
   }
@@ -1419,7 +1440,13 @@ final class PlaywrightEnvironment
   @Override
   public void abort() {
     aborted = true;
-    lane.closeNow(context, closeTimeoutMs);
+    if (user == null) {
+      lane.closeNow(context, closeTimeoutMs);
+    } else {
+      // The context is the user's: its own tabs close, and the connection.
+      tabs.all().forEach(t -> lane.closeNow(t.page, closeTimeoutMs));
+      lane.closeNow(context.browser(), closeTimeoutMs);
+    }
     // Its context is going: the lane counts one environment fewer now, so the session's next one
     // may take its place instead of starting a browser.
     leaveLane();
@@ -1455,12 +1482,18 @@ final class PlaywrightEnvironment
                       tabs.forEach(t -> t.dialogs.cancelExpiry());
                       context.browser().offDisconnected(disconnected);
                       try {
-                        if (!aborted) {
+                        if (aborted) {
+                          // closed already
+                        } else if (user == null) {
                           context.close();
+                        } else {
+                          // The user's context stays, with every tab but the environment's own.
+                          tabs.forEach(t -> t.page.close());
                         }
                       } finally {
                         if (remote.isPresent()) {
                           // Its own browser, a session on a Grid: closing it ends that session.
+                          // A Chromium the user runs: closing only disconnects.
                           lane.deadline(closeTimeoutMs);
                           context.browser().close();
                         }

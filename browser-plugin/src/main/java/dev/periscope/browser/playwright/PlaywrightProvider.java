@@ -35,6 +35,9 @@ public final class PlaywrightProvider implements CheckpointingProvider {
   /** The id of the provider whose browsers are sessions on a Selenium Grid. */
   public static final String GRID_ID = "grid";
 
+  /** The id of the provider that works in tabs of its own in a Chromium the user runs. */
+  public static final String CDP_ID = "cdp";
+
   private static final org.slf4j.Logger LOG =
       org.slf4j.LoggerFactory.getLogger(PlaywrightProvider.class);
 
@@ -42,6 +45,12 @@ public final class PlaywrightProvider implements CheckpointingProvider {
 
   /** Whether this is the grid provider: its browsers are sessions on the project's Grid. */
   private final boolean onGrid;
+
+  /**
+   * Whether this is the cdp provider: each environment is a tab of its own in the Chromium the user
+   * runs at {@link PlaywrightSettings#cdp()}, attached over CDP.
+   */
+  private final boolean attaching;
 
   private final Executables.Lookup chromium;
   private final Executables.Lookup node;
@@ -75,7 +84,7 @@ public final class PlaywrightProvider implements CheckpointingProvider {
       Optional<Path> checkpointDirectory,
       Resolver resolver,
       Upstream upstream) {
-    this(settings, checkpointDirectory, resolver, upstream, false);
+    this(settings, checkpointDirectory, resolver, upstream, ID);
   }
 
   /**
@@ -88,7 +97,18 @@ public final class PlaywrightProvider implements CheckpointingProvider {
       Optional<Path> checkpointDirectory,
       Resolver resolver,
       Upstream upstream) {
-    return new PlaywrightProvider(settings, checkpointDirectory, resolver, upstream, true);
+    return new PlaywrightProvider(settings, checkpointDirectory, resolver, upstream, GRID_ID);
+  }
+
+  /**
+   * The cdp provider ({@link #CDP_ID}): each environment a tab of its own in the Chromium the user
+   * runs ({@link PlaywrightSettings#cdp()}), which it attaches to and only detaches from; it keeps
+   * no checkpoints (the browser's state is the user's), and enforces the network policy only where
+   * the project accepts request-level enforcement. Unavailable when the project names no Chromium.
+   */
+  public static PlaywrightProvider cdp(
+      PlaywrightSettings settings, Resolver resolver, Upstream upstream) {
+    return new PlaywrightProvider(settings, Optional.empty(), resolver, upstream, CDP_ID);
   }
 
   private PlaywrightProvider(
@@ -96,8 +116,9 @@ public final class PlaywrightProvider implements CheckpointingProvider {
       Optional<Path> checkpointDirectory,
       Resolver resolver,
       Upstream upstream,
-      boolean onGrid) {
-    this.onGrid = onGrid;
+      String id) {
+    this.onGrid = GRID_ID.equals(id);
+    this.attaching = CDP_ID.equals(id);
     this.settings = settings;
     this.drains = onGrid ? settings.grid().map(GridDrains::new).orElse(null) : null;
     this.resolver = resolver;
@@ -105,7 +126,18 @@ public final class PlaywrightProvider implements CheckpointingProvider {
     this.chromium = Executables.chromium(settings.chromiumExecutable());
     this.node = Executables.node(settings.nodeExecutable());
     this.checkpoints = checkpointDirectory.map(CheckpointFiles::new);
-    if (onGrid) {
+    if (attaching) {
+      settings
+          .cdp()
+          .ifPresent(
+              c ->
+                  LOG.info(
+                      "browser provider {}: the Chromium at {}, network policy {}, Node.js {}",
+                      CDP_ID,
+                      c.url(),
+                      c.requestLevelPolicy() ? "checked per request" : "not enforced",
+                      node.path().map(Path::toString).orElse("not found")));
+    } else if (onGrid) {
       settings
           .grid()
           .ifPresent(
@@ -130,7 +162,7 @@ public final class PlaywrightProvider implements CheckpointingProvider {
 
   @Override
   public String id() {
-    return onGrid ? GRID_ID : ID;
+    return onGrid ? GRID_ID : attaching ? CDP_ID : ID;
   }
 
   /**
@@ -142,7 +174,12 @@ public final class PlaywrightProvider implements CheckpointingProvider {
   public Set<Capability> capabilities() {
     Set<Capability> c =
         new java.util.HashSet<>(Set.of(Capability.SCREENSHOT, Capability.EXTRACTION));
-    if (!onGrid
+    if (attaching) {
+      // Only by interception, where the project accepts that: the browser is not ours to proxy.
+      if (settings.cdp().map(CdpSettings::requestLevelPolicy).orElse(false)) {
+        c.add(Capability.NETWORK_POLICY);
+      }
+    } else if (!onGrid
         || settings.grid().map(g -> g.gridOnLoopback() || !g.proxyOnLoopback()).orElse(false)) {
       c.add(Capability.NETWORK_POLICY);
     }
@@ -150,6 +187,17 @@ public final class PlaywrightProvider implements CheckpointingProvider {
       c.add(Capability.CHECKPOINT);
     }
     return Set.copyOf(c);
+  }
+
+  /** The cdp provider's: the project may accept request-level enforcement. */
+  @Override
+  public Optional<String> policyRemedy() {
+    return attaching
+        ? Optional.of(
+            "choose a provider that enforces the policy, or accept request-level enforcement, which is weaker (no DNS pinning; WebRTC, service"
+                + " workers and the first requests of a popup are not covered), with"
+                + " plugins.browser.cdp.requestLevelPolicy: true")
+        : Optional.empty();
   }
 
   @Override
@@ -163,7 +211,11 @@ public final class PlaywrightProvider implements CheckpointingProvider {
       return Optional.of(
           "no Selenium Grid is configured: set plugins.browser.grid.url in the project");
     }
-    if (!onGrid && chromium.path().isEmpty()) {
+    if (attaching && settings.cdp().isEmpty()) {
+      return Optional.of(
+          "no running Chromium is configured: set plugins.browser.cdp.url in the project");
+    }
+    if (!onGrid && !attaching && chromium.path().isEmpty()) {
       return Optional.of(chromium.reason());
     }
     return node.path().isEmpty() ? Optional.of(node.reason()) : Optional.empty();
@@ -225,6 +277,17 @@ public final class PlaywrightProvider implements CheckpointingProvider {
     cancellation.throwIfCancelled();
     DestinationPolicy destinations = DestinationPolicy.of(policy.network());
     BrowserPool pool = pool();
+    Optional<CdpCheck> attachable = Optional.empty();
+    if (attaching) {
+      CdpCheck check = CdpCheck.of(settings.cdp().orElseThrow(), ATTACH_CHECK_MS);
+      if (!check.ok()) {
+        throw new BrowserException(
+            ErrorCode.BROWSER_PROVIDER_UNAVAILABLE,
+            check.detail() + (check.remedy() == null ? "" : ": " + check.remedy()));
+      }
+      attachable = Optional.of(check);
+    }
+    Optional<CdpCheck> attached = attachable;
     Lane lane;
     try {
       lane = pool.enter(cancellation);
@@ -241,7 +304,9 @@ public final class PlaywrightProvider implements CheckpointingProvider {
           lane.call(
               () -> {
                 Optional<Lane.Remote> remote =
-                    onGrid ? Optional.of(launchRemote(lane)) : Optional.empty();
+                    onGrid
+                        ? Optional.of(launchRemote(lane))
+                        : attaching ? Optional.of(attach(lane, attached.get())) : Optional.empty();
                 PreparedContext prepared;
                 try {
                   prepared = prepared(lane, remote, policy, destinations, storageState);
@@ -255,9 +320,7 @@ public final class PlaywrightProvider implements CheckpointingProvider {
                   return new PlaywrightEnvironment(
                       remote,
                       lane,
-                      prepared.context(),
-                      prepared.page(),
-                      prepared.registryKey(),
+                      prepared,
                       policy,
                       settings.closeTimeoutMs(),
                       () -> pool.leave(lane),
@@ -269,12 +332,13 @@ public final class PlaywrightProvider implements CheckpointingProvider {
                                   version().orElseThrow(),
                                   restoredFrom,
                                   storageState)),
-                      prepared.proxy(),
                       settings.dialogTimeoutMs(),
                       settings.maxCheckpointStorageBytes(),
                       settings.maxTabs(),
-                      settings.downloads(),
-                      prepared.tabs());
+                      // The user's browser downloads as the user set it; nothing here keeps it.
+                      attaching
+                          ? new PlaywrightSettings.Downloads(false, 0)
+                          : settings.downloads());
                 } catch (RuntimeException e) {
                   try {
                     prepared.discard();
@@ -311,6 +375,32 @@ public final class PlaywrightProvider implements CheckpointingProvider {
       if (launching) {
         gridSlots.launched();
       }
+    }
+  }
+
+  /** How long the Chromium the cdp provider attaches to may take to say its version. */
+  private static final long ATTACH_CHECK_MS = 5_000;
+
+  /**
+   * On the lane's thread: a connection of its own to the Chromium the user runs, for one
+   * environment; {@code check} said what it is.
+   */
+  private Lane.Remote attach(Lane lane, CdpCheck check) {
+    CdpSettings cdp = settings.cdp().orElseThrow();
+    try {
+      return new Lane.Remote(
+          lane.attach(cdp.url(), ATTACH_CHECK_MS * 2),
+          Optional.empty(),
+          Optional.of("attached to " + check.browser() + " at " + cdp.url()));
+    } catch (PlaywrightException e) {
+      throw new BrowserException(
+          ErrorCode.BROWSER_PROVIDER_UNAVAILABLE,
+          "could not attach to the Chromium at "
+              + cdp.url()
+              + ": "
+              + ChromiumLog.summary(String.valueOf(e.getMessage()))
+              + " (is it still running, and is its DevTools port open to this host?)",
+          e);
     }
   }
 
@@ -379,6 +469,13 @@ public final class PlaywrightProvider implements CheckpointingProvider {
       EnvironmentPolicy policy,
       DestinationPolicy destinations,
       String storageState) {
+    if (attaching) {
+      return PreparedContext.attached(
+          remote.orElseThrow().browser(),
+          new PolicyProxy(destinations, resolver, upstream),
+          policy.viewport(),
+          settings.cdp().orElseThrow().requestLevelPolicy());
+    }
     if (remote.isPresent()) {
       return PreparedContext.make(
           remote.get().browser(),
@@ -559,12 +656,12 @@ public final class PlaywrightProvider implements CheckpointingProvider {
           new BrowserPool(
               settings.browsers(),
               this::tempRoot,
-              // A grid lane needs no Chromium here.
+              // A grid or cdp lane needs no Chromium here.
               chromium.path().orElse(null),
               node.path().get(),
               settings.headless(),
               this::driverFiles,
-              settings.spare() && !onGrid
+              settings.spare() && !onGrid && !attaching
                   ? browser ->
                       PreparedContext.make(
                           browser,
@@ -573,7 +670,8 @@ public final class PlaywrightProvider implements CheckpointingProvider {
                           null,
                           settings.downloads().enabled())
                   : null,
-              onGrid ? settings.grid() : Optional.empty());
+              onGrid ? settings.grid() : Optional.empty(),
+              attaching);
     }
     return pool;
   }

@@ -9,7 +9,8 @@ import java.util.Optional;
  * keeps a context ready for the next session, and how many tabs an environment keeps at most. What
  * an environment must keep (its network policy, timeouts, viewport, screenshot limits) comes with
  * each request to open one. {@code grid} is where the grid provider opens browsers, when the
- * project names a Selenium Grid.
+ * project names a Selenium Grid; {@code cdp} the Chromium the user runs that the cdp provider
+ * attaches to, when the project names one.
  */
 public record PlaywrightSettings(
     Optional<String> chromiumExecutable,
@@ -23,7 +24,8 @@ public record PlaywrightSettings(
     long maxCheckpointStorageBytes,
     int maxTabs,
     Downloads downloads,
-    java.util.Optional<GridSettings> grid) {
+    java.util.Optional<GridSettings> grid,
+    java.util.Optional<CdpSettings> cdp) {
   /**
    * Whether a download an action starts is kept (in quarantine, for the attachment store) rather
    * than cancelled, and the most bytes one may take.

@@ -21,7 +21,8 @@ record PreparedContext(
     Page page,
     PolicyProxy proxy,
     String registryKey,
-    BrowserStorage.SavedTabs tabs) {
+    BrowserStorage.SavedTabs tabs,
+    UserTabs user) {
 
   /**
    * Makes one on {@code browser}, owning {@code proxy} (closed if this fails), with the storage
@@ -54,7 +55,7 @@ record PreparedContext(
         options.setStorageState(stored.playwrightState());
       }
       context = browser.newContext(options);
-      String registryKey = "__periscope_" + java.util.UUID.randomUUID().toString().replace("-", "");
+      String registryKey = newRegistryKey();
       context.addInitScript(PageScripts.guards(registryKey, downloadsAllowed));
       Page page = context.newPage();
       // The browser learns the proxy's credentials from the proxy itself, before any page of the
@@ -64,7 +65,7 @@ record PreparedContext(
         BrowserStorage.restoreSession(context, page, stored.sessionStorage());
       }
       return new PreparedContext(
-          context, page, proxy, registryKey, stored == null ? null : stored.tabs());
+          context, page, proxy, registryKey, stored == null ? null : stored.tabs(), null);
     } catch (RuntimeException e) {
       BrowserContext made = context;
       try {
@@ -84,8 +85,40 @@ record PreparedContext(
     }
   }
 
-  /** Closes the context and its proxy: an environment never took it. */
+  /**
+   * A tab of its own in the default context of {@code browser}, a Chromium the user runs (the cdp
+   * provider), with {@code proxy} to judge its requests ({@link UserTabs}); the context stays the
+   * user's. Closes {@code proxy} if this fails.
+   */
+  static PreparedContext attached(
+      Browser browser,
+      PolicyProxy proxy,
+      EnvironmentPolicy.Viewport viewport,
+      boolean requestLevelPolicy) {
+    try {
+      String registryKey = newRegistryKey();
+      UserTabs user = new UserTabs(browser, registryKey, proxy, requestLevelPolicy, viewport);
+      return new PreparedContext(user.context(), user.newTab(), proxy, registryKey, null, user);
+    } catch (RuntimeException e) {
+      try {
+        proxy.close();
+      } catch (RuntimeException closing) {
+        e.addSuppressed(closing);
+      }
+      throw e;
+    }
+  }
+
+  /** The page-global name of an environment's registry: random, so pages cannot rely on it. */
+  private static String newRegistryKey() {
+    return "__periscope_" + java.util.UUID.randomUUID().toString().replace("-", "");
+  }
+
+  /**
+   * Closes the context (only its tab, when the context is the user's) and its proxy: an environment
+   * never took it.
+   */
   void discard() {
-    new Cleanup().run(context::close).run(proxy::close).done();
+    new Cleanup().run(user == null ? context::close : page::close).run(proxy::close).done();
   }
 }

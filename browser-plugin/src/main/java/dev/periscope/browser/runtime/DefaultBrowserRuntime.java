@@ -347,6 +347,9 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
         return;
       }
       faults.opened(environment, startedAt, start);
+      if (environment.attached) {
+        journalAttachment(environment, startedAt, start);
+      }
       environment.watch(
           () -> detach(slot),
           faults::faulted,
@@ -475,6 +478,33 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
       }
     }
     return cleanup.failure();
+  }
+
+  /**
+   * The journal's {@code attach} event of an environment that works in a browser someone else runs,
+   * and, once it closes, its {@code detach}: where that browser is, and how long each took.
+   */
+  private void journalAttachment(
+      Environment environment, java.time.Instant startedAt, long startNanos) {
+    String where = environment.placement() == null ? "a running browser" : environment.placement();
+    long ms = (System.nanoTime() - startNanos) / 1_000_000;
+    transitions.add(
+        environment.event("attach", where, Transition.Outcome.SUCCEEDED, null, null, startedAt, ms),
+        null,
+        environment.placement());
+    environment.afterClose(
+        () ->
+            transitions.add(
+                environment.event(
+                    "detach",
+                    where,
+                    Transition.Outcome.SUCCEEDED,
+                    null,
+                    null,
+                    java.time.Instant.now(),
+                    0),
+                null,
+                environment.placement()));
   }
 
   void recordTransition(Transition t, Observation before, String placement) {

@@ -91,6 +91,54 @@ final class Environment {
       where = null; // a provider that cannot say: recorded as here
     }
     this.placement = where;
+    boolean shared;
+    try {
+      shared = delegate.attached();
+    } catch (RuntimeException e) {
+      shared = false;
+    }
+    this.attached = shared;
+  }
+
+  /** Whether it works in a browser someone else runs: the journal records its attach and detach. */
+  final boolean attached;
+
+  /** What runs once its browser has closed (or detached); set before any call runs. */
+  private volatile Runnable afterClose = () -> {};
+
+  /** Runs {@code then} once the environment's browser has closed, after its close. */
+  void afterClose(Runnable then) {
+    afterClose = then;
+  }
+
+  /**
+   * An event of the session's journal in its audit trail: not an action of the model's but what
+   * happened to the environment or its page ({@code kind}: a challenge seen, a handoff, an attach),
+   * {@code cause} saying what, between the observations {@code before} (its id) and {@code after}.
+   */
+  dev.periscope.api.browser.Transition event(
+      String kind,
+      String cause,
+      dev.periscope.api.browser.Transition.Outcome outcome,
+      String before,
+      dev.periscope.api.browser.Observation after,
+      java.time.Instant startedAt,
+      long durationMs) {
+    return new dev.periscope.api.browser.Transition(
+        "transition-" + java.util.UUID.randomUUID(),
+        sessionId.value(),
+        id,
+        provider.id(),
+        generation,
+        java.util.Map.of("kind", kind, "cause", cause),
+        outcome,
+        before,
+        after,
+        startedAt,
+        startedAt.plusMillis(durationMs),
+        new dev.periscope.api.browser.Transition.Metrics(
+            durationMs, durationMs, 0, 0, 0, false, false),
+        null);
   }
 
   /** Where the browser runs, as its provider said when it opened; null for this machine. */
@@ -502,6 +550,7 @@ final class Environment {
       }
       refs.clear();
       cleanup.run(delegate::close);
+      cleanup.run(afterClose);
     } finally {
       if (entered) {
         queue.exit();

@@ -109,20 +109,14 @@ final class Lease implements BrowserLease {
       java.time.Instant startedAt,
       long durationMs) {
     runtime.recordTransition(
-        new Transition(
-            "transition-" + java.util.UUID.randomUUID(),
-            environment.sessionId.value(),
-            environment.id,
-            environment.provider.id(),
-            environment.generation,
-            java.util.Map.of("kind", kind, "cause", cause),
+        environment.event(
+            kind,
+            cause,
             outcome,
             before == null ? null : before.id(),
             after,
             startedAt,
-            startedAt.plusMillis(durationMs),
-            new Transition.Metrics(durationMs, durationMs, 0, 0, 0, false, false),
-            null),
+            durationMs),
         before,
         environment.placement());
   }

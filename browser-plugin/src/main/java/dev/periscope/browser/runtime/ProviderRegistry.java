@@ -106,7 +106,7 @@ final class ProviderRegistry {
               + "\" does not enforce the network policy, and this project's network mode is "
               + mode.configName()
               + ": it opens browsers only for a project whose plugins.browser.network.mode is unrestricted; "
-              + "choose a provider that enforces the policy");
+              + chosen.policyRemedy().orElse("choose a provider that enforces the policy"));
     }
     for (Capability c : requirements.capabilities()) {
       if (!chosen.capabilities().contains(c)) {

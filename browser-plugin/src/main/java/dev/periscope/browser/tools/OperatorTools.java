@@ -36,6 +36,8 @@ public final class OperatorTools {
   private final ProjectContext project;
   private final Optional<Path> payloads;
   private final java.util.function.Supplier<Optional<GridCheck>> grid;
+  private final java.util.function.Supplier<Optional<dev.periscope.browser.playwright.CdpCheck>>
+      cdp;
 
   /**
    * {@code payloads} is where the built-in provider keeps checkpoint payloads, whose presence and
@@ -46,17 +48,22 @@ public final class OperatorTools {
       BrowserRuntime runtime,
       ProjectContext project,
       Optional<Path> payloads) {
-    this(records, runtime, project, payloads, Optional::empty);
+    this(records, runtime, project, payloads, Optional::empty, Optional::empty);
   }
 
-  /** With the check of the project's Selenium Grid ({@code browser_grid_check}), if it has one. */
+  /**
+   * With the check of the project's Selenium Grid ({@code browser_grid_check}) and of the running
+   * Chromium the cdp provider attaches to ({@code browser_cdp_check}), where it names them.
+   */
   public OperatorTools(
       RuntimeRecords records,
       BrowserRuntime runtime,
       ProjectContext project,
       Optional<Path> payloads,
-      java.util.function.Supplier<Optional<GridCheck>> grid) {
+      java.util.function.Supplier<Optional<GridCheck>> grid,
+      java.util.function.Supplier<Optional<dev.periscope.browser.playwright.CdpCheck>> cdp) {
     this.grid = grid;
+    this.cdp = cdp;
     this.records = records;
     this.runtime = runtime;
     this.project = project;
@@ -110,6 +117,13 @@ public final class OperatorTools {
             List.of(),
             true,
             call -> gridCheck()),
+        tool(
+            "browser_cdp_check",
+            "Check the running Chromium this project's cdp provider attaches to, if it names one:"
+                + " reachable, its version, and how the network policy is enforced there.",
+            List.of(),
+            true,
+            call -> cdpCheck()),
         tool(
             "browser_forget_project",
             "Forget every agent session of this host's project: their checkpoints and audit trails.",
@@ -268,20 +282,35 @@ public final class OperatorTools {
   }
 
   private ToolResult gridCheck() {
-    Optional<GridCheck> check = grid.get();
+    return checked(
+        "grid",
+        "this project names no Selenium Grid (plugins.browser.grid)",
+        grid.get().map(c -> new Checked(c.ok(), c.detail(), c.remedy())));
+  }
+
+  private ToolResult cdpCheck() {
+    return checked(
+        "cdp",
+        "this project names no running Chromium (plugins.browser.cdp)",
+        cdp.get().map(c -> new Checked(c.ok(), c.detail(), c.remedy())));
+  }
+
+  /** What a check of something outside the host found: fine or not, what, and what to do. */
+  private record Checked(boolean ok, String detail, String remedy) {}
+
+  /** A check's result under {@code key}; {@code none} when the project names nothing to check. */
+  private static ToolResult checked(String key, String none, Optional<Checked> check) {
     if (check.isEmpty()) {
-      return ToolResult.text(
-          "this project names no Selenium Grid (plugins.browser.grid)",
-          Map.of("grid", Map.of("configured", false)));
+      return ToolResult.text(none, Map.of(key, Map.of("configured", false)));
     }
-    GridCheck c = check.get();
+    Checked c = check.get();
     return ToolResult.text(
         (c.ok() ? "ok: " : "FAIL: ")
             + c.detail()
             + (c.remedy() == null ? "" : "\n  -> " + c.remedy())
             + "\n",
         Map.of(
-            "grid",
+            key,
             ordered("configured", true, "ok", c.ok(), "detail", c.detail(), "remedy", c.remedy())));
   }
 

@@ -9,6 +9,11 @@
   // Whether the project keeps downloads (what an action downloads goes to the attachment store, anything else is
   // cancelled by the provider): then a download link is let through here.
   const DOWNLOADS = __DOWNLOADS__;
+  // Whether a window may open at all: not in a person's own Chromium under request-level enforcement, where a new
+  // window's first request would leave before its checks are in place (the agent opens tabs with browser_tabs).
+  const WINDOWS = __WINDOWS__;
+  const NO_WINDOWS = 'this browser is a person\'s own: a page opens no new window in it; open the address with'
+    + ' browser_tabs open';
   const registry = window[KEY] || (() => {
     const r = { ids: new WeakMap(), next: 1, blocked: [], closedRoots: new WeakMap() };
     Object.defineProperty(window, KEY, { value: r, enumerable: false });
@@ -66,6 +71,7 @@
   const open = window.open;
   window.open = function () {
     if (!activated()) { block('the page tried to open a new window'); return null; }
+    if (!WINDOWS) { block(NO_WINDOWS); return null; }
     opening();
     return open.apply(window, arguments);
   };
@@ -82,7 +88,8 @@
     const anchor = event.target instanceof Element ? event.target.closest('a[href]') : null;
     if (anchor) {
       if (newPageTarget(anchor.getAttribute('target')) && !external(anchor.href)) {
-        if (activated()) opening(); else { event.preventDefault(); block('the link opens a new page'); }
+        if (!WINDOWS) { event.preventDefault(); block(NO_WINDOWS); }
+        else if (activated()) opening(); else { event.preventDefault(); block('the link opens a new page'); }
       } else if (external(anchor.href)) {
         event.preventDefault(); block('the link hands ' + new URL(anchor.href).protocol + ' to another program');
       } else if (anchor.hasAttribute('download')) {
@@ -100,6 +107,7 @@
   const guardForm = (form) => {
     if (newPageTarget(form.getAttribute('target')) && !external(form.action)) {
       if (!activated()) { block('the form opens a new page'); return false; }
+      if (!WINDOWS) { block(NO_WINDOWS); return false; }
       opening();
     }
     if (external(form.action)) { block('the form hands its data to another program'); return false; }

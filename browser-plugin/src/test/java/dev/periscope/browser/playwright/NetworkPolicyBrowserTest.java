@@ -55,8 +55,7 @@ class NetworkPolicyBrowserTest {
   final List<InetSocketAddress> refused = new CopyOnWriteArrayList<>();
   final List<InetSocketAddress> dialled = new CopyOnWriteArrayList<>();
   final Map<String, AtomicInteger> resolutions = new ConcurrentHashMap<>();
-  final List<ServerSocket> decoys = new ArrayList<>();
-  final AtomicInteger decoyHits = new AtomicInteger();
+  Decoys decoys;
   DefaultBrowserRuntime runtime;
   PlaywrightProvider provider;
   List<Tool> tools;
@@ -177,8 +176,8 @@ class NetworkPolicyBrowserTest {
       provider.dispose();
     }
     site.stop(0);
-    for (ServerSocket decoy : decoys) {
-      decoy.close();
+    if (decoys != null) {
+      decoys.close();
     }
   }
 
@@ -195,50 +194,9 @@ class NetworkPolicyBrowserTest {
     return r.isError() && m.find() ? m.group(1) : "ADMITTED";
   }
 
-  /**
-   * Listens where the corpus points on loopback; a port something else holds is left out and said
-   * so.
-   */
+  /** Listens where the corpus points on loopback. */
   void decoys() {
-    String[][] places = {
-      {"127.0.0.1", "80"},
-      {"127.0.0.1", "22"},
-      {"127.0.0.1", "443"},
-      {"127.0.0.1", "2379"},
-      {"127.0.0.1", "2375"},
-      {"127.0.0.1", "9001"},
-      {"127.0.0.1", "11211"},
-      {"127.0.0.1", "25"},
-      {"127.127.127.127", "80"},
-      {"127.0.1.3", "80"},
-      {"127.0.0.2", "80"},
-      {"127.0.0.6", "80"},
-      {"127.1.1.1", "80"},
-      {"127.2.2.2", "80"},
-      {"127.0.0.1", "12346"}
-    };
-    for (String[] p : places) {
-      try {
-        ServerSocket s = new ServerSocket(Integer.parseInt(p[1]), 50, InetAddress.getByName(p[0]));
-        decoys.add(s);
-        Thread t =
-            new Thread(
-                () -> {
-                  try {
-                    while (true) {
-                      s.accept().close();
-                      decoyHits.incrementAndGet();
-                    }
-                  } catch (IOException closed) {
-                    // the test is over
-                  }
-                });
-        t.setDaemon(true);
-        t.start();
-      } catch (IOException e) {
-        System.out.println("decoy " + p[0] + ":" + p[1] + " not bound: " + e.getMessage());
-      }
-    }
+    decoys = new Decoys();
   }
 
   @Test
@@ -303,7 +261,7 @@ class NetworkPolicyBrowserTest {
     }
     Thread.sleep(1000);
 
-    assertEquals(0, decoyHits.get(), "a decoy on loopback received a connection");
+    assertEquals(0, decoys.hits(), "a decoy on loopback received a connection");
     assertEquals(List.of(), refused, "the upstream was asked for a non-loopback destination");
     assertTrue(dialled.stream().allMatch(a -> a.getAddress().equals(PUBLIC)), dialled.toString());
     System.out.printf(
@@ -379,7 +337,7 @@ class NetworkPolicyBrowserTest {
     links = still;
     ToolResult click = call("browser_click", LocalBrowser.target(links, "Inside"));
     assertEquals("BROWSER_POLICY_DENIED", code(click), click.text());
-    assertEquals(0, decoyHits.get());
+    assertEquals(0, decoys.hits());
   }
 
   @Test
@@ -398,7 +356,7 @@ class NetworkPolicyBrowserTest {
     assertTrue(
         after.text().contains("second: blocked") || after.text().contains("second: Blocked"),
         after.text());
-    assertEquals(0, decoyHits.get(), "127.0.0.1:80 was reached");
+    assertEquals(0, decoys.hits(), "127.0.0.1:80 was reached");
     assertTrue(
         resolutions.get("rebind.test").get() >= 3, "the name was resolved again and judged again");
   }

@@ -110,7 +110,7 @@ final class Doctor implements Callable<Integer> {
     checkChromium();
     checkNode();
     if (project != null) {
-      checkGrid(home, live);
+      checkOutside(home, live);
     }
     if (live == null) {
       add(
@@ -228,37 +228,59 @@ final class Doctor implements Callable<Integer> {
     }
   }
 
-  /** The project's Selenium Grid, as the browser plugin of {@code profileName} sees it. */
+  /**
+   * What the project's browsers run on outside this host, as the browser plugin of {@code
+   * profileName} finds it with its operator tools, on one host: its Selenium Grid ({@code grid})
+   * and the running Chromium it attaches to ({@code cdp}).
+   */
   @SuppressWarnings("unchecked")
-  private void checkGrid(HarnessHome home, String profileName) {
+  private void checkOutside(HarnessHome home, String profileName) {
+    Map<String, String> none = new java.util.LinkedHashMap<>();
+    none.put("grid", "names no Selenium Grid");
+    none.put("cdp", "names no running Chromium to attach to");
     if (profileName == null) {
-      add("grid", false, "no profile has the browser plugin to ask", null);
+      none.keySet()
+          .forEach(key -> add(key, false, "no profile has the browser plugin to ask", null));
       return;
     }
     if (!Files.isDirectory(project)) {
-      add("grid", false, "no project directory " + project, "give --project an existing directory");
+      none.keySet()
+          .forEach(
+              key ->
+                  add(
+                      key,
+                      false,
+                      "no project directory " + project,
+                      "give --project an existing directory"));
       return;
     }
-    Map<String, Object> grid;
+    List<dev.periscope.api.tool.ToolResult> results;
     try {
-      grid =
-          (Map<String, Object>)
-              Operations.run(home, profileName, project, "browser_grid_check", Map.of())
-                  .structured()
-                  .get("grid");
+      results =
+          Operations.runAll(
+              home,
+              profileName,
+              project,
+              none.keySet().stream().map(key -> "browser_" + key + "_check").toList(),
+              Map.of());
     } catch (RuntimeException e) {
-      add("grid", false, String.valueOf(e.getMessage()), null);
+      none.keySet().forEach(key -> add(key, false, String.valueOf(e.getMessage()), null));
       return;
     }
-    if (!Boolean.TRUE.equals(grid.get("configured"))) {
-      add("grid", true, "project " + project + " names no Selenium Grid", null);
-      return;
+    int i = 0;
+    for (Map.Entry<String, String> check : none.entrySet()) {
+      Map<String, Object> found =
+          (Map<String, Object>) results.get(i++).structured().get(check.getKey());
+      if (!Boolean.TRUE.equals(found.get("configured"))) {
+        add(check.getKey(), true, "project " + project + " " + check.getValue(), null);
+      } else {
+        add(
+            check.getKey(),
+            Boolean.TRUE.equals(found.get("ok")),
+            (String) found.get("detail"),
+            (String) found.get("remedy"));
+      }
     }
-    add(
-        "grid",
-        Boolean.TRUE.equals(grid.get("ok")),
-        (String) grid.get("detail"),
-        (String) grid.get("remedy"));
   }
 
   /** Chromium is there, and starts headless (it renders an empty page and exits). */

@@ -38,8 +38,21 @@ final class Operations {
   /** The same on a host of {@code project} (its configuration read, nothing in it written). */
   static ToolResult run(
       HarnessHome home, String profile, Path project, String tool, Map<String, Object> arguments) {
+    return runAll(home, profile, project, java.util.List.of(tool), arguments).get(0);
+  }
+
+  /**
+   * Several operator tools, each with {@code arguments}, one after the other on one host of {@code
+   * project}: their results in order; the first that fails is the failure.
+   */
+  static java.util.List<ToolResult> runAll(
+      HarnessHome home,
+      String profile,
+      Path project,
+      java.util.List<String> tools,
+      Map<String, Object> arguments) {
     Host host = Host.start(home, profile, project, Host.Options.defaults());
-    ToolResult result;
+    java.util.List<ToolResult> results = new java.util.ArrayList<>();
     try {
       if (host.operatorTools().isEmpty()) {
         // Host.operate names the tools there are; when there are none, say why and what to do.
@@ -51,7 +64,9 @@ final class Operations {
                 + profile
                 + " PACKAGE");
       }
-      result = host.operate(tool, arguments);
+      for (String tool : tools) {
+        results.add(host.operate(tool, arguments));
+      }
     } catch (RuntimeException e) {
       try {
         host.close();
@@ -66,9 +81,11 @@ final class Operations {
       // The answer stands; what went wrong while stopping is the operator's to know.
       System.err.println("harness: the host stopped with a failure: " + e.getMessage());
     }
-    if (result.isError()) {
-      throw new HarnessException(result.text());
+    for (ToolResult result : results) {
+      if (result.isError()) {
+        throw new HarnessException(result.text());
+      }
     }
-    return result;
+    return results;
   }
 }

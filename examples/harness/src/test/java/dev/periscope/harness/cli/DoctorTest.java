@@ -85,6 +85,13 @@ class DoctorTest {
     assertTrue(
         r.out().contains("[ok  ] grid              project " + project + " names no Selenium Grid"),
         r.out());
+    assertTrue(
+        r.out()
+            .contains(
+                "[ok  ] cdp               project "
+                    + project
+                    + " names no running Chromium to attach to"),
+        r.out());
     assertTrue(r.out().contains("[warn] fault p"), r.out());
     assertTrue(
         r.out().contains("(agent session crashed-agent): its last browser ended by a fault at "),

@@ -111,6 +111,16 @@ public interface BrowserEnvironment extends AutoCloseable {
     return java.util.Optional.empty();
   }
 
+  /**
+   * Whether this environment works in a browser that someone else runs (a person's own Chromium),
+   * which it attached to as it opened and detaches from as it closes, leaving that browser running:
+   * the runtime's journal records both. Asked once, as the environment opens. Since host API 2.6.0;
+   * the default is false (the provider's own browser).
+   */
+  default boolean attached() {
+    return false;
+  }
+
   @Override
   void close();
 }

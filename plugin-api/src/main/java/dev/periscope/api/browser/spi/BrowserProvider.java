@@ -25,6 +25,14 @@ public interface BrowserProvider {
 
   Optional<String> unavailableReason();
 
+  /**
+   * What a project can set to have this provider enforce the network policy, when it does not
+   * ({@link Capability#NETWORK_POLICY} missing) but could: the runtime's refusal names it.
+   */
+  default Optional<String> policyRemedy() {
+    return Optional.empty();
+  }
+
   /** The provider build, recorded with checkpoints. */
   default Optional<String> version() {
     return Optional.empty();
