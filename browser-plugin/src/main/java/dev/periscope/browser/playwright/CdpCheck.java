@@ -138,7 +138,8 @@ public record CdpCheck(boolean ok, String browser, String detail, String remedy)
             + "; network policy: "
             + (cdp.requestLevelPolicy()
                 ? "request-level (each request of the agent's tabs checked by interception; no DNS"
-                    + " pinning, WebRTC and service workers not covered)"
+                    + " pinning; WebRTC, service workers, worker WebSockets and redirects in cross-site"
+                    + " frames not covered)"
                 : "not enforced (strict and allowlist projects refuse this provider; set"
                     + " plugins.browser.cdp.requestLevelPolicy: true to accept request-level"
                     + " enforcement)"),

@@ -11,9 +11,10 @@ import java.util.Optional;
  * address {@code url} ({@code http://HOST:PORT}, which answers {@code /json/version}), and whether
  * the project accepts request-level enforcement of its network policy there ({@code
  * requestLevelPolicy}): every request of the agent's tabs checked by interception, weaker than the
- * policy proxy the other providers impose (no DNS pinning; WebRTC, service workers and the first
- * requests of a popup are not covered). Without it the cdp provider does not enforce the policy,
- * and the runtime refuses it for {@code strict} and {@code allowlist} projects.
+ * policy proxy the other providers impose (no DNS pinning; WebRTC, service workers, worker
+ * WebSockets and redirects in cross-site frames are not covered). Without it the cdp provider does
+ * not enforce the policy, and the runtime refuses it for {@code strict} and {@code allowlist}
+ * projects.
  */
 public record CdpSettings(URI url, boolean requestLevelPolicy) {
 

@@ -461,7 +461,13 @@ final class Lane implements AutoCloseable {
         .playwright()
         .chromium()
         .connectOverCDP(
-            cdp.toString(), new BrowserType.ConnectOverCDPOptions().setTimeout(timeoutMs));
+            cdp.toString(),
+            new BrowserType.ConnectOverCDPOptions()
+                .setTimeout(timeoutMs)
+                // None of Playwright's own settings on the user's browser (where its downloads go,
+                // focus emulation on their tabs): the environment sets what it needs on its own
+                // tabs.
+                .setNoDefaults(true));
   }
 
   /**

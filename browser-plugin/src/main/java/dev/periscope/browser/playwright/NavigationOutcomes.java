@@ -101,6 +101,7 @@ final class NavigationOutcomes {
       deniedHost = host;
       return;
     }
+
     var unreachable =
         proxy.unreachableSince(mark).stream().filter(u -> u.host().equals(host)).findFirst();
     Optional<String> cause =
@@ -151,6 +152,15 @@ final class NavigationOutcomes {
     Matcher at = AT_URL.matcher(String.valueOf(message));
     String host = at.find() ? host(at.group(1)) : "";
     failed(host, message);
+    var refused = proxy.deniedSince(mark);
+    if (deniedHost == null
+        && String.valueOf(message).contains("ERR_BLOCKED_BY_CLIENT")
+        && !refused.isEmpty()) {
+      // The main document refused by request-level checks (a tab of a person's own browser) at a
+      // redirect's next hop: the navigation fails under its first address, the refusal names the
+      // one it led to.
+      deniedHost = refused.get(refused.size() - 1).host();
+    }
     return denial();
   }
 

@@ -1444,7 +1444,8 @@ final class PlaywrightEnvironment
       lane.closeNow(context, closeTimeoutMs);
     } else {
       // The context is the user's: its own tabs close, and the connection.
-      tabs.all().forEach(t -> lane.closeNow(t.page, closeTimeoutMs));
+      // (Every page it had: the tab list is the lane thread's, and a closed page is no harm.)
+      user.pages().forEach(p -> lane.closeNow(p, closeTimeoutMs));
       lane.closeNow(context.browser(), closeTimeoutMs);
     }
     // Its context is going: the lane counts one environment fewer now, so the session's next one
@@ -1488,7 +1489,9 @@ final class PlaywrightEnvironment
                           context.close();
                         } else {
                           // The user's context stays, with every tab but the environment's own.
-                          tabs.forEach(t -> t.page.close());
+                          Cleanup closing = new Cleanup();
+                          tabs.forEach(t -> closing.run(t.page::close));
+                          closing.done();
                         }
                       } finally {
                         if (remote.isPresent()) {
@@ -1501,6 +1504,13 @@ final class PlaywrightEnvironment
                       return null;
                     },
                     closeTimeoutMs);
+              }
+            })
+        // Its tabs in a person's browser close even when the driver that opened them is gone.
+        .run(
+            () -> {
+              if (user != null) {
+                user.closeOpened();
               }
             })
         .run(driverExit)

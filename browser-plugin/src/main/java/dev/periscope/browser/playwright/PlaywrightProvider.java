@@ -195,7 +195,7 @@ public final class PlaywrightProvider implements CheckpointingProvider {
     return attaching
         ? Optional.of(
             "choose a provider that enforces the policy, or accept request-level enforcement, which is weaker (no DNS pinning; WebRTC, service"
-                + " workers and the first requests of a popup are not covered), with"
+                + " workers, worker WebSockets and redirects in cross-site frames are not covered), with"
                 + " plugins.browser.cdp.requestLevelPolicy: true")
         : Optional.empty();
   }
@@ -472,6 +472,7 @@ public final class PlaywrightProvider implements CheckpointingProvider {
     if (attaching) {
       return PreparedContext.attached(
           remote.orElseThrow().browser(),
+          settings.cdp().orElseThrow().url(),
           new PolicyProxy(destinations, resolver, upstream),
           policy.viewport(),
           settings.cdp().orElseThrow().requestLevelPolicy());

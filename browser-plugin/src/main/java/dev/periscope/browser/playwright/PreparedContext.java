@@ -92,12 +92,14 @@ record PreparedContext(
    */
   static PreparedContext attached(
       Browser browser,
+      java.net.URI discovery,
       PolicyProxy proxy,
       EnvironmentPolicy.Viewport viewport,
       boolean requestLevelPolicy) {
     try {
       String registryKey = newRegistryKey();
-      UserTabs user = new UserTabs(browser, registryKey, proxy, requestLevelPolicy, viewport);
+      UserTabs user =
+          new UserTabs(browser, discovery, registryKey, proxy, requestLevelPolicy, viewport);
       return new PreparedContext(user.context(), user.newTab(), proxy, registryKey, null, user);
     } catch (RuntimeException e) {
       try {

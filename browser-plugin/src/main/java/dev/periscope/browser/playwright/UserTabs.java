@@ -33,9 +33,17 @@ final class UserTabs {
   private final PolicyProxy judge;
   private final boolean requestLevel;
   private final EnvironmentPolicy.Viewport viewport;
-  private final Set<Page> equipped = Collections.newSetFromMap(new IdentityHashMap<>());
+  private final Set<Page> equipped =
+      Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
 
   private static final Pattern EVERY_URL = Pattern.compile(".*");
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(UserTabs.class);
+
+  /** The browser's DevTools discovery address, which closes a tab without any driver. */
+  private final java.net.URI discovery;
+
+  /** The targets of the tabs it opened itself, so they close even once its driver is gone. */
+  private final Set<String> targets = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   /**
    * The share of {@code browser} (a connection over CDP) in its default context; {@code judge}
@@ -43,6 +51,7 @@ final class UserTabs {
    */
   UserTabs(
       Browser browser,
+      java.net.URI discovery,
       String registryKey,
       PolicyProxy judge,
       boolean requestLevel,
@@ -51,12 +60,63 @@ final class UserTabs {
       throw new IllegalStateException("the attached Chromium has no browsing context to share");
     }
     this.browser = browser;
+    this.discovery = discovery;
     this.context = browser.contexts().get(0);
     this.registryKey = registryKey;
     this.judge = judge;
     this.requestLevel = requestLevel;
     this.viewport = viewport;
   }
+
+  /** Every page the environment has had here, open or closed: safe to read from any thread. */
+  java.util.List<Page> pages() {
+    synchronized (equipped) {
+      return java.util.List.copyOf(equipped);
+    }
+  }
+
+  /**
+   * Closes the tabs it opened itself through the browser's discovery address, which needs no
+   * driver: what {@link #equip} put on them goes with their driver, and a tab left open would be
+   * the page's, unchecked, with the user's logins. One already closed is no failure; each request
+   * is bounded.
+   */
+  void closeOpened() {
+    closeByDiscovery(java.util.List.copyOf(targets));
+  }
+
+  private void closeByDiscovery(java.util.List<String> ids) {
+    for (String id : ids) {
+      try {
+        java.net.http.HttpResponse<Void> r =
+            DISCOVERY
+                .sendAsync(
+                    java.net.http.HttpRequest.newBuilder(
+                            discovery.resolve(
+                                "/json/close/"
+                                    + java.net.URLEncoder.encode(
+                                        id, java.nio.charset.StandardCharsets.UTF_8)))
+                        .timeout(java.time.Duration.ofSeconds(2))
+                        .build(),
+                    java.net.http.HttpResponse.BodyHandlers.discarding())
+                .get(3, java.util.concurrent.TimeUnit.SECONDS);
+        if (r.statusCode() == 200 || r.statusCode() == 404) {
+          targets.remove(id);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        // the browser is gone, or does not answer: nothing more to do here
+      }
+    }
+  }
+
+  private static final java.net.http.HttpClient DISCOVERY =
+      java.net.http.HttpClient.newBuilder()
+          .connectTimeout(java.time.Duration.ofSeconds(2))
+          .proxy(java.net.ProxySelector.of(null))
+          .build();
 
   /** The user's browsing context, which the environment's tabs are in. */
   BrowserContext context() {
@@ -76,13 +136,27 @@ final class UserTabs {
       params.addProperty("url", "about:blank");
       params.addProperty("newWindow", true);
       params.addProperty("background", true);
-      Page page =
-          context.waitForPage(
-              new BrowserContext.WaitForPageOptions()
-                  .setPredicate(p -> !equipped.contains(p) && "about:blank".equals(p.url())),
-              () -> cdp.send("Target.createTarget", params));
-      equip(page);
-      return page;
+      java.util.concurrent.atomic.AtomicReference<String> made =
+          new java.util.concurrent.atomic.AtomicReference<>();
+      try {
+        Page page =
+            context.waitForPage(
+                new BrowserContext.WaitForPageOptions()
+                    .setPredicate(p -> !equipped.contains(p) && "about:blank".equals(p.url())),
+                () -> {
+                  String id = cdp.send("Target.createTarget", params).get("targetId").getAsString();
+                  targets.add(id);
+                  made.set(id);
+                });
+        equip(page);
+        return page;
+      } catch (RuntimeException e) {
+        // A tab made for nothing is not left in the user's browser.
+        if (made.get() != null) {
+          closeByDiscovery(java.util.List.of(made.get()));
+        }
+        throw e;
+      }
     } finally {
       cdp.detach();
     }
@@ -114,9 +188,51 @@ final class UserTabs {
     page.setViewportSize(viewport.width(), viewport.height());
     // Its next document and every one after it; a popup's first is already loading.
     page.addInitScript(PageScripts.guards(registryKey, false, windowsAllowed()));
+    CDPSession hops = context.newCDPSession(page);
+    // Nothing the agent's tab downloads lands in the user's downloads (the user's own tabs download
+    // as they always do).
+    com.google.gson.JsonObject deny = new com.google.gson.JsonObject();
+    deny.addProperty("behavior", "deny");
+    try {
+      hops.send("Page.setDownloadBehavior", deny);
+    } catch (com.microsoft.playwright.PlaywrightException e) {
+      LOG.warn(
+          "the agent's tab in the attached Chromium could not refuse downloads: {}",
+          e.getMessage());
+    }
     if (requestLevel) {
+      // Playwright's routes judge a request's first hop, in the page and in its frames' own
+      // processes, and let every redirect after it through unseen; this session of the page's own
+      // judges every hop of the page's process, redirects included.
+      hops.on("Fetch.requestPaused", paused -> judged(hops, paused));
+      com.google.gson.JsonObject every = new com.google.gson.JsonObject();
+      every.addProperty("urlPattern", "*");
+      every.addProperty("requestStage", "Request");
+      com.google.gson.JsonArray patterns = new com.google.gson.JsonArray();
+      patterns.add(every);
+      com.google.gson.JsonObject enable = new com.google.gson.JsonObject();
+      enable.add("patterns", patterns);
+      hops.send("Fetch.enable", enable);
       page.route(EVERY_URL, this::judged);
       page.routeWebSocket(EVERY_URL, this::judged);
+    }
+  }
+
+  /** A request (or a redirect's next hop) the page's own session paused: let through or failed. */
+  private void judged(CDPSession hops, com.google.gson.JsonObject paused) {
+    com.google.gson.JsonObject answer = new com.google.gson.JsonObject();
+    answer.addProperty("requestId", paused.get("requestId").getAsString());
+    Verdict v = verdict(paused.getAsJsonObject("request").get("url").getAsString());
+    try {
+      if (v == Verdict.ADMITTED) {
+        hops.send("Fetch.continueRequest", answer);
+      } else {
+        answer.addProperty(
+            "errorReason", v == Verdict.UNRESOLVED ? "NameNotResolved" : "BlockedByClient");
+        hops.send("Fetch.failRequest", answer);
+      }
+    } catch (com.microsoft.playwright.PlaywrightException e) {
+      // the page or its request went meanwhile
     }
   }
 

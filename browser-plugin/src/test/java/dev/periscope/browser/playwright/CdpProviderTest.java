@@ -80,6 +80,24 @@ class CdpProviderTest {
         exchange -> {
           String path = exchange.getRequestURI().getPath();
           requests.computeIfAbsent(path, p -> new AtomicInteger()).incrementAndGet();
+          if (path.equals("/file.bin")) {
+            byte[] body = "a file".getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "application/octet-stream");
+            exchange
+                .getResponseHeaders()
+                .set("Content-Disposition", "attachment; filename=file.bin");
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+            return;
+          }
+          if (path.startsWith("/redirect")) {
+            // An admitted site that sends the browser on to an internal address.
+            exchange.getResponseHeaders().set("Location", "http://127.0.0.1:80" + path);
+            exchange.sendResponseHeaders(302, -1);
+            exchange.close();
+            return;
+          }
           LocalBrowser.respond(
               exchange, pages.getOrDefault(path, "<!doctype html><title>Site</title>site page"));
         });
@@ -113,6 +131,8 @@ class CdpProviderTest {
     builder
         .environment()
         .put("TMPDIR", Files.createDirectory(userProfile.resolve("tmp")).toString());
+    // Its downloads go under the profile too (HOME/Downloads), where the tests look for them.
+    builder.environment().put("HOME", userProfile.toString());
     userChromium = builder.start();
     Path portFile = userProfile.resolve("DevToolsActivePort");
     long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -250,6 +270,19 @@ class CdpProviderTest {
     ToolResult tabs = call("browser_tabs", Map.of("action", "list"));
     assertFalse(tabs.text().contains("/mine"), tabs.text());
 
+    // A download the agent's tab starts does not land in the user's downloads.
+    call("browser_open", Map.of("url", siteUrl("/file.bin")));
+    Thread.sleep(1000);
+    assertEquals(1, requests.get("/file.bin").get(), "the file was asked for");
+    try (var downloaded = Files.walk(userProfile)) {
+      assertEquals(
+          List.of(),
+          downloaded
+              .filter(p -> p.getFileName().toString().startsWith("file"))
+              .map(Path::toString)
+              .toList(),
+          "the agent's download landed in the user's browser");
+    }
     ToolsForTests.endSession("agent");
     List<String> journal =
         runtime.transitions().stream()
@@ -280,6 +313,33 @@ class CdpProviderTest {
             .map(p -> p.info().command().orElse("?"))
             .toList(),
         "no driver is left running");
+  }
+
+  @Test
+  void theAgentsTabsCloseWhenItsDriverIsKilled() throws Exception {
+    attach(allowlist(), true);
+    assertFalse(call("browser_open", Map.of("url", siteUrl("/agent?killed"))).isError());
+    assertTrue(userTabs().contains(siteUrl("/agent?killed")), userTabs().toString());
+    List<ProcessHandle> drivers =
+        ProcessHandle.current()
+            .descendants()
+            .filter(p -> p.pid() != userChromium.pid())
+            .filter(p -> userChromium.toHandle().descendants().noneMatch(c -> c.pid() == p.pid()))
+            .toList();
+    assertFalse(drivers.isEmpty(), "the provider's driver runs");
+    drivers.forEach(ProcessHandle::destroyForcibly);
+    for (ProcessHandle p : drivers) {
+      p.onExit().get(10, TimeUnit.SECONDS);
+    }
+    // The next call finds the browser gone; the session's end closes its tab all the same.
+    call("browser_observe", Map.of());
+    ToolsForTests.endSession("agent");
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (userTabs().contains(siteUrl("/agent?killed"))) {
+      assertTrue(System.nanoTime() < until, "the agent's tab stayed open: " + userTabs());
+      Thread.sleep(100);
+    }
+    assertTrue(userTabs().contains(siteUrl("/user")), userTabs().toString());
   }
 
   @Test
@@ -320,6 +380,24 @@ class CdpProviderTest {
         }
       }
       assertEquals(List.of(), admitted, "every entry is refused");
+      // An admitted site redirecting to an internal address: each hop is judged.
+      ToolResult redirected = call("browser_open", Map.of("url", siteUrl("/redirect-open")));
+      assertEquals(
+          "BROWSER_POLICY_DENIED", NetworkPolicyBrowserTest.code(redirected), redirected.text());
+      pages.put(
+          "/redirects",
+          "<!doctype html><title>Redirects</title><body><img src=\"/redirect-image\">"
+              + "<iframe src=\"/redirect-frame\"></iframe><script>fetch('/redirect-fetch')"
+              + ".catch(() => {});</script></body>");
+      ToolResult withRedirects = call("browser_open", Map.of("url", siteUrl("/redirects")));
+      // A frame's refused hop may fail the open itself (as a policy denial): never a request.
+      assertTrue(
+          !withRedirects.isError()
+              || NetworkPolicyBrowserTest.code(withRedirects).equals("BROWSER_POLICY_DENIED"),
+          withRedirects.text());
+      call("browser_wait", Map.of("until", "network-idle", "timeout_ms", 5000));
+      assertTrue(decoys.size() >= 10, "the decoys listen: " + decoys.size());
+      assertEquals(List.of(), decoys.requests(), "a redirect reached a decoy");
       // A new window's first request would leave before its checks are in place: none opens.
       pages.put(
           "/windows",
@@ -340,17 +418,7 @@ class CdpProviderTest {
       for (int from = 0; from < corpus.size(); from += share) {
         List<String> targets = corpus.subList(from, Math.min(corpus.size(), from + share));
         String path = "/hostile-" + from;
-        pages.put(
-            path,
-            "<!doctype html><title>Hostile</title><body><script>const targets = "
-                + NetworkPolicyBrowserTest.json(targets)
-                + ";\nfor (const t of targets) {\n"
-                + "  try { const f = document.createElement('iframe'); f.src = t;"
-                + " document.body.appendChild(f); } catch (e) {}\n"
-                + "  try { const i = new Image(); i.src = t; } catch (e) {}\n"
-                + "  try { fetch(t).catch(() => {}); } catch (e) {}\n"
-                + "  try { new WebSocket(t.replace(/^http/, 'ws')); } catch (e) {}\n"
-                + "}\n</script></body>");
+        pages.put(path, NetworkPolicyBrowserTest.hostilePage(targets));
         ToolResult hostile = call("browser_open", Map.of("url", siteUrl(path)));
         assertTrue(
             !hostile.isError()

@@ -237,18 +237,7 @@ class NetworkPolicyBrowserTest {
     for (int from = 0; from < corpus.size(); from += share) {
       List<String> targets = corpus.subList(from, Math.min(corpus.size(), from + share));
       String path = "/hostile-" + from;
-      pages.put(
-          path,
-          "<!doctype html><html><head><title>Hostile</title></head><body><script>"
-              + "const targets = "
-              + json(targets)
-              + ";\n"
-              + "for (const t of targets) {\n"
-              + "  try { const f = document.createElement('iframe'); f.src = t; document.body.appendChild(f); } catch (e) {}\n"
-              + "  try { const i = new Image(); i.src = t; } catch (e) {}\n"
-              + "  try { fetch(t).catch(() => {}); } catch (e) {}\n"
-              + "  try { new WebSocket(t.replace(/^http/, 'ws')); } catch (e) {}\n"
-              + "}\n</script></body></html>");
+      pages.put(path, hostilePage(targets));
       ToolResult hostile = call("browser_open", Map.of("url", "http://site.test" + path));
       // Frames for schemes of other programs (dict:, gopher:, ...) are stopped by the page guards,
       // which fails the open itself; everything else is only blocked.
@@ -271,6 +260,23 @@ class NetworkPolicyBrowserTest {
     System.out.println(
         "transport failures (names that do not resolve, a TLS site the test does not serve): "
             + transport);
+  }
+
+  /**
+   * A page that asks for every one of {@code targets} as an iframe, an image, a fetch and a
+   * WebSocket as it loads.
+   */
+  static String hostilePage(List<String> targets) {
+    return "<!doctype html><html><head><title>Hostile</title></head><body><script>"
+        + "const targets = "
+        + json(targets)
+        + ";\n"
+        + "for (const t of targets) {\n"
+        + "  try { const f = document.createElement('iframe'); f.src = t; document.body.appendChild(f); } catch (e) {}\n"
+        + "  try { const i = new Image(); i.src = t; } catch (e) {}\n"
+        + "  try { fetch(t).catch(() => {}); } catch (e) {}\n"
+        + "  try { new WebSocket(t.replace(/^http/, 'ws')); } catch (e) {}\n"
+        + "}\n</script></body></html>";
   }
 
   static String json(List<String> values) {
