@@ -202,15 +202,27 @@ final class EnvironmentTabs {
    */
   /**
    * While a person has the page (a handoff's live view runs), every page that opens is theirs and
-   * kept as a tab, however late its event comes. On the lane's thread.
+   * kept as a tab, however late its event comes: also after the handoff, through the agent's first
+   * call after it (a popup's event can wait for a dialog the person's next click opened, until the
+   * agent answers it). On the lane's thread.
    */
   void personHolds(boolean holds) {
     personHolds = holds;
+    personLately = holds ? 0 : 2;
   }
 
   private boolean personHolds;
 
+  /**
+   * How many actions may still begin before a page that opens is no longer the person's: 2 as a
+   * handoff ends (the agent's first call after it is covered to its end), 0 once it is over.
+   */
+  private int personLately;
+
   <T> T acting(String what, Callable<T> work) throws Exception {
+    if (!personHolds && personLately > 0) {
+      personLately--;
+    }
     acting = true;
     actingWhat = what;
     arrivals.mark();
@@ -315,7 +327,7 @@ final class EnvironmentTabs {
           "the page opened a new window, which was closed: in a person's own browser under"
               + " request-level enforcement, open the address with browser_tabs open");
       other.close();
-    } else if (!acting && !personHolds) {
+    } else if (!acting && !personHolds && personLately == 0) {
       closed("the page opened another page, which was closed");
       other.close();
     } else if (open.size() >= max) {

@@ -297,7 +297,14 @@ class HandoffTest {
       ToolResult answered = call(host, "browser_dialog", Map.of("accept", true));
       assertTrue(answered.text().contains("Paid"), answered.text());
       ToolResult tabs = call(host, "browser_tabs", Map.of("action", "list"));
-      assertTrue(tabs.text().contains("2 open"), "the person's tab was closed: " + tabs.text());
+      assertTrue(
+          tabs.text().contains("2 open"),
+          "the person's tab was closed: "
+              + tabs.text()
+              + "\nthe handoff's result: "
+              + result.text()
+              + "\nthe dialog's answer: "
+              + answered.text());
 
       // The agent's session ends while a person has its page: the handoff ends at once.
       int links = Files.readString(tty).split("Live view", -1).length - 1;
