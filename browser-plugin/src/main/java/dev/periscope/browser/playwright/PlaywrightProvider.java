@@ -274,6 +274,37 @@ public final class PlaywrightProvider implements CheckpointingProvider {
       Cancellation cancellation,
       String storageState,
       String restoredFrom) {
+    try {
+      return openOnce(policy, cancellation, storageState, restoredFrom);
+    } catch (LaneDied died) {
+      // The lane's browser died as the open began (killed, or crashed, before the pool noticed):
+      // the
+      // pool retires that lane now, and the open is made again on another.
+      LOG.info(
+          "browser lane {} died as an environment opened on it; opening on another", died.lane);
+      try {
+        return openOnce(policy, cancellation, storageState, restoredFrom);
+      } catch (LaneDied again) {
+        throw openFailure((RuntimeException) again.getCause(), cancellation);
+      }
+    }
+  }
+
+  /** An open that failed because its lane's own browser had died: worth one more try elsewhere. */
+  private static final class LaneDied extends RuntimeException {
+    final int lane;
+
+    LaneDied(int lane, RuntimeException cause) {
+      super(cause.getMessage(), cause, false, false);
+      this.lane = lane;
+    }
+  }
+
+  private BrowserEnvironment openOnce(
+      EnvironmentPolicy policy,
+      Cancellation cancellation,
+      String storageState,
+      String restoredFrom) {
     cancellation.throwIfCancelled();
     DestinationPolicy destinations = DestinationPolicy.of(policy.network());
     BrowserPool pool = pool();
@@ -363,6 +394,13 @@ public final class PlaywrightProvider implements CheckpointingProvider {
         environment.close();
       } else {
         pool.leave(lane);
+      }
+      if (!onGrid
+          && !attaching
+          && !cancellation.isCancelled()
+          && e instanceof PlaywrightException
+          && !lane.usable()) {
+        throw new LaneDied(lane.number, e);
       }
       throw onGrid
               && !cancellation.isCancelled()
