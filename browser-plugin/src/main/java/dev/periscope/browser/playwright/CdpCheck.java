@@ -24,7 +24,11 @@ public record CdpCheck(boolean ok, String browser, String detail, String remedy)
   private static final Pattern CHROMIUM =
       Pattern.compile("^(?:HeadlessChrome|Chrome|Chromium|Edg|Edge|Opera|Brave)/(\\d+)\\.");
 
-  private static final HttpClient HTTP =
+  /**
+   * What speaks to a browser's DevTools discovery address: never through a proxy, never following a
+   * redirect elsewhere (also what closes an attached environment's tabs, {@link UserTabs}).
+   */
+  static final HttpClient HTTP =
       HttpClient.newBuilder()
           .connectTimeout(Duration.ofSeconds(3))
           .followRedirects(HttpClient.Redirect.NEVER)

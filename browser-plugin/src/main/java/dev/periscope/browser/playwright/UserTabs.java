@@ -89,7 +89,7 @@ final class UserTabs {
     for (String id : ids) {
       try {
         java.net.http.HttpResponse<Void> r =
-            DISCOVERY
+            CdpCheck.HTTP
                 .sendAsync(
                     java.net.http.HttpRequest.newBuilder(
                             discovery.resolve(
@@ -111,12 +111,6 @@ final class UserTabs {
       }
     }
   }
-
-  private static final java.net.http.HttpClient DISCOVERY =
-      java.net.http.HttpClient.newBuilder()
-          .connectTimeout(java.time.Duration.ofSeconds(2))
-          .proxy(java.net.ProxySelector.of(null))
-          .build();
 
   /** The user's browsing context, which the environment's tabs are in. */
   BrowserContext context() {
