@@ -49,15 +49,21 @@ public final class BoundedConnection {
   /**
    * Starts a driver with {@code env} and connects to it: the one unpacked in {@code driverDir}
    * (holding {@code package/cli.js}), else one unpacked afresh, as {@code Playwright.create} with a
-   * new driver instance would.
+   * new driver instance would. Node.js loads {@code preload} ({@code --require}) before the driver,
+   * when there is one.
    */
   public static BoundedConnection start(
-      java.util.Optional<Path> driverDir, Map<String, String> env) {
+      java.util.Optional<Path> driverDir,
+      java.util.Optional<Path> preload,
+      Map<String, String> env) {
     Driver driver =
         driverDir.isPresent()
             ? new Unpacked(driverDir.get(), env)
             : Driver.createAndInstall(env, true);
     ProcessBuilder builder = driver.createProcessBuilder();
+    // [node, cli.js]: Node.js's own options go between the two.
+    preload.ifPresent(
+        p -> builder.command().addAll(1, java.util.List.of("--require", p.toString())));
     builder.command().add("run-driver");
     builder.redirectError(ProcessBuilder.Redirect.INHERIT);
     Process process;

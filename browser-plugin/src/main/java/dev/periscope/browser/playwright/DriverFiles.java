@@ -34,6 +34,10 @@ import java.util.zip.ZipFile;
  * is damaged is unpacked afresh. The cache directory must be the user's own and writable by no one
  * else (made {@code 0700} when new): the driver's code runs as the user. When any of this cannot
  * hold, {@link #unpacked} says so and the lane unpacks a private copy as before.
+ *
+ * <p>Beside the driver it puts {@code code-cache.js}, which the lane starts Node.js with: it keeps
+ * V8's compiled code of the driver's files in {@code code-cache/}, so a driver does not compile its
+ * 3.6 MB of JavaScript again at every start.
  */
 final class DriverFiles {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(DriverFiles.class);
@@ -78,10 +82,10 @@ final class DriverFiles {
       ownCache(cache);
       Path dir =
           cache.resolve("playwright-driver-" + HexFormat.of().formatHex(digest.digest(), 0, 8));
-      if (complete(dir, files)) {
-        return Optional.of(dir);
+      if (!complete(dir, files)) {
+        unpack(jar, files, cache, dir);
       }
-      unpack(jar, files, cache, dir);
+      placeCodeCacheScript(dir);
       return Optional.of(dir);
     } catch (IOException | NoSuchAlgorithmException | URISyntaxException | RuntimeException e) {
       LOG.warn(
@@ -89,6 +93,54 @@ final class DriverFiles {
           cache,
           e.toString());
       return Optional.empty();
+    }
+  }
+
+  /**
+   * The script the driver is started with ({@code node --require}) that keeps V8's compiled code of
+   * the driver's files in {@code code-cache/} beside it, in {@code dir}; absent when it could not
+   * be written (the driver then starts without it).
+   */
+  static Optional<Path> codeCacheScript(Path dir) {
+    Path script = dir.resolve(CODE_CACHE_SCRIPT);
+    return Files.isRegularFile(script, LinkOption.NOFOLLOW_LINKS)
+        ? Optional.of(script)
+        : Optional.empty();
+  }
+
+  private static final String CODE_CACHE_SCRIPT = "code-cache.js";
+
+  /**
+   * Puts this build's code-cache script into {@code dir} unless it is there already, under a
+   * temporary name first and then renamed, so a driver never starts with half of it. A failure
+   * costs only the cache: it is logged and the driver starts without it.
+   */
+  private static void placeCodeCacheScript(Path dir) {
+    Path script = dir.resolve(CODE_CACHE_SCRIPT);
+    try (InputStream in = DriverFiles.class.getResourceAsStream("driver-code-cache.js")) {
+      if (in == null) {
+        throw new IOException("driver-code-cache.js is missing from the plugin");
+      }
+      byte[] wanted = in.readAllBytes();
+      if (Files.isRegularFile(script, LinkOption.NOFOLLOW_LINKS)
+          && java.util.Arrays.equals(Files.readAllBytes(script), wanted)) {
+        return;
+      }
+      Path fresh = Files.createTempFile(dir, ".code-cache-", ".js");
+      try {
+        Files.write(fresh, wanted);
+        Files.move(
+            fresh, script, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } finally {
+        Files.deleteIfExists(fresh);
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("Playwright's driver starts without its code cache in {}: {}", dir, e.toString());
+      try {
+        Files.deleteIfExists(script);
+      } catch (IOException stale) {
+        // an older script stays; it caches the same files the same way
+      }
     }
   }
 

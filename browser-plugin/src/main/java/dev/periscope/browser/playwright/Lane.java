@@ -640,14 +640,15 @@ final class Lane implements AutoCloseable {
     Optional<Path> unpacked = driverFiles.get();
     try {
       if (unpacked.isPresent()) {
-        connection = BoundedConnection.start(unpacked, env);
+        connection =
+            BoundedConnection.start(unpacked, unpacked.flatMap(DriverFiles::codeCacheScript), env);
       } else {
         synchronized (CREATE_LOCK) {
           // Playwright unpacks its JavaScript driver under this directory instead of the system
           // temp directory; a fresh driver instance per lane keeps the directory ours, so it goes
           // when this lane's temp root is removed.
           System.setProperty("playwright.driver.tmpdir", tempRoot.toString());
-          connection = BoundedConnection.start(Optional.empty(), env);
+          connection = BoundedConnection.start(Optional.empty(), Optional.empty(), env);
         }
       }
     } catch (RuntimeException e) {
