@@ -104,6 +104,19 @@ function cacheDriverCode(vm, importLoader) {
     }
   }
 
+  // What a driver killed while it wrote left behind, once it is an hour old.
+  try {
+    const hourAgo = Date.now() - 3600 * 1000;
+    for (const name of fs.readdirSync(cacheDir)) {
+      const left = path.join(cacheDir, name);
+      if (name.endsWith('.tmp') && fs.lstatSync(left).mtimeMs < hourAgo) {
+        fs.unlinkSync(left);
+      }
+    }
+  } catch (absent) {
+    // no cache yet
+  }
+
   setTimeout(save, SAVE_AFTER_MS).unref();
   process.once('exit', save);
 }

@@ -113,6 +113,21 @@ class DriverCodeCacheTest {
   }
 
   @Test
+  void whatAKilledDriverLeftHalfWrittenGoesOnceItIsAnHourOld() throws Exception {
+    Path dir = driver();
+    startAndStop(dir);
+    Path cacheDir = dir.resolve("code-cache");
+    Path old = Files.writeString(cacheDir.resolve("a.bin.4242.tmp"), "half");
+    Files.setLastModifiedTime(old, FileTime.fromMillis(System.currentTimeMillis() - 7_200_000));
+    Path recent = Files.writeString(cacheDir.resolve("b.bin.4243.tmp"), "half");
+
+    startAndStop(dir);
+
+    assertFalse(Files.exists(old), "an old half-written file stayed");
+    assertTrue(Files.exists(recent), "a file another driver may be writing now was removed");
+  }
+
+  @Test
   void aChangedCodeCacheScriptIsPutBackBeforeTheNextStart() throws Exception {
     Path dir = driver();
     Path script = DriverFiles.codeCacheScript(dir).orElseThrow();
