@@ -25,6 +25,11 @@ class GuardsTest {
   static final java.util.concurrent.atomic.AtomicInteger popupTicks =
       new java.util.concurrent.atomic.AtomicInteger();
   static final CountDownLatch downloadStopped = new CountDownLatch(1);
+
+  /** Whether the background page may start its popup and download: browser_open has returned. */
+  static final java.util.concurrent.atomic.AtomicBoolean backgroundGo =
+      new java.util.concurrent.atomic.AtomicBoolean();
+
   static final Map<String, String> PAGES =
       Map.of(
           "/pages",
@@ -95,14 +100,18 @@ class GuardsTest {
           """
           <!doctype html><html><body><p>Quiet page</p>
           <script>
-            // Both start a second after the page loaded, when browser_open has long returned.
+            // Both start once the test says browser_open has returned (a timer alone was too soon
+            // on a busy machine: the popup then came during the open, which reports it as its own).
             // Hides clicks from the in-page guard, so only the context's page handler can stop the popup.
             window.addEventListener('click', e => e.stopPropagation(), true);
-            setTimeout(() => {
+            const start = () => {
               const a = document.createElement('a'); a.href = '/popup'; a.target = '_blank';
               document.body.append(a); a.click();
               const f = document.createElement('iframe'); f.src = '/slow-download'; document.body.append(f);
-            }, 1000);
+            };
+            const wait = () => fetch('/background-go').then(r => r.text())
+              .then(t => t === 'go' ? setTimeout(start, 200) : setTimeout(wait, 100));
+            wait();
           </script></body></html>""",
           "/popup",
           """
@@ -121,6 +130,8 @@ class GuardsTest {
                       ticks.countDown();
                       LocalBrowser.respond(exchange, "tick");
                     },
+                "/background-go",
+                    exchange -> LocalBrowser.respond(exchange, backgroundGo.get() ? "go" : "wait"),
                 "/popup-tick",
                     exchange -> {
                       popupTicks.incrementAndGet();
@@ -290,6 +301,7 @@ class GuardsTest {
   void popupsAndDownloadsStartedWhileNoActionRunsAreStoppedAtOnceAndReported() throws Exception {
     ToolResult opened = call("background", "browser_open", Map.of("url", url("/background")));
     assertFalse(opened.isError(), opened.text());
+    backgroundGo.set(true);
     // No tool call runs now. The download must be cancelled, and the popup closed, without waiting
     // for one.
     assertTrue(downloadStopped.await(15, TimeUnit.SECONDS), "the background download kept running");
