@@ -493,18 +493,26 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
         null,
         environment.placement());
     environment.afterClose(
-        () ->
+        failure ->
             transitions.add(
                 environment.event(
                     "detach",
-                    where,
-                    Transition.Outcome.SUCCEEDED,
+                    failure == null
+                        ? where
+                        : where + ": the close failed: " + firstLine(failure.getMessage()),
+                    failure == null ? Transition.Outcome.SUCCEEDED : Transition.Outcome.FAILED,
                     null,
                     null,
                     java.time.Instant.now(),
                     0),
                 null,
                 environment.placement()));
+  }
+
+  /** A failure's message as the journal keeps it: its first line, at most 300 characters. */
+  private static String firstLine(String message) {
+    String line = String.valueOf(message).lines().findFirst().orElse("");
+    return line.length() <= 300 ? line : line.substring(0, 300) + "...";
   }
 
   void recordTransition(Transition t, Observation before, String placement) {

@@ -104,10 +104,13 @@ final class Environment {
   final boolean attached;
 
   /** What runs once its browser has closed (or detached); set before any call runs. */
-  private volatile Runnable afterClose = () -> {};
+  private volatile java.util.function.Consumer<RuntimeException> afterClose = failure -> {};
 
-  /** Runs {@code then} once the environment's browser has closed, after its close. */
-  void afterClose(Runnable then) {
+  /**
+   * Runs {@code then} once the environment's browser has closed, after its close: with the close's
+   * failure, or null when it closed.
+   */
+  void afterClose(java.util.function.Consumer<RuntimeException> then) {
     afterClose = then;
   }
 
@@ -549,8 +552,17 @@ final class Environment {
                     Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))));
       }
       refs.clear();
-      cleanup.run(delegate::close);
-      cleanup.run(afterClose);
+      RuntimeException[] closing = {null};
+      cleanup.run(
+          () -> {
+            try {
+              delegate.close();
+            } catch (RuntimeException e) {
+              closing[0] = e;
+              throw e;
+            }
+          });
+      cleanup.run(() -> afterClose.accept(closing[0]));
     } finally {
       if (entered) {
         queue.exit();

@@ -341,6 +341,37 @@ class DefaultBrowserRuntimeTest {
   }
 
   @Test
+  void anAttachedSessionWhoseCloseFailsJournalsItsDetachAsFailed() {
+    FakeProvider provider = provider();
+    provider.attaching = true;
+    BrowserLease lease = acquire(new Object());
+    provider.closeFailure = new IllegalStateException("the tab would not close");
+    assertThrows(IllegalStateException.class, lease::close);
+
+    Transition detach =
+        runtime.transitions().stream()
+            .filter(t -> "detach".equals(t.action().get("kind")))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no detach in " + runtime.transitions()));
+    assertEquals(Transition.Outcome.FAILED, detach.outcome());
+    assertTrue(
+        String.valueOf(detach.action().get("cause")).contains("the tab would not close"),
+        detach.action().toString());
+  }
+
+  @Test
+  void anAttachedSessionThatClosesJournalsAttachAndDetach() {
+    FakeProvider provider = provider();
+    provider.attaching = true;
+    acquire(new Object()).close();
+
+    assertEquals(
+        List.of("attach", "detach"),
+        runtime.transitions().stream().map(t -> t.action().get("kind")).toList());
+    assertEquals(Transition.Outcome.SUCCEEDED, runtime.transitions().get(1).outcome());
+  }
+
+  @Test
   void refusesToResumeThroughAnotherProviderOrBuild() {
     FakeProvider writer = new FakeProvider("fake", true, CHECKPOINTING);
     AutoCloseable registration = runtime.registerProvider(writer);

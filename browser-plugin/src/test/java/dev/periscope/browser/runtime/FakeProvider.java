@@ -55,6 +55,10 @@ public class FakeProvider implements CheckpointingProvider {
 
   volatile boolean payloadMissing;
   volatile RuntimeException closeFailure;
+
+  /** Whether its environments work in a browser someone else runs (as the cdp provider's do). */
+  volatile boolean attaching;
+
   volatile String version = "fake-1";
   volatile boolean openCancelled;
   volatile boolean disposed;
@@ -385,6 +389,11 @@ public class FakeProvider implements CheckpointingProvider {
 
     /** While set and not counted down, close waits for it (up to 10 s). */
     public volatile CountDownLatch closeGate;
+
+    @Override
+    public boolean attached() {
+      return attaching;
+    }
 
     @Override
     public void close() {
