@@ -124,6 +124,14 @@ final class UserTabs {
    * it would wait in vain).
    */
   Page newTab() {
+    return newTab(() -> {});
+  }
+
+  /**
+   * {@link #newTab()}, with {@code justBefore} run just before the tab is asked for (a test opens a
+   * blank tab of the user's there, whose page comes first).
+   */
+  Page newTab(Runnable justBefore) {
     CDPSession cdp = browser.newBrowserCDPSession();
     try {
       com.google.gson.JsonObject params = new com.google.gson.JsonObject();
@@ -138,10 +146,16 @@ final class UserTabs {
                 new BrowserContext.WaitForPageOptions()
                     .setPredicate(p -> !equipped.contains(p) && "about:blank".equals(p.url())),
                 () -> {
+                  justBefore.run();
                   String id = cdp.send("Target.createTarget", params).get("targetId").getAsString();
                   targets.add(id);
                   made.set(id);
                 });
+        if (!made.get().equals(targetId(page))) {
+          // A blank tab of the user's came at the same moment (their own window.open()): it stays
+          // theirs, and the environment's is found by its target.
+          page = blankTab(made.get());
+        }
         equip(page);
         return page;
       } catch (RuntimeException e) {
@@ -153,6 +167,42 @@ final class UserTabs {
       }
     } finally {
       cdp.detach();
+    }
+  }
+
+  /** The DevTools target of {@code page}, which names it across sessions and drivers. */
+  private String targetId(Page page) {
+    CDPSession session = context.newCDPSession(page);
+    try {
+      return session
+          .send("Target.getTargetInfo")
+          .getAsJsonObject("targetInfo")
+          .get("targetId")
+          .getAsString();
+    } finally {
+      session.detach();
+    }
+  }
+
+  /** The blank tab of target {@code id}, open now or the next to appear within 10 s. */
+  private Page blankTab(String id) {
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+    while (true) {
+      for (Page p : context.pages()) {
+        if (!equipped.contains(p) && "about:blank".equals(p.url()) && id.equals(targetId(p))) {
+          return p;
+        }
+      }
+      long left = (deadline - System.nanoTime()) / 1_000_000;
+      if (left <= 0) {
+        throw new IllegalStateException("the environment's new tab did not appear");
+      }
+      // Events come only while Playwright is called: none was missed since the look above.
+      try {
+        context.waitForPage(new BrowserContext.WaitForPageOptions().setTimeout(left), () -> {});
+      } catch (com.microsoft.playwright.TimeoutError none) {
+        // looked at once more, then given up
+      }
     }
   }
 

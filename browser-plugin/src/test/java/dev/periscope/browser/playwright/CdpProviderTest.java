@@ -2,6 +2,7 @@ package dev.periscope.browser.playwright;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonElement;
@@ -313,6 +314,74 @@ class CdpProviderTest {
             .map(p -> p.info().command().orElse("?"))
             .toList(),
         "no driver is left running");
+  }
+
+  @Test
+  void aBlankTabOfTheUsersThatAppearsAsTheAgentsOpensStaysTheUsers() throws Exception {
+    String[] users = new String[1];
+    try (com.microsoft.playwright.Playwright playwright = RawPlaywright.create();
+        dev.periscope.browser.policy.PolicyProxy judge =
+            new dev.periscope.browser.policy.PolicyProxy(
+                dev.periscope.browser.policy.DestinationPolicy.strict(),
+                corpusDns(),
+                dev.periscope.browser.policy.Upstream.direct())) {
+      com.microsoft.playwright.Browser browser =
+          playwright.chromium().connectOverCDP(devtools.toString());
+      UserTabs tabs =
+          new UserTabs(
+              browser,
+              devtools,
+              "__periscope_test",
+              judge,
+              false,
+              new dev.periscope.api.browser.spi.EnvironmentPolicy.Viewport(800, 600));
+      // The user's own blank tab opens just before the agent's is asked for: its page comes first.
+      com.microsoft.playwright.Page agents =
+          tabs.newTab(
+              () -> {
+                try {
+                  HttpResponse<String> r =
+                      HTTP.send(
+                          HttpRequest.newBuilder(devtools.resolve("/json/new?about:blank"))
+                              .PUT(HttpRequest.BodyPublishers.noBody())
+                              .build(),
+                          HttpResponse.BodyHandlers.ofString());
+                  users[0] =
+                      JsonParser.parseString(r.body()).getAsJsonObject().get("id").getAsString();
+                } catch (IOException | InterruptedException e) {
+                  throw new IllegalStateException(e);
+                }
+              });
+      String agentsTarget =
+          tabs.context()
+              .newCDPSession(agents)
+              .send("Target.getTargetInfo")
+              .getAsJsonObject("targetInfo")
+              .get("targetId")
+              .getAsString();
+      assertNotEquals(users[0], agentsTarget, "the user's blank tab was taken for the agent's");
+
+      tabs.closeOpened();
+      List<String> left = new ArrayList<>();
+      for (JsonElement e :
+          JsonParser.parseString(
+                  HTTP.send(
+                          HttpRequest.newBuilder(devtools.resolve("/json/list")).build(),
+                          HttpResponse.BodyHandlers.ofString())
+                      .body())
+              .getAsJsonArray()) {
+        left.add(e.getAsJsonObject().get("id").getAsString());
+      }
+      assertTrue(left.contains(users[0]), "the user's blank tab was closed with the agent's");
+      assertFalse(left.contains(agentsTarget), "the agent's tab stayed open");
+      browser.close();
+    } finally {
+      if (users[0] != null) {
+        HTTP.send(
+            HttpRequest.newBuilder(devtools.resolve("/json/close/" + users[0])).build(),
+            HttpResponse.BodyHandlers.discarding());
+      }
+    }
   }
 
   @Test
