@@ -511,7 +511,8 @@ public final class PlaywrightProvider implements CheckpointingProvider {
       return PreparedContext.attached(
           remote.orElseThrow().browser(),
           settings.cdp().orElseThrow().url(),
-          new PolicyProxy(destinations, resolver, upstream),
+          // The user's Chromium judges its own requests (UserTabs): the proxy only judges.
+          PolicyProxy.judgeOnly(destinations, resolver),
           policy.viewport(),
           settings.cdp().orElseThrow().requestLevelPolicy());
     }
@@ -636,7 +637,10 @@ public final class PlaywrightProvider implements CheckpointingProvider {
   public void prelaunch() {
     if (available()) {
       pool().prelaunch();
-      warmup();
+      if (!attaching) {
+        // A Chromium the user runs goes through no policy proxy: nothing to warm.
+        warmup();
+      }
       if (onGrid) {
         logGrid();
       }

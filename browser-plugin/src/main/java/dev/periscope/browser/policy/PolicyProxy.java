@@ -97,6 +97,31 @@ public final class PolicyProxy implements AutoCloseable {
    */
   public PolicyProxy(
       DestinationPolicy policy, Resolver resolver, Upstream upstream, String address) {
+    this(policy, resolver, upstream, address, true);
+  }
+
+  /**
+   * The judge of a proxy that listens nowhere: {@link #judgeNavigation} and the record of denials,
+   * for a browser whose requests are judged in the browser itself (a Chromium the user runs, the
+   * cdp provider's), with no server, thread or socket of its own.
+   */
+  public static PolicyProxy judgeOnly(DestinationPolicy policy, Resolver resolver) {
+    return new PolicyProxy(
+        policy,
+        resolver,
+        checked -> {
+          throw new java.net.ConnectException("a judge-only policy proxy dials nothing");
+        },
+        "127.0.0.1",
+        false);
+  }
+
+  private PolicyProxy(
+      DestinationPolicy policy,
+      Resolver resolver,
+      Upstream upstream,
+      String address,
+      boolean listening) {
     this.address = address;
     this.policy = java.util.Objects.requireNonNull(policy, "policy");
     this.resolver = resolver;
@@ -105,6 +130,11 @@ public final class PolicyProxy implements AutoCloseable {
         "Basic "
             + Base64.getEncoder()
                 .encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8));
+    if (!listening) {
+      server = null;
+      connector = null;
+      return;
+    }
     QueuedThreadPool threads = new QueuedThreadPool(32, 2);
     threads.setName("periscope-proxy-" + PROXIES.incrementAndGet());
     threads.setDaemon(true);
@@ -162,6 +192,9 @@ public final class PolicyProxy implements AutoCloseable {
   }
 
   public int port() {
+    if (connector == null) {
+      throw new IllegalStateException("this policy proxy judges only: it listens nowhere");
+    }
     return connector.getLocalPort();
   }
 
@@ -267,7 +300,7 @@ public final class PolicyProxy implements AutoCloseable {
 
   @Override
   public void close() {
-    if (!closed.compareAndSet(false, true)) {
+    if (!closed.compareAndSet(false, true) || server == null) {
       return;
     }
     try {

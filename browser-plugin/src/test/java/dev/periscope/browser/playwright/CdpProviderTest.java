@@ -223,6 +223,17 @@ class CdpProviderTest {
     tools = ToolsForTests.tools(runtime, settings);
   }
 
+  /** The names of the policy proxies' server threads now running. */
+  static java.util.Set<String> proxyThreads() {
+    java.util.Set<String> names = new java.util.HashSet<>();
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t.isAlive() && t.getName().startsWith("periscope-proxy-")) {
+        names.add(t.getName());
+      }
+    }
+    return names;
+  }
+
   static Map<String, Object> allowlist() {
     return Map.of("mode", "allowlist", "allowCidrs", List.of("127.0.0.9/32"));
   }
@@ -248,8 +259,15 @@ class CdpProviderTest {
   void theAgentWorksInATabOfItsOwnAndClosingOnlyDetaches() throws Exception {
     attach(allowlist(), true);
     int userPageLoads = requests.get("/user").get();
+    java.util.Set<String> proxiesBefore = proxyThreads();
     ToolResult opened = call("browser_open", Map.of("url", siteUrl("/agent")));
     assertFalse(opened.isError(), opened.text());
+    java.util.Set<String> proxiesAfter = proxyThreads();
+    proxiesAfter.removeAll(proxiesBefore);
+    assertEquals(
+        java.util.Set.of(),
+        proxiesAfter,
+        "a policy proxy started for a browser whose requests it never sees");
     assertTrue(opened.text().contains("Counter"), opened.text());
     ToolResult clicked = call("browser_click", LocalBrowser.target(opened, "Count"));
     assertFalse(clicked.isError(), clicked.text());
