@@ -112,8 +112,8 @@ final class DriverFiles {
 
   /**
    * Puts this build's code-cache script into {@code dir} unless it is there already, under a
-   * temporary name first and then renamed, so a driver never starts with half of it. A failure
-   * costs only the cache: it is logged and the driver starts without it.
+   * temporary name first and then renamed, so a driver never starts with half of it. A failure is
+   * logged; a script already there stays in use.
    */
   private static void placeCodeCacheScript(Path dir) {
     Path script = dir.resolve(CODE_CACHE_SCRIPT);
@@ -135,12 +135,25 @@ final class DriverFiles {
         Files.deleteIfExists(fresh);
       }
     } catch (IOException | RuntimeException e) {
-      LOG.warn("Playwright's driver starts without its code cache in {}: {}", dir, e.toString());
-      try {
-        Files.deleteIfExists(script);
-      } catch (IOException stale) {
-        // an older script stays; it caches the same files the same way
+      // A script already there stays: it was renamed into place whole, and a driver of another
+      // host may be starting with it now.
+      LOG.warn("the driver's code-cache script in {} was not brought up to date: {}", dir, e);
+    }
+    sweepScripts(dir);
+  }
+
+  /** Removes the temporary scripts a host killed while writing one left, once an hour old. */
+  private static void sweepScripts(Path dir) {
+    java.nio.file.attribute.FileTime hourAgo =
+        java.nio.file.attribute.FileTime.from(java.time.Instant.now().minusSeconds(3600));
+    try (var left = Files.newDirectoryStream(dir, ".code-cache-*.js")) {
+      for (Path p : left) {
+        if (Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS).compareTo(hourAgo) < 0) {
+          Files.deleteIfExists(p);
+        }
       }
+    } catch (IOException e) {
+      // tried again at the next start
     }
   }
 

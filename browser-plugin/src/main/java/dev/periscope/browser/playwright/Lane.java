@@ -640,8 +640,19 @@ final class Lane implements AutoCloseable {
     Optional<Path> unpacked = driverFiles.get();
     try {
       if (unpacked.isPresent()) {
-        connection =
-            BoundedConnection.start(unpacked, unpacked.flatMap(DriverFiles::codeCacheScript), env);
+        Optional<Path> preload = unpacked.flatMap(DriverFiles::codeCacheScript);
+        try {
+          connection = BoundedConnection.start(unpacked, preload, env);
+        } catch (RuntimeException withCache) {
+          if (preload.isEmpty() || killed) {
+            throw withCache;
+          }
+          // The code cache is only a saving: a driver that does not start with it starts without.
+          LOG.warn(
+              "Playwright's driver did not start with its code cache ({}); starting it without",
+              ChromiumLog.summary(String.valueOf(withCache.getMessage())));
+          connection = BoundedConnection.start(unpacked, Optional.empty(), env);
+        }
       } else {
         synchronized (CREATE_LOCK) {
           // Playwright unpacks its JavaScript driver under this directory instead of the system

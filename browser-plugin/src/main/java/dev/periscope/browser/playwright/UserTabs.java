@@ -170,17 +170,24 @@ final class UserTabs {
     }
   }
 
-  /** The DevTools target of {@code page}, which names it across sessions and drivers. */
+  /**
+   * The DevTools target of {@code page}, which names it across sessions and drivers; null when the
+   * page closed meanwhile (a user's tab may).
+   */
   private String targetId(Page page) {
-    CDPSession session = context.newCDPSession(page);
     try {
-      return session
-          .send("Target.getTargetInfo")
-          .getAsJsonObject("targetInfo")
-          .get("targetId")
-          .getAsString();
-    } finally {
-      session.detach();
+      CDPSession session = context.newCDPSession(page);
+      try {
+        return session
+            .send("Target.getTargetInfo")
+            .getAsJsonObject("targetInfo")
+            .get("targetId")
+            .getAsString();
+      } finally {
+        session.detach();
+      }
+    } catch (com.microsoft.playwright.PlaywrightException closed) {
+      return null;
     }
   }
 
@@ -197,11 +204,12 @@ final class UserTabs {
       if (left <= 0) {
         throw new IllegalStateException("the environment's new tab did not appear");
       }
-      // Events come only while Playwright is called: none was missed since the look above.
+      // Short waits: the page may have come while the targets above were read.
       try {
-        context.waitForPage(new BrowserContext.WaitForPageOptions().setTimeout(left), () -> {});
+        context.waitForPage(
+            new BrowserContext.WaitForPageOptions().setTimeout(Math.min(left, 100)), () -> {});
       } catch (com.microsoft.playwright.TimeoutError none) {
-        // looked at once more, then given up
+        // looked at again
       }
     }
   }

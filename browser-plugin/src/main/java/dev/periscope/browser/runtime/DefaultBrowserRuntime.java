@@ -499,7 +499,12 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
                     "detach",
                     failure == null
                         ? where
-                        : where + ": the close failed: " + firstLine(failure.getMessage()),
+                        : where
+                            + ": the close failed: "
+                            + firstLine(
+                                failure.getMessage() == null
+                                    ? failure.toString()
+                                    : failure.getMessage()),
                     failure == null ? Transition.Outcome.SUCCEEDED : Transition.Outcome.FAILED,
                     null,
                     null,

@@ -12,20 +12,28 @@
 // Written twice at most per process: some seconds after the start, so that what the first browser
 // launch and page compiled is in it, and at exit; each file is written under a temporary name and
 // renamed into place, so a driver that is killed, or two that start at once, leave no torn file.
+// Nothing here may stop the driver from starting: whatever fails only costs the cache.
 const Module = require('module');
 const path = require('path');
 const cacheDir = path.join(__dirname, 'code-cache');
 
-if (typeof Module.enableCompileCache === 'function') {
-  Module.enableCompileCache(cacheDir);
-} else {
-  const vm = require('vm');
-  // Without it, a dynamic import() in the driver would fail under vm.Script (Node 20.12 and later
-  // have it); on an older Node.js nothing is cached.
-  const importLoader = vm.constants && vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER;
-  if (importLoader !== undefined) {
-    cacheDriverCode(vm, importLoader);
+try {
+  // V8 checks a cache's header and length, but its checksum only when asked: a file damaged on disk
+  // with its length intact would otherwise be run as code (seen: a crash at every start after).
+  require('v8').setFlagsFromString('--verify-snapshot-checksum');
+  if (typeof Module.enableCompileCache === 'function') {
+    Module.enableCompileCache(cacheDir);
+  } else {
+    const vm = require('vm');
+    // Without it, a dynamic import() in the driver would fail under vm.Script (Node 20.12 and later
+    // have it); on an older Node.js nothing is cached.
+    const importLoader = vm.constants && vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER;
+    if (importLoader !== undefined) {
+      cacheDriverCode(vm, importLoader);
+    }
   }
+} catch (failed) {
+  // the driver starts without its cache
 }
 
 function cacheDriverCode(vm, importLoader) {
@@ -91,7 +99,14 @@ function cacheDriverCode(vm, importLoader) {
       const temporary = file + '.' + process.pid + '.tmp';
       try {
         fs.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
-        fs.writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
+        // On disk before it takes the name: a power loss leaves the old file or the whole new one.
+        const fd = fs.openSync(temporary, 'wx', 0o600);
+        try {
+          fs.writeSync(fd, script.createCachedData());
+          fs.fsyncSync(fd);
+        } finally {
+          fs.closeSync(fd);
+        }
         fs.renameSync(temporary, file);
       } catch (failed) {
         // The next start compiles again and tries once more.
