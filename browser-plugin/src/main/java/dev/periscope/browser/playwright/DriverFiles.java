@@ -139,19 +139,8 @@ final class DriverFiles {
       // host may be starting with it now.
       LOG.warn("the driver's code-cache script in {} was not brought up to date: {}", dir, e);
     }
-    sweepScripts(dir);
-  }
-
-  /** Removes the temporary scripts a host killed while writing one left, once an hour old. */
-  private static void sweepScripts(Path dir) {
-    java.nio.file.attribute.FileTime hourAgo =
-        java.nio.file.attribute.FileTime.from(java.time.Instant.now().minusSeconds(3600));
-    try (var left = Files.newDirectoryStream(dir, ".code-cache-*.js")) {
-      for (Path p : left) {
-        if (Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS).compareTo(hourAgo) < 0) {
-          Files.deleteIfExists(p);
-        }
-      }
+    try {
+      sweep(dir, ".code-cache-*.js");
     } catch (IOException e) {
       // tried again at the next start
     }
@@ -219,7 +208,7 @@ final class DriverFiles {
   /** Unpacks under a temporary name in {@code cache}, then renames it to {@code dir}. */
   private static void unpack(ZipFile jar, List<ZipEntry> files, Path cache, Path dir)
       throws IOException {
-    sweep(cache);
+    sweep(cache, ".{unpacking,damaged}-*");
     Path fresh = Files.createTempDirectory(cache, ".unpacking-");
     try {
       for (ZipEntry e : files) {
@@ -258,11 +247,14 @@ final class DriverFiles {
     }
   }
 
-  /** Removes what a host killed while unpacking left behind, once it is an hour old. */
-  private static void sweep(Path cache) throws IOException {
+  /**
+   * Removes what a host killed while unpacking or writing left behind in {@code dir} (the entries
+   * matching {@code glob}), once it is an hour old.
+   */
+  private static void sweep(Path dir, String glob) throws IOException {
     java.nio.file.attribute.FileTime hourAgo =
         java.nio.file.attribute.FileTime.from(java.time.Instant.now().minusSeconds(3600));
-    try (var entries = Files.newDirectoryStream(cache, ".{unpacking,damaged}-*")) {
+    try (var entries = Files.newDirectoryStream(dir, glob)) {
       for (Path left : entries) {
         if (Files.getLastModifiedTime(left, LinkOption.NOFOLLOW_LINKS).compareTo(hourAgo) < 0) {
           PlaywrightProvider.deleteTree(left);
