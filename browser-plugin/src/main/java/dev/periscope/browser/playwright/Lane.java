@@ -658,8 +658,18 @@ final class Lane implements AutoCloseable {
           // Playwright unpacks its JavaScript driver under this directory instead of the system
           // temp directory; a fresh driver instance per lane keeps the directory ours, so it goes
           // when this lane's temp root is removed.
+          // Put back afterwards: the host's own Playwright, if it has one, is not sent there.
+          String before = System.getProperty("playwright.driver.tmpdir");
           System.setProperty("playwright.driver.tmpdir", tempRoot.toString());
-          connection = BoundedConnection.start(Optional.empty(), Optional.empty(), env);
+          try {
+            connection = BoundedConnection.start(Optional.empty(), Optional.empty(), env);
+          } finally {
+            if (before == null) {
+              System.clearProperty("playwright.driver.tmpdir");
+            } else {
+              System.setProperty("playwright.driver.tmpdir", before);
+            }
+          }
         }
       }
     } catch (RuntimeException e) {
