@@ -345,54 +345,59 @@ class CdpProviderTest {
                 dev.periscope.browser.policy.Upstream.direct())) {
       com.microsoft.playwright.Browser browser =
           playwright.chromium().connectOverCDP(devtools.toString());
-      UserTabs tabs =
-          new UserTabs(
-              browser,
-              devtools,
-              "__periscope_test",
-              judge,
-              false,
-              new dev.periscope.api.browser.spi.EnvironmentPolicy.Viewport(800, 600));
-      // The user's own blank tab opens just before the agent's is asked for: its page comes first.
-      com.microsoft.playwright.Page agents =
-          tabs.newTab(
-              () -> {
-                try {
-                  HttpResponse<String> r =
-                      HTTP.send(
-                          HttpRequest.newBuilder(devtools.resolve("/json/new?about:blank"))
-                              .PUT(HttpRequest.BodyPublishers.noBody())
-                              .build(),
-                          HttpResponse.BodyHandlers.ofString());
-                  users[0] =
-                      JsonParser.parseString(r.body()).getAsJsonObject().get("id").getAsString();
-                } catch (IOException | InterruptedException e) {
-                  throw new IllegalStateException(e);
-                }
-              });
-      String agentsTarget =
-          tabs.context()
-              .newCDPSession(agents)
-              .send("Target.getTargetInfo")
-              .getAsJsonObject("targetInfo")
-              .get("targetId")
-              .getAsString();
-      assertNotEquals(users[0], agentsTarget, "the user's blank tab was taken for the agent's");
+      try {
+        UserTabs tabs =
+            new UserTabs(
+                browser,
+                devtools,
+                "__periscope_test",
+                judge,
+                false,
+                new dev.periscope.api.browser.spi.EnvironmentPolicy.Viewport(800, 600));
+        // The user's own blank tab opens just before the agent's is asked for: its page comes
+        // first.
+        com.microsoft.playwright.Page agents =
+            tabs.newTab(
+                () -> {
+                  try {
+                    HttpResponse<String> r =
+                        HTTP.send(
+                            HttpRequest.newBuilder(devtools.resolve("/json/new?about:blank"))
+                                .PUT(HttpRequest.BodyPublishers.noBody())
+                                .build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    users[0] =
+                        JsonParser.parseString(r.body()).getAsJsonObject().get("id").getAsString();
+                  } catch (IOException | InterruptedException e) {
+                    throw new IllegalStateException(e);
+                  }
+                });
+        String agentsTarget =
+            tabs.context()
+                .newCDPSession(agents)
+                .send("Target.getTargetInfo")
+                .getAsJsonObject("targetInfo")
+                .get("targetId")
+                .getAsString();
+        assertNotEquals(users[0], agentsTarget, "the user's blank tab was taken for the agent's");
 
-      tabs.closeOpened();
-      List<String> left = new ArrayList<>();
-      for (JsonElement e :
-          JsonParser.parseString(
-                  HTTP.send(
-                          HttpRequest.newBuilder(devtools.resolve("/json/list")).build(),
-                          HttpResponse.BodyHandlers.ofString())
-                      .body())
-              .getAsJsonArray()) {
-        left.add(e.getAsJsonObject().get("id").getAsString());
+        tabs.closeOpened();
+        List<String> left = new ArrayList<>();
+        for (JsonElement e :
+            JsonParser.parseString(
+                    HTTP.send(
+                            HttpRequest.newBuilder(devtools.resolve("/json/list")).build(),
+                            HttpResponse.BodyHandlers.ofString())
+                        .body())
+                .getAsJsonArray()) {
+          left.add(e.getAsJsonObject().get("id").getAsString());
+        }
+        assertTrue(left.contains(users[0]), "the user's blank tab was closed with the agent's");
+        assertFalse(left.contains(agentsTarget), "the agent's tab stayed open");
+      } finally {
+        // Detaches only: the user's Chromium runs on.
+        browser.close();
       }
-      assertTrue(left.contains(users[0]), "the user's blank tab was closed with the agent's");
-      assertFalse(left.contains(agentsTarget), "the agent's tab stayed open");
-      browser.close();
     } finally {
       if (users[0] != null) {
         HTTP.send(
