@@ -552,17 +552,15 @@ final class Environment {
                     Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))));
       }
       refs.clear();
-      RuntimeException[] closing = {null};
-      cleanup.run(
-          () -> {
-            try {
-              delegate.close();
-            } catch (RuntimeException e) {
-              closing[0] = e;
-              throw e;
-            }
-          });
-      cleanup.run(() -> afterClose.accept(closing[0]));
+      RuntimeException closing = null;
+      try {
+        delegate.close();
+      } catch (RuntimeException e) {
+        closing = e;
+        cleanup.add(e);
+      }
+      RuntimeException failure = closing;
+      cleanup.run(() -> afterClose.accept(failure));
     } finally {
       if (entered) {
         queue.exit();
