@@ -654,23 +654,11 @@ final class Lane implements AutoCloseable {
           connection = BoundedConnection.start(unpacked, Optional.empty(), env);
         }
       } else {
-        synchronized (CREATE_LOCK) {
-          // Playwright unpacks its JavaScript driver under this directory instead of the system
-          // temp directory; a fresh driver instance per lane keeps the directory ours, so it goes
-          // when this lane's temp root is removed.
-          // Put back afterwards: the host's own Playwright, if it has one, is not sent there.
-          String before = System.getProperty("playwright.driver.tmpdir");
-          System.setProperty("playwright.driver.tmpdir", tempRoot.toString());
-          try {
-            connection = BoundedConnection.start(Optional.empty(), Optional.empty(), env);
-          } finally {
-            if (before == null) {
-              System.clearProperty("playwright.driver.tmpdir");
-            } else {
-              System.setProperty("playwright.driver.tmpdir", before);
-            }
-          }
-        }
+        // A fresh driver instance per lane, unpacked under the lane's temp root, keeps the
+        // directory ours, so it goes when the temp root is removed.
+        connection =
+            unpackingUnder(
+                tempRoot, () -> BoundedConnection.start(Optional.empty(), Optional.empty(), env));
       }
     } catch (RuntimeException e) {
       // The lane is no use: the pool retires it, and the next environment gets a new one.
@@ -687,6 +675,30 @@ final class Lane implements AutoCloseable {
     }
     return connection;
   }
+
+  /**
+   * Runs {@code create}, which unpacks a Playwright driver, with Playwright's driver directory set
+   * to {@code dir} instead of the system temp directory, one at a time; the setting is put back
+   * afterwards, so that no later Playwright of the host is sent to a directory since removed.
+   */
+  static <T> T unpackingUnder(Path dir, java.util.function.Supplier<T> create) {
+    synchronized (CREATE_LOCK) {
+      String before = System.getProperty(DRIVER_TMPDIR);
+      System.setProperty(DRIVER_TMPDIR, dir.toString());
+      try {
+        return create.get();
+      } finally {
+        if (before == null) {
+          System.clearProperty(DRIVER_TMPDIR);
+        } else {
+          System.setProperty(DRIVER_TMPDIR, before);
+        }
+      }
+    }
+  }
+
+  /** Where Playwright unpacks a driver it creates (else the system temp directory). */
+  private static final String DRIVER_TMPDIR = "playwright.driver.tmpdir";
 
   /**
    * Stops everything at once, from any thread: Chromium and the Node.js driver are killed, so a

@@ -373,29 +373,13 @@ class AccessibleNamesTest {
    * never the one Playwright caches for the class loader.
    */
   static Playwright playwright(Path driverDir) {
-    // Read while the driver unpacks, then put back: left set, it would send every later test's
-    // Playwright to this directory once it is gone.
-    String before = System.getProperty("playwright.driver.tmpdir");
-    System.setProperty("playwright.driver.tmpdir", driverDir.toString());
-    try {
-      return com.microsoft.playwright.impl.PlaywrightImpl.createImpl(
-          new Playwright.CreateOptions()
-              .setEnv(
-                  Map.of(
-                      "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD",
-                      "1",
-                      "PLAYWRIGHT_NODEJS_PATH",
-                      "/usr/bin/node",
-                      "TMPDIR",
-                      driverDir.toString())),
-          true);
-    } finally {
-      if (before == null) {
-        System.clearProperty("playwright.driver.tmpdir");
-      } else {
-        System.setProperty("playwright.driver.tmpdir", before);
-      }
-    }
+    Map<String, String> env = new java.util.HashMap<>(RawPlaywright.DRIVER_ENV);
+    env.put("TMPDIR", driverDir.toString());
+    return Lane.unpackingUnder(
+        driverDir,
+        () ->
+            com.microsoft.playwright.impl.PlaywrightImpl.createImpl(
+                new Playwright.CreateOptions().setEnv(env), true));
   }
 
   /** The corpus as a web root on 127.0.0.1, with the harness stubs. */

@@ -42,13 +42,7 @@ class DriverCodeCacheTest {
   private static void startAndStop(Path dir) throws Exception {
     BoundedConnection c =
         BoundedConnection.start(
-            Optional.of(dir),
-            DriverFiles.codeCacheScript(dir),
-            Map.of(
-                "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD",
-                "1",
-                "PLAYWRIGHT_NODEJS_PATH",
-                "/usr/bin/node"));
+            Optional.of(dir), DriverFiles.codeCacheScript(dir), RawPlaywright.DRIVER_ENV);
     try {
       assertEquals("chromium", c.playwright().chromium().name());
     } finally {

@@ -23,15 +23,12 @@ import java.util.concurrent.Executors;
 final class RawPlaywright {
   private RawPlaywright() {}
 
+  /** The environment a driver of the tests runs with: no browser download, the system Node.js. */
+  static final Map<String, String> DRIVER_ENV =
+      Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1", "PLAYWRIGHT_NODEJS_PATH", "/usr/bin/node");
+
   static Playwright create() {
-    return Playwright.create(
-        new Playwright.CreateOptions()
-            .setEnv(
-                Map.of(
-                    "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD",
-                    "1",
-                    "PLAYWRIGHT_NODEJS_PATH",
-                    "/usr/bin/node")));
+    return Playwright.create(new Playwright.CreateOptions().setEnv(DRIVER_ENV));
   }
 
   static BrowserType.LaunchOptions launchOptions() {
