@@ -26,11 +26,10 @@ final class Arrivals {
 
   /**
    * Waits on {@code page} until {@code expected} have arrived since the {@link #mark}, at most
-   * {@code maxMs}, and no more than {@code quietMs} after the last one came (a count too high does
-   * not hold the action up for long).
+   * until {@code deadline} ({@link System#nanoTime()}), and no more than {@code quietMs} after the
+   * last one came (a count too high does not hold the action up for long).
    */
-  void await(Page page, int expected, long maxMs, long quietMs) {
-    long deadline = System.nanoTime() + maxMs * 1_000_000L;
+  void await(Page page, int expected, long deadline, long quietMs) {
     while (count - before < expected
         && System.nanoTime() < deadline
         && !(count > before && System.nanoTime() - last > quietMs * 1_000_000L)) {

@@ -234,14 +234,15 @@ final class EnvironmentTabs {
   }
 
   /**
-   * Waits, within the navigation timeout and at most {@value #OPENED_WAIT_MS} ms, until the pages
-   * an action's document opened ({@code count}) have arrived, or {@value #MORE_WAIT_MS} ms passed
-   * since the last one came; they arrive as events, only while a call runs, so this waits in short
-   * Playwright calls. One that comes later is closed and reported, as one no action opened.
+   * Waits, within the navigation timeout and at most {@value #OPENED_WAIT_MS} ms, and not past
+   * {@code until} ({@link System#nanoTime()}), until the pages an action's document opened ({@code
+   * count}) have arrived, or {@value #MORE_WAIT_MS} ms passed since the last one came; they arrive
+   * as events, only while a call runs, so this waits in short Playwright calls. One that comes
+   * later is closed and reported, as one no action opened.
    */
-  void awaitOpened(int count) {
-    arrivals.await(
-        current.page, count, Math.min(navigationTimeoutMs, OPENED_WAIT_MS), MORE_WAIT_MS);
+  void awaitOpened(int count, long until) {
+    long own = System.nanoTime() + Math.min(navigationTimeoutMs, OPENED_WAIT_MS) * 1_000_000L;
+    arrivals.await(current.page, count, Math.min(own, until), MORE_WAIT_MS);
   }
 
   /** The pages closed and not yet reported, for {@code t}'s guards when it is current. */

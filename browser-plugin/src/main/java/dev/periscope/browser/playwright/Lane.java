@@ -265,7 +265,9 @@ final class Lane implements AutoCloseable {
           if (c == null || killed || closing) {
             return;
           }
-          c.deadline(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(boundMs));
+          long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(boundMs);
+          c.deadline(deadline);
+          callEnds = deadline;
           try {
             task.run();
           } catch (RuntimeException e) {
@@ -274,6 +276,36 @@ final class Lane implements AutoCloseable {
         },
         delayMs,
         TimeUnit.MILLISECONDS);
+  }
+
+  /** When the bound of the work running on the lane's thread ends ({@link System#nanoTime()}). */
+  private long callEnds;
+
+  /**
+   * When the bound of the work now running ends ({@link System#nanoTime()}): what waits inside it
+   * ends sooner, leaving the work time to answer. On the lane's thread.
+   */
+  long callEnds() {
+    return callEnds;
+  }
+
+  /**
+   * Runs a piece of the work now running with its Playwright calls bounded by {@code ms} as well: a
+   * call that may stall (a script in a page whose main frame is on its way to another site, which
+   * Chromium holds until that navigation commits) gives up sooner. On the lane's thread.
+   */
+  <T> T briefly(long ms, java.util.function.Supplier<T> work) {
+    BoundedConnection c = connection;
+    long ends = callEnds;
+    if (c == null) {
+      return work.get();
+    }
+    c.deadline(Math.min(ends, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms)));
+    try {
+      return work.get();
+    } finally {
+      c.deadline(ends);
+    }
   }
 
   /** On the lane's thread: runs work with its bound set on every call it makes. */
@@ -287,6 +319,7 @@ final class Lane implements AutoCloseable {
     if (c != null) {
       c.deadline(deadline);
     }
+    callEnds = deadline;
     try {
       return work.call();
     } catch (com.microsoft.playwright.PlaywrightException e) {

@@ -67,6 +67,7 @@ final class PageGuards {
   private final java.util.function.IntConsumer opened;
 
   private final AtomicInteger pendingNavigations = new AtomicInteger();
+  private volatile String destination = "";
   private final List<String> externalNavigations = new ArrayList<>();
   private final List<String> pageEvents = new ArrayList<>();
   private int attributedDownloads;
@@ -79,6 +80,14 @@ final class PageGuards {
   private final AtomicInteger fileChoosers = new AtomicInteger();
 
   private int attributedChoosers;
+
+  /**
+   * When the waits after an action end at the latest ({@link System#nanoTime()}): before the
+   * action's own deadline, so that the action answers within it.
+   */
+  private final java.util.function.LongSupplier waitsEnd;
+
+  private final Lane lane;
 
   /** Whether the environment is closing: then a closed page is its doing, not the page's. */
   private final java.util.function.BooleanSupplier ending;
@@ -96,9 +105,13 @@ final class PageGuards {
       long navigationTimeoutMs,
       java.util.function.Supplier<List<String>> outside,
       java.util.function.IntConsumer opened,
+      Lane lane,
+      java.util.function.LongSupplier waitsEnd,
       java.util.function.BooleanSupplier ending,
       PageDownloads keeping) {
     this.ending = ending;
+    this.waitsEnd = waitsEnd;
+    this.lane = lane;
     this.page = page;
     this.control = control;
     this.outside = outside;
@@ -108,6 +121,7 @@ final class PageGuards {
     page.onRequest(
         request -> {
           if (isMainNavigation(request)) {
+            destination = request.url();
             pendingNavigations.incrementAndGet();
           }
         });
@@ -258,7 +272,11 @@ final class PageGuards {
    * last one did: they are the action's, kept or refused with it, not cancelled as the page's own.
    */
   private void awaitDownloads(int count) {
-    startedDownloads.await(page, count, DOWNLOADS_WAIT_MS, MORE_DOWNLOADS_WAIT_MS);
+    startedDownloads.await(
+        page,
+        count,
+        Math.min(System.nanoTime() + DOWNLOADS_WAIT_MS * 1_000_000L, waitsEnd.getAsLong()),
+        MORE_DOWNLOADS_WAIT_MS);
   }
 
   /**
@@ -300,13 +318,57 @@ final class PageGuards {
    * it.
    */
   private Recorded readRegistry() {
-    try {
-      @SuppressWarnings("unchecked")
-      Map<String, Object> r = (Map<String, Object>) page.evaluate(READ_REGISTRY, registryKey);
-      return recorded(r);
-    } catch (PlaywrightException e) {
+    if (navigating()) {
+      // Chromium holds a script for a document whose frame is on its way to another site until
+      // that navigation commits: the record goes with the document.
       return new Recorded(List.of(), true, 0, 0);
     }
+    try {
+      @SuppressWarnings("unchecked")
+      Map<String, Object> r =
+          lane.briefly(
+              REGISTRY_READ_MS,
+              () -> (Map<String, Object>) page.evaluate(READ_REGISTRY, registryKey));
+      return recorded(r);
+    } catch (PlaywrightException e) {
+      // Gone, or held: a navigation the action started to another site is under way, and its
+      // request is not known yet.
+      return new Recorded(List.of(), true, 0, 0);
+    }
+  }
+
+  /**
+   * How long reading the in-page record may take: a trivial script that takes longer is held by a
+   * navigation under way.
+   */
+  static final long REGISTRY_READ_MS = 1_000;
+
+  /**
+   * Whether the page's main frame is on its way to another document: its request is out and no
+   * response has come. Chromium runs no script in the page meanwhile when that document is of
+   * another site.
+   */
+  boolean navigating() {
+    return pendingNavigations.get() > 0;
+  }
+
+  /**
+   * Waits, at most until {@code until} ({@link System#nanoTime()}), for a navigation under way to
+   * get its response headers or fail; whether it did.
+   */
+  boolean awaitNavigation(long until) {
+    while (navigating()) {
+      if (System.nanoTime() > until) {
+        return false;
+      }
+      page.waitForTimeout(25);
+    }
+    return true;
+  }
+
+  /** Where the main frame is on its way to, when it is {@link #navigating()}. */
+  String destination() {
+    return destination;
   }
 
   @SuppressWarnings("unchecked")
@@ -370,23 +432,26 @@ final class PageGuards {
 
   /**
    * Lets a navigation the action started reach its response headers (or fail), within the
-   * navigation timeout, so a download or a refusal it leads to is seen as this action's. Events
-   * arrive only while a call runs, so this waits in short Playwright calls. A navigation still
-   * without headers after the timeout closes the page.
+   * navigation timeout and the time the action has left, so a download or a refusal it leads to is
+   * seen as this action's. Events arrive only while a call runs, so this waits in short Playwright
+   * calls. A navigation still without headers by then closes the page.
    */
   private void awaitNavigationHeaders() {
-    long deadline = System.nanoTime() + navigationTimeoutMs * 1_000_000L;
+    long own = System.nanoTime() + navigationTimeoutMs * 1_000_000L;
+    long deadline = Math.min(own, waitsEnd.getAsLong());
     page.waitForTimeout(25);
-    while (pendingNavigations.get() > 0) {
-      if (System.nanoTime() > deadline) {
-        page.close();
-        throw BrowserException.of(
-            ErrorCode.BROWSER_NAVIGATION_FAILED,
-            "the page sent no response headers within "
-                + navigationTimeoutMs
-                + " ms; the page was closed");
-      }
-      page.waitForTimeout(25);
+    if (!awaitNavigation(deadline)) {
+      page.close();
+      throw BrowserException.of(
+          ErrorCode.BROWSER_NAVIGATION_FAILED,
+          deadline == own
+              ? "the page sent no response headers within "
+                  + navigationTimeoutMs
+                  + " ms; the page was closed"
+              : "the page started a navigation to "
+                  + NavigationOutcomes.host(destination)
+                  + ", which had sent no response headers when the action's time ran out; the page"
+                  + " was closed");
     }
   }
 

@@ -169,7 +169,21 @@ final class PlaywrightEnvironment
    * call sooner ({@link #abort()}); this keeps a wedged page from holding its lane for longer.
    */
   static long callBound(EnvironmentPolicy policy) {
-    return Math.max(policy.timeouts().actionMs(), policy.timeouts().navigationMs()) + 2_000;
+    return Math.max(policy.timeouts().actionMs(), policy.timeouts().navigationMs())
+        + CALL_MARGIN_MS;
+  }
+
+  /** What a call's bound adds to the timeout of the work it bounds. */
+  private static final long CALL_MARGIN_MS = 2_000;
+
+  /**
+   * When the waits after an action (for a navigation's headers, the windows and downloads it
+   * started) end at the latest: a second before the timeout of the call they are part of, leaving
+   * it time to answer (and to close a page whose navigation got no headers) before the runtime's
+   * deadline.
+   */
+  private long waitsEnd() {
+    return lane.callEnds() - (CALL_MARGIN_MS + 1_000) * 1_000_000L;
   }
 
   /** The tab the latest observation was of: its refs name elements of no other tab. */
@@ -233,7 +247,9 @@ final class PlaywrightEnvironment
             registryKey,
             navigationTimeoutMs,
             () -> tabs.takeClosedPages(t),
-            count -> tabs.awaitOpened(count),
+            count -> tabs.awaitOpened(count, waitsEnd()),
+            lane,
+            this::waitsEnd,
             this::ending,
             downloads);
     t.clickListeners = new ClickListeners(t.guards.control(), registryKey);
@@ -274,10 +290,14 @@ final class PlaywrightEnvironment
   /** The page answers a trivial script, or fails at once: its own deadline is the runtime's. */
   @Override
   public void probe() {
-    // A page that holds a dialog open runs no script, and answers for itself: it waits.
+    // A page that holds a dialog open runs no script, and answers for itself: it waits. So does
+    // one on its way to another site's document, which Chromium runs no script in until it comes.
     call(
         "checking the page",
-        () -> tab().dialogs.pending().isPresent() ? null : tab().page.evaluate("1"));
+        () ->
+            tab().dialogs.pending().isPresent() || tab().guards.navigating()
+                ? null
+                : tab().page.evaluate("1"));
   }
 
   /**
@@ -416,6 +436,29 @@ final class PlaywrightEnvironment
                     tab().page.url(), dialog.get(), tabs.takePageEvents())
                 .withTabs(tabs.listing(null));
           }
+          if (!tab().guards.awaitNavigation(System.nanoTime() + navigationWaitMs() * 1_000_000L)) {
+            // The page is on its way to a document that has not come: there is nothing to read
+            // until it does, and Chromium runs no script in the page meanwhile.
+            observedTab = tab();
+            tab().observedFrames = List.of();
+            String text =
+                "The page is on its way to "
+                    + tab().guards.destination()
+                    + ", which has sent no response yet. Observe again to see it when it comes, or"
+                    + " open another page.";
+            return new ProviderObservation(
+                    tab().page.url(),
+                    "",
+                    text,
+                    text.length(),
+                    List.of(),
+                    0,
+                    false,
+                    tabs.takePageEvents(),
+                    0,
+                    null)
+                .withTabs(tabs.listing(null));
+          }
           List<com.microsoft.playwright.Frame> frames = new java.util.ArrayList<>();
           ProviderObservation o = observeSettled(budget, frames, tab().guards::drained);
           tab().observedFrames = frames;
@@ -468,6 +511,14 @@ final class PlaywrightEnvironment
   }
 
   private static final int OBSERVE_ATTEMPTS = 3;
+
+  /**
+   * How long an observation waits for a navigation under way to get its response: half the action
+   * timeout, which is the observation's own.
+   */
+  private long navigationWaitMs() {
+    return policy.timeouts().actionMs() / 2;
+  }
 
   /** The page kept navigating itself while it was asked to go elsewhere, once and again. */
   private static final class SelfNavigating extends RuntimeException {
@@ -546,8 +597,11 @@ final class PlaywrightEnvironment
   }
 
   private void navigateOnce(String url, long deadline) {
+    // The call's bound is what is left of the navigation timeout, so that the waits after the
+    // navigation (a navigation the page started as it loaded) end within it too.
     guarded(
         "opening " + url,
+        Math.max(1, (deadline - System.nanoTime()) / 1_000_000) + CALL_MARGIN_MS,
         () -> {
           try {
             for (int attempt = 1; ; attempt++) {

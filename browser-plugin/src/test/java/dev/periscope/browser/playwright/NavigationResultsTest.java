@@ -322,6 +322,83 @@ class NavigationResultsTest {
         "the open waited " + actionMs + " ms, its whole navigation timeout: " + r.text());
   }
 
+  /**
+   * A page that never finishes loading and sends itself, as it waits, to a server that never
+   * answers: the wait for that navigation's headers gets what is left of the open's navigation
+   * timeout, not a timeout of its own on top, so the open fails as a navigation within its deadline
+   * and the browser is kept. Waiting a whole navigation timeout more overran the open's deadline,
+   * and the runtime discarded the browser as unresponsive.
+   */
+  @Test
+  void aPageThatSendsItselfNowhereAsItLoadsFailsTheOpenWithinItsTimeoutAndKeepsTheBrowser() {
+    String leaving =
+        "<!doctype html><title>Leaving</title><p>on its way</p>"
+            + "<img src=\"http://127.0.0.1:"
+            + silent.getLocalPort()
+            + "/never.png\"><script>setTimeout(() => { location.href = 'http://127.0.0.1:"
+            + silent.getLocalPort()
+            + "/nowhere'; }, "
+            + NAVIGATION_TIMEOUT_MS / 4
+            + ");</script>";
+    site.createContext("/leaving", e -> LocalBrowser.respond(e, leaving));
+
+    ToolResult r =
+        call("browser_open", Map.of("url", "http://site.test:" + sitePort() + "/leaving"));
+
+    assertNavigationFailed(
+        r,
+        "the page started a navigation to 127.0.0.1, which had sent no response headers when the"
+            + " action's time ran out; the page was closed");
+    assertFalse(r.text().contains("lease=rebuilt"), r.text());
+    ToolResult fine = call("browser_open", Map.of("url", "http://site.test:" + sitePort() + "/"));
+    assertFalse(fine.isError(), fine.text());
+    assertFalse(fine.text().contains("a fresh"), fine.text());
+  }
+
+  /**
+   * A page that sends itself, between calls, to a server that never answers: Chromium runs no
+   * script in it until that document comes, so the liveness checks let it be and the observation
+   * says where it is going, instead of the browser being discarded as unresponsive.
+   */
+  @Test
+  void aPageOnItsWayToAServerThatNeverAnswersIsObservedAsSuchAndKeepsItsBrowser() throws Exception {
+    java.util.concurrent.atomic.AtomicBoolean go = new java.util.concurrent.atomic.AtomicBoolean();
+    site.createContext("/go", e -> answer(e, 200, go.get() ? "go" : "wait"));
+    String waiting =
+        "<!doctype html><title>Waiting</title><p>waiting for the word</p><script>"
+            + "const poll = setInterval(async () => { if ((await (await fetch('/go')).text()) === 'go')"
+            + " { clearInterval(poll); location.href = 'http://127.0.0.1:"
+            + silent.getLocalPort()
+            + "/elsewhere'; } }, 50);</script>";
+    site.createContext("/waiting", e -> LocalBrowser.respond(e, waiting));
+    ToolResult opened =
+        call("browser_open", Map.of("url", "http://site.test:" + sitePort() + "/waiting"));
+    assertFalse(opened.isError(), opened.text());
+    int heldBefore = held.size();
+
+    go.set(true);
+    long until = System.nanoTime() + 10_000_000_000L;
+    while (held.size() == heldBefore && System.nanoTime() < until) {
+      Thread.sleep(20);
+    }
+    assertTrue(held.size() > heldBefore, "the page did not set off for the silent server");
+    // Long enough for the idle liveness checks, which run every 2 s, to have looked at it.
+    Thread.sleep(3_000);
+    ToolResult seen = call("browser_observe", Map.of());
+
+    assertFalse(seen.isError(), seen.text());
+    assertTrue(
+        seen.text()
+            .contains(
+                "The page is on its way to http://127.0.0.1:"
+                    + silent.getLocalPort()
+                    + "/elsewhere, which has sent no response yet"),
+        seen.text());
+    ToolResult fine = call("browser_open", Map.of("url", "http://site.test:" + sitePort() + "/"));
+    assertFalse(fine.isError(), fine.text());
+    assertFalse(fine.text().contains("a fresh"), fine.text());
+  }
+
   @Test
   void aSiteCannotPassItsOwnAnswerOffAsTheProxysFailureOrDenial() {
     ToolResult forged =
