@@ -341,7 +341,7 @@ final class PageGuards {
    * How long reading the in-page record may take: a trivial script that takes longer is held by a
    * navigation under way.
    */
-  static final long REGISTRY_READ_MS = 1_000;
+  static final long REGISTRY_READ_MS = 3_000;
 
   /**
    * Whether the page's main frame is on its way to another document: its request is out and no
