@@ -231,6 +231,16 @@ class NavigationResultsTest {
         .call(new ToolCall(args, "agent", Cancellation.none()));
   }
 
+  /** Opens {@code path} of the test site. */
+  ToolResult openOnSite(String path) {
+    return call("browser_open", Map.of("url", "http://site.test:" + sitePort() + path));
+  }
+
+  /** {@code path} on the server that accepts connections and never answers. */
+  static String silentUrl(String path) {
+    return "http://127.0.0.1:" + silent.getLocalPort() + path;
+  }
+
   static String code(ToolResult r) {
     Matcher m = Pattern.compile("code=([A-Z_]+)").matcher(r.text());
     return r.isError() && m.find() ? m.group(1) : "SUCCESS";
@@ -260,7 +270,7 @@ class NavigationResultsTest {
         call("browser_open", Map.of("url", "https://127.0.0.1:" + port + "/")),
         "127.0.0.1 could not be reached: connection refused");
     // The browser is fine: the next open works.
-    ToolResult fine = call("browser_open", Map.of("url", "http://site.test:" + sitePort() + "/"));
+    ToolResult fine = openOnSite("/");
     assertFalse(fine.isError(), fine.text());
   }
 
@@ -286,12 +296,11 @@ class NavigationResultsTest {
   @Test
   void aServerThatNeverAnswersFailsWithinTheNavigationTimeout() {
     long start = System.nanoTime();
-    ToolResult r =
-        call("browser_open", Map.of("url", "http://127.0.0.1:" + silent.getLocalPort() + "/"));
+    ToolResult r = call("browser_open", Map.of("url", silentUrl("/")));
     long ms = (System.nanoTime() - start) / 1_000_000;
     assertNavigationFailed(r, "sent no response headers within " + NAVIGATION_TIMEOUT_MS + " ms");
     assertTrue(ms < NAVIGATION_TIMEOUT_MS + 4000, "took " + ms + " ms");
-    ToolResult fine = call("browser_open", Map.of("url", "http://site.test:" + sitePort() + "/"));
+    ToolResult fine = openOnSite("/");
     assertFalse(fine.isError(), fine.text());
   }
 
@@ -304,13 +313,12 @@ class NavigationResultsTest {
   void aPageThatNeverFinishesLoadingIsObservedBeforeTheNavigationTimeoutRunsOut() {
     String stalled =
         "<!doctype html><title>Stalled</title><p>the picture never comes</p>"
-            + "<img src=\"http://127.0.0.1:"
-            + silent.getLocalPort()
-            + "/never.png\">";
+            + "<img src=\""
+            + silentUrl("/never.png")
+            + "\">";
     site.createContext("/stalled", e -> LocalBrowser.respond(e, stalled));
 
-    ToolResult r =
-        call("browser_open", Map.of("url", "http://site.test:" + sitePort() + "/stalled"));
+    ToolResult r = openOnSite("/stalled");
 
     assertFalse(r.isError(), r.text());
     assertTrue(r.text().contains("the picture never comes"), r.text());
@@ -333,24 +341,23 @@ class NavigationResultsTest {
   void aPageThatSendsItselfNowhereAsItLoadsFailsTheOpenWithinItsTimeoutAndKeepsTheBrowser() {
     String leaving =
         "<!doctype html><title>Leaving</title><p>on its way</p>"
-            + "<img src=\"http://127.0.0.1:"
-            + silent.getLocalPort()
-            + "/never.png\"><script>setTimeout(() => { location.href = 'http://127.0.0.1:"
-            + silent.getLocalPort()
-            + "/nowhere'; }, "
+            + "<img src=\""
+            + silentUrl("/never.png")
+            + "\"><script>setTimeout(() => { location.href = '"
+            + silentUrl("/nowhere")
+            + "'; }, "
             + NAVIGATION_TIMEOUT_MS / 4
             + ");</script>";
     site.createContext("/leaving", e -> LocalBrowser.respond(e, leaving));
 
-    ToolResult r =
-        call("browser_open", Map.of("url", "http://site.test:" + sitePort() + "/leaving"));
+    ToolResult r = openOnSite("/leaving");
 
     assertNavigationFailed(
         r,
         "the page started a navigation to 127.0.0.1, which had sent no response headers when the"
             + " action's time ran out; the page was closed");
     assertFalse(r.text().contains("lease=rebuilt"), r.text());
-    ToolResult fine = call("browser_open", Map.of("url", "http://site.test:" + sitePort() + "/"));
+    ToolResult fine = openOnSite("/");
     assertFalse(fine.isError(), fine.text());
     assertFalse(fine.text().contains("a fresh"), fine.text());
   }
@@ -367,12 +374,11 @@ class NavigationResultsTest {
     String waiting =
         "<!doctype html><title>Waiting</title><p>waiting for the word</p><script>"
             + "const poll = setInterval(async () => { if ((await (await fetch('/go')).text()) === 'go')"
-            + " { clearInterval(poll); location.href = 'http://127.0.0.1:"
-            + silent.getLocalPort()
-            + "/elsewhere'; } }, 50);</script>";
+            + " { clearInterval(poll); location.href = '"
+            + silentUrl("/elsewhere")
+            + "'; } }, 50);</script>";
     site.createContext("/waiting", e -> LocalBrowser.respond(e, waiting));
-    ToolResult opened =
-        call("browser_open", Map.of("url", "http://site.test:" + sitePort() + "/waiting"));
+    ToolResult opened = openOnSite("/waiting");
     assertFalse(opened.isError(), opened.text());
     int heldBefore = held.size();
 
@@ -390,42 +396,38 @@ class NavigationResultsTest {
     assertTrue(
         seen.text()
             .contains(
-                "The page is on its way to http://127.0.0.1:"
-                    + silent.getLocalPort()
-                    + "/elsewhere, which has sent no response yet"),
+                "The page is on its way to "
+                    + silentUrl("/elsewhere")
+                    + ", which has sent no response yet"),
         seen.text());
-    ToolResult fine = call("browser_open", Map.of("url", "http://site.test:" + sitePort() + "/"));
+    ToolResult fine = openOnSite("/");
     assertFalse(fine.isError(), fine.text());
     assertFalse(fine.text().contains("a fresh"), fine.text());
   }
 
   @Test
   void aSiteCannotPassItsOwnAnswerOffAsTheProxysFailureOrDenial() {
-    ToolResult forged =
-        call("browser_open", Map.of("url", "http://site.test:" + sitePort() + "/forged"));
+    ToolResult forged = openOnSite("/forged");
     assertFalse(forged.isError(), forged.text());
     assertTrue(forged.text().contains("HTTP status: 502"), forged.text());
     assertTrue(forged.text().contains("the site's own bad gateway"), forged.text());
-    ToolResult denial =
-        call("browser_open", Map.of("url", "http://site.test:" + sitePort() + "/forged-denial"));
+    ToolResult denial = openOnSite("/forged-denial");
     assertFalse(denial.isError(), denial.text());
     assertTrue(denial.text().contains("HTTP status: 403"), denial.text());
   }
 
   @Test
   void aSitesOwnErrorStatusIsAPageThatShowsTheStatus() {
-    ToolResult missing =
-        call("browser_open", Map.of("url", "http://site.test:" + sitePort() + "/missing"));
+    ToolResult missing = openOnSite("/missing");
     assertFalse(missing.isError(), missing.text());
     assertTrue(missing.text().contains("HTTP status: 404"), missing.text());
     assertEquals(404, LocalBrowser.observation(missing).get("status"));
     assertTrue(missing.text().contains("no such page"), missing.text());
-    ToolResult broken =
-        call("browser_open", Map.of("url", "http://site.test:" + sitePort() + "/broken"));
+    ToolResult broken = openOnSite("/broken");
     assertFalse(broken.isError(), broken.text());
     assertTrue(broken.text().contains("HTTP status: 500"), broken.text());
     assertEquals(500, LocalBrowser.observation(broken).get("status"));
-    ToolResult fine = call("browser_open", Map.of("url", "http://site.test:" + sitePort() + "/"));
+    ToolResult fine = openOnSite("/");
     assertFalse(fine.isError(), fine.text());
     assertFalse(fine.text().contains("HTTP status"), fine.text());
     System.out.println(
