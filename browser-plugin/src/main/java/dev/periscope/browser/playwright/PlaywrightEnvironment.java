@@ -314,10 +314,22 @@ final class PlaywrightEnvironment
   }
 
   private <T> T guarded(String what, long boundMs, java.util.concurrent.Callable<T> work) {
+    return guarded(what, boundMs, true, work);
+  }
+
+  /**
+   * {@link #guarded}; {@code onDocument} when the work acts on the page's document (not an open,
+   * which replaces it), which must have come first ({@link #awaitDocument}).
+   */
+  private <T> T guarded(
+      String what, long boundMs, boolean onDocument, java.util.concurrent.Callable<T> work) {
     return call(
         what,
         boundMs,
         () -> {
+          if (onDocument) {
+            awaitDocument(what, ErrorCode.BROWSER_STALE_REFERENCE);
+          }
           // The tab acted on, whichever is current by the end (one that closes itself gives way).
           Tab t = tab();
           NavigationOutcomes watching = t.navigations;
@@ -436,7 +448,7 @@ final class PlaywrightEnvironment
                     tab().page.url(), dialog.get(), tabs.takePageEvents())
                 .withTabs(tabs.listing(null));
           }
-          if (!tab().guards.awaitNavigation(System.nanoTime() + navigationWaitMs() * 1_000_000L)) {
+          if (!tab().guards.awaitNavigation(documentWaitEnd())) {
             // The page is on its way to a document that has not come: there is nothing to read
             // until it does, and Chromium runs no script in the page meanwhile.
             observedTab = tab();
@@ -513,11 +525,12 @@ final class PlaywrightEnvironment
   private static final int OBSERVE_ATTEMPTS = 3;
 
   /**
-   * How long an observation waits for a navigation under way to get its response: half the action
-   * timeout, which is the observation's own.
+   * Until when ({@link System#nanoTime()}) an observation or an action on the page waits for a
+   * navigation under way to get its response: half the action timeout, which is the observation's
+   * own, and within the call's waits.
    */
-  private long navigationWaitMs() {
-    return policy.timeouts().actionMs() / 2;
+  private long documentWaitEnd() {
+    return Math.min(System.nanoTime() + policy.timeouts().actionMs() / 2 * 1_000_000L, waitsEnd());
   }
 
   /** The page kept navigating itself while it was asked to go elsewhere, once and again. */
@@ -602,6 +615,7 @@ final class PlaywrightEnvironment
     guarded(
         "opening " + url,
         Math.max(1, (deadline - System.nanoTime()) / 1_000_000) + CALL_MARGIN_MS,
+        false,
         () -> {
           try {
             for (int attempt = 1; ; attempt++) {
@@ -1261,7 +1275,27 @@ final class PlaywrightEnvironment
    */
   private ElementHandle resolve(ProviderElement element) {
     requireObservedTab();
+    awaitDocument("reaching its elements", ErrorCode.BROWSER_STALE_REFERENCE);
     return PageScripts.resolve(tab().page, tab().observedFrames, registryKey, element);
+  }
+
+  /**
+   * A page on its way to another document runs no script until that document comes (Chromium holds
+   * them when it is another site's): waits for its response, at most half the action timeout and
+   * within the call's waits, and otherwise fails with {@code code} at once, instead of letting
+   * {@code what} wait out the call's whole bound.
+   */
+  private void awaitDocument(String what, ErrorCode code) {
+    Tab t = tab();
+    if (!t.guards.awaitNavigation(documentWaitEnd())) {
+      throw new BrowserException(
+          code,
+          "the page is on its way to "
+              + t.guards.destination()
+              + ", which has sent no response yet: "
+              + what
+              + " waits for that document; observe again, or open another page");
+    }
   }
 
   /**
@@ -1274,6 +1308,7 @@ final class PlaywrightEnvironment
         "the screenshot",
         () -> {
           tab().dialogs.requireNone("taking a screenshot");
+          awaitDocument("the screenshot", ErrorCode.BROWSER_ACTION_FAILED);
           Screenshot shot =
               Screenshots.capture(tab().page, fullPage, policy.screenshots(), credentialFields);
           return shot.view() == null
@@ -1295,6 +1330,7 @@ final class PlaywrightEnvironment
         "extracting " + kind,
         () -> {
           tab().dialogs.requireNone("extracting " + kind);
+          awaitDocument("extracting " + kind, ErrorCode.BROWSER_ACTION_FAILED);
           if (region != null) {
             requireObservedTab();
           }

@@ -52,6 +52,7 @@ import org.junit.jupiter.api.Test;
  */
 class NavigationResultsTest {
   static final long NAVIGATION_TIMEOUT_MS = 4000;
+  static final long ACTION_TIMEOUT_MS = 4000;
 
   static HttpServer site;
   static HttpsServer tls;
@@ -126,6 +127,8 @@ class NavigationResultsTest {
                     "ephemeral",
                     "navigationTimeoutMs",
                     NAVIGATION_TIMEOUT_MS,
+                    "actionTimeoutMs",
+                    ACTION_TIMEOUT_MS,
                     "network",
                     Map.of("mode", "allowlist", "allowCidrs", List.of("127.0.0.1/32")))));
     runtime = DefaultBrowserRuntime.builder(settings.runtime()).build();
@@ -372,7 +375,8 @@ class NavigationResultsTest {
     java.util.concurrent.atomic.AtomicBoolean go = new java.util.concurrent.atomic.AtomicBoolean();
     site.createContext("/go", e -> answer(e, 200, go.get() ? "go" : "wait"));
     String waiting =
-        "<!doctype html><title>Waiting</title><p>waiting for the word</p><script>"
+        "<!doctype html><title>Waiting</title><p>waiting for the word</p>"
+            + "<button>Stay</button><script>"
             + "const poll = setInterval(async () => { if ((await (await fetch('/go')).text()) === 'go')"
             + " { clearInterval(poll); location.href = '"
             + silentUrl("/elsewhere")
@@ -390,7 +394,17 @@ class NavigationResultsTest {
     assertTrue(held.size() > heldBefore, "the page did not set off for the silent server");
     // Long enough for the idle liveness checks, which run every 2 s, to have looked at it.
     Thread.sleep(3_000);
+    ToolResult stay = call("browser_click", LocalBrowser.target(opened, "Stay"));
+    ToolResult shot = call("browser_screenshot", Map.of());
     ToolResult seen = call("browser_observe", Map.of());
+
+    // Its elements cannot be reached, nor a picture taken, until the document comes: each says so
+    // once the wait for it ends, instead of waiting out the call's whole bound.
+    assertEquals("BROWSER_STALE_REFERENCE", code(stay), stay.text());
+    assertTrue(
+        stay.text().contains("the page is on its way to " + silentUrl("/elsewhere")), stay.text());
+    assertEquals("BROWSER_ACTION_FAILED", code(shot), shot.text());
+    assertTrue(shot.text().contains("the screenshot waits for that document"), shot.text());
 
     assertFalse(seen.isError(), seen.text());
     assertTrue(
