@@ -117,8 +117,8 @@ final class BrowserStorage {
 
   /**
    * The browser's state as a checkpoint holds it: the context's storage state with IndexedDB, and
-   * the session storage of {@code page}'s frames by origin, within {@code capBytes} for IndexedDB
-   * and session storage together.
+   * the session storage of {@code page}'s frames by origin (none when it is null), within {@code
+   * capBytes} for IndexedDB and session storage together.
    */
   static String capture(BrowserContext context, Page page, long capBytes) {
     JsonObject state =
@@ -126,7 +126,7 @@ final class BrowserStorage {
                 context.storageState(new BrowserContext.StorageStateOptions().setIndexedDB(true)))
             .getAsJsonObject();
     Map<String, JsonArray> session = new LinkedHashMap<>();
-    for (Frame frame : PageScripts.documentFrames(page)) {
+    for (Frame frame : page == null ? List.<Frame>of() : PageScripts.documentFrames(page)) {
       try {
         Object read = frame.evaluate(SESSION_ENTRIES);
         if (read instanceof Map<?, ?> m

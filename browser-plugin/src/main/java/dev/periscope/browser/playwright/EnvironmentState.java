@@ -49,14 +49,15 @@ final class EnvironmentState {
   }
 
   /**
-   * The cheap look: the storage digest (null: unknown) and the tabs, or null while a dialog is
-   * open.
+   * The cheap look: the storage digest (null: unknown) and the tabs, or null while a dialog is open
+   * or a tab is on its way to another document.
    */
   record Look(String storage, String tabs) {}
 
   /** Looks at the state. On the lane's thread. */
   Look look() {
-    if (tabs.any(t -> t.dialogs.pending().isPresent())) {
+    // A tab on its way to another document runs no script until it comes.
+    if (tabs.any(t -> t.dialogs.pending().isPresent() || t.guards.navigating())) {
       return null;
     }
     return new Look(storageDigest(), BrowserStorage.tabs(tabs.saved()));
@@ -67,8 +68,11 @@ final class EnvironmentState {
    * ({@link BrowserStorage}). On the lane's thread.
    */
   String capture() {
+    // A tab on its way to another document runs no script: its session storage is not read.
+    Tab current = tabs.current();
     return BrowserStorage.withTabs(
-        BrowserStorage.capture(context, tabs.current().page, capBytes),
+        BrowserStorage.capture(
+            context, current.guards.navigating() ? null : current.page, capBytes),
         BrowserStorage.tabs(tabs.saved()));
   }
 

@@ -308,6 +308,17 @@ final class Lane implements AutoCloseable {
     }
   }
 
+  /**
+   * Delivers the events the driver already sent, without a round trip: what a check of the pages'
+   * state reads is as fresh as the pipe. On the lane's thread, inside a call.
+   */
+  void deliverEvents() {
+    BoundedConnection c = connection;
+    if (c != null) {
+      c.pump();
+    }
+  }
+
   /** On the lane's thread: runs work with its bound set on every call it makes. */
   private <T> T bounded(
       Callable<T> work, long boundMs, java.util.concurrent.atomic.AtomicLong started)

@@ -66,7 +66,21 @@ final class PageGuards {
   /** Told how many new windows the document opened during an action, to wait for them. */
   private final java.util.function.IntConsumer opened;
 
-  private final AtomicInteger pendingNavigations = new AtomicInteger();
+  /**
+   * The main frame's navigation requests under way, each with when its response came ({@link
+   * System#nanoTime()}), or {@link #NO_ANSWER}: until the document commits, or the request finishes
+   * or fails without one (a download, a 204).
+   */
+  private final Map<Request, Long> underWay = new java.util.concurrent.ConcurrentHashMap<>();
+
+  private static final long NO_ANSWER = Long.MIN_VALUE;
+
+  /**
+   * How long after its response a navigation still counts as under way without its document: one
+   * whose end no event told of is not taken for one forever.
+   */
+  private static final long ANSWERED_GRACE_NS = 10_000_000_000L;
+
   private volatile String destination = "";
   private final List<String> externalNavigations = new ArrayList<>();
   private final List<String> pageEvents = new ArrayList<>();
@@ -122,12 +136,12 @@ final class PageGuards {
         request -> {
           if (isMainNavigation(request)) {
             destination = request.url();
-            pendingNavigations.incrementAndGet();
+            underWay.put(request, NO_ANSWER);
           }
         });
     page.onResponse(
         response -> {
-          settle(response.request());
+          underWay.computeIfPresent(response.request(), (r, since) -> System.nanoTime());
           String disposition = response.headers().getOrDefault("content-disposition", "");
           if (response.request().isNavigationRequest()
               && disposition.toLowerCase(Locale.ROOT).startsWith("attachment")
@@ -136,7 +150,14 @@ final class PageGuards {
             downloads.incrementAndGet();
           }
         });
-    page.onRequestFailed(this::settle);
+    page.onRequestFinished(underWay::remove);
+    page.onRequestFailed(underWay::remove);
+    page.onFrameNavigated(
+        frame -> {
+          if (frame == page.mainFrame()) {
+            underWay.clear(); // the document came
+          }
+        });
     page.onFileChooser(
         chooser -> {
           if (!choosing) {
@@ -249,7 +270,7 @@ final class PageGuards {
     List<String> blocked = new ArrayList<>(recorded.blocked());
     int windows = recorded.opened();
     int downloadLinks = recorded.downloading();
-    if (!page.isClosed() && (recorded.navigated() || pendingNavigations.get() > 0)) {
+    if (!page.isClosed() && (recorded.navigated() || navigating())) {
       // Only a navigation the page started waits here: an action that started none returns at once.
       awaitNavigationHeaders();
       Recorded again = readRegistry();
@@ -349,7 +370,16 @@ final class PageGuards {
    * another site.
    */
   boolean navigating() {
-    return pendingNavigations.get() > 0;
+    long now = System.nanoTime();
+    underWay
+        .values()
+        .removeIf(answered -> answered != NO_ANSWER && now - answered > ANSWERED_GRACE_NS);
+    return !underWay.isEmpty();
+  }
+
+  /** Whether a navigation under way has had no response yet. */
+  private boolean unanswered() {
+    return underWay.containsValue(NO_ANSWER);
   }
 
   /**
@@ -357,6 +387,7 @@ final class PageGuards {
    * get its response headers or fail; whether it did.
    */
   boolean awaitNavigation(long until) {
+    lane.deliverEvents();
     while (navigating()) {
       if (System.nanoTime() > until) {
         return false;
@@ -366,9 +397,23 @@ final class PageGuards {
     return true;
   }
 
-  /** Where the main frame is on its way to, when it is {@link #navigating()}. */
+  /**
+   * Where the main frame is on its way to, when it is {@link #navigating()}: without the query and
+   * fragment, which may carry a token meant for that site alone.
+   */
   String destination() {
-    return destination;
+    return withoutQuery(destination);
+  }
+
+  static String withoutQuery(String url) {
+    int cut = url.length();
+    for (char c : new char[] {'?', '#'}) {
+      int at = url.indexOf(c);
+      if (at >= 0) {
+        cut = Math.min(cut, at);
+      }
+    }
+    return url.substring(0, cut);
   }
 
   @SuppressWarnings("unchecked")
@@ -441,28 +486,26 @@ final class PageGuards {
     long deadline = Math.min(own, waitsEnd.getAsLong());
     page.waitForTimeout(25);
     if (!awaitNavigation(deadline)) {
+      boolean headers = unanswered();
       page.close();
       throw BrowserException.of(
           ErrorCode.BROWSER_NAVIGATION_FAILED,
           deadline == own
-              ? "the page sent no response headers within "
+              ? "the page "
+                  + (headers ? "sent no response headers" : "did not arrive")
+                  + " within "
                   + navigationTimeoutMs
                   + " ms; the page was closed"
               : "the page started a navigation to "
                   + NavigationOutcomes.host(destination)
-                  + ", which had sent no response headers when the action's time ran out; the page"
-                  + " was closed");
+                  + ", which "
+                  + (headers ? "had sent no response headers" : "had not arrived")
+                  + " when the action's time ran out; the page was closed");
     }
   }
 
   private boolean isMainNavigation(Request request) {
     return request.isNavigationRequest() && request.frame() == page.mainFrame();
-  }
-
-  private void settle(Request request) {
-    if (isMainNavigation(request)) {
-      pendingNavigations.updateAndGet(n -> Math.max(0, n - 1));
-    }
   }
 
   private static String string(JsonObject o, String field) {

@@ -294,11 +294,28 @@ final class PlaywrightEnvironment
     // one on its way to another site's document, which Chromium runs no script in until it comes.
     call(
         "checking the page",
-        () ->
-            tab().dialogs.pending().isPresent() || tab().guards.navigating()
-                ? null
-                : tab().page.evaluate("1"));
+        () -> {
+          Tab t = tab();
+          lane.deliverEvents();
+          if (t.dialogs.pending().isPresent() || t.guards.navigating()) {
+            return null;
+          }
+          try {
+            return lane.briefly(PROBE_FIRST_MS, () -> t.page.evaluate("1"));
+          } catch (PlaywrightException held) {
+            // A navigation that set off as the script went: the page is on its way, not stuck.
+            lane.deliverEvents();
+            return t.guards.navigating() ? null : t.page.evaluate("1");
+          }
+        });
   }
+
+  /**
+   * How long a liveness check's script may take before the check looks again whether the page set
+   * off for another document meanwhile (and then lets it be); else it asks again, within the
+   * runtime's deadline.
+   */
+  private static final long PROBE_FIRST_MS = 1_000;
 
   /**
    * Runs an action on the lane's thread and then reports, as {@code BROWSER_POLICY_DENIED},
@@ -438,8 +455,11 @@ final class PlaywrightEnvironment
 
   @Override
   public ProviderObservation observe(ObservationBudget budget) {
+    // Within the runtime's deadline for an observation (the action timeout and its margin): a
+    // script held by a navigation that set off meanwhile fails the observation, not the browser.
     return call(
         "observing the page",
+        policy.timeouts().actionMs() + CALL_MARGIN_MS / 2,
         () -> {
           var dialog = tab().dialogs.pending();
           if (dialog.isPresent()) {
@@ -449,30 +469,20 @@ final class PlaywrightEnvironment
                 .withTabs(tabs.listing(null));
           }
           if (!tab().guards.awaitNavigation(documentWaitEnd())) {
-            // The page is on its way to a document that has not come: there is nothing to read
-            // until it does, and Chromium runs no script in the page meanwhile.
-            observedTab = tab();
-            tab().observedFrames = List.of();
-            String text =
-                "The page is on its way to "
-                    + tab().guards.destination()
-                    + ", which has sent no response yet. Observe again to see it when it comes, or"
-                    + " open another page.";
-            return new ProviderObservation(
-                    tab().page.url(),
-                    "",
-                    text,
-                    text.length(),
-                    List.of(),
-                    0,
-                    false,
-                    tabs.takePageEvents(),
-                    0,
-                    null)
-                .withTabs(tabs.listing(null));
+            return onItsWay();
           }
           List<com.microsoft.playwright.Frame> frames = new java.util.ArrayList<>();
-          ProviderObservation o = observeSettled(budget, frames, tab().guards::drained);
+          ProviderObservation o;
+          try {
+            o = observeSettled(budget, frames, tab().guards::drained);
+          } catch (PlaywrightException held) {
+            lane.deliverEvents();
+            if (!tab().guards.navigating()) {
+              throw held;
+            }
+            // It set off for another document while it was read.
+            return onItsWay();
+          }
           tab().observedFrames = frames;
           observedTab = tab();
           return new ProviderObservation(
@@ -523,6 +533,32 @@ final class PlaywrightEnvironment
   }
 
   private static final int OBSERVE_ATTEMPTS = 3;
+
+  /**
+   * The observation of a page on its way to a document that has not come: there is nothing to read
+   * until it does, and Chromium runs no script in the page meanwhile. On the lane's thread.
+   */
+  private ProviderObservation onItsWay() {
+    observedTab = tab();
+    tab().observedFrames = List.of();
+    String text =
+        "The page is on its way to "
+            + tab().guards.destination()
+            + ", which has not arrived yet. Observe again to see it when it comes, or open another"
+            + " page.";
+    return new ProviderObservation(
+            tab().page.url(),
+            "",
+            text,
+            text.length(),
+            List.of(),
+            0,
+            false,
+            tabs.takePageEvents(),
+            0,
+            null)
+        .withTabs(tabs.listing(null));
+  }
 
   /**
    * Until when ({@link System#nanoTime()}) an observation or an action on the page waits for a
@@ -1292,7 +1328,7 @@ final class PlaywrightEnvironment
           code,
           "the page is on its way to "
               + t.guards.destination()
-              + ", which has sent no response yet: "
+              + ", which has not arrived yet: "
               + what
               + " waits for that document; observe again, or open another page");
     }

@@ -412,7 +412,7 @@ class NavigationResultsTest {
             .contains(
                 "The page is on its way to "
                     + silentUrl("/elsewhere")
-                    + ", which has sent no response yet"),
+                    + ", which has not arrived yet"),
         seen.text());
     ToolResult fine = openOnSite("/");
     assertFalse(fine.isError(), fine.text());
