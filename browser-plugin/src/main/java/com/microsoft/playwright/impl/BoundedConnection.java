@@ -143,6 +143,15 @@ public final class BoundedConnection {
     }
   }
 
+  /**
+   * The protocol method of the last call sent on the connection's thread ({@code
+   * evaluateExpression}, {@code goto}, ...), or empty: what a call that ran out of time was waiting
+   * for.
+   */
+  public String lastMethod() {
+    return transport.lastMethod;
+  }
+
   /** Closes the pipe to the driver, which then exits; does not wait. */
   public void disconnect() {
     try {
@@ -159,6 +168,7 @@ public final class BoundedConnection {
     private final AtomicInteger outOfBand = new AtomicInteger();
     private volatile long deadline;
     private volatile boolean bounded;
+    private volatile String lastMethod = "";
     private boolean pumping;
     private boolean received;
 
@@ -175,6 +185,12 @@ public final class BoundedConnection {
           && !metadata.getAsJsonObject().has("timeout")) {
         long left = (deadline - System.nanoTime()) / 1_000_000;
         metadata.getAsJsonObject().addProperty("timeout", Math.max(1, left));
+      }
+      JsonElement method = message.get("method");
+      JsonElement id = message.get("id");
+      boolean outOfBand = id != null && id.isJsonPrimitive() && id.getAsInt() >= OUT_OF_BAND_IDS;
+      if (method != null && method.isJsonPrimitive() && !outOfBand) {
+        lastMethod = method.getAsString();
       }
       pipe.send(message);
     }

@@ -319,6 +319,23 @@ final class Lane implements AutoCloseable {
     }
   }
 
+  /**
+   * What a call that ran out of time was waiting for, in words, from the protocol method last sent
+   * on {@code c}: for the failure's message.
+   */
+  static String waitingFor(BoundedConnection c) {
+    String method = c == null ? "" : c.lastMethod();
+    if (method.startsWith("evaluate")) {
+      return " to a script";
+    }
+    return switch (method) {
+      case "goto", "reload", "goBack", "goForward" -> " to a navigation";
+      case "screenshot" -> " to a screenshot";
+      case "waitForTimeout" -> "";
+      default -> method.isEmpty() ? "" : " (" + method + ")";
+    };
+  }
+
   /** On the lane's thread: runs work with its bound set on every call it makes. */
   private <T> T bounded(
       Callable<T> work, long boundMs, java.util.concurrent.atomic.AtomicLong started)
@@ -337,7 +354,7 @@ final class Lane implements AutoCloseable {
       if (System.nanoTime() - deadline >= 0) {
         // Its bound ran out: say so, not "Timeout 1ms exceeded" of the call it ended in.
         throw new com.microsoft.playwright.PlaywrightException(
-            "the page did not answer within " + boundMs + " ms", e);
+            "the page did not answer within " + boundMs + " ms" + waitingFor(c), e);
       }
       throw e;
     }

@@ -646,11 +646,12 @@ final class PlaywrightEnvironment
   }
 
   private void navigateOnce(String url, long deadline) {
-    // The call's bound is what is left of the navigation timeout, so that the waits after the
-    // navigation (a navigation the page started as it loaded) end within it too.
+    // The call's bound is what is left of the navigation timeout and a second, so that the waits
+    // after the navigation (a navigation the page started as it loaded) end within it too, and a
+    // call held past it fails the open before the runtime's deadline: not the browser.
     guarded(
         "opening " + url,
-        Math.max(1, (deadline - System.nanoTime()) / 1_000_000) + CALL_MARGIN_MS,
+        Math.max(1, (deadline - System.nanoTime()) / 1_000_000) + CALL_MARGIN_MS / 2,
         false,
         () -> {
           try {

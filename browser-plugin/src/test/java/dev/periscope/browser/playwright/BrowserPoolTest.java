@@ -276,7 +276,8 @@ class BrowserPoolTest {
           assertThrows(BrowserException.class, () -> wedged.observe(new ObservationBudget(100, 5)));
       long wedgedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
       // An observation's bound: the action timeout (1 s), and 1 s, within the runtime's deadline.
-      assertTrue(e.getMessage().contains("did not answer within 2000 ms"), e.getMessage());
+      assertTrue(
+          e.getMessage().contains("did not answer within 2000 ms to a script"), e.getMessage());
       assertTrue(wedgedMs < Lane.UNANSWERED_MARGIN_MS, "took " + wedgedMs + " ms");
       assertTrue(shown(other).contains("cookie=[who=alice]"), "the other went on");
       assertEquals(1, chromiumBrowsers().size(), "the shared browser was not replaced");
