@@ -291,8 +291,8 @@ final class Lane implements AutoCloseable {
 
   /**
    * Runs a piece of the work now running with its Playwright calls bounded by {@code ms} as well: a
-   * call that may stall (a script in a page whose main frame is on its way to another site, which
-   * Chromium holds until that navigation commits) gives up sooner. On the lane's thread.
+   * call that may stall (a script in a page whose main frame is on its way to another document,
+   * which Chromium holds until that navigation commits) gives up sooner. On the lane's thread.
    */
   <T> T briefly(long ms, java.util.function.Supplier<T> work) {
     BoundedConnection c = connection;

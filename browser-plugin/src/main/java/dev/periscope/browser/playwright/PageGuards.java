@@ -340,8 +340,8 @@ final class PageGuards {
    */
   private Recorded readRegistry() {
     if (navigating()) {
-      // Chromium holds a script for a document whose frame is on its way to another site until
-      // that navigation commits: the record goes with the document.
+      // Chromium holds a script for a document whose frame is on its way to another document
+      // until that navigation commits: the record goes with the document.
       return new Recorded(List.of(), true, 0, 0);
     }
     try {
@@ -352,8 +352,8 @@ final class PageGuards {
               () -> (Map<String, Object>) page.evaluate(READ_REGISTRY, registryKey));
       return recorded(r);
     } catch (PlaywrightException e) {
-      // Gone, or held: a navigation the action started to another site is under way, and its
-      // request is not known yet.
+      // Gone, or held: a navigation the action started is under way, and its request is not
+      // known yet.
       return new Recorded(List.of(), true, 0, 0);
     }
   }
@@ -365,9 +365,9 @@ final class PageGuards {
   static final long REGISTRY_READ_MS = 3_000;
 
   /**
-   * Whether the page's main frame is on its way to another document: its request is out and no
-   * response has come. Chromium runs no script in the page meanwhile when that document is of
-   * another site.
+   * Whether the page's main frame is on its way to another document: its request is out, and the
+   * document has not committed. Chromium runs no script in the page meanwhile (seen for another
+   * site's document and for one of the same origin).
    */
   boolean navigating() {
     long now = System.nanoTime();

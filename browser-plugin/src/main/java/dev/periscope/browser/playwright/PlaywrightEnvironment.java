@@ -291,7 +291,7 @@ final class PlaywrightEnvironment
   @Override
   public void probe() {
     // A page that holds a dialog open runs no script, and answers for itself: it waits. So does
-    // one on its way to another site's document, which Chromium runs no script in until it comes.
+    // one on its way to another document, which Chromium runs no script in until it comes.
     call(
         "checking the page",
         () -> {
@@ -1318,9 +1318,9 @@ final class PlaywrightEnvironment
 
   /**
    * A page on its way to another document runs no script until that document comes (Chromium holds
-   * them when it is another site's): waits for its response, at most half the action timeout and
-   * within the call's waits, and otherwise fails with {@code code} at once, instead of letting
-   * {@code what} wait out the call's whole bound.
+   * them): waits for it, at most half the action timeout and within the call's waits, and otherwise
+   * fails with {@code code} at once, instead of letting {@code what} wait out the call's whole
+   * bound.
    */
   private void awaitDocument(String what, ErrorCode code) {
     Tab t = tab();
