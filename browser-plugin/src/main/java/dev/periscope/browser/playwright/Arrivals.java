@@ -26,10 +26,11 @@ final class Arrivals {
 
   /**
    * Waits on {@code page} until {@code expected} have arrived since the {@link #mark}, at most
-   * until {@code deadline} ({@link System#nanoTime()}), and no more than {@code quietMs} after the
-   * last one came (a count too high does not hold the action up for long).
+   * {@code maxMs} and not past {@code until} ({@link System#nanoTime()}), and no more than {@code
+   * quietMs} after the last one came (a count too high does not hold the action up for long).
    */
-  void await(Page page, int expected, long deadline, long quietMs) {
+  void await(Page page, int expected, long maxMs, long until, long quietMs) {
+    long deadline = Math.min(System.nanoTime() + maxMs * 1_000_000L, until);
     while (count - before < expected
         && System.nanoTime() < deadline
         && !(count > before && System.nanoTime() - last > quietMs * 1_000_000L)) {

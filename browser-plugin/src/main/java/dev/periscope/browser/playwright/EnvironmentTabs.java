@@ -241,8 +241,8 @@ final class EnvironmentTabs {
    * later is closed and reported, as one no action opened.
    */
   void awaitOpened(int count, long until) {
-    long own = System.nanoTime() + Math.min(navigationTimeoutMs, OPENED_WAIT_MS) * 1_000_000L;
-    arrivals.await(current.page, count, Math.min(own, until), MORE_WAIT_MS);
+    arrivals.await(
+        current.page, count, Math.min(navigationTimeoutMs, OPENED_WAIT_MS), until, MORE_WAIT_MS);
   }
 
   /** The pages closed and not yet reported, for {@code t}'s guards when it is current. */

@@ -294,10 +294,7 @@ final class PageGuards {
    */
   private void awaitDownloads(int count) {
     startedDownloads.await(
-        page,
-        count,
-        Math.min(System.nanoTime() + DOWNLOADS_WAIT_MS * 1_000_000L, waitsEnd.getAsLong()),
-        MORE_DOWNLOADS_WAIT_MS);
+        page, count, DOWNLOADS_WAIT_MS, waitsEnd.getAsLong(), MORE_DOWNLOADS_WAIT_MS);
   }
 
   /**
@@ -367,9 +364,11 @@ final class PageGuards {
   /**
    * Whether the page's main frame is on its way to another document: its request is out, and the
    * document has not committed. Chromium runs no script in the page meanwhile (seen for another
-   * site's document and for one of the same origin).
+   * site's document and for one of the same origin). The events the driver already sent are
+   * delivered first, so the answer is as fresh as the pipe. On the lane's thread, inside a call.
    */
   boolean navigating() {
+    lane.deliverEvents();
     long now = System.nanoTime();
     underWay
         .values()
@@ -384,10 +383,9 @@ final class PageGuards {
 
   /**
    * Waits, at most until {@code until} ({@link System#nanoTime()}), for a navigation under way to
-   * get its response headers or fail; whether it did.
+   * commit its document or end without one; whether it did.
    */
   boolean awaitNavigation(long until) {
-    lane.deliverEvents();
     while (navigating()) {
       if (System.nanoTime() > until) {
         return false;
@@ -406,14 +404,7 @@ final class PageGuards {
   }
 
   static String withoutQuery(String url) {
-    int cut = url.length();
-    for (char c : new char[] {'?', '#'}) {
-      int at = url.indexOf(c);
-      if (at >= 0) {
-        cut = Math.min(cut, at);
-      }
-    }
-    return url.substring(0, cut);
+    return url.split("[?#]", 2)[0];
   }
 
   @SuppressWarnings("unchecked")

@@ -177,6 +177,15 @@ final class PlaywrightEnvironment
   private static final long CALL_MARGIN_MS = 2_000;
 
   /**
+   * The bound of a call whose work has {@code timeoutMs} and which must fail before the runtime's
+   * deadline for it (that timeout and the runtime's margin): half the usual margin on top, so that
+   * a script held past it fails the call, not the browser.
+   */
+  private static long boundWithin(long timeoutMs) {
+    return timeoutMs + CALL_MARGIN_MS / 2;
+  }
+
+  /**
    * When the waits after an action (for a navigation's headers, the windows and downloads it
    * started) end at the latest: a second before the timeout of the call they are part of, leaving
    * it time to answer (and to close a page whose navigation got no headers) before the runtime's
@@ -296,7 +305,6 @@ final class PlaywrightEnvironment
         "checking the page",
         () -> {
           Tab t = tab();
-          lane.deliverEvents();
           if (t.dialogs.pending().isPresent() || t.guards.navigating()) {
             return null;
           }
@@ -304,7 +312,6 @@ final class PlaywrightEnvironment
             return lane.briefly(PROBE_FIRST_MS, () -> t.page.evaluate("1"));
           } catch (PlaywrightException held) {
             // A navigation that set off as the script went: the page is on its way, not stuck.
-            lane.deliverEvents();
             return t.guards.navigating() ? null : t.page.evaluate("1");
           }
         });
@@ -459,7 +466,7 @@ final class PlaywrightEnvironment
     // script held by a navigation that set off meanwhile fails the observation, not the browser.
     return call(
         "observing the page",
-        policy.timeouts().actionMs() + CALL_MARGIN_MS / 2,
+        boundWithin(policy.timeouts().actionMs()),
         () -> {
           var dialog = tab().dialogs.pending();
           if (dialog.isPresent()) {
@@ -476,7 +483,6 @@ final class PlaywrightEnvironment
           try {
             o = observeSettled(budget, frames, tab().guards::drained);
           } catch (PlaywrightException held) {
-            lane.deliverEvents();
             if (!tab().guards.navigating()) {
               throw held;
             }
@@ -561,8 +567,8 @@ final class PlaywrightEnvironment
   }
 
   /**
-   * Until when ({@link System#nanoTime()}) an observation or an action on the page waits for a
-   * navigation under way to get its response: half the action timeout, which is the observation's
+   * Until when ({@link System#nanoTime()}) an observation or an action on the page waits for the
+   * document a navigation under way brings: half the action timeout, which is the observation's
    * own, and within the call's waits.
    */
   private long documentWaitEnd() {
@@ -651,7 +657,7 @@ final class PlaywrightEnvironment
     // call held past it fails the open before the runtime's deadline: not the browser.
     guarded(
         "opening " + url,
-        Math.max(1, (deadline - System.nanoTime()) / 1_000_000) + CALL_MARGIN_MS / 2,
+        boundWithin(Math.max(1, (deadline - System.nanoTime()) / 1_000_000)),
         false,
         () -> {
           try {
