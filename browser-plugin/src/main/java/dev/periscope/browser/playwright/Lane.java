@@ -535,16 +535,18 @@ final class Lane implements AutoCloseable {
    * Ends the Grid sessions of this lane that are still open once its driver is gone: a driver that
    * was killed or died cannot end them, and the Grid would hold their slots until its own session
    * timeout. Each request is bounded; what fails is logged, and ends at that timeout.
+   *
+   * <p>Each is first given time to go, as an end may still be under way ({@link
+   * #awaitEndsAnswered}): {@link #LEFT_SESSIONS_SETTLE_MS}, or {@link #ENDING_DRIVER_SETTLE_MS}
+   * when the driver was stopped while it was ending its sessions ({@code stoppedWhileEnding}).
    */
-  private void endLeftGridSessions() {
+  private void endLeftGridSessions(boolean stoppedWhileEnding) {
     GridSettings g = grid.orElseThrow();
     List<GridStatus.Session> left;
     try {
       left = GridClient.status(g, 5_000).ofLane(gridTag);
-      // A driver that closed its browser ended its session itself, and the Grid may still be
-      // ending it: a second end that meets the first fails on the node, and has been seen to
-      // leave its slot taken. What is still listed a moment later is what no one ends.
-      long settled = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(LEFT_SESSIONS_SETTLE_MS);
+      long settleMs = stoppedWhileEnding ? ENDING_DRIVER_SETTLE_MS : LEFT_SESSIONS_SETTLE_MS;
+      long settled = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settleMs);
       while (!left.isEmpty() && System.nanoTime() - settled < 0) {
         Thread.sleep(200);
         try {
@@ -600,6 +602,71 @@ final class Lane implements AutoCloseable {
 
   /** How long a lane's Grid sessions are given to end on their own before it ends them. */
   private static final long LEFT_SESSIONS_SETTLE_MS = 3_000;
+
+  /** The same when its driver was stopped while ending them: an end it sent may be on its way. */
+  private static final long ENDING_DRIVER_SETTLE_MS = 10_000;
+
+  /**
+   * How long a grid lane's driver is given to exit once told to: it first ends each Grid session it
+   * still has, and a node takes about a second to stop a browser, longer when it is busy.
+   */
+  private static final long GRID_DRIVER_EXIT_MS = 10_000;
+
+  /**
+   * The Grid sessions whose browsers this lane closed, until the Grid no longer lists them: their
+   * ends may still be under way.
+   */
+  private final java.util.Set<String> endsUnderWay =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  /**
+   * On the lane's thread: closes a browser of the lane's own on the Grid (one it attached to is
+   * only disconnected). Its driver ends the Grid session once the connection has closed, after this
+   * returns; {@link #close} waits for that end to be answered.
+   */
+  void closeRemote(Remote remote) {
+    remote.session().ifPresent(s -> endsUnderWay.add(s.id()));
+    remote.browser().close();
+  }
+
+  /**
+   * Waits, at most {@code boundMs} (the time a driver is given to end its sessions, whatever the
+   * close's own bound), until the Grid no longer lists the sessions whose browsers this lane
+   * closed. A Playwright driver told to exit ends again every Grid session whose end it has not yet
+   * been answered, and two ends of one session that meet on the node were seen to hold the first
+   * until the driver was stopped, and to leave the slot taken until the Grid's session timeout (the
+   * node stops a session only after its browser driver answers the end).
+   */
+  private void awaitEndsAnswered(long boundMs) {
+    if (grid.isEmpty() || endsUnderWay.isEmpty()) {
+      return;
+    }
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(boundMs);
+    try {
+      while (true) {
+        java.util.Set<String> listed = new java.util.HashSet<>();
+        GridClient.status(grid.get(), 5_000).ofLane(gridTag).forEach(s -> listed.add(s.id()));
+        endsUnderWay.retainAll(listed);
+        if (endsUnderWay.isEmpty()) {
+          return;
+        }
+        if (System.nanoTime() - deadline >= 0) {
+          LOG.info(
+              "browser lane {}: the Grid still lists {} session(s) it was asked to end {} ms ago",
+              number,
+              endsUnderWay.size(),
+              boundMs);
+          return;
+        }
+        Thread.sleep(100);
+      }
+    } catch (java.io.IOException e) {
+      LOG.debug(
+          "the Grid's status did not say whether the lane's sessions ended: {}", e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
 
   /** The Grid had no free slot within its queue timeout. */
   static final class GridCapacityException extends RuntimeException {
@@ -866,6 +933,10 @@ final class Lane implements AutoCloseable {
     if (dead) {
       kill();
     }
+    if (!killed) {
+      // Before its driver is told to go: it would end again the sessions still ending.
+      awaitEndsAnswered(GRID_DRIVER_EXIT_MS);
+    }
     RuntimeException failure = null;
     try {
       if (!killed && !thread.isShutdown()) {
@@ -918,17 +989,25 @@ final class Lane implements AutoCloseable {
         }
       }
       browserProcess.filter(ProcessHandle::isAlive).ifPresent(Lane::destroyTree);
-      driverProcess.ifPresent(
-          p -> {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            try {
-              p.onExit().get(5, TimeUnit.SECONDS);
-            } catch (Exception e) {
-              p.destroyForcibly();
-            }
-          });
+      // A driver told to go ends the Grid sessions it still has, and exits once each end is
+      // answered; one stopped before that may have an end still on its way to the Grid.
+      boolean stoppedWhileEnding = false;
+      if (driverProcess.isPresent()) {
+        ProcessHandle p = driverProcess.get();
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        try {
+          p.onExit().get(grid.isPresent() ? GRID_DRIVER_EXIT_MS : 5_000, TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+          LOG.warn(
+              "browser lane {}: its driver did not exit within {} ms of being told to; stopped",
+              number,
+              grid.isPresent() ? GRID_DRIVER_EXIT_MS : 5_000);
+          p.destroyForcibly();
+          stoppedWhileEnding = true;
+        }
+      }
       if (grid.isPresent() && driverProcess.isPresent()) {
-        endLeftGridSessions();
+        endLeftGridSessions(stoppedWhileEnding);
       }
       try {
         PlaywrightProvider.deleteTree(tempRoot);

@@ -1631,7 +1631,7 @@ final class PlaywrightEnvironment
                           // Its own browser, a session on a Grid: closing it ends that session.
                           // A Chromium the user runs: closing only disconnects.
                           lane.deadline(closeTimeoutMs);
-                          context.browser().close();
+                          lane.closeRemote(remote.get());
                         }
                       }
                       return null;

@@ -342,7 +342,7 @@ public final class PlaywrightProvider implements CheckpointingProvider {
                 try {
                   prepared = prepared(lane, remote, policy, destinations, storageState);
                 } catch (RuntimeException e) {
-                  remote.ifPresent(r -> closeRemote(lane, r.browser(), e));
+                  remote.ifPresent(r -> closeRemote(lane, r, e));
                   throw e;
                 }
                 try {
@@ -376,7 +376,7 @@ public final class PlaywrightProvider implements CheckpointingProvider {
                   } catch (RuntimeException closing) {
                     e.addSuppressed(closing);
                   }
-                  remote.ifPresent(r -> closeRemote(lane, r.browser(), e));
+                  remote.ifPresent(r -> closeRemote(lane, r, e));
                   throw e;
                 }
               },
@@ -488,10 +488,10 @@ public final class PlaywrightProvider implements CheckpointingProvider {
    * On the lane's thread: closes a remote browser whose environment failed to open, with a bound of
    * its own (the open's may be spent), which ends its Grid session.
    */
-  private void closeRemote(Lane lane, com.microsoft.playwright.Browser remote, RuntimeException e) {
+  private void closeRemote(Lane lane, Lane.Remote remote, RuntimeException e) {
     try {
       lane.deadline(settings.closeTimeoutMs());
-      remote.close();
+      lane.closeRemote(remote);
     } catch (RuntimeException closing) {
       e.addSuppressed(closing);
     }

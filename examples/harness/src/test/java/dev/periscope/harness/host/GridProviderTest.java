@@ -217,7 +217,7 @@ class GridProviderTest {
 
   @Test
   void aGridWithNoFreeSlotFailsWithinTheBoundAndSaysSo() throws Exception {
-    assertEquals(2, freeSlotsOnceThey(2), "a test before left a Grid session open");
+    assertFreeSlots(2, "a test before left a Grid session open");
     Host h = start(grid.url.toString(), 3_000);
     for (String agent : java.util.List.of("a", "b")) {
       ToolResult r = call(h, agent, "browser_open", Map.of("url", site.url("/login")));
@@ -398,31 +398,62 @@ class GridProviderTest {
     }
   }
 
-  /** How many Chrome slots the Grid's {@code /status} shows free, once it shows {@code want}. */
-  private static int freeSlotsOnceThey(int want) throws Exception {
+  /**
+   * Waits up to 30 s for the Grid's {@code /status} to show {@code want} free Chrome slots, and
+   * fails with {@code what} when it does not: the message names each session still held, the lane
+   * that asked for it, and what the hub's and nodes' logs say of it.
+   */
+  private static void assertFreeSlots(int want, String what) throws Exception {
     java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
     long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
     int free;
+    String status;
     do {
-      String status =
+      status =
           http.send(
                   java.net.http.HttpRequest.newBuilder(grid.url.resolve("/status")).build(),
                   java.net.http.HttpResponse.BodyHandlers.ofString())
               .body();
       free = status.split("\"session\": null", -1).length - 1;
       if (free == want) {
-        return free;
+        return;
       }
       Thread.sleep(250);
     } while (System.nanoTime() < deadline);
-    return free;
+    StringBuilder held = new StringBuilder();
+    java.util.regex.Matcher session =
+        java.util.regex.Pattern.compile("\"sessionId\": \"([0-9a-f]+)\"").matcher(status);
+    while (session.find()) {
+      String id = session.group(1);
+      held.append("\nsession ").append(id);
+      java.util.regex.Matcher lane =
+          java.util.regex.Pattern.compile("\"periscope:lane\": \"([^\"]+)\"")
+              .matcher(status.substring(session.end()));
+      if (lane.find()) {
+        held.append(" of lane ").append(lane.group(1));
+      }
+      try (var logs = Files.list(gridDir)) {
+        for (Path log : logs.filter(f -> f.toString().endsWith(".log")).sorted().toList()) {
+          Files.readAllLines(log).stream()
+              .filter(l -> l.contains(id))
+              .limit(6)
+              .forEach(
+                  l ->
+                      held.append("\n  ")
+                          .append(log.getFileName())
+                          .append(": ")
+                          .append(l, 0, Math.min(l.length(), 180)));
+        }
+      }
+    }
+    assertEquals(want, free, what + "; the Grid holds:" + held);
   }
 
   @Test
   void theGridSessionsOfAKilledDriverAreEndedAndAStopLeavesNone() throws Exception {
     Host h = start(grid.url.toString(), 60_000);
     ok(h, "orphan", "browser_open", Map.of("url", site.url("/login")));
-    assertEquals(1, freeSlotsOnceThey(1));
+    assertFreeSlots(1, "the agent's browser holds one slot");
     // The host's Playwright driver, started by this test's JVM (the Grid's processes are java).
     ProcessHandle driver =
         ProcessHandle.current()
@@ -442,15 +473,52 @@ class GridProviderTest {
     }
     assertFalse(next.isError(), next.text());
     assertTrue(next.text().contains("URL: " + site.url("/home")), next.text());
-    assertEquals(1, freeSlotsOnceThey(1), "the killed driver's Grid session is still open");
+    assertFreeSlots(1, "the killed driver's Grid session is still open");
     h.close();
     host = null;
-    assertEquals(2, freeSlotsOnceThey(2), "a stopped host left a session open on the Grid");
+    assertFreeSlots(2, "a stopped host left a session open on the Grid");
+  }
+
+  /**
+   * A host stopped with 100 ms for each close: the browsers' closes run out of time, and their Grid
+   * sessions still end (the driver's own ends as it exits, or the lane's after it).
+   */
+  @Test
+  void aHostWhoseClosesRunOutOfTimeStillLeavesNoGridSession() throws Exception {
+    assertFreeSlots(2, "a test before left a Grid session open");
+    HarnessHome home = new HarnessHome(homeDir);
+    PluginInstaller.add(home, "p", HarnessProcess.PACKAGE, true);
+    TestProjects.project(
+        projectDir,
+        """
+        plugins:
+          browser:
+            provider: grid
+            cleanupTimeoutMs: 100
+            grid: {url: "%s", queueTimeoutMs: 60000}
+            network:
+              mode: allowlist
+              allowCidrs: ["127.0.0.1/32"]
+        """
+            .formatted(grid.url));
+    Host h = Host.start(home, "p", projectDir, Host.Options.defaults());
+    host = h;
+    for (String agent : List.of("left", "right")) {
+      ok(h, agent, "browser_open", Map.of("url", site.url("/login")));
+    }
+    assertFreeSlots(0, "each agent's browser holds a slot");
+    host = null;
+    try {
+      h.close();
+    } catch (RuntimeException ranOut) {
+      // A close that ran out of its 100 ms says so; what it leaves on the Grid is checked below.
+    }
+    assertFreeSlots(2, "a host whose closes ran out of time left a session open on the Grid");
   }
 
   @Test
   void twoAgentsAtOnceGetABrowserEachOnTheGrid() throws Exception {
-    assertEquals(2, freeSlotsOnceThey(2), "a test before left a Grid session open");
+    assertFreeSlots(2, "a test before left a Grid session open");
     Host h = start(grid.url.toString(), 60_000);
     List<ToolResult> results = new CopyOnWriteArrayList<>();
     List<Thread> agents = new ArrayList<>();
@@ -472,6 +540,18 @@ class GridProviderTest {
     assertEquals(1, right.size(), right.toString());
     // One slot a node: the two browsers are on the two nodes.
     assertFalse(left.equals(right), left + " " + right);
+    // Each session is ended once. A driver told to exit ends again each session whose end it has
+    // not been answered yet, and the node holds the second end until the driver is stopped,
+    // which the hub logs.
+    long hubLogBefore = Files.size(gridDir.resolve("hub.log"));
+    h.close();
+    host = null;
+    String hubLog = Files.readString(gridDir.resolve("hub.log"));
+    assertFalse(
+        hubLog.substring((int) hubLogBefore).contains("Unable to execute request for an existing"),
+        "a request the hub held failed as the host stopped: "
+            + hubLog.substring(
+                (int) hubLogBefore, Math.min(hubLog.length(), (int) hubLogBefore + 600)));
   }
 
   /**
@@ -595,7 +675,7 @@ class GridProviderTest {
   @Test
   @org.junit.jupiter.api.Order(Integer.MAX_VALUE - 2) // it drains a node, then starts another
   void whenItsNodeDrainsTheSessionMovesOffItLoggedInAndTheNodeStops() throws Exception {
-    assertEquals(2, freeSlotsOnceThey(2), "a test before left a Grid session open");
+    assertFreeSlots(2, "a test before left a Grid session open");
     Host h = start(grid.url.toString(), 60_000, "", home -> {}, "drainCheckMs: 1000");
     try {
       ToolResult login = call(h, "drained", "browser_open", Map.of("url", site.url("/login")));
