@@ -96,6 +96,11 @@ class GridProviderTest {
     }
   }
 
+  /**
+   * The project's {@code cleanupTimeoutMs} (the bound of each browser's close) for the next start.
+   */
+  private long cleanupTimeoutMs = 10_000;
+
   private Host start(String gridUrl, long queueTimeoutMs) throws Exception {
     return start(gridUrl, queueTimeoutMs, "");
   }
@@ -136,12 +141,17 @@ class GridProviderTest {
             plugins:
               browser:
                 provider: grid
+                cleanupTimeoutMs: %d
                 grid: {url: "%s", queueTimeoutMs: %d%s}
                 network:
                   mode: allowlist
                   allowCidrs: ["127.0.0.1/32"]
             """
-                .formatted(gridUrl, queueTimeoutMs, gridMore.isEmpty() ? "" : ", " + gridMore));
+                .formatted(
+                    cleanupTimeoutMs,
+                    gridUrl,
+                    queueTimeoutMs,
+                    gridMore.isEmpty() ? "" : ", " + gridMore));
     host = Host.start(home, "p", projectDir, Host.Options.defaults());
     return host;
   }
@@ -486,23 +496,8 @@ class GridProviderTest {
   @Test
   void aHostWhoseClosesRunOutOfTimeStillLeavesNoGridSession() throws Exception {
     assertFreeSlots(2, "a test before left a Grid session open");
-    HarnessHome home = new HarnessHome(homeDir);
-    PluginInstaller.add(home, "p", HarnessProcess.PACKAGE, true);
-    TestProjects.project(
-        projectDir,
-        """
-        plugins:
-          browser:
-            provider: grid
-            cleanupTimeoutMs: 100
-            grid: {url: "%s", queueTimeoutMs: 60000}
-            network:
-              mode: allowlist
-              allowCidrs: ["127.0.0.1/32"]
-        """
-            .formatted(grid.url));
-    Host h = Host.start(home, "p", projectDir, Host.Options.defaults());
-    host = h;
+    cleanupTimeoutMs = 100;
+    Host h = start(grid.url.toString(), 60_000);
     for (String agent : List.of("left", "right")) {
       ok(h, agent, "browser_open", Map.of("url", site.url("/login")));
     }
