@@ -622,10 +622,13 @@ final class Lane implements AutoCloseable {
   /**
    * On the lane's thread: closes a browser of the lane's own on the Grid (one it attached to is
    * only disconnected). Its driver ends the Grid session once the connection has closed, after this
-   * returns; {@link #close} waits for that end to be answered.
+   * returns; {@link #close} waits for that end to be answered. (A browser already disconnected, its
+   * node gone, had its session ended as it disconnected.)
    */
   void closeRemote(Remote remote) {
-    remote.session().ifPresent(s -> endsUnderWay.add(s.id()));
+    if (remote.browser().isConnected()) {
+      remote.session().ifPresent(s -> endsUnderWay.add(s.id()));
+    }
     remote.browser().close();
   }
 
