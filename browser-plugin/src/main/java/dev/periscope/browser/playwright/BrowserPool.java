@@ -211,9 +211,36 @@ final class BrowserPool {
       retiring = List.copyOf(closers);
     }
     dev.periscope.browser.Cleanup cleanup = new dev.periscope.browser.Cleanup();
+    // At once, each on a thread of its own: a lane's close waits for its driver and, on a Grid,
+    // for the ends of its sessions, and no lane's wait is another's.
+    java.util.Queue<RuntimeException> failures = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    List<Thread> closing = new java.util.ArrayList<>();
     for (Started s : all) {
-      cleanup.run(() -> s.lane.close(timeoutMs));
+      Thread t =
+          new Thread(
+              () -> {
+                try {
+                  s.lane.close(timeoutMs);
+                } catch (RuntimeException e) {
+                  failures.add(e);
+                }
+              },
+              "periscope-pool-close-" + s.lane.number);
+      t.start();
+      closing.add(t);
     }
+    for (Thread t : closing) {
+      cleanup.run(
+          () -> {
+            try {
+              // Each step of a lane's close is bounded.
+              t.join();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          });
+    }
+    failures.forEach(cleanup::add);
     for (Thread closer : retiring) {
       cleanup.run(
           () -> {

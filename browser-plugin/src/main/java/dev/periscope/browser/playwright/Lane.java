@@ -79,6 +79,12 @@ final class Lane implements AutoCloseable {
   /** The value of {@link #GRID_TAG} on this lane's Grid sessions. */
   private final String gridTag;
 
+  /** On a grid lane: the ends of its Grid sessions it asked for, until the Grid has them done. */
+  private final Optional<GridEnds> ends;
+
+  /** On a grid lane: the browsers it started on the Grid and has not closed. */
+  private final java.util.Set<Remote> remotes = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   /**
    * The Grid sessions this lane's launches were found to be, so the next launch's is told apart.
    */
@@ -107,6 +113,7 @@ final class Lane implements AutoCloseable {
     this.attaching = attaching;
     // Its own, never another lane's (of this host, a later pool, or another host on the Grid).
     this.gridTag = java.util.UUID.randomUUID().toString();
+    this.ends = grid.map(g -> new GridEnds(g, gridTag));
     this.number = number;
     this.driverFiles = driverFiles;
     this.spares = spares;
@@ -503,12 +510,15 @@ final class Lane implements AutoCloseable {
       // never comes back.
       gridSessions.retainAll(tagged.stream().map(GridStatus.Session::id).toList());
       tagged.forEach(s -> gridSessions.add(s.id()));
+      ends.orElseThrow().seen(tagged);
     } catch (java.io.IOException e) {
       LOG.debug("the Grid's status did not say where a browser runs: {}", e.getMessage());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    return new Remote(remote, session, Optional.empty());
+    Remote started = new Remote(remote, session, Optional.empty());
+    remotes.add(started);
+    return started;
   }
 
   /**
@@ -536,9 +546,9 @@ final class Lane implements AutoCloseable {
    * was killed or died cannot end them, and the Grid would hold their slots until its own session
    * timeout. Each request is bounded; what fails is logged, and ends at that timeout.
    *
-   * <p>Each is first given time to go, as an end may still be under way ({@link
-   * #awaitEndsAnswered}): {@link #LEFT_SESSIONS_SETTLE_MS}, or {@link #ENDING_DRIVER_SETTLE_MS}
-   * when the driver was stopped while it was ending its sessions ({@code stoppedWhileEnding}).
+   * <p>Each is first given time to go, as an end may still be under way ({@link GridEnds}): {@link
+   * #LEFT_SESSIONS_SETTLE_MS}, or {@link #ENDING_DRIVER_SETTLE_MS} when the driver was stopped
+   * while it was ending its sessions ({@code stoppedWhileEnding}).
    */
   private void endLeftGridSessions(boolean stoppedWhileEnding) {
     GridSettings g = grid.orElseThrow();
@@ -613,61 +623,33 @@ final class Lane implements AutoCloseable {
   private static final long GRID_DRIVER_EXIT_MS = 10_000;
 
   /**
-   * The Grid sessions whose browsers this lane closed, until the Grid no longer lists them: their
-   * ends may still be under way.
-   */
-  private final java.util.Set<String> endsUnderWay =
-      java.util.concurrent.ConcurrentHashMap.newKeySet();
-
-  /**
    * On the lane's thread: closes a browser of the lane's own on the Grid (one it attached to is
-   * only disconnected). Its driver ends the Grid session once the connection has closed, after this
-   * returns; {@link #close} waits for that end to be answered. (A browser already disconnected, its
-   * node gone, had its session ended as it disconnected.)
+   * only disconnected). Its driver asks the Grid to end the session once the connection has closed,
+   * after this returns; {@link #close} waits for that end ({@link GridEnds}). A browser that was
+   * already disconnected (its node gone) had its end asked for as it disconnected.
    */
   void closeRemote(Remote remote) {
+    remotes.remove(remote);
     if (remote.browser().isConnected()) {
-      remote.session().ifPresent(s -> endsUnderWay.add(s.id()));
+      remote.session().ifPresent(s -> ends.ifPresent(e -> e.asked(s.id())));
     }
     remote.browser().close();
   }
 
   /**
-   * Waits, at most {@code boundMs} (the time a driver is given to end its sessions, whatever the
-   * close's own bound), until the Grid no longer lists the sessions whose browsers this lane
-   * closed. A Playwright driver told to exit ends again every Grid session whose end it has not yet
-   * been answered, and two ends of one session that meet on the node were seen to hold the first
-   * until the driver was stopped, and to leave the slot taken until the Grid's session timeout (the
-   * node stops a session only after its browser driver answers the end).
+   * On the lane's thread, as it closes: closes the Grid browsers still open, each through {@link
+   * #closeRemote} within {@code eachMs}, rather than leaving them to the driver's exit (whose end
+   * of a session would meet the one that closing its connection sends). Queued after every call
+   * before it, so a close still waiting for the lane's thread has run when this has.
    */
-  private void awaitEndsAnswered(long boundMs) {
-    if (grid.isEmpty() || endsUnderWay.isEmpty()) {
-      return;
-    }
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(boundMs);
-    try {
-      while (true) {
-        java.util.Set<String> listed = new java.util.HashSet<>();
-        GridClient.status(grid.get(), 5_000).ofLane(gridTag).forEach(s -> listed.add(s.id()));
-        endsUnderWay.retainAll(listed);
-        if (endsUnderWay.isEmpty()) {
-          return;
-        }
-        if (System.nanoTime() - deadline >= 0) {
-          LOG.info(
-              "browser lane {}: the Grid still lists {} session(s) it was asked to end {} ms ago",
-              number,
-              endsUnderWay.size(),
-              boundMs);
-          return;
-        }
-        Thread.sleep(100);
+  private void closeRemotes(long eachMs) {
+    for (Remote r : List.copyOf(remotes)) {
+      try {
+        deadline(eachMs);
+        closeRemote(r);
+      } catch (RuntimeException e) {
+        LOG.debug("browser lane {}: closing a Grid browser failed: {}", number, e.getMessage());
       }
-    } catch (java.io.IOException e) {
-      LOG.debug(
-          "the Grid's status did not say whether the lane's sessions ended: {}", e.getMessage());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
   }
 
@@ -936,9 +918,20 @@ final class Lane implements AutoCloseable {
     if (dead) {
       kill();
     }
-    if (!killed) {
-      // Before its driver is told to go: it would end again the sessions still ending.
-      awaitEndsAnswered(GRID_DRIVER_EXIT_MS);
+    if (grid.isPresent() && !killed && !thread.isShutdown()) {
+      // Before its driver is told to go, which would end again each session still ending.
+      try {
+        // Each close has the close's bound.
+        call(
+            () -> {
+              closeRemotes(timeoutMs);
+              return null;
+            },
+            timeoutMs * Math.max(1, remotes.size()));
+      } catch (RuntimeException e) {
+        LOG.debug("browser lane {}: closing its Grid browsers failed: {}", number, e.getMessage());
+      }
+      ends.orElseThrow().awaitAnswered(GRID_DRIVER_EXIT_MS);
     }
     RuntimeException failure = null;
     try {
@@ -1000,7 +993,12 @@ final class Lane implements AutoCloseable {
         p.descendants().forEach(ProcessHandle::destroyForcibly);
         try {
           p.onExit().get(grid.isPresent() ? GRID_DRIVER_EXIT_MS : 5_000, TimeUnit.MILLISECONDS);
-        } catch (Exception e) {
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          p.destroyForcibly();
+          stoppedWhileEnding = true;
+        } catch (java.util.concurrent.ExecutionException
+            | java.util.concurrent.TimeoutException e) {
           LOG.warn(
               "browser lane {}: its driver did not exit within {} ms of being told to; stopped",
               number,
