@@ -550,12 +550,14 @@ final class Lane implements AutoCloseable {
    * #LEFT_SESSIONS_SETTLE_MS}, or {@link #ENDING_DRIVER_SETTLE_MS} when the driver was stopped
    * while it was ending its sessions ({@code stoppedWhileEnding}).
    */
-  private void endLeftGridSessions(boolean stoppedWhileEnding) {
+  private void endLeftGridSessions(boolean stoppedWhileEnding, long budgetMs) {
     GridSettings g = grid.orElseThrow();
     List<GridStatus.Session> left;
     try {
       left = GridClient.status(g, 5_000).ofLane(gridTag);
-      long settleMs = stoppedWhileEnding ? ENDING_DRIVER_SETTLE_MS : LEFT_SESSIONS_SETTLE_MS;
+      long settleMs =
+          Math.min(
+              budgetMs, stoppedWhileEnding ? ENDING_DRIVER_SETTLE_MS : LEFT_SESSIONS_SETTLE_MS);
       long settled = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settleMs);
       while (!left.isEmpty() && System.nanoTime() - settled < 0) {
         Thread.sleep(200);
@@ -623,6 +625,18 @@ final class Lane implements AutoCloseable {
   private static final long GRID_DRIVER_EXIT_MS = 10_000;
 
   /**
+   * The least a grid lane's driver is given to exit, however little is left of the close's time.
+   */
+  private static final long GRID_DRIVER_EXIT_MIN_MS = 2_000;
+
+  /**
+   * What a grid lane's close spends in all on closing its Grid browsers, waiting for their ends,
+   * its driver's exit and the settle before it ends what is left (the requests that end those are
+   * bounded on their own).
+   */
+  private static final long GRID_CLOSE_MS = 20_000;
+
+  /**
    * On the lane's thread: closes a browser of the lane's own on the Grid (one it attached to is
    * only disconnected). Its driver asks the Grid to end the session once the connection has closed,
    * after this returns; {@link #close} waits for that end ({@link GridEnds}). A browser that was
@@ -638,14 +652,16 @@ final class Lane implements AutoCloseable {
 
   /**
    * On the lane's thread, as it closes: closes the Grid browsers still open, each through {@link
-   * #closeRemote} within {@code eachMs}, rather than leaving them to the driver's exit (whose end
-   * of a session would meet the one that closing its connection sends). Queued after every call
-   * before it, so a close still waiting for the lane's thread has run when this has.
+   * #closeRemote} within {@code eachMs} and all by {@code untilNanos}, rather than leaving them to
+   * the driver's exit (whose end of a session would meet the one that closing its connection
+   * sends). Queued after every call before it, so a close still waiting for the lane's thread has
+   * run when this has.
    */
-  private void closeRemotes(long eachMs) {
+  private void closeRemotes(long eachMs, long untilNanos) {
     for (Remote r : List.copyOf(remotes)) {
       try {
-        deadline(eachMs);
+        long leftMs = TimeUnit.NANOSECONDS.toMillis(untilNanos - System.nanoTime());
+        deadline(Math.max(1, Math.min(eachMs, leftMs)));
         closeRemote(r);
       } catch (RuntimeException e) {
         LOG.debug("browser lane {}: closing a Grid browser failed: {}", number, e.getMessage());
@@ -918,20 +934,24 @@ final class Lane implements AutoCloseable {
     if (dead) {
       kill();
     }
+    // What a grid lane's close spends on its Grid browsers and sessions, in all: a node that died
+    // leaves connections that answer nothing and sessions the Grid lists until it notices.
+    long gridCloseEnds = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(GRID_CLOSE_MS);
+    java.util.function.LongSupplier gridLeftMs =
+        () -> Math.max(0, TimeUnit.NANOSECONDS.toMillis(gridCloseEnds - System.nanoTime()));
     if (grid.isPresent() && !killed && !thread.isShutdown()) {
       // Before its driver is told to go, which would end again each session still ending.
       try {
-        // Each close has the close's bound.
         call(
             () -> {
-              closeRemotes(timeoutMs);
+              closeRemotes(timeoutMs, gridCloseEnds);
               return null;
             },
-            timeoutMs * Math.max(1, remotes.size()));
+            Math.max(1, gridLeftMs.getAsLong()));
       } catch (RuntimeException e) {
         LOG.debug("browser lane {}: closing its Grid browsers failed: {}", number, e.getMessage());
       }
-      ends.orElseThrow().awaitAnswered(GRID_DRIVER_EXIT_MS);
+      ends.orElseThrow().awaitAnswered(Math.min(GRID_DRIVER_EXIT_MS, gridLeftMs.getAsLong()));
     }
     RuntimeException failure = null;
     try {
@@ -988,11 +1008,16 @@ final class Lane implements AutoCloseable {
       // A driver told to go ends the Grid sessions it still has, and exits once each end is
       // answered; one stopped before that may have an end still on its way to the Grid.
       boolean stoppedWhileEnding = false;
+      long driverExitMs =
+          grid.isPresent()
+              ? Math.max(
+                  GRID_DRIVER_EXIT_MIN_MS, Math.min(GRID_DRIVER_EXIT_MS, gridLeftMs.getAsLong()))
+              : 5_000;
       if (driverProcess.isPresent()) {
         ProcessHandle p = driverProcess.get();
         p.descendants().forEach(ProcessHandle::destroyForcibly);
         try {
-          p.onExit().get(grid.isPresent() ? GRID_DRIVER_EXIT_MS : 5_000, TimeUnit.MILLISECONDS);
+          p.onExit().get(driverExitMs, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           p.destroyForcibly();
@@ -1002,13 +1027,13 @@ final class Lane implements AutoCloseable {
           LOG.warn(
               "browser lane {}: its driver did not exit within {} ms of being told to; stopped",
               number,
-              grid.isPresent() ? GRID_DRIVER_EXIT_MS : 5_000);
+              driverExitMs);
           p.destroyForcibly();
           stoppedWhileEnding = true;
         }
       }
       if (grid.isPresent() && driverProcess.isPresent()) {
-        endLeftGridSessions(stoppedWhileEnding);
+        endLeftGridSessions(stoppedWhileEnding, gridLeftMs.getAsLong());
       }
       try {
         PlaywrightProvider.deleteTree(tempRoot);
