@@ -475,9 +475,11 @@ final class PlaywrightEnvironment
                     tab().page.url(), dialog.get(), tabs.takePageEvents())
                 .withTabs(tabs.listing(null));
           }
-          if (!tab().guards.awaitNavigation(documentWaitEnd())) {
+          long documentBy = documentWaitEnd();
+          if (!tab().guards.awaitNavigation(documentBy)) {
             return onItsWay();
           }
+          awaitParsed(documentBy);
           List<com.microsoft.playwright.Frame> frames = new java.util.ArrayList<>();
           ProviderObservation o;
           try {
@@ -539,6 +541,27 @@ final class PlaywrightEnvironment
   }
 
   private static final int OBSERVE_ATTEMPTS = 3;
+
+  /**
+   * Lets a document that has just arrived be parsed (its DOMContentLoaded), by {@code untilNanos}
+   * and within 2 s, so that the observation is not of an empty document whose head and body have
+   * not been read yet (a form's result, observed the moment it committed). A document still loading
+   * then is observed as it stands. On the lane's thread.
+   */
+  private void awaitParsed(long untilNanos) {
+    long leftMs = Math.min(2_000, (untilNanos - System.nanoTime()) / 1_000_000);
+    if (leftMs <= 0) {
+      return;
+    }
+    try {
+      tab()
+          .page
+          .waitForLoadState(
+              LoadState.DOMCONTENTLOADED, new Page.WaitForLoadStateOptions().setTimeout(leftMs));
+    } catch (PlaywrightException stillLoading) {
+      // Observed as it stands.
+    }
+  }
 
   /**
    * The observation of a page on its way to a document that has not come: there is nothing to read
