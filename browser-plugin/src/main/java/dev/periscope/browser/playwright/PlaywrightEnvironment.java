@@ -528,28 +528,24 @@ final class PlaywrightEnvironment
           throw e;
         }
         frames.clear();
-        try {
-          tab()
-              .page
-              .waitForLoadState(
-                  LoadState.DOMCONTENTLOADED, new Page.WaitForLoadStateOptions().setTimeout(2_000));
-        } catch (PlaywrightException stillLoading) {
-          // Observed as it stands.
-        }
+        awaitParsed(System.nanoTime() + PARSE_WAIT_MS * 1_000_000L);
       }
     }
   }
 
   private static final int OBSERVE_ATTEMPTS = 3;
 
+  /** The longest an observation waits for a document that has arrived to be parsed. */
+  private static final long PARSE_WAIT_MS = 2_000;
+
   /**
    * Lets a document that has just arrived be parsed (its DOMContentLoaded), by {@code untilNanos}
-   * and within 2 s, so that the observation is not of an empty document whose head and body have
-   * not been read yet (a form's result, observed the moment it committed). A document still loading
-   * then is observed as it stands. On the lane's thread.
+   * and within {@link #PARSE_WAIT_MS}, so that the observation is not of an empty document whose
+   * head and body have not been read yet (a form's result, observed the moment it committed). A
+   * document still loading then is observed as it stands. On the lane's thread.
    */
   private void awaitParsed(long untilNanos) {
-    long leftMs = Math.min(2_000, (untilNanos - System.nanoTime()) / 1_000_000);
+    long leftMs = Math.min(PARSE_WAIT_MS, (untilNanos - System.nanoTime()) / 1_000_000);
     if (leftMs <= 0) {
       return;
     }
