@@ -39,6 +39,9 @@ final class PlaywrightEnvironment
     implements CheckpointingEnvironment,
         dev.periscope.api.browser.spi.LiveViewEnvironment,
         BrowserAction.Handler {
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(PlaywrightEnvironment.class);
+
   private final Lane lane;
   private final BrowserContext context;
 
@@ -1592,6 +1595,8 @@ final class PlaywrightEnvironment
   @Override
   public void abort() {
     aborted = true;
+    // Where the call the runtime gave up on was held, for whoever reads the log after the fault.
+    LOG.info("environment aborted; its browser's lane was at: {}", laneAt());
     if (user == null) {
       lane.closeNow(context, closeTimeoutMs);
     } else {
@@ -1603,6 +1608,11 @@ final class PlaywrightEnvironment
     // Its context is going: the lane counts one environment fewer now, so the session's next one
     // may take its place instead of starting a browser.
     leaveLane();
+  }
+
+  /** Where this environment's lane thread is now ({@link Lane#busyWith()}). */
+  String laneAt() {
+    return lane.busyWith();
   }
 
   private final java.util.concurrent.atomic.AtomicBoolean left =

@@ -201,6 +201,12 @@ class PlaywrightProviderTest {
             });
     navigating.start();
     stallArrived.await(30, java.util.concurrent.TimeUnit.SECONDS);
+    // What the log says of a stopped call: where the lane was held.
+    String at = ((PlaywrightEnvironment) env).laneAt();
+    assertTrue(
+        at.startsWith("PageImpl.navigate:")
+            && at.contains(" < PlaywrightEnvironment.navigateOnce:"),
+        at);
     env.abort();
     navigating.join(30_000);
     // The server still holds the response: only the abort can have ended the navigation.
