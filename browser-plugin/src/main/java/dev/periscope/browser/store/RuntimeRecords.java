@@ -217,6 +217,8 @@ public final class RuntimeRecords {
    * The browser sessions whose last environment ended by a fault: a {@code fault} record that
    * nothing of the session followed (a {@code recover}, or any action of a later environment, in
    * this process or another); newest first. Times are compared as times, whatever their precision.
+   * A retirement (cause {@code retiring}: a working browser checkpointed and moved off a draining
+   * Grid node) is recorded as a fault but is none, and is not listed; the journal shows it.
    */
   public List<Fault> faults() {
     return run(
@@ -230,7 +232,8 @@ public final class RuntimeRecords {
             (SELECT group_concat(a.agent_session, ', ') FROM agent_sessions a
               WHERE a.browser_session = t.browser_session) AS agents
           FROM transitions t
-          WHERE t.action_kind = 'fault' AND NOT EXISTS (SELECT 1 FROM transitions n
+          WHERE t.action_kind = 'fault' AND t.cause IS NOT 'retiring'
+            AND NOT EXISTS (SELECT 1 FROM transitions n
             WHERE n.browser_session = t.browser_session AND n.id <> t.id
               AND julianday(n.started_at) >= julianday(t.started_at))
           ORDER BY julianday(t.started_at) DESC""");

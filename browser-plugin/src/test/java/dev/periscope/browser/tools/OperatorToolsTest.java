@@ -187,6 +187,30 @@ class OperatorToolsTest {
   }
 
   @Test
+  void theStoreCheckListsNoFaultForASessionMovedOffADrainingNodeWhileIdle() throws Exception {
+    // Moved: checkpointed and closed because its Grid node drains; the next call opens elsewhere.
+    transition("session-moved", "click", "2026-12-01T12:00:00Z", null, "http://a.test/");
+    transition("session-moved", "fault", "2026-12-01T12:05:00Z", "retiring", "http://a.test/");
+    // Faulted: its renderer crashed, and nothing came after.
+    transition("session-crashed", "fault", "2026-12-01T12:06:00Z", "page-crashed", null);
+    ToolResult check = run("browser_store_check", Map.of());
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> faults = (List<Map<String, Object>>) check.structured().get("faults");
+    assertEquals(
+        List.of("session-crashed"),
+        faults.stream().map(f -> f.get("browser_session")).toList(),
+        check.text());
+    assertFalse(check.text().contains("fault: browser session session-moved"), check.text());
+    // The journal still shows the move.
+    assertTrue(
+        check
+            .text()
+            .contains(
+                "journal: browser session session-moved: fault at 2026-12-01T12:05:00Z (retiring)"),
+        check.text());
+  }
+
+  @Test
   void forgettingTheProjectLeavesOtherProjectsSessions() {
     BrowserSessionId elsewhere =
         new AgentSessionStore(database, new ProjectContext("p", dir, dir.resolve("plugin")))
