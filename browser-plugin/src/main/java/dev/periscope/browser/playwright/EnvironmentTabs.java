@@ -122,13 +122,16 @@ final class EnvironmentTabs {
     t.selected = ++selections;
   }
 
-  /** A fresh blank page of the environment's own in place of the current tab's, closed. */
-  void replaceCurrentPage() {
+  /**
+   * Gives the current tab a fresh blank page of the environment's own in place of its page, which
+   * it returns for the caller to close: no longer any tab's, its closing is nobody's event.
+   */
+  Page replaceCurrentPage() {
     Tab t = current;
     Page old = t.page;
     t.dialogs.cancelExpiry();
     equip(t, newPage());
-    old.close();
+    return old;
   }
 
   /**

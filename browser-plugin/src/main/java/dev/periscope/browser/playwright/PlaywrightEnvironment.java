@@ -597,6 +597,32 @@ final class PlaywrightEnvironment
     return Math.min(System.nanoTime() + policy.timeouts().actionMs() / 2 * 1_000_000L, waitsEnd());
   }
 
+  /**
+   * Gives the current tab a fresh page in place of one that is given up (it kept navigating itself,
+   * or got no response headers). The old page is closed if it closes within {@value
+   * #OLD_PAGE_CLOSE_MS} ms; else it is left to close with the context, listed as no tab. Chromium
+   * can hold a page's close for as long as the call has left (seen with a page that loads many
+   * cross-site frames, as the open's deadline ran out), and the call has a page to open meanwhile.
+   * On the lane's thread.
+   */
+  private void replaceCurrentPage() {
+    Page old = tabs.replaceCurrentPage();
+    try {
+      lane.briefly(
+          OLD_PAGE_CLOSE_MS,
+          () -> {
+            old.close();
+            return null;
+          });
+    } catch (PlaywrightException slow) {
+      LOG.debug(
+          "a page given up did not close within {} ms: {}", OLD_PAGE_CLOSE_MS, slow.toString());
+    }
+  }
+
+  /** How long the replacement of a page waits for the old one to close. */
+  private static final long OLD_PAGE_CLOSE_MS = 2_000;
+
   /** The page kept navigating itself while it was asked to go elsewhere, once and again. */
   private static final class SelfNavigating extends RuntimeException {
     SelfNavigating(PlaywrightException cause) {
@@ -624,12 +650,14 @@ final class PlaywrightEnvironment
       navigateOnce(url, deadline);
     } catch (SelfNavigating e) {
       // A page that keeps navigating itself (a script redirecting in a loop) cut the navigation
-      // short twice: it
-      // is given up for a fresh page, on which the navigation starts over within the same timeout.
+      // short twice: it is given up for a fresh page, on which the navigation starts over within
+      // the same timeout. Leaving it is bounded by that timeout too, so a browser slow to let it go
+      // fails the open, not the browser.
       call(
           "leaving a page that keeps navigating",
+          boundWithin(Math.max(1, (deadline - System.nanoTime()) / 1_000_000)),
           () -> {
-            tabs.replaceCurrentPage();
+            replaceCurrentPage();
             return null;
           });
       try {
@@ -712,7 +740,7 @@ final class PlaywrightEnvironment
             }
           } catch (com.microsoft.playwright.TimeoutError e) {
             // No response headers in time: this page is given up, and a fresh one takes its place.
-            tabs.replaceCurrentPage();
+            replaceCurrentPage();
             throw BrowserException.of(
                 ErrorCode.BROWSER_NAVIGATION_FAILED,
                 url
