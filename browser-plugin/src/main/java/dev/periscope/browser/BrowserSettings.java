@@ -162,6 +162,7 @@ public record BrowserSettings(
             config.string("node.executable"),
             config.at("chromium.headless").map(v -> (Boolean) v).orElse(true),
             cleanupTimeoutMs,
+            TIMEOUT_MARGIN_MS.read(config),
             POOL_BROWSERS.read(config),
             config.at("pool.prelaunch").map(v -> (Boolean) v).orElse(true),
             config.at("pool.spare").map(v -> (Boolean) v).orElse(true),

@@ -112,6 +112,7 @@ final class PlaywrightEnvironment
       PreparedContext prepared,
       EnvironmentPolicy policy,
       long closeTimeoutMs,
+      long timeoutMarginMs,
       Runnable onClosed,
       java.util.Optional<StateCheckpoints> saving,
       long dialogTimeoutMs,
@@ -133,6 +134,7 @@ final class PlaywrightEnvironment
     this.navigationTimeoutMs = policy.timeouts().navigationMs();
     this.closeTimeoutMs = closeTimeoutMs;
     this.callBoundMs = callBound(policy);
+    this.withinMarginMs = Math.min(CALL_MARGIN_MS, timeoutMarginMs) / 2;
     this.lane = lane;
     this.context = context;
     this.onClosed = onClosed;
@@ -181,12 +183,16 @@ final class PlaywrightEnvironment
 
   /**
    * The bound of a call whose work has {@code timeoutMs} and which must fail before the runtime's
-   * deadline for it (that timeout and the runtime's margin): half the usual margin on top, so that
-   * a script held past it fails the call, not the browser.
+   * deadline for it (that timeout and the runtime's margin): half the usual margin on top, or half
+   * the runtime's when that is smaller, so that a script held past it fails the call, not the
+   * browser.
    */
-  private static long boundWithin(long timeoutMs) {
-    return timeoutMs + CALL_MARGIN_MS / 2;
+  private long boundWithin(long timeoutMs) {
+    return timeoutMs + withinMarginMs;
   }
+
+  /** What {@link #boundWithin} adds to a timeout. */
+  private final long withinMarginMs;
 
   /**
    * When the waits after an action (for a navigation's headers, the windows and downloads it

@@ -354,6 +354,7 @@ public final class PlaywrightProvider implements CheckpointingProvider {
                       prepared,
                       policy,
                       settings.closeTimeoutMs(),
+                      settings.timeoutMarginMs(),
                       () -> pool.leave(lane),
                       checkpoints.map(
                           files ->

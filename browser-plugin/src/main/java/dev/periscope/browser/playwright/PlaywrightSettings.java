@@ -10,13 +10,15 @@ import java.util.Optional;
  * an environment must keep (its network policy, timeouts, viewport, screenshot limits) comes with
  * each request to open one. {@code grid} is where the grid provider opens browsers, when the
  * project names a Selenium Grid; {@code cdp} the Chromium the user runs that the cdp provider
- * attaches to, when the project names one.
+ * attaches to, when the project names one. {@code timeoutMarginMs} is the runtime's margin past a
+ * step's timeout (the setting of that name): the provider's own bounds end within it.
  */
 public record PlaywrightSettings(
     Optional<String> chromiumExecutable,
     Optional<String> nodeExecutable,
     boolean headless,
     long closeTimeoutMs,
+    long timeoutMarginMs,
     int browsers,
     boolean prelaunch,
     boolean spare,

@@ -285,6 +285,26 @@ class BrowserPoolTest {
   }
 
   @Test
+  void aWedgedPagesCallEndsWithinARuntimeMarginSmallerThanTheProvidersOwn() throws Exception {
+    // A provider of its own (2 browsers): the margin is the provider's setting, not a request's.
+    PluginConfiguration quick =
+        config(
+            2,
+            Map.of("actionTimeoutMs", 1000, "navigationTimeoutMs", 1000, "timeoutMarginMs", 600));
+    provider(quick);
+    try (BrowserEnvironment wedged = open(quick)) {
+      wedged.actions().navigate(new BrowserAction.Navigate(url("/wedge")));
+      Thread.sleep(1_500);
+      var e =
+          assertThrows(BrowserException.class, () -> wedged.observe(new ObservationBudget(100, 5)));
+      // The action timeout (1 s) and half the runtime's margin (0.3 s): within the runtime's
+      // deadline (1.6 s), where the provider's own half margin (1 s) would tie it.
+      assertTrue(
+          e.getMessage().contains("did not answer within 1300 ms to a script"), e.getMessage());
+    }
+  }
+
+  @Test
   void abortingOneEnvironmentEndsItsRunningCallAtOnceAndLeavesTheOtherOnTheBrowserAsItWas()
       throws Exception {
     PluginConfiguration config = config(1, Map.of());
