@@ -128,6 +128,7 @@ public record BrowserSettings(
     int actionTimeoutMs = ACTION_TIMEOUT_MS.read(config);
     int navigationTimeoutMs = NAVIGATION_TIMEOUT_MS.read(config);
     int cleanupTimeoutMs = CLEANUP_TIMEOUT_MS.read(config);
+    int timeoutMarginMs = TIMEOUT_MARGIN_MS.read(config);
     EnvironmentPolicy environment =
         new EnvironmentPolicy(
             DestinationPolicy.read(config),
@@ -148,7 +149,7 @@ public record BrowserSettings(
             RuntimeSettings.Timeouts.of(
                 actionTimeoutMs,
                 navigationTimeoutMs,
-                TIMEOUT_MARGIN_MS.read(config),
+                timeoutMarginMs,
                 LIVENESS_TIMEOUT_MS.read(config)),
             environment);
     boolean downloads =
@@ -162,7 +163,7 @@ public record BrowserSettings(
             config.string("node.executable"),
             config.at("chromium.headless").map(v -> (Boolean) v).orElse(true),
             cleanupTimeoutMs,
-            TIMEOUT_MARGIN_MS.read(config),
+            timeoutMarginMs,
             POOL_BROWSERS.read(config),
             config.at("pool.prelaunch").map(v -> (Boolean) v).orElse(true),
             config.at("pool.spare").map(v -> (Boolean) v).orElse(true),

@@ -41,37 +41,6 @@ final class Lane implements AutoCloseable {
   /** The lane's thread, for {@link #busyWith()}. */
   private volatile Thread worker;
 
-  /**
-   * Where the lane's thread is now, for a log line when the runtime stops a call that ran past its
-   * deadline: the Playwright call it waits in, then this plugin's frames that made it (up to six).
-   */
-  String busyWith() {
-    Thread t = worker;
-    if (t == null) {
-      return "not started";
-    }
-    java.util.List<String> where = new java.util.ArrayList<>();
-    String playwright = null;
-    for (StackTraceElement e : t.getStackTrace()) {
-      String c = e.getClassName();
-      if (c.contains("$$Lambda")) {
-        continue;
-      }
-      // A lambda's body is named after the method it is written in.
-      String method = e.getMethodName().replaceAll("^lambda\\$(.*)\\$\\d+$", "$1");
-      String frame = c.substring(c.lastIndexOf('.') + 1) + "." + method + ":" + e.getLineNumber();
-      if (c.startsWith("com.microsoft.playwright.")) {
-        playwright = frame; // the outermost one is the call this plugin made
-      } else if (c.startsWith("dev.periscope.") && where.size() < 7) {
-        if (where.isEmpty() && playwright != null) {
-          where.add(playwright);
-        }
-        where.add(frame);
-      }
-    }
-    return where.isEmpty() ? "idle" : String.join(" < ", where);
-  }
-
   private final Path chromium;
   private final Path node;
   private final Path tempRoot;
@@ -330,6 +299,37 @@ final class Lane implements AutoCloseable {
    */
   long callEnds() {
     return callEnds;
+  }
+
+  /**
+   * Where the lane's thread is now, for a log line when the runtime stops a call that ran past its
+   * deadline: the Playwright call it waits in, then this plugin's frames that made it (up to six).
+   */
+  String busyWith() {
+    Thread t = worker;
+    if (t == null) {
+      return "not started";
+    }
+    java.util.List<String> where = new java.util.ArrayList<>();
+    String playwright = null;
+    for (StackTraceElement e : t.getStackTrace()) {
+      String c = e.getClassName();
+      if (c.contains("$$Lambda")) {
+        continue;
+      }
+      // A lambda's body is named after the method it is written in.
+      String method = e.getMethodName().replaceAll("^lambda\\$(.*)\\$\\d+$", "$1");
+      String frame = c.substring(c.lastIndexOf('.') + 1) + "." + method + ":" + e.getLineNumber();
+      if (c.startsWith("com.microsoft.playwright.")) {
+        playwright = frame; // the outermost one is the call this plugin made
+      } else if (c.startsWith("dev.periscope.") && where.size() < 7) {
+        if (where.isEmpty() && playwright != null) {
+          where.add(playwright);
+        }
+        where.add(frame);
+      }
+    }
+    return where.isEmpty() ? "idle" : String.join(" < ", where);
   }
 
   /**

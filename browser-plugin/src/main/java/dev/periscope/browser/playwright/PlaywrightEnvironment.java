@@ -194,6 +194,11 @@ final class PlaywrightEnvironment
   /** What {@link #boundWithin} adds to a timeout. */
   private final long withinMarginMs;
 
+  /** What is left until {@code deadline} ({@link System#nanoTime()}), in ms: at least 1. */
+  private static long msLeft(long deadline) {
+    return Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
+  }
+
   /**
    * When the waits after an action (for a navigation's headers, the windows and downloads it
    * started) end at the latest: a second before the timeout of the call they are part of, leaving
@@ -661,7 +666,7 @@ final class PlaywrightEnvironment
       // fails the open, not the browser.
       call(
           "leaving a page that keeps navigating",
-          boundWithin(Math.max(1, (deadline - System.nanoTime()) / 1_000_000)),
+          boundWithin(msLeft(deadline)),
           () -> {
             replaceCurrentPage();
             return null;
@@ -713,7 +718,7 @@ final class PlaywrightEnvironment
     // call held past it fails the open before the runtime's deadline: not the browser.
     guarded(
         "opening " + url,
-        boundWithin(Math.max(1, (deadline - System.nanoTime()) / 1_000_000)),
+        boundWithin(msLeft(deadline)),
         false,
         () -> {
           try {
@@ -727,8 +732,7 @@ final class PlaywrightEnvironment
                             new Page.NavigateOptions()
                                 .setWaitUntil(
                                     com.microsoft.playwright.options.WaitUntilState.COMMIT)
-                                .setTimeout(
-                                    Math.max(1, (deadline - System.nanoTime()) / 1_000_000)));
+                                .setTimeout(msLeft(deadline)));
                 if (response != null) {
                   tab().navigations.document(response);
                 }

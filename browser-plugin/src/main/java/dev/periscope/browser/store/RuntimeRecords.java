@@ -1,6 +1,7 @@
 package dev.periscope.browser.store;
 
 import dev.periscope.api.browser.BrowserSessionId;
+import dev.periscope.api.browser.spi.EnvironmentFault;
 import dev.periscope.api.host.StorageDomain;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -226,28 +227,30 @@ public final class RuntimeRecords {
         c -> {
           List<Fault> out = new ArrayList<>();
           try (PreparedStatement q =
-                  c.prepareStatement(
-                      """
+              c.prepareStatement(
+                  """
           SELECT t.browser_session, t.started_at, t.cause, t.error_code, t.before_url,
             (SELECT group_concat(a.agent_session, ', ') FROM agent_sessions a
               WHERE a.browser_session = t.browser_session) AS agents
           FROM transitions t
-          WHERE t.action_kind = 'fault' AND t.cause IS NOT 'retiring'
+          WHERE t.action_kind = 'fault' AND t.cause IS NOT ?
             AND NOT EXISTS (SELECT 1 FROM transitions n
             WHERE n.browser_session = t.browser_session AND n.id <> t.id
               AND julianday(n.started_at) >= julianday(t.started_at))
-          ORDER BY julianday(t.started_at) DESC""");
-              ResultSet r = q.executeQuery()) {
-            while (r.next()) {
-              String agents = r.getString("agents");
-              out.add(
-                  new Fault(
-                      new BrowserSessionId(r.getString("browser_session")),
-                      agents == null ? List.of() : List.of(agents.split(", ")),
-                      r.getString("started_at"),
-                      r.getString("cause"),
-                      r.getString("error_code"),
-                      r.getString("before_url")));
+          ORDER BY julianday(t.started_at) DESC""")) {
+            q.setString(1, EnvironmentFault.Cause.RETIRING.id());
+            try (ResultSet r = q.executeQuery()) {
+              while (r.next()) {
+                String agents = r.getString("agents");
+                out.add(
+                    new Fault(
+                        new BrowserSessionId(r.getString("browser_session")),
+                        agents == null ? List.of() : List.of(agents.split(", ")),
+                        r.getString("started_at"),
+                        r.getString("cause"),
+                        r.getString("error_code"),
+                        r.getString("before_url")));
+              }
             }
           }
           return out;
