@@ -82,15 +82,17 @@ final class CredentialFields {
    * The value is set in the field's own document with the native setter, followed by the input and
    * change events a typing user causes: typed keys would go to whatever has focus, and a page or
    * another frame can take focus between keys. The field gets {@code autocomplete=off} first, so
-   * Chromium neither keeps its value for form restore nor offers it to autofill. A failure says
-   * what failed in our words only.
+   * Chromium neither keeps its value for form restore nor offers it to autofill, and it is marked
+   * in the registry under {@code registryKey} so that observations never read its value. A failure
+   * says what failed in our words only.
    */
   int fill(
       ElementHandle target,
       ProviderElement element,
       Secret secret,
       List<String> expectedChain,
-      long timeoutMs) {
+      long timeoutMs,
+      String registryKey) {
     int length;
     try {
       if (channelLogged(System.getenv("DEBUG"))) {
@@ -115,6 +117,9 @@ final class CredentialFields {
                 + String.join(" inside ", expectedChain)
                 + "; nothing was filled");
       }
+      // Marked first, in the environment's registry in the field's document, so that no observation
+      // ever reads its value (state.js).
+      target.evaluate(MARK_SECRET, registryKey);
       Object filledLength = target.evaluate(SET_VALUE, secret.reveal());
       if (!(filledLength instanceof Number n)) {
         throw new BrowserException(
@@ -143,6 +148,15 @@ final class CredentialFields {
    * that tracks the value sees the change) and fires input and change. Answers the length it then
    * holds, or what the element is when it takes no text.
    */
+  private static final String MARK_SECRET =
+      """
+      (el, key) => {
+        const registry = window[key];
+        if (!registry) return;
+        if (!registry.secrets) registry.secrets = new WeakSet();
+        registry.secrets.add(el);
+      }""";
+
   private static final String SET_VALUE =
       """
       (el, value) => {

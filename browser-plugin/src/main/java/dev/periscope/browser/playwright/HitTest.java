@@ -51,7 +51,22 @@ final class HitTest {
    */
   private static final String STATE =
       """
-      (el, { key, centre }) => {
+      (field, { key, centre }) => {
+        // A form control drawn as its label (a checkbox hidden for screen readers under a styled label, a toggle
+        // button made of a label) is pressed where a person presses it: on its label.
+        const label = (() => {
+          if (!['INPUT', 'SELECT', 'TEXTAREA'].includes(field.tagName) || !field.labels) return null;
+          const b = field.getBoundingClientRect();
+          const s = getComputedStyle(field);
+          const hidden = b.width <= 1 || b.height <= 1 || /^rect\\(0/.test(s.clip) || s.pointerEvents === 'none'
+            || (s.opacity === '0' && b.width * b.height < 64);
+          if (!hidden) return null;
+          return Array.from(field.labels).find((l) => {
+            const lb = l.getBoundingClientRect();
+            return lb.width > 1 && lb.height > 1 && getComputedStyle(l).visibility === 'visible';
+          }) || null;
+        })();
+        const el = label || field;
         // Instantly, whatever the page's scroll-behavior: what is measured next is where it stays.
         const r = el.getBoundingClientRect();
         const inView = r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
@@ -70,7 +85,7 @@ final class HitTest {
           reaches = n === el;
         }
         const style = getComputedStyle(el);
-        const enabled = !el.matches(':disabled') && !el.closest('[aria-disabled="true"]');
+        const enabled = !field.matches(':disabled') && !field.closest('[aria-disabled="true"]');
         const still = !document.getAnimations().some((a) => {
           const t = a.effect && a.effect.target;
           return a.playState === 'running' && t instanceof Element && (t === el || t.contains(el));

@@ -6,12 +6,15 @@ import com.microsoft.playwright.JSHandle;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.PlaywrightException;
 import dev.periscope.api.browser.BrowserException;
+import dev.periscope.api.browser.ElementState;
 import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.Extraction;
 import dev.periscope.api.browser.ObservationBudget;
 import dev.periscope.api.browser.spi.ProviderChallenge;
 import dev.periscope.api.browser.spi.ProviderElement;
 import dev.periscope.api.browser.spi.ProviderObservation;
+import dev.periscope.api.browser.spi.ProviderRecord;
+import dev.periscope.api.browser.spi.ProviderTextLine;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -24,7 +27,10 @@ import java.util.Map;
 /**
  * The scripts that run inside Chromium, and what crosses back: observe.js (rank, group, cut; or
  * find the very node a target names) with names.js (accessible names; hints.js in it), cover.js
- * (what covers an element), shadow.js (walking shadow roots) and challenge.js (bot walls) in it,
+ * (what covers an element), shadow.js (walking shadow roots), seen.js (what a person can see),
+ * text.js (the page's text as a person reads it, and which lines are listed elements' and
+ * records'), records.js (repeated structures), state.js (what a control shows), icons.js (what an
+ * icon depicts) and challenge.js (bot walls) in it, settle.js (waiting for transitions) before it,
  * extract.js (fixed traversals, with shadow.js), guards.js (installed in every document). Call on
  * the lane's thread.
  */
@@ -38,7 +44,32 @@ final class PageScripts {
           .replace("__NAMES__", NAMES)
           .replace("__COVER__", COVER)
           .replace("__SHADOW__", SHADOW)
+          .replace("__SEEN__", resource("seen.js").strip())
+          .replace("__TEXT__", resource("text.js").strip())
+          .replace("__RECORDS__", resource("records.js").strip())
+          .replace("__STATE__", resource("state.js").strip())
+          .replace("__ICONS__", resource("icons.js").strip())
           .replace("__CHALLENGE__", resource("challenge.js").strip());
+
+  /**
+   * The observation of the main document, after the page's running transitions have ended (within
+   * {@code request.settleMs}; settle.js).
+   */
+  private static final String OBSERVE_SETTLED =
+      "async (request) => { await ("
+          + resource("settle.js").strip()
+          + ")(request.settleMs); return ("
+          + OBSERVE
+          + ")(request); }";
+
+  /** The longest an observation waits for the page's transitions and animations to end. */
+  static final int SETTLE_MS = 1000;
+
+  /**
+   * How much of a field's value crosses to Java: what an observation shows and the slack the
+   * runtime's redaction needs to see whole copies of a secret before it cuts.
+   */
+  static final int VALUE_CHARS = 200 + 256;
 
   /** Made on first use: {@link HitTest}'s own scripts are made from {@link #cover()}. */
   private static final class ReadyPoint {
@@ -114,6 +145,7 @@ final class PageScripts {
     Map<String, Object> guards = (Map<String, Object>) raw.get("guards");
     guardsRead.accept(guards);
     List<ProviderElement> elements = new ArrayList<>(elements(raw, null, null));
+    List<ProviderRecord> records = new ArrayList<>(records(raw, ""));
     int total = ((Number) raw.get("totalElements")).intValue();
     boolean truncated = Boolean.TRUE.equals(raw.get("elementsTruncated"));
     @SuppressWarnings("unchecked")
@@ -142,6 +174,7 @@ final class PageScripts {
       }
       elements.addAll(
           elements(inFrame, prefix, "frame " + CredentialFields.originOfUrl(frame.url())));
+      records.addAll(records(inFrame, prefix));
       total += ((Number) inFrame.get("totalElements")).intValue();
       truncated |= Boolean.TRUE.equals(inFrame.get("elementsTruncated"));
     }
@@ -150,6 +183,9 @@ final class PageScripts {
       elements = new ArrayList<>(elements.subList(0, budget.maxElements()));
       truncated = true;
     }
+    java.util.Set<String> keys = new java.util.HashSet<>();
+    elements.forEach(e -> keys.add(e.groupKey()));
+    records.removeIf(r -> !keys.contains(r.key()));
     return new ProviderObservation(
             str(raw.get("url")),
             str(raw.get("title")),
@@ -158,7 +194,40 @@ final class PageScripts {
             elements,
             total,
             truncated)
-        .withChallenge(challenge == null ? null : challenge(challenge, challengeFrame, elements));
+        .withChallenge(challenge == null ? null : challenge(challenge, challengeFrame, elements))
+        .withRecords(records, textLines(raw));
+  }
+
+  /** The records of one document's observation, their keys and targets as the page lists them. */
+  @SuppressWarnings("unchecked")
+  private static List<ProviderRecord> records(Map<String, Object> raw, String framePrefix) {
+    List<ProviderRecord> list = new ArrayList<>();
+    for (Map<String, Object> r : (List<Map<String, Object>>) raw.get("records")) {
+      Object titleTarget = r.get("titleTarget");
+      list.add(
+          new ProviderRecord(
+              framePrefix + str(r.get("key")),
+              str(r.get("title")),
+              str(r.get("detail")),
+              titleTarget == null ? null : framePrefix + titleTarget));
+    }
+    return list;
+  }
+
+  /** The lines of the main document's text that are a listed element's or record's own. */
+  @SuppressWarnings("unchecked")
+  private static List<ProviderTextLine> textLines(Map<String, Object> raw) {
+    List<ProviderTextLine> list = new ArrayList<>();
+    for (List<Object> line : (List<List<Object>>) raw.get("lines")) {
+      String target = str(line.get(1));
+      String record = str(line.get(2));
+      list.add(
+          new ProviderTextLine(
+              ((Number) line.get(0)).intValue(),
+              target.isEmpty() ? null : target,
+              record.isEmpty() ? null : record));
+    }
+    return list;
   }
 
   /**
@@ -219,7 +288,7 @@ final class PageScripts {
       Frame frame, String registryKey, ObservationBudget budget, boolean drainGuards) {
     return (Map<String, Object>)
         frame.evaluate(
-            OBSERVE,
+            drainGuards ? OBSERVE_SETTLED : OBSERVE,
             Map.of(
                 "drainGuards",
                 drainGuards,
@@ -232,7 +301,11 @@ final class PageScripts {
                 "key",
                 registryKey,
                 "selector",
-                CANDIDATES));
+                CANDIDATES,
+                "maxValueChars",
+                VALUE_CHARS,
+                "settleMs",
+                SETTLE_MS));
   }
 
   @SuppressWarnings("unchecked")
@@ -244,21 +317,10 @@ final class PageScripts {
       list.add(
           framePrefix == null
               ? el
-              : new ProviderElement(
+              : el.inFrame(
                   framePrefix + el.target(),
-                  el.fingerprint(),
-                  el.kind(),
-                  el.role(),
-                  el.name(),
-                  el.disabled(),
-                  el.inputType(),
-                  el.tier(),
-                  el.pagination(),
                   frameSection,
-                  el.groupKey(),
-                  el.groupLabel(),
-                  el.hint(),
-                  el.covered()));
+                  el.groupKey() == null ? null : framePrefix + el.groupKey()));
     }
     return list;
   }
@@ -405,7 +467,24 @@ final class PageScripts {
         e.get("groupKey") == null ? null : str(e.get("groupKey")),
         e.get("groupLabel") == null ? null : str(e.get("groupLabel")),
         str(e.get("hint")),
-        Boolean.TRUE.equals(e.get("covered")));
+        Boolean.TRUE.equals(e.get("covered")),
+        state(e.get("state")),
+        str(e.get("icon")),
+        Boolean.TRUE.equals(e.get("ariaHidden")));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static ElementState state(Object raw) {
+    if (!(raw instanceof Map<?, ?> m)) {
+      return ElementState.NONE;
+    }
+    Object value = m.get("value");
+    return new ElementState(
+        (List<String>) m.get("flags"),
+        value == null ? null : value.toString(),
+        m.get("valueChars") instanceof Number n ? n.intValue() : 0,
+        (List<String>) m.get("options"),
+        m.get("message") == null ? "" : m.get("message").toString());
   }
 
   private static String str(Object o) {

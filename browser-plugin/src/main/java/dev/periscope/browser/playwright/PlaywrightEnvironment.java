@@ -519,7 +519,9 @@ final class PlaywrightEnvironment
               tab().navigations.status(tab().page.url()),
               null,
               tabs.listing(o.title()),
-              o.challenge());
+              o.challenge(),
+              o.records(),
+              o.textLines());
         });
   }
 
@@ -1072,7 +1074,8 @@ final class PlaywrightEnvironment
                                   element,
                                   secret,
                                   expectedChain,
-                                  policy.timeouts().actionMs())));
+                                  policy.timeouts().actionMs(),
+                                  registryKey)));
         });
   }
 
@@ -1123,6 +1126,33 @@ final class PlaywrightEnvironment
     guarded(
         checked ? "checking" : "unchecking",
         () -> {
+          // A native checkbox or radio button is pressed where a person presses it, which for one
+          // drawn as its label is the label (HitTest), and only when it is not as asked already.
+          if ("checkbox".equals(element.inputType()) || "radio".equals(element.inputType())) {
+            var point =
+                PageScripts.readyPoint(tab().page, tab().observedFrames, registryKey, element);
+            if (point.isPresent()) {
+              ElementHandle target = resolve(element);
+              try {
+                if (!Boolean.valueOf(checked).equals(target.evaluate("el => el.checked"))) {
+                  tab().page.mouse().click(point.get().x(), point.get().y());
+                  if (!Boolean.valueOf(checked).equals(target.evaluate("el => el.checked"))) {
+                    throw BrowserException.of(
+                            ErrorCode.BROWSER_ACTION_FAILED,
+                            "the click on \""
+                                + element.name()
+                                + "\" did not "
+                                + (checked ? "check" : "uncheck")
+                                + " it; the page may handle it otherwise")
+                        .withUrl(tab().page.url());
+                  }
+                }
+              } finally {
+                target.dispose();
+              }
+              return null;
+            }
+          }
           ElementHandle target = resolve(element);
           try {
             boolean ready =

@@ -62,6 +62,7 @@ final class ObservationRefs {
   Observation record(ProviderObservation p, boolean shown) {
     revision++;
     Map<String, ProviderElement> byRef = new LinkedHashMap<>();
+    Map<String, String> refOfTarget = new java.util.HashMap<>();
     Map<String, String> groupRefs = new LinkedHashMap<>();
     Map<String, String> groupLabels = new LinkedHashMap<>();
     Map<String, List<String>> groupMembers = new LinkedHashMap<>();
@@ -70,6 +71,7 @@ final class ObservationRefs {
     for (ProviderElement e : p.elements()) {
       String ref = "e" + (++n);
       byRef.put(ref, e);
+      refOfTarget.put(e.target(), ref);
       String group = null;
       if (e.groupKey() != null) {
         group = groupRefs.computeIfAbsent(e.groupKey(), k -> "g" + (groupRefs.size() + 1));
@@ -89,11 +91,47 @@ final class ObservationRefs {
               e.section(),
               group,
               e.hint(),
-              e.covered()));
+              e.covered(),
+              e.state().cutTo(MAX_VALUE_CHARS),
+              e.icon(),
+              e.ariaHidden()));
     }
+    Map<String, dev.periscope.api.browser.spi.ProviderRecord> records = new java.util.HashMap<>();
+    p.records().forEach(r -> records.put(r.key(), r));
     List<Observation.Group> groups = new ArrayList<>();
-    groupMembers.forEach(
-        (ref, members) -> groups.add(new Observation.Group(ref, groupLabels.get(ref), members)));
+    Map<String, String> groupOfKey = new java.util.HashMap<>();
+    groupRefs.forEach((key, ref) -> groupOfKey.put(key, ref));
+    groupRefs.forEach(
+        (key, ref) -> {
+          List<String> members = groupMembers.get(ref);
+          var record = records.get(key);
+          if (record == null) {
+            groups.add(new Observation.Group(ref, groupLabels.get(ref), members));
+            return;
+          }
+          String target =
+              record.titleTarget() != null && refOfTarget.containsKey(record.titleTarget())
+                  ? refOfTarget.get(record.titleTarget())
+                  : members.size() == 1 ? members.get(0) : null;
+          groups.add(
+              new Observation.Group(
+                  ref,
+                  record.detail().isEmpty()
+                      ? record.title()
+                      : record.title() + " · " + record.detail(),
+                  members,
+                  record.title(),
+                  record.detail(),
+                  target));
+        });
+    List<Observation.TextLine> textLines = new ArrayList<>();
+    for (var line : p.textLines()) {
+      String ref = line.target() == null ? null : refOfTarget.get(line.target());
+      String group = line.recordKey() == null ? null : groupOfKey.get(line.recordKey());
+      if (ref != null || group != null) {
+        textLines.add(new Observation.TextLine(line.line(), ref, group));
+      }
+    }
     List<String> events = p.pageEvents();
     LostEnvironment lost = shown ? predecessor : null;
     if (lost != null) {
@@ -129,7 +167,8 @@ final class ObservationRefs {
             p.status(),
             p.dialog(),
             p.tabs(),
-            challenge(p.challenge(), byRef));
+            challenge(p.challenge(), byRef),
+            textLines);
     latest =
         new Refs(
             o,
@@ -138,6 +177,9 @@ final class ObservationRefs {
             p.challenge() != null && p.challenge().wholePage());
     return o;
   }
+
+  /** The most of a field's value an observation shows (the provider sends more, for redaction). */
+  static final int MAX_VALUE_CHARS = 200;
 
   /** The provider's challenge with its element's ref, or null. */
   private static PageChallenge challenge(ProviderChallenge c, Map<String, ProviderElement> byRef) {
@@ -180,11 +222,11 @@ final class ObservationRefs {
     Refs r = latest;
     if (r == null
         || !r.observation().id().equals(observationId)
-        || !r.gated().contains(ref)
+        || !r.gated().contains(elementRef(r, ref))
         || r.observation().challenge() == null) {
       return;
     }
-    refuse(r, ref);
+    refuse(r, elementRef(r, ref));
   }
 
   /**
@@ -241,11 +283,11 @@ final class ObservationRefs {
               "observation \"" + observationId + "\" is stale; observe the page again")
           .withUrl(lastUrl());
     }
-    ProviderElement e = r.elementsByRef().get(ref);
+    ProviderElement e = r.elementsByRef().get(elementRef(r, ref));
     if (e == null) {
       throw BrowserException.of(
               ErrorCode.BROWSER_STALE_REFERENCE,
-              "element \""
+              (ref.startsWith("g") ? "record \"" : "element \"")
                   + ref
                   + "\" is not in observation \""
                   + observationId
@@ -253,6 +295,55 @@ final class ObservationRefs {
           .withUrl(lastUrl());
     }
     return e;
+  }
+
+  /**
+   * The element ref that {@code ref} names: itself, or for a record's group ref the element that
+   * stands for the record (its title link, or its only element); a record of several elements none
+   * of which stands for it is refused, naming them.
+   */
+  private static String elementRef(Refs r, String ref) {
+    if (!ref.startsWith("g")) {
+      return ref;
+    }
+    Observation.Group group =
+        r.observation().groups().stream().filter(g -> g.ref().equals(ref)).findFirst().orElse(null);
+    if (group == null) {
+      return ref;
+    }
+    if (group.target() != null) {
+      return group.target();
+    }
+    StringBuilder members = new StringBuilder();
+    for (String member : group.elements()) {
+      Observation.ObservedElement e =
+          r.observation().elements().stream()
+              .filter(x -> x.ref().equals(member))
+              .findFirst()
+              .orElseThrow();
+      if (members.length() > 0) {
+        members.append(", ");
+      }
+      members
+          .append(member)
+          .append(" (")
+          .append(e.kind())
+          .append(" — ")
+          .append(e.name().isEmpty() ? "(unnamed)" : e.name())
+          .append(')');
+    }
+    throw BrowserException.of(
+            ErrorCode.BROWSER_INVALID_ARGUMENT,
+            "record "
+                + ref
+                + " (\""
+                + group.title()
+                + "\") holds "
+                + group.elements().size()
+                + " elements and none stands for all of it: "
+                + members
+                + "; name one of them as element_ref")
+        .withUrl(r.observation().url());
   }
 
   private static String digest(ProviderObservation p) {
@@ -264,6 +355,9 @@ final class ObservationRefs {
       }
       for (ProviderElement e : p.elements()) {
         d.update(e.fingerprint().getBytes(StandardCharsets.UTF_8));
+        d.update((byte) 0);
+        // What it shows: a box checked, a field filled, is a change of the page.
+        d.update(String.valueOf(e.state()).getBytes(StandardCharsets.UTF_8));
         d.update((byte) 0);
       }
       for (dev.periscope.api.browser.PageTab t : p.tabs()) {

@@ -44,26 +44,8 @@ final class Redactions {
     if (!filled.containsKey(session)) {
       return o;
     }
-    List<ProviderElement> elements =
-        o.elements().stream()
-            .map(
-                e ->
-                    new ProviderElement(
-                        e.target(),
-                        e.fingerprint(),
-                        text(session, e.kind()),
-                        text(session, e.role()),
-                        text(session, e.name()),
-                        e.disabled(),
-                        text(session, e.inputType()),
-                        e.tier(),
-                        e.pagination(),
-                        text(session, e.section()),
-                        text(session, e.groupKey()),
-                        text(session, e.groupLabel()),
-                        text(session, e.hint()),
-                        e.covered()))
-            .toList();
+    java.util.function.UnaryOperator<String> redact = t -> text(session, t);
+    List<ProviderElement> elements = o.elements().stream().map(e -> e.mapText(redact)).toList();
     return new ProviderObservation(
         text(session, o.url()),
         text(session, o.title()),
@@ -94,7 +76,9 @@ final class Redactions {
                 text(session, o.challenge().frame()),
                 o.challenge().target(),
                 o.challenge().gated(),
-                o.challenge().wholePage()));
+                o.challenge().wholePage()),
+        o.records().stream().map(r -> r.mapText(redact)).toList(),
+        o.textLines());
   }
 
   Extraction extraction(BrowserSessionId session, Extraction e) {

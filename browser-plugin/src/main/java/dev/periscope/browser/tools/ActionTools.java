@@ -40,7 +40,11 @@ final class ActionTools {
   static final Param OBSERVATION_ID =
       Param.string("observation_id", "The id of the latest observation.");
   static final Param ELEMENT_REF =
-      Param.pattern("element_ref", "^e[0-9]+$", "A ref from that observation, such as e3.");
+      Param.pattern(
+          "element_ref",
+          "^[eg][0-9]+$",
+          "A ref from that observation, such as e3; a record's ref (g2) stands for its title link or"
+              + " its only element.");
   static final List<Param> TARGET = List.of(OBSERVATION_ID.asRequired(), ELEMENT_REF.asRequired());
   static final List<Param> OPTIONAL_TARGET =
       List.of(

@@ -25,8 +25,8 @@ final class ExtractionTools {
           Param.string("observation_id", "The latest observation, with region_ref."),
           Param.pattern(
               "region_ref",
-              "^e[0-9]+$",
-              "An element of the region; a record's link stands for its listing."),
+              "^[eg][0-9]+$",
+              "An element of the region; a record's link, or its ref, stands for its listing."),
           Param.strings("fields", 1, 50, null),
           Param.integer("limit", 1, 1000, "Most records (default 100)."),
           Param.integer(

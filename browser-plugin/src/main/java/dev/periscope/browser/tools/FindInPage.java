@@ -151,7 +151,7 @@ final class FindInPage {
     structured.put("url", o.url());
     structured.put("title", o.title());
     structured.put("element_matches", elementMatches);
-    structured.put("elements", elements.stream().map(e -> Rendering.json(o, e)).toList());
+    structured.put("elements", elements.stream().map(Rendering::json).toList());
     structured.put("text_matches", textMatches);
     structured.put("lines", lines);
     return ToolResult.text(b.toString(), Map.of("find", structured));

@@ -1,5 +1,6 @@
 package dev.periscope.browser.tools;
 
+import dev.periscope.api.browser.ElementState;
 import dev.periscope.api.browser.Observation;
 import dev.periscope.api.browser.Transition;
 import java.util.ArrayList;
@@ -76,13 +77,18 @@ final class Rendering {
     if (!groups.isEmpty()) {
       b.append("Records: ").append(groups.size()).append('\n');
       for (Observation.Group g : groups) {
+        // The element that stands for the record (its title link) first: a record whose title it
+        // shows is that element's line, the title said once, then the record's line of other text.
         List<Observation.ObservedElement> members =
-            page.elements().stream().filter(e -> g.ref().equals(e.group())).toList();
-        // A record titled by its first element (a title link) is that element's line: the title
-        // is shown once.
-        boolean titled = !g.label().isEmpty() && members.get(0).name().equals(g.label());
+            page.elements().stream()
+                .filter(e -> g.ref().equals(e.group()))
+                .sorted(java.util.Comparator.comparing(e -> !e.ref().equals(g.target())))
+                .toList();
+        Observation.ObservedElement first = members.get(0);
+        boolean titled = titledBy(g, page).isPresent();
+        String detail = g.detail().isEmpty() ? "" : " · " + g.detail();
         if (titled) {
-          element(b, members.get(0), "  [" + g.ref() + "] ");
+          element(b, first, "  [" + g.ref() + "] ", detail);
         } else {
           b.append("  [")
               .append(g.ref())
@@ -107,8 +113,8 @@ final class Rendering {
           .append(page.textEnd())
           .append(" of ")
           .append(o.totalTextChars())
-          .append(" chars; a line that is an element above shows its ref):\n")
-          .append(withRefs(page.text(), page.elements()));
+          .append(" chars; a line that is an element or a record above shows its ref):\n")
+          .append(withRefs(page));
     }
     if (page.continuation() != null) {
       b.append("\n\nMore remains. Call browser_observe_next with continuation \"")
@@ -146,69 +152,167 @@ final class Rendering {
   }
 
   /**
-   * The page text with each line that reads exactly as the name of one element listed above
-   * replaced by that element's ref, so that what the element list shows is not shown twice. Names
-   * shared by several listed elements, and short ones, stay as text.
+   * The page's text with each whole line that is the own text of an element or record listed on
+   * this page shown as its ref, so that what the list shows is not said again: a record's lines
+   * become its group ref once, an element's its ref, and refs that follow one another share a line
+   * ({@code [e1] [e2] [e3]}). A line cut by the page's edges stays text.
    */
-  static String withRefs(String text, List<Observation.ObservedElement> elements) {
-    Map<String, String> refs = new java.util.HashMap<>();
-    Set<String> shared = new java.util.HashSet<>();
-    for (Observation.ObservedElement e : elements) {
-      String name = e.name().strip();
-      if (name.length() >= MIN_REPLACED_CHARS && refs.putIfAbsent(name, e.ref()) != null) {
-        shared.add(name);
-      }
-    }
-    shared.forEach(refs::remove);
-    if (refs.isEmpty()) {
+  static String withRefs(ObservationPage page) {
+    Observation o = page.observation();
+    String text = page.text();
+    if (o.textLines().isEmpty() || text.isEmpty()) {
       return text;
     }
-    StringBuilder out = new StringBuilder(text.length());
-    for (String line : text.split("\n", -1)) {
-      String ref = refs.get(line.strip());
-      out.append(ref == null ? line : "[" + ref + "]").append('\n');
+    Set<String> listed = new java.util.HashSet<>();
+    page.elements().forEach(e -> listed.add(e.ref()));
+    Set<String> records = new java.util.HashSet<>();
+    groupsOf(page).forEach(g -> records.add(g.ref()));
+    Map<Integer, Observation.TextLine> owners = new java.util.HashMap<>();
+    o.textLines().forEach(l -> owners.put(l.line(), l));
+    String whole = o.text();
+    int offset = page.textOffset();
+    int first = 0;
+    for (int i = 0; i < offset; i++) {
+      if (whole.charAt(i) == '\n') {
+        first++;
+      }
     }
-    out.setLength(out.length() - 1);
-    return out.toString();
+    boolean cutBefore = offset > 0 && whole.charAt(offset - 1) != '\n';
+    boolean cutAfter = page.textEnd() < whole.length() && whole.charAt(page.textEnd()) != '\n';
+    String[] lines = text.split("\n", -1);
+    Set<String> said = new java.util.HashSet<>();
+    StringBuilder out = new StringBuilder(text.length());
+    // Refs that follow one another, blank lines between them or not, share a line.
+    boolean afterRef = false;
+    int blanks = 0;
+    for (int i = 0; i < lines.length; i++) {
+      Observation.TextLine owner = owners.get(first + i);
+      boolean whole_ = !(i == 0 && cutBefore) && !(i == lines.length - 1 && cutAfter);
+      String shown = null;
+      if (owner != null && whole_) {
+        if (owner.group() != null && records.contains(owner.group())) {
+          if (!said.add(owner.group())) {
+            continue;
+          }
+          shown = "[" + owner.group() + "]";
+        } else if (owner.ref() != null && listed.contains(owner.ref())) {
+          shown = "[" + owner.ref() + "]";
+        }
+      }
+      if (shown == null && lines[i].isBlank() && afterRef) {
+        blanks++;
+        continue;
+      }
+      if (shown != null && afterRef) {
+        out.setLength(out.length() - 1);
+        out.append(' ').append(shown).append('\n');
+        blanks = 0;
+        continue;
+      }
+      out.append("\n".repeat(blanks));
+      blanks = 0;
+      out.append(shown == null ? lines[i] : shown).append('\n');
+      afterRef = shown != null;
+    }
+    out.append("\n".repeat(blanks));
+    if (out.length() > 0) {
+      out.setLength(out.length() - 1);
+    }
+    // A record's lines left out leave the blank lines around them: one is enough.
+    return BLANK_RUN.matcher(out).replaceAll("\n\n");
   }
 
-  /** A name shorter than this ("Next", "1") reads no longer than its ref. */
-  private static final int MIN_REPLACED_CHARS = 8;
+  private static final java.util.regex.Pattern BLANK_RUN =
+      java.util.regex.Pattern.compile("\n{3,}");
 
   /** Page events belong to the observation's first page; its continuations do not repeat them. */
   private static boolean firstPage(ObservationPage page) {
     return page.elementOffset() == 0 && page.textOffset() == 0;
   }
 
-  /** One element of {@code o} as structured content. */
-  static Map<String, Object> json(Observation o, Observation.ObservedElement e) {
+  /**
+   * One element as structured content: its ref, role and name, its kind where that says more than
+   * its role (an input's type, a clickable's tag), then only what is not a default (no {@code
+   * false} flags, no empty strings, no section {@code main}; an element with neither role nor kind
+   * is a plain link). Its rank is its place in the list.
+   */
+  static Map<String, Object> json(Observation.ObservedElement e) {
     Map<String, Object> em = new LinkedHashMap<>();
     em.put("ref", e.ref());
-    em.put("kind", e.kind());
-    em.put("role", e.role());
+    if (!e.role().equals(roleOfTag(e.kind()))) {
+      em.put("kind", e.kind());
+    }
+    // A plain link, the commonest element of a page, says neither: it is the default.
+    if (!e.role().equals("link") || em.containsKey("kind")) {
+      em.put("role", e.role());
+    }
     em.put("name", e.name());
-    em.put("disabled", e.disabled());
     if (!e.hint().isEmpty()) {
       em.put("hint", e.hint());
     }
-    em.put("covered", e.covered());
-    if (e.inputType() != null) {
+    if (!e.icon().isEmpty()) {
+      em.put("icon", e.icon());
+    }
+    if (e.inputType() != null && !e.kind().equals("input:" + e.inputType())) {
       em.put("input_type", e.inputType());
     }
-    em.put("section", e.section());
-    em.put("priority", e.priority());
-    em.put("pagination", e.pagination());
+    ElementState state = e.state();
+    if (!state.flags().isEmpty()) {
+      em.put("state", String.join(", ", state.flags()));
+    }
+    if (state.value() != null) {
+      em.put("value", state.value());
+      if (state.valueCut()) {
+        em.put("value_chars", state.valueChars());
+      }
+    }
+    if (!state.options().isEmpty()) {
+      em.put("options", state.options());
+    }
+    if (!state.message().isEmpty()) {
+      em.put("message", state.message());
+    }
+    if (e.disabled()) {
+      em.put("disabled", true);
+    }
+    if (e.covered()) {
+      em.put("covered", true);
+    }
+    if (e.ariaHidden()) {
+      em.put("aria_hidden", true);
+    }
+    if (!e.section().equals("main")) {
+      em.put("section", e.section());
+    }
+    if (e.pagination()) {
+      em.put("pagination", true);
+    }
     if (e.group() != null) {
       em.put("group", e.group());
-      o.groups().stream()
-          .filter(g -> g.ref().equals(e.group()))
-          .findFirst()
-          .ifPresent(g -> em.put("group_label", g.label()));
     }
     return em;
   }
 
+  /** The role an element of this kind has, which its kind then need not say. */
+  private static String roleOfTag(String kind) {
+    return switch (kind) {
+      case "a" -> "link";
+      case "button", "summary" -> "button";
+      case "select" -> "combobox";
+      case "textarea", "input:text" -> "textbox";
+      case "input:checkbox" -> "checkbox";
+      case "input:radio" -> "radio";
+      default -> "";
+    };
+  }
+
   static void element(StringBuilder b, Observation.ObservedElement e, String indent) {
+    element(b, e, indent, "");
+  }
+
+  /** One element's line; {@code afterName} follows its name (a record's line of other text). */
+  static void element(
+      StringBuilder b, Observation.ObservedElement e, String indent, String afterName) {
     b.append(indent).append('[').append(e.ref()).append("] ").append(e.kind());
     if (e.inputType() != null && !e.kind().endsWith(":" + e.inputType())) {
       b.append(" input=").append(e.inputType());
@@ -225,11 +329,55 @@ final class Rendering {
     if (e.covered()) {
       b.append(" covered");
     }
-    b.append(" — ").append(e.name().isEmpty() ? "(unnamed)" : e.name());
+    b.append(" — ").append(e.name().isEmpty() ? "(unnamed)" : e.name()).append(afterName);
+    if (!e.icon().isEmpty()) {
+      b.append(" (icon: ").append(e.icon()).append(')');
+    }
     if (e.name().isEmpty() && !e.hint().isEmpty()) {
       b.append(" (not its name; beside it: \"").append(e.hint()).append("\")");
     }
+    state(b, e.state());
     b.append('\n');
+  }
+
+  /** What a control shows: {@code = "value"} or its chosen options, then its flags. */
+  private static void state(StringBuilder b, ElementState state) {
+    if (state.value() != null) {
+      b.append(" = \"").append(state.value()).append('"');
+      if (state.valueCut()) {
+        b.append(" (")
+            .append(String.format(java.util.Locale.ROOT, "%,d", state.valueChars()))
+            .append(" chars; the first ")
+            .append(state.value().length())
+            .append(" shown)");
+      }
+    } else if (!state.options().isEmpty()) {
+      b.append(" = ");
+      for (int i = 0; i < state.options().size(); i++) {
+        b.append(i == 0 ? "" : ", ").append('"').append(state.options().get(i)).append('"');
+      }
+    }
+    if (state.flags().isEmpty()) {
+      return;
+    }
+    b.append(" (");
+    for (int i = 0; i < state.flags().size(); i++) {
+      String flag = state.flags().get(i);
+      b.append(i == 0 ? "" : ", ").append(flag);
+      if (flag.equals("invalid") && !state.message().isEmpty()) {
+        b.append(": \"").append(state.message()).append('"');
+      }
+    }
+    b.append(')');
+  }
+
+  /** The element on this page that stands for the record and whose name is its title. */
+  private static java.util.Optional<Observation.ObservedElement> titledBy(
+      Observation.Group g, ObservationPage page) {
+    return page.elements().stream()
+        .filter(e -> e.ref().equals(g.target()) && !g.title().isEmpty())
+        .filter(e -> e.name().equals(g.title()))
+        .findFirst();
   }
 
   /** The groups with at least one element on this page, in order of first appearance. */
@@ -296,18 +444,34 @@ final class Rendering {
     }
   }
 
+  /**
+   * The page as structured content, for clients that hand a model this rather than the text: what
+   * the text says, without defaults ({@code 0}, {@code false}, empty lists, status 200), its text
+   * with refs in place of what the elements and records say. The digest a program may compare is in
+   * the journal and the Java API ({@link Observation#digest()}), not here: a model has no use for
+   * it.
+   */
   static Map<String, Object> json(ObservationPage page) {
     Observation o = page.observation();
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("id", o.id());
     m.put("environment_id", o.environmentId());
-    m.put("generation", o.generation());
-    m.put("page_id", o.pageId());
+    // The session's first environment, and its first tab alone, are the defaults.
+    if (o.generation() != 1) {
+      m.put("generation", o.generation());
+    }
+    boolean firstTabAlone = o.tabs().size() <= 1 && o.pageId().equals("page-1");
+    if (!firstTabAlone) {
+      m.put("page_id", o.pageId());
+    }
     m.put("revision", o.revision());
     m.put("url", o.url());
     m.put("title", o.title());
-    m.put("status", o.status());
-    if (!o.tabs().isEmpty()) {
+    // Only a status other than 200, as the text says only an error's.
+    if (o.status() != 0 && o.status() != 200) {
+      m.put("status", o.status());
+    }
+    if (!firstTabAlone) {
       List<Object> tabs = new ArrayList<>();
       for (dev.periscope.api.browser.PageTab t : o.tabs()) {
         Map<String, Object> tab = new LinkedHashMap<>();
@@ -337,27 +501,51 @@ final class Rendering {
       m.put("challenge", challenge);
     }
     m.put("mode", page.mode().id());
-    m.put("text", page.text());
-    m.put("text_offset", page.textOffset());
-    m.put("text_truncated", page.textTruncated() && page.mode().textChars > 0);
-    m.put("total_text_chars", o.totalTextChars());
+    m.put("text", withRefs(page));
+    if (page.textOffset() > 0) {
+      m.put("text_offset", page.textOffset());
+    }
+    if (page.textTruncated() && page.mode().textChars > 0) {
+      m.put("text_truncated", true);
+    }
+    if (o.totalTextChars() != page.textEnd() || page.textOffset() > 0) {
+      m.put("total_text_chars", o.totalTextChars());
+    }
     List<Object> elements = new ArrayList<>();
     for (Observation.ObservedElement e : page.elements()) {
-      elements.add(json(o, e));
+      elements.add(json(e));
     }
     m.put("elements", elements);
+    // A record that its title link stands for is called by that element's name, as the text
+    // calls it on that element's line: its title_ref, then its line of other text as its detail.
+    // Another record is called by its label.
     List<Object> groups = new ArrayList<>();
     for (Observation.Group g : groupsOf(page)) {
-      groups.add(Map.of("ref", g.ref(), "label", g.label(), "elements", g.elements()));
+      Map<String, Object> gm = new LinkedHashMap<>();
+      gm.put("ref", g.ref());
+      if (titledBy(g, page).isPresent()) {
+        gm.put("title_ref", g.target());
+        if (!g.detail().isEmpty()) {
+          gm.put("detail", g.detail());
+        }
+      } else {
+        gm.put("label", g.label());
+      }
+      groups.add(gm);
     }
-    m.put("groups", groups);
-    m.put("element_offset", page.elementOffset());
-    m.put("elements_truncated", page.elementsTruncated());
+    if (!groups.isEmpty()) {
+      m.put("groups", groups);
+    }
+    if (page.elementOffset() > 0) {
+      m.put("element_offset", page.elementOffset());
+    }
+    if (page.elementsTruncated()) {
+      m.put("elements_truncated", true);
+    }
     m.put("total_elements", o.totalElements());
     if (page.continuation() != null) {
       m.put("continuation", page.continuation());
     }
-    m.put("digest", o.digest());
     if (firstPage(page) && !o.pageEvents().isEmpty()) {
       m.put("page_events", o.pageEvents());
     }
@@ -367,22 +555,29 @@ final class Rendering {
   static Map<String, Object> json(Transition t) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("id", t.id());
-    m.put("action", t.action());
-    m.put("outcome", t.outcome().name().toLowerCase());
-    m.put("before_observation_id", t.beforeObservationId());
-    m.put("after_observation_id", t.after().id());
+    // An open's URL is the observation's, unless it was redirected.
+    Map<String, Object> action = new LinkedHashMap<>(t.action());
+    if (action.containsKey("url") && String.valueOf(action.get("url")).equals(t.after().url())) {
+      action.remove("url");
+    }
+    m.put("action", action);
+    // A result that shows a transition is of one that succeeded: only another outcome is said.
+    if (t.outcome() != Transition.Outcome.SUCCEEDED) {
+      m.put("outcome", t.outcome().name().toLowerCase());
+    }
+    // What the result's own observation says (its id, the page's text and element totals) is not
+    // said again.
+    if (t.beforeObservationId() != null) {
+      m.put("before_observation_id", t.beforeObservationId());
+    }
     Transition.Metrics x = t.metrics();
     Map<String, Object> metrics = new LinkedHashMap<>();
     metrics.put("duration_ms", x.durationMs());
     metrics.put("action_ms", x.actionMs());
     metrics.put("observation_ms", x.observationMs());
-    metrics.put("text_chars", x.textChars());
-    metrics.put("element_count", x.elementCount());
-    metrics.put("text_truncated", x.textTruncated());
-    metrics.put("elements_truncated", x.elementsTruncated());
     m.put("metrics", metrics);
-    m.put("started_at", t.startedAt().toString());
-    m.put("finished_at", t.finishedAt().toString());
+    // When it began (its end is that and its duration).
+    m.put("started_at", t.startedAt().truncatedTo(java.time.temporal.ChronoUnit.MILLIS).toString());
     return m;
   }
 }

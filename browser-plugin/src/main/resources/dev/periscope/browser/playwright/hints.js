@@ -1,6 +1,7 @@
 // Runs inside Chromium, as part of names.js (PageScripts puts this function in place of __HINTS__). Given what
 // names.js knows, returns hint(el): for a field with no accessible name, what a user sees beside it (the text before
-// it in its row, cell, paragraph or label; after a radio button or checkbox; else an unused placeholder), never its
+// it in its row, cell, paragraph or label; after a radio button or checkbox; a label whose for= names it though it
+// cannot label it; else an unused placeholder), never its
 // name and never a value; '' for everything else.
 ({ name, roleOf, inputType, editableRoot, notDisplayed, invisible, collapse, hasText, BREAKING }) => {
   const FIELD_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'switch', 'spinbutton',
@@ -71,6 +72,12 @@
     const role = roleOf(el);
     const checkable = (el.tagName === 'INPUT' && ['checkbox', 'radio'].includes(inputType(el)))
       || ['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'].includes(role);
+    // A label pointing at an element it cannot label (a widget's button standing in for a hidden select).
+    const root = el.getRootNode();
+    const pointing = el.id && root.querySelector ? root.querySelector('label[for="' + CSS.escape(el.id) + '"]') : null;
+    if (pointing && !notDisplayed(pointing) && !invisible(pointing) && hasText(pointing.textContent)) {
+      return collapse(pointing.textContent).trim().slice(0, HINT_MAX);
+    }
     let text = checkable ? besideText(el, 1) || besideText(el, -1) : besideText(el, -1);
     if (!text) text = collapse(el.getAttribute('placeholder') || el.getAttribute('aria-placeholder') || '').trim();
     return text.slice(0, HINT_MAX);

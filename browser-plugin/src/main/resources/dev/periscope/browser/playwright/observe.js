@@ -1,10 +1,10 @@
-// Runs inside Chromium. Observes the page (ranked, filtered to the requested tiers, cut to the budget) or
-// resolves one element by its identity and fingerprint. Only bounded, value-free data crosses back: never raw
-// HTML, never a field's value (but where an accessible name takes in a control inside a label, never a password's).
+// Runs inside Chromium. Observes the page as a person sees it (what is in sight, ranked, filtered to the requested
+// tiers, cut to the budget; each control's state; repeated structures as records; the text without what is hidden)
+// or resolves one element by its identity and fingerprint. Only bounded data crosses back: never raw HTML, never a
+// password field's value or that of a field a credential was filled into (state.js), a field's value cut to a bound.
 // Nothing is written into the page's DOM.
 (request) => {
   const SELECTOR = request.selector;
-  const RECORD_TAGS = ['LI', 'ARTICLE', 'TR', 'DT', 'DD', 'SECTION'];
   const PAGINATION_TEXT = /^(\d+|\d+\s*[-–]\s*\d+|next|next page|prev|previous|previous page|more|show more|load more|all|first|last|older|newer|«|»|‹|›|<|>|<<|>>|下一页|上一页|次へ|前へ)$/i;
   const clean = (s) => (s || '').replace(/\s+/g, ' ').trim();
   const visible = (el) => {
@@ -47,10 +47,16 @@
     return clean(el.getAttribute('aria-label')) || (words ? text : '') || clean(el.getAttribute('title'))
       || clean(el.getAttribute('alt')) || (img ? clean(img.getAttribute('alt') || img.textContent) : '') || text;
   };
+  // Content hidden from assistive technology but in sight (aria-hidden) is named by what a person reads on it.
+  const ariaHidden = (el) => !!closestAcross(el, '[aria-hidden=true]');
   const nameOf = (el) => {
     let n = names.get(el);
     if (n === undefined) {
-      n = (clickables.has(el) ? plainName(el) || NAMES.name(el) : NAMES.name(el)).slice(0, 200);
+      n = clickables.has(el) ? plainName(el) || NAMES.name(el) : NAMES.name(el);
+      if (!n && ariaHidden(el)) n = plainName(el);
+      // An icon font's glyph is a private-use character that says nothing in words: such a name is none.
+      if (!/[^\s\uE000-\uF8FF]/.test(n)) n = '';
+      n = n.slice(0, 200);
       names.set(el, n);
     }
     return n;
@@ -71,9 +77,8 @@
   // looks (a hover changes that); its record's label is, so a node a list recycled for another record is stale.
   const fingerprintOf = (el) => {
     const tag = el.tagName.toLowerCase();
-    const record = recordOf(el);
     return JSON.stringify({
-      tag, role: clickables.has(el) ? 'clickable' : roleOf(el), record: record ? recordLabel(record).slice(0, 60) : null,
+      tag, role: clickables.has(el) ? 'clickable' : roleOf(el), record: RECORDS.structuralTitle(el),
       inputType: tag === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : null,
       name: nameOf(el), opensNewPage: opensNewPage(el), downloads: el.hasAttribute('download'),
       externalProtocol: external(el)
@@ -87,6 +92,8 @@
     Object.defineProperty(window, request.key, { value: registry, enumerable: false });
   }
   if (!registry.byId) registry.byId = new Map();
+  // The fields a credential was filled into: their values are never read.
+  if (!registry.secrets) registry.secrets = new WeakSet();
   const identity = (el) => {
     let id = registry.ids.get(el);
     if (!id) {
@@ -123,71 +130,11 @@
       || (el.parentElement !== null && s.color !== getComputedStyle(el.parentElement).color);
   };
 
-  // A record: the nearest ancestor that repeats among at least three same-tag siblings. A dd belongs with the
-  // dt before it, so a dt/dd pair is one record.
-  const recordIds = new Map();
-  // Each element's record and each record's label, worked out once per call: ranking, grouping and fingerprints
-  // all ask.
-  const records = new Map();
-  const labels = new Map();
-  const recordOf = (el) => {
-    if (!records.has(el)) records.set(el, findRecord(el));
-    return records.get(el);
-  };
-  const recordLabel = (record) => {
-    if (!labels.has(record)) labels.set(record, labelOf(record));
-    return labels.get(record);
-  };
-  const findRecord = (el) => {
-    for (let node = el.parentElement; node && node !== document.body; node = node.parentElement) {
-      const isRecordTag = RECORD_TAGS.includes(node.tagName)
-        || ['listitem', 'article'].includes(node.getAttribute('role'));
-      if (!isRecordTag || !node.parentElement) continue;
-      const tag = node.tagName === 'DD' ? 'DT' : node.tagName;
-      const siblings = Array.from(node.parentElement.children).filter((c) => c.tagName === tag);
-      if (siblings.length < 3) continue;
-      let record = node;
-      if (node.tagName === 'DD') {
-        let prev = node.previousElementSibling;
-        while (prev && prev.tagName !== 'DT') prev = prev.previousElementSibling;
-        if (prev) record = prev;
-      }
-      return record;
-    }
-    return null;
-  };
-  const labelOf = (record) => {
-    if (record.tagName === 'DT') return clean(record.innerText).slice(0, 160);
-    const scope = [record];
-    if (record.tagName === 'DT') {
-      for (let n = record.nextElementSibling; n && n.tagName === 'DD'; n = n.nextElementSibling) scope.push(n);
-    }
-    for (const part of scope) {
-      const heading = part.querySelector('h1,h2,h3,h4,h5,h6,[role=heading]');
-      if (heading) return clean(heading.innerText).slice(0, 160);
-    }
-    for (const part of scope) {
-      const title = part.querySelector('.title,[class*=title],[itemprop=name]');
-      if (title) return clean(title.innerText).slice(0, 160);
-    }
-    return clean(scope.map((p) => p.innerText).join(' ')).slice(0, 160);
-  };
-  const recordTitleLink = (record) => {
-    const scope = [record];
-    if (record.tagName === 'DT') {
-      for (let n = record.nextElementSibling; n && n.tagName === 'DD'; n = n.nextElementSibling) scope.push(n);
-    }
-    for (const part of scope) {
-      const inHeading = part.querySelector('h1 a[href],h2 a[href],h3 a[href],h4 a[href],h5 a[href],h6 a[href],'
-        + '.title a[href],a.title[href],[itemprop=name] a[href]');
-      if (inHeading) return inHeading;
-    }
-    for (const part of scope) {
-      const first = part.querySelector('a[href]');
-      if (first) return first;
-    }
-    return null;
-  };
+  // What a person can see (seen.js), the page's text as a person reads it (text.js) and records (records.js).
+  const SEEN = (__SEEN__)();
+  const styleOf = SEEN.style;
+  const TEXT = (__TEXT__)({ style: styleOf, clean });
+  const RECORDS = (__RECORDS__)({ clean, textOf: TEXT.textOf, nameOf: (el) => nameOf(el) });
 
   if (request.resolve !== undefined) {
     const ref = registry.byId.get(Number(request.resolve));
@@ -207,7 +154,8 @@
   // Candidates, in document order: elements with interactive semantics, and elements without any that a person
   // can click: a click, mousedown or pointerdown handler (an attribute, a property, or a listener the provider
   // found and put in registry.listened), a tabindex, or cursor:pointer of their own (not inherited from a
-  // parent that has it).
+  // parent that has it). Only what a person can see is a candidate (seen.js): the walk does not go into what is
+  // not rendered or hidden from sight, and leaves that out of the page's text too.
   const semantic = new Set(document.querySelectorAll(SELECTOR));
   const listened = registry.listened;
   const NOT_CLICKABLE = new Set(['html', 'body', 'head', 'script', 'style', 'label', 'option', 'optgroup',
@@ -217,19 +165,11 @@
   const handled = (el) => !!(el.onclick || el.onmousedown || el.onpointerdown) || (listened && listened.has(el));
   const candidates = [];
   const viewportArea = Math.max(1, innerWidth * innerHeight);
-  // Each element's cursor, kept as the walk goes down, so a child compares with its parent without asking again.
-  const cursors = new Map();
-  const cursorOf = (el) => {
-    let c = cursors.get(el);
-    if (c === undefined) { c = el ? getComputedStyle(el).cursor : ''; cursors.set(el, c); }
-    return c;
-  };
+  const cursorOf = (el) => (el ? styleOf(el).cursor : '');
   const visit = (el) => {
     if (semantic.has(el)) { candidates.push(el); return; }
     if (NOT_CLICKABLE.has(el.localName)) return;
-    const s = getComputedStyle(el);
-    if (s.display === 'none') return;
-    cursors.set(el, s.cursor);
+    const s = styleOf(el);
     const own = handled(el);
     const tabbable = el.hasAttribute('tabindex') && el.getAttribute('tabindex') !== '-1';
     const pointer = s.cursor === 'pointer' && cursorOf(up(el)) !== 'pointer';
@@ -241,9 +181,44 @@
       clickables.add(el);
     }
   };
+  // A form control drawn over by a look of the page's own (a checkbox that is only its styled label, a select under
+  // a button) is hidden from sight itself, but a person sees it through its label.
+  const FIELD_TAGS = new Set(['input', 'select', 'textarea']);
+  const labelSeen = (el) => FIELD_TAGS.has(el.localName) ? Array.from(el.labels || [])
+    .find((l) => !SEEN.hiddenFromSight(l) && l.getBoundingClientRect().width > 0) || null : null;
+  // So is one made transparent over a drawing of its own (TodoMVC's round checkbox): it takes the clicks where
+  // it lies, at a size a person can hit.
+  const drawnOver = (el) => {
+    if (!FIELD_TAGS.has(el.localName) || styleOf(el).opacity !== '0') return false;
+    const r = el.getBoundingClientRect();
+    if (r.width < 8 || r.height < 8) return false;
+    const x = r.left + r.width / 2;
+    const y = r.top + r.height / 2;
+    if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return false;
+    const hit = (el.getRootNode().elementFromPoint ? el.getRootNode() : document).elementFromPoint(x, y);
+    return hit === el;
+  };
+  const throughLabel = new Map();
+  const seenThroughLabel = (el) => {
+    const label = labelSeen(el);
+    if (label) throughLabel.set(el, label);
+    return !!label || drawnOver(el);
+  };
+  const LIGATURE = /(?:^|\s)(?:material-icons|material-symbols)(?:-[\w-]+)?(?:\s|$)/;
+  const accept = (el) => {
+    if (styleOf(el).display === 'none') return NodeFilter.FILTER_REJECT;
+    if (SEEN.hiddenFromSight(el)) {
+      TEXT.exclude(el);
+      return seenThroughLabel(el) ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_REJECT;
+    }
+    // A select's options are its state; an icon font's ligature (<i class="material-icons">delete</i>) is drawn as
+    // an icon, not read as a word.
+    if (el.localName === 'select' || (el.classList.length && LIGATURE.test(el.className))) TEXT.exclude(el);
+    return NodeFilter.FILTER_ACCEPT;
+  };
   // In document order: a host, then what its shadow root holds, then its own children.
   const walk = (start) => {
-    const walker = document.createTreeWalker(start, NodeFilter.SHOW_ELEMENT);
+    const walker = document.createTreeWalker(start, NodeFilter.SHOW_ELEMENT, { acceptNode: accept });
     for (let el = walker.currentNode; el; el = walker.nextNode()) {
       if (el.nodeType !== 1) continue;
       visit(el);
@@ -327,74 +302,148 @@
     return pagingText(el) && (pagingCount.get(containerOf(el)) || 0) >= 2;
   };
 
+  let shownEls = [];
+  candidates.forEach((el) => { if (!dropped.has(el) && isShown(el)) shownEls.push(el); });
+  // Records (records.js) are found among what is shown: what each repeating ancestor holds decides whether it is
+  // one. A field counts apart from other controls, so that a form's rows are not records.
+  const FIELD_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'switch', 'spinbutton',
+    'slider', 'listbox']);
+  const holders = new Set(Array.from(within.keys()).filter((el) => candidateSet.has(el) && !dropped.has(el)));
+  RECORDS.index(shownEls, (el) => (isLink(el) ? 'link' : FIELD_ROLES.has(roleOf(el)) ? 'field' : 'control'), holders);
+  // A clickable record (an inbox row that opens its message) whose title link is shown is that link's target too:
+  // the link stands for it, and the row is not listed beside it under a name that is all of its text.
+  const shownSet = new Set(shownEls);
+  shownEls = shownEls.filter((el) => !(holders.has(el) && clickables.has(el) && RECORDS.recordOf(el) === el
+    && shownSet.has(RECORDS.titleLinkOf(el))));
+  // Where an element sits: the page's header and navigation (landmarks, and the header bars sites mark by class or
+  // id), its footer, a sidebar, or the main content.
+  const HEADER = 'nav,header,[role=navigation],[role=banner],[role=search],[role=menubar],#header,#masthead,#nav,'
+    + '#navbar,#topbar,.header,.site-header,.page-header,.masthead,.navbar,.nav-bar,.topbar,.top-bar,.main-nav,'
+    + '.site-nav,.main-header,.global-header';
+  const FOOTER = 'footer,[role=contentinfo],#footer,.footer,.site-footer,.page-footer,.main-footer,.global-footer';
+  const SIDEBAR = 'aside,[role=complementary],#sidebar,.sidebar,.side-bar';
+  const SECTION_ORDER = { navigation: 0, main: 1, sidebar: 2, footer: 3 };
+  // The links of the bar at the top of the page (cart, account, sign in, the menu's first entries) rank with its
+  // buttons, ahead of the main content's many controls: a summary never leaves them out. At most TOP_BAR of them.
+  const TOP_BAR = 12;
+  let topBarLinks = 0;
+  const topBar = (el, section) => {
+    if (section !== 'navigation' || topBarLinks >= TOP_BAR) return false;
+    if (el.getBoundingClientRect().top + scrollY > 200) return false;
+    topBarLinks++;
+    return true;
+  };
   // Ranked first; named, fingerprinted and hit-tested only when it is kept.
   const rank = (el, ordinal) => {
     const pagination = isPagination(el);
-    const record = pagination ? null : recordOf(el);
+    const record = pagination ? null : RECORDS.recordOf(el);
     let tier;
     let section = 'main';
-    if (closestAcross(el, 'nav,header,[role=navigation],[role=banner],[role=search]')) section = 'navigation';
-    else if (closestAcross(el, 'footer,[role=contentinfo]')) section = 'footer';
-    else if (closestAcross(el, 'aside,[role=complementary]')) section = 'sidebar';
-    if (!isLink(el) || pagination) tier = 1;
+    if (closestAcross(el, HEADER)) section = 'navigation';
+    else if (closestAcross(el, FOOTER)) section = 'footer';
+    else if (closestAcross(el, SIDEBAR)) section = 'sidebar';
+    // A link drawn only as an icon (share, bookmark) is a control, not a link to read.
+    const iconOnly = isLink(el) && !/\p{L}/u.test(el.textContent || '') && iconOf(el, nameOf(el));
+    if (!isLink(el) || pagination || iconOnly || topBar(el, section)) tier = 1;
     else if (section === 'navigation') tier = 2;
-    else if (record) tier = recordTitleLink(record) === el ? 3 : 5;
+    else if (record) tier = RECORDS.titleLinkOf(record) === el ? 3 : 5;
     else if (section === 'footer' || section === 'sidebar') tier = 5;
     else tier = 4;
     return { el, ordinal, tier, pagination, record, section };
   };
   // The element a click at the centre of el would reach instead of el, or null (cover.js).
   const coverOf = __COVER__;
+  const stateOf = (__STATE__)({ nameOf, clean, maxValue: request.maxValueChars || 456,
+    seen: (n) => !SEEN.hiddenFromSight(n) && visible(n), secret: (n) => registry.secrets.has(n) });
+  // What the icon of an element depicts, when its name says nothing in words (none, or a count).
+  const iconFor = (__ICONS__)();
+  const icons = new Map();
+  const iconOf = (el, name) => {
+    if (/\p{L}/u.test(name)) return '';
+    if (!icons.has(el)) icons.set(el, iconFor(el));
+    return icons.get(el);
+  };
+  const recordKeys = new Map();
+  const keyOf = (record) => {
+    if (!recordKeys.has(record)) recordKeys.set(record, 'r' + recordKeys.size);
+    return recordKeys.get(record);
+  };
   const describe = (ranked) => {
     const { el, ordinal, tier, pagination, record, section } = ranked;
     const tag = el.tagName.toLowerCase();
     const inputType = tag === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : null;
     const role = roleOf(el);
     const clickable = clickables.has(el);
-    let groupKey = null;
-    let groupLabel = null;
-    if (record) {
-      if (!recordIds.has(record)) recordIds.set(record, 'r' + recordIds.size);
-      groupKey = recordIds.get(record);
-      groupLabel = recordLabel(record);
-    }
-    return {
+    const name = nameOf(el);
+    const d = {
       target: String(identity(el)), fingerprint: fingerprintOf(el), clickable, ordinal,
       kind: inputType ? 'input:' + inputType : clickable ? 'clickable ' + tag : (el.getAttribute('role') || tag),
-      role, name: nameOf(el), hint: NAMES.hint(el).slice(0, 120), covered: coverOf(el) !== null,
+      role, name, hint: NAMES.hint(el).slice(0, 120), covered: coverOf(throughLabel.get(el) || el) !== null,
       disabled: !!(el.disabled || el.getAttribute('aria-disabled') === 'true'), inputType, tier, pagination,
-      section, groupKey, groupLabel
+      section, groupKey: record ? keyOf(record) : null, groupLabel: null, state: stateOf(el),
+      icon: iconOf(el, name), ariaHidden: ariaHidden(el)
     };
+    if (record) {
+      const detail = RECORDS.detailOf(record);
+      d.groupLabel = RECORDS.titleOf(record) + (detail ? ' · ' + detail : '');
+    }
+    return d;
   };
 
-  const shown = [];
-  candidates.forEach((el, ordinal) => { if (!dropped.has(el) && isShown(el)) shown.push(rank(el, ordinal)); });
-  shown.sort((a, b) => (a.tier - b.tier) || (a.ordinal - b.ordinal));
+  const shown = shownEls.map((el, n) => rank(el, n));
+  // Within a tier, what sits in the header and the main content comes before a sidebar's and the footer's.
+  shown.sort((a, b) => (a.tier - b.tier) || (SECTION_ORDER[a.section] - SECTION_ORDER[b.section])
+    || (a.ordinal - b.ordinal));
   const tiers = request.tiers || [1, 2, 3, 4, 5];
   const wanted = shown.filter((e) => tiers.includes(e.tier));
-  const kept = wanted.slice(0, Math.max(0, request.maxElements)).map(describe);
+  const keptRanked = wanted.slice(0, Math.max(0, request.maxElements));
+  const kept = keptRanked.map(describe);
   // What this observation listed, so that a click's hit test can name the element in the way by its target.
-  registry.listed = new WeakSet(kept.map((e) => registry.byId.get(Number(e.target)).deref()));
+  registry.listed = new WeakSet(keptRanked.map((r) => r.el));
+  // The records that hold a listed element: each one's title, its short line of other text, and the target of its
+  // title link when that is listed (the element a record's ref stands for).
+  const listedRecords = new Map();
+  const listedEls = new Map();
+  keptRanked.forEach((r, n) => {
+    const target = kept[n].target;
+    if (r.record) {
+      const key = keyOf(r.record);
+      if (!listedRecords.has(r.record)) {
+        listedRecords.set(r.record, { key, title: RECORDS.titleOf(r.record), detail: RECORDS.detailOf(r.record),
+          titleTarget: null });
+      }
+      if (RECORDS.titleLinkOf(r.record) === r.el) listedRecords.get(r.record).titleTarget = target;
+    }
+    listedEls.set(r.el, { target, record: r.record ? keyOf(r.record) : null });
+  });
   // A challenge the page shows (challenge.js), looked for in the main document only: it sees the frames' elements.
   // A page that trips it up is observed without one.
   let challenge = null;
   if (request.drainGuards) {
     try {
-      challenge = (__CHALLENGE__)(kept.map((e) => ({ el: registry.byId.get(Number(e.target)).deref(),
-        target: e.target, covered: e.covered })), shown.map((r) => r.el), shadowRoots, coverOf);
+      challenge = (__CHALLENGE__)(kept.map((e, n) => ({ el: keptRanked[n].el, target: e.target, covered: e.covered })),
+        shown.map((r) => r.el), shadowRoots, coverOf);
     } catch (e) {
       challenge = null;
     }
   }
   // The page's text, and then what its shadow roots show (innerText stops at a shadow root): each root's own
   // children, whose text leaves out what is slotted into them (already in the page's) and nested roots (in turn).
-  let body = document.body ? document.body.innerText : '';
+  let body = document.body ? TEXT.textOf(document.body) : '';
   for (const root of shadowRoots) {
     for (const child of root.children) {
-      const t = child.innerText;
+      const t = TEXT.excluded.has(child) ? '' : TEXT.textOf(child);
       if (t && t.trim()) body += '\n' + t;
     }
   }
+  const maxText = Math.max(0, request.maxTextChars);
+  const allRecords = new Set();
+  for (const r of shown) if (r.record) allRecords.add(r.record);
+  const recordOwners = new Map();
+  listedRecords.forEach((info, record) => recordOwners.set(record, { record: info.key }));
+  const lines = maxText === 0 ? [] : TEXT.owners(body, maxText, shownEls, listedEls,
+    { all: Array.from(allRecords), listed: recordOwners, titleOf: RECORDS.titleOf, detailOf: RECORDS.detailOf },
+    nameOf);
   // What the document's guards recorded since they were last read, taken in this same turn (as the provider's
   // own read does: the record empties, the navigation mark clears).
   let guards;
@@ -409,11 +458,13 @@
     guards,
     url: location.href,
     title: document.title,
-    text: body.slice(0, Math.max(0, request.maxTextChars)),
+    text: body.slice(0, maxText),
     totalTextChars: body.length,
     elements: kept,
     elementsTruncated: wanted.length > Math.max(0, request.maxElements),
     totalElements: shown.length,
+    records: Array.from(listedRecords.values()),
+    lines,
     challenge
   };
 }

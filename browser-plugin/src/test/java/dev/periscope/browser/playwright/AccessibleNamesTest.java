@@ -450,7 +450,7 @@ class AccessibleNamesTest {
       List<Map<String, Object>> elements = LocalBrowser.elements(r);
       assertEquals(
           List.of("", "", "", "", "", "", "", "", "", "Search the catalogue", "Email", "Book"),
-          elements.stream().map(e -> e.get("name")).toList(),
+          elements.stream().map(e -> e.getOrDefault("name", "")).toList(),
           r.text());
       List<Object> hints = elements.stream().map(e -> e.getOrDefault("hint", "")).toList();
       assertEquals("Username", hints.get(0), r.text());
@@ -468,7 +468,10 @@ class AccessibleNamesTest {
       assertTrue(r.text().contains("(unnamed) (not its name; beside it: \"Yes\")"), r.text());
       assertTrue(
           r.text().contains("(unnamed) (not its name; beside it: \"Arrival date\")"), r.text());
-      assertFalse(r.text().contains("Ada") || r.text().contains("draft"), r.text());
+      // A field's value is its state, shown as such: never its name or its hint.
+      assertTrue(r.text().contains("[e4] input:text — (unnamed) = \"Ada\"\n"), r.text());
+      assertTrue(r.text().contains("[e8] textarea — (unnamed) = \"draft words\"\n"), r.text());
+      assertEquals("Ada", elements.get(3).get("value"), r.text());
     }
   }
 }

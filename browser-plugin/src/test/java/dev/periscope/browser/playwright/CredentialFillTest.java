@@ -436,6 +436,27 @@ class CredentialFillTest {
   }
 
   @Test
+  void aFieldACredentialWasFilledIntoShowsOnlyThatItHoldsSomethingWhateverItsType() {
+    ToolResult page = browser.call("state", "browser_open", Map.of("url", browser.url("/login")));
+    assertEquals(
+        List.of(),
+        LocalBrowser.state(page, "Username"),
+        "an empty field is not filled: " + page.text());
+    ToolResult filled =
+        browser.call("state", "browser_fill_credential", fill(page, "Username", "anywhere"));
+    assertFalse(filled.isError(), filled.text());
+    ToolResult observed = browser.call("state", "browser_observe", Map.of("mode", "interactive"));
+    for (ToolResult r : List.of(filled, observed)) {
+      Map<String, Object> username = LocalBrowser.element(r, "Username");
+      // Not its value redacted: no value is read from it at all (the page's registry marks it).
+      assertFalse(username.containsKey("value"), r.text());
+      assertEquals("filled", username.get("state"), r.text());
+      assertTrue(r.text().contains("input:text — Username (filled)"), r.text());
+      assertNoCopy(r.text() + r.structured());
+    }
+  }
+
+  @Test
   void aFilledFieldIsMaskedInScreenshotsWhateverItsType() throws Exception {
     ToolResult page = browser.call("mask", "browser_open", Map.of("url", browser.url("/login")));
     BufferedImage before = image(browser.call("mask", "browser_screenshot", Map.of()));

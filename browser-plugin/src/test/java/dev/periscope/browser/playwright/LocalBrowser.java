@@ -91,6 +91,20 @@ final class LocalBrowser implements AutoCloseable {
     this(pages, Map.of());
   }
 
+  /** Serving {@code pages} and the page corpus under {@code /pages/} ({@link PageCorpus}). */
+  static LocalBrowser withCorpus(Map<String, String> pages) throws IOException {
+    return new LocalBrowser(pages, Map.of("/pages/", PageCorpus.handler()));
+  }
+
+  /** Opens {@code path} for {@code agent} in {@code mode}; the open must succeed. */
+  ToolResult open(String agent, String path, String mode) {
+    ToolResult r = call(agent, "browser_open", Map.of("url", url(path), "mode", mode));
+    if (r.isError()) {
+      throw new AssertionError(r.text());
+    }
+    return r;
+  }
+
   static void respond(HttpExchange exchange, String html) throws IOException {
     byte[] body = html.getBytes(StandardCharsets.UTF_8);
     exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
@@ -136,6 +150,24 @@ final class LocalBrowser implements AutoCloseable {
         .filter(e -> name.equals(e.get("name")))
         .findFirst()
         .orElseThrow(() -> new AssertionError("no element named " + name + " in " + r.text()));
+  }
+
+  /**
+   * The state flags of the first element with this name ({@code checked}, {@code expanded}, ...).
+   */
+  static List<String> state(ToolResult r, String name) {
+    String state = (String) element(r, name).getOrDefault("state", "");
+    return state.isEmpty() ? List.of() : List.of(state.split(", "));
+  }
+
+  /** The names of the result's elements, in ranked order. */
+  static List<String> names(ToolResult r) {
+    return elements(r).stream().map(e -> (String) e.get("name")).toList();
+  }
+
+  /** The text of the result's observation, as the model reads it (refs in place of listed text). */
+  static String text(ToolResult r) {
+    return (String) observation(r).get("text");
   }
 
   /** {@code observation_id} and {@code element_ref} of the element with this name. */

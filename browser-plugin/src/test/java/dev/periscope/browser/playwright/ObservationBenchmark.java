@@ -36,7 +36,14 @@ public final class ObservationBenchmark {
           .append("</p>");
     }
     mb.append("</body></html>");
-    Map<String, String> pages = Map.of("/big", big, "/mb", mb.toString());
+    Map<String, String> pages =
+        Map.of(
+            "/big",
+            big,
+            "/mb",
+            mb.toString(),
+            "/big-without-headings",
+            ObservationTest.listing(300, false));
     HttpServer server = RawPlaywright.serve(pages);
     String base = "http://127.0.0.1:" + server.getAddress().getPort();
 
@@ -90,6 +97,7 @@ public final class ObservationBenchmark {
           coverage(tools, call(tools, "browser_observe", Map.of()));
         }
       }
+      sizes(tools, base);
     } finally {
       ToolsForTests.close();
       runtime.close();
@@ -133,6 +141,29 @@ public final class ObservationBenchmark {
         names.stream().filter(n -> n.startsWith("Paper number")).count(),
         titles.size(),
         pages);
+  }
+
+  /**
+   * The summary's text and its structured form (what clients such as LangChain4j hand a model) in
+   * characters, for both shapes of the 300-record listing.
+   */
+  private static void sizes(List<Tool> tools, String base) throws Exception {
+    com.fasterxml.jackson.databind.ObjectMapper json =
+        new com.fasterxml.jackson.databind.ObjectMapper();
+    System.out.println();
+    System.out.println(
+        "listing (300 records)           | summary text | structured | structured / text");
+    for (String path : List.of("/big", "/big-without-headings")) {
+      ToolResult r = call(tools, "browser_open", Map.of("url", base + path));
+      int text = r.text().length();
+      int structured = json.writeValueAsString(r.structured()).length();
+      System.out.printf(
+          "%-31s | %,12d | %,10d | %.2fx%n",
+          path.equals("/big") ? "titles in headings" : "no headings (title link, by ...)",
+          text,
+          structured,
+          (double) structured / text);
+    }
   }
 
   private static ToolResult call(List<Tool> tools, String name, Map<String, Object> args) {

@@ -38,6 +38,16 @@ class ObservationTest {
   }
 
   static String listing(int records) {
+    return listing(records, true);
+  }
+
+  /**
+   * A listing of {@code records} records, each a title link, an author link, two format links and a
+   * summary, with a search form, pagination and a footer. With {@code headings} each title link is
+   * in a heading; without, the record's line reads "title by author [PDF] [PS]" and its summary is
+   * a paragraph long.
+   */
+  static String listing(int records, boolean headings) {
     StringBuilder b =
         new StringBuilder(
             """
@@ -46,24 +56,19 @@ class ObservationTest {
         <form role="search"><input name="q" aria-label="Search papers"><button>Search</button></form></header>
         <p>Results for browsers.</p><ul class="results">""");
     for (int i = 1; i <= records; i++) {
-      b.append("<li><h3><a href=\"/paper/")
-          .append(i)
-          .append("\">Paper number ")
-          .append(i)
-          .append("</a></h3>")
-          .append("<a href=\"/author/")
-          .append(i)
-          .append("\">Author ")
-          .append(i)
-          .append("</a> ")
-          .append("<a href=\"/pdf/")
-          .append(i)
-          .append("\">PDF</a> <a href=\"/ps/")
-          .append(i)
-          .append("\">PS</a>")
-          .append("<p>Summary of paper ")
-          .append(i)
-          .append(" about browsing.</p></li>");
+      String title = "<a href=\"/paper/" + i + "\">Paper number " + i;
+      String author = "<a href=\"/author/" + i + "\">Author " + i + "</a>";
+      String formats = "<a href=\"/pdf/" + i + "\">PDF</a>] [<a href=\"/ps/" + i + "\">PS</a>";
+      if (headings) {
+        b.append("<li><h3>").append(title).append("</a></h3>").append(author).append(' ');
+        b.append(formats.replace("] [", " ")).append("<p>Summary of paper ").append(i);
+        b.append(" about browsing.</p></li>");
+      } else {
+        b.append("<li>").append(title).append(": how agents browse</a> by ").append(author);
+        b.append(" [").append(formats).append("]<p>Summary of paper ").append(i);
+        b.append(". We measure how software agents read and act on web pages, which parts of a");
+        b.append(" page they need, and what they can leave out when a page is long.</p></li>");
+      }
     }
     b.append(
             "</ul><div class=\"pages\"><a href=\"?p=1\">1</a> <a href=\"?p=2\">2</a> <a href=\"?p=3\">3</a>")
@@ -77,6 +82,7 @@ class ObservationTest {
   static void start() throws Exception {
     PAGES.put("/list", listing(12));
     PAGES.put("/big", listing(300));
+    PAGES.put("/shop", shop());
     StringBuilder mb = new StringBuilder(listing(20).replace("</body></html>", ""));
     while (mb.length() < 1_000_000) {
       mb.append("<p>").append("Filler prose about lighthouses. ".repeat(40)).append("</p>");
@@ -188,22 +194,75 @@ class ObservationTest {
     ToolResult r = call("rank", "browser_open", Map.of("url", url("/list"), "mode", "interactive"));
     assertFalse(r.isError(), r.text());
     List<String> names = names(r);
-    // Tier 1: the form and every paging link; tier 2: navigation; tier 3: record titles; 4: body
-    // link; 5: the rest.
+    // First the bar at the top (its links and its form), then the main content's controls and
+    // every paging link; then record titles; then body links; then the rest.
     assertEquals(
         List.of(
-            "Search papers", "Search", "1", "2", "3", "Next", "Home", "About", "Paper number 1"),
+            "Home", "About", "Search papers", "Search", "1", "2", "3", "Next", "Paper number 1"),
         names.subList(0, 9));
     assertEquals("more", names.get(20));
     assertEquals("Legal", names.get(names.size() - 1));
-    Map<String, Object> next = elements(r).get(5);
+    Map<String, Object> next = elements(r).get(7);
     assertEquals(true, next.get("pagination"));
     Map<String, Object> loneMore = elements(r).get(20);
     assertEquals(
-        false, loneMore.get("pagination"), "a lone 'more' link is content, not pagination");
+        false,
+        loneMore.getOrDefault("pagination", false),
+        "a lone 'more' link is content, not pagination");
     Map<String, Object> title = elements(r).get(8);
-    assertEquals(3, title.get("priority"));
-    assertEquals("Paper number 1", title.get("group_label"));
+    @SuppressWarnings("unchecked")
+    var groups = (List<Map<String, Object>>) observation(r).get("groups");
+    Map<String, Object> record =
+        groups.stream()
+            .filter(g -> g.get("ref").equals(title.get("group")))
+            .findFirst()
+            .orElseThrow();
+    assertEquals(title.get("ref"), record.get("title_ref"), "the title link stands for its record");
+    assertEquals("Summary of paper 1 about browsing.", record.get("detail"));
+  }
+
+  /**
+   * A shop whose header is no landmark, with a menu button, a cart and an account link, 60 cards of
+   * two buttons each, and a footer of 100 links.
+   */
+  static String shop() {
+    StringBuilder b =
+        new StringBuilder(
+            "<!doctype html><html><head><title>Shop</title></head><body><div class=\"site-header\">"
+                + "<button aria-label=\"Menu\">&#9776;</button> <a href=\"/cart\">Cart (2)</a>"
+                + " <a href=\"/account\">Account</a></div><main><h1>All products</h1>");
+    for (int i = 1; i <= 60; i++) {
+      b.append("<div class=\"card\"><a href=\"/p/")
+          .append(i)
+          .append("\">Product ")
+          .append(i)
+          .append("</a> <span>$")
+          .append(i)
+          .append("</span><button>Add to cart</button><button>Save</button></div>");
+    }
+    b.append("</main><div class=\"footer\">");
+    for (int i = 1; i <= 100; i++) {
+      b.append("<a href=\"/info/").append(i).append("\">Footer link ").append(i).append("</a> ");
+    }
+    return b.append("</div></body></html>").toString();
+  }
+
+  @Test
+  void theSummaryKeepsTheHeadersMenuCartAndAccountAheadOfEverythingElse() {
+    ToolResult r = call("shop", "browser_open", Map.of("url", url("/shop")));
+    List<String> names = names(r);
+    assertEquals(List.of("Menu", "Cart (2)", "Account"), names.subList(0, 3), r.text());
+    assertTrue(names.contains("Add to cart"), r.text());
+    assertFalse(names.stream().anyMatch(n -> n.startsWith("Footer link")), r.text());
+  }
+
+  /** The elements of a group, the one that stands for it first. */
+  static List<Map<String, Object>> members(ToolResult r, Map<String, Object> group) {
+    List<Map<String, Object>> inside =
+        new ArrayList<>(
+            elements(r).stream().filter(e -> group.get("ref").equals(e.get("group"))).toList());
+    inside.sort(java.util.Comparator.comparing(e -> !e.get("ref").equals(group.get("title_ref"))));
+    return inside;
   }
 
   @Test
@@ -213,9 +272,11 @@ class ObservationTest {
     @SuppressWarnings("unchecked")
     var groups = (List<Map<String, Object>>) observation(list).get("groups");
     assertEquals(12, groups.size());
-    assertEquals("Paper number 1", groups.get(0).get("label"));
     assertEquals(
-        4, ((List<?>) groups.get(0).get("elements")).size(), "title, author and two formats");
+        "Summary of paper 1 about browsing.",
+        groups.get(0).get("detail"),
+        "the record's short line of other text, its title being its title link's name");
+    assertEquals(4, members(list, groups.get(0)).size(), "title, author and two formats");
     assertTrue(list.text().contains("Records: 12"), list.text());
 
     ToolResult dl = call("group", "browser_open", Map.of("url", url("/dl"), "mode", "interactive"));
@@ -223,9 +284,9 @@ class ObservationTest {
     var papers = (List<Map<String, Object>>) observation(dl).get("groups");
     assertEquals(
         List.of("Alpha paper", "Beta paper", "Gamma paper"),
-        papers.stream().map(g -> g.get("label")).toList());
-    assertEquals(
-        3, ((List<?>) papers.get(0).get("elements")).size(), "dt title plus dd's pdf and bib");
+        papers.stream().map(g -> members(dl, g).get(0).get("name")).toList(),
+        "each record is titled by its title link");
+    assertEquals(3, members(dl, papers.get(0)).size(), "dt title plus dd's pdf and bib");
     assertEquals(
         List.of("Alpha paper", "Beta paper", "Gamma paper"),
         names(dl).subList(0, 3),
@@ -236,7 +297,9 @@ class ObservationTest {
   void modesChooseTiersAndText() {
     ToolResult summary = call("modes", "browser_open", Map.of("url", url("/list")));
     assertEquals("summary", observation(summary).get("mode"));
-    assertTrue(elements(summary).stream().allMatch(e -> (int) e.get("priority") <= 3));
+    // Tiers 1 to 3: no per-record link (tier 5) and no ordinary body link (tier 4).
+    assertFalse(names(summary).contains("Author 1") || names(summary).contains("more"));
+    assertTrue(names(summary).contains("Paper number 1"));
     assertTrue(((String) observation(summary).get("text")).startsWith("Home About"));
     ToolResult interactive = call("modes", "browser_observe", Map.of("mode", "interactive"));
     assertEquals("", observation(interactive).get("text"));
@@ -244,7 +307,9 @@ class ObservationTest {
         interactive.text().contains("Page text: not included in interactive mode"),
         interactive.text());
     ToolResult document = call("modes", "browser_observe", Map.of("mode", "document"));
-    assertTrue(elements(document).stream().allMatch(e -> (int) e.get("priority") <= 2));
+    // Tiers 1 and 2: no record title either.
+    assertFalse(names(document).contains("Paper number 1") || names(document).contains("more"));
+    assertTrue(names(document).contains("Search"));
     assertTrue(((String) observation(document).get("text")).contains("Summary of paper 12"));
     assertEquals(
         observation(document).get("total_elements"),
@@ -374,9 +439,8 @@ class ObservationTest {
     ToolResult click =
         call("delete", "browser_click", Map.of("observation_id", id, "element_ref", bRef));
     assertFalse(click.isError(), click.text());
-    String text =
-        (String)
-            observation(call("delete", "browser_observe", Map.of("mode", "document"))).get("text");
+    // The items are records, each told by its title in the list above the text.
+    String text = call("delete", "browser_observe", Map.of("mode", "document")).text();
     assertTrue(
         text.contains("Item Z")
             && text.contains("Item A")
@@ -422,7 +486,8 @@ class ObservationTest {
     ToolResult page = call("mb", "browser_open", Map.of("url", url("/mb"), "mode", "document"));
     Map<String, Object> o = observation(page);
     assertTrue((int) o.get("total_text_chars") > 900_000, o.get("total_text_chars").toString());
-    assertEquals(12_000, ((String) o.get("text")).length());
+    assertTrue(
+        ((String) o.get("text")).length() <= 12_000, "a page of text holds 12,000 characters");
     assertEquals(true, o.get("text_truncated"));
     assertTrue(page.text().contains("Page text (1-12000 of "), page.text());
     assertTrue(
@@ -437,7 +502,7 @@ class ObservationTest {
             Map.of("url", url("/big"), "mode", "interactive", "max_elements", 100));
     assertEquals(
         false,
-        observation(big).get("text_truncated"),
+        observation(big).getOrDefault("text_truncated", false),
         "interactive mode shows no text by design: none of it was cut");
     assertFalse(
         big.text().contains("holds more") && !big.text().contains("More remains"),

@@ -1,38 +1,202 @@
 package dev.periscope.browser.tools;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.periscope.api.browser.ElementState;
+import dev.periscope.api.browser.Observation;
 import dev.periscope.api.browser.Observation.ObservedElement;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** What the element list shows is not shown again in the page text below it. */
+/** How an observation reads: what the element list shows is not said again in the text below. */
 class RenderingTest {
-  static ObservedElement element(String ref, String name) {
+  static ObservedElement element(String ref, String name, String group) {
     return new ObservedElement(
-        ref, "a", "link", name, false, null, 2, false, "main", null, "", false);
+        ref, "a", "link", name, false, null, 3, false, "main", group, "", false);
   }
 
-  @Test
-  void aTextLineThatIsAListedElementsNameBecomesItsRef() {
-    String text = "Results\n\nPaper number 1\nAuthor 1 PDF PS\n  Paper number 2  \nSummary";
-    assertEquals(
-        "Results\n\n[e9]\nAuthor 1 PDF PS\n[e10]\nSummary",
-        Rendering.withRefs(
-            text, List.of(element("e9", "Paper number 1"), element("e10", "Paper number 2"))));
-  }
-
-  @Test
-  void sharedAndShortNamesAndPartsOfLinesStayText() {
-    String text = "Download PDF\nNext\nRead the terms of use first.\nDownload PDF";
-    assertEquals(
+  static Observation observation(
+      String text,
+      List<ObservedElement> elements,
+      List<Observation.Group> groups,
+      List<Observation.TextLine> lines) {
+    return new Observation(
+        "observation-1",
+        "env",
+        1,
+        "page-1",
+        1,
+        "http://127.0.0.1/",
+        "Shop",
         text,
-        Rendering.withRefs(
+        false,
+        text.length(),
+        elements,
+        groups,
+        false,
+        elements.size(),
+        "sha256:0",
+        List.of(),
+        200,
+        null,
+        List.of(),
+        null,
+        lines);
+  }
+
+  static ObservationPage page(Observation o, int textOffset, int textChars, int elements) {
+    return ObservationPage.of(o, Mode.SUMMARY, textOffset, textChars, 0, elements, "cursor-1");
+  }
+
+  @Test
+  void aRecordsLinesBecomeItsRefOnceAndAnElementsLineItsRef() {
+    String text = "Shoes\nCanvas Backpack\n$29.99\nAdd to cart\nFree returns\nAbout us";
+    Observation o =
+        observation(
             text,
             List.of(
-                element("e1", "Download PDF"),
-                element("e2", "Download PDF"),
-                element("e3", "Next"),
-                element("e4", "terms of use"))));
+                element("e1", "About us", null),
+                element("e2", "Canvas Backpack", "g1"),
+                new ObservedElement(
+                    "e3",
+                    "button",
+                    "button",
+                    "Add to cart",
+                    false,
+                    null,
+                    1,
+                    false,
+                    "main",
+                    "g1",
+                    "",
+                    false)),
+            List.of(
+                new Observation.Group(
+                    "g1",
+                    "Canvas Backpack · $29.99",
+                    List.of("e2", "e3"),
+                    "Canvas Backpack",
+                    "$29.99",
+                    "e2")),
+            List.of(
+                new Observation.TextLine(1, "e2", "g1"),
+                new Observation.TextLine(2, null, "g1"),
+                new Observation.TextLine(3, "e3", "g1"),
+                new Observation.TextLine(5, "e1", null)));
+    assertEquals("Shoes\n[g1]\nFree returns\n[e1]", Rendering.withRefs(page(o, 0, 4000, 40)));
+    String shown = Rendering.text(page(o, 0, 4000, 40));
+    assertTrue(
+        shown.contains("  [g1] [e2] a — Canvas Backpack · $29.99\n    [e3] button — Add to cart\n"),
+        shown);
+  }
+
+  @Test
+  void linesOfElementsNotOnThisPageAndLinesCutByThePageStayText() {
+    String text = "Canvas Backpack\nAdd to cart\nAbout us";
+    Observation o =
+        observation(
+            text,
+            List.of(element("e1", "About us", null), element("e2", "Canvas Backpack", null)),
+            List.of(),
+            List.of(
+                new Observation.TextLine(0, "e2", null), new Observation.TextLine(2, "e1", null)));
+    // Only e1 is on the first page of elements: e2's line stays text.
+    assertEquals("Canvas Backpack\nAdd to cart\n[e1]", Rendering.withRefs(page(o, 0, 4000, 1)));
+    // A page of text that ends inside "About us" leaves the part it holds as text.
+    assertEquals("[e2]\nAdd to cart\nAbout", Rendering.withRefs(page(o, 0, 33, 40)));
+  }
+
+  @Test
+  void aControlShowsItsValueOptionsAndFlagsAndTheStructuredFormLeavesDefaultsOut() {
+    ObservedElement field =
+        new ObservedElement(
+            "e1",
+            "input:email",
+            "textbox",
+            "Email",
+            false,
+            "email",
+            1,
+            false,
+            "main",
+            null,
+            "",
+            false,
+            new ElementState(
+                List.of("required", "invalid"), "grace@", 6, List.of(), "Enter a full address."),
+            "",
+            false);
+    ObservedElement size =
+        new ObservedElement(
+            "e2",
+            "select",
+            "combobox",
+            "Size",
+            false,
+            null,
+            1,
+            false,
+            "main",
+            null,
+            "",
+            false,
+            new ElementState(List.of(), null, 0, List.of("M"), ""),
+            "",
+            false);
+    ObservedElement star =
+        new ObservedElement(
+            "e3",
+            "button",
+            "button",
+            "",
+            false,
+            null,
+            1,
+            false,
+            "main",
+            null,
+            "",
+            false,
+            new ElementState(List.of("not pressed"), "x".repeat(200), 1_048_576, List.of(), ""),
+            "star",
+            true);
+    Observation o = observation("", List.of(field, size, star), List.of(), List.of());
+    String text = Rendering.text(page(o, 0, 4000, 40));
+    assertTrue(
+        text.contains(
+            "[e1] input:email — Email = \"grace@\" (required, invalid: \"Enter a full address.\")"),
+        text);
+    assertTrue(text.contains("[e2] select — Size = \"M\"\n"), text);
+    assertTrue(
+        text.contains(
+            "[e3] button — (unnamed) (icon: star) = \""
+                + "x".repeat(200)
+                + "\" (1,048,576 chars; the first 200 shown) (not pressed)"),
+        text);
+    assertEquals(
+        Map.of(
+            "ref",
+            "e1",
+            "kind",
+            "input:email",
+            "role",
+            "textbox",
+            "name",
+            "Email",
+            "state",
+            "required, invalid",
+            "value",
+            "grace@",
+            "message",
+            "Enter a full address."),
+        Rendering.json(field));
+    Map<String, Object> starJson = Rendering.json(star);
+    assertEquals(1_048_576, starJson.get("value_chars"));
+    assertEquals(true, starJson.get("aria_hidden"));
+    assertEquals("star", starJson.get("icon"));
+    assertFalse(starJson.containsKey("disabled") || starJson.containsKey("covered"));
   }
 }

@@ -128,14 +128,16 @@ public final class ScriptRunner {
     List<String> seen = new ArrayList<>();
     for (Map<String, Object> e : (List<Map<String, Object>>) latestObservation.get("elements")) {
       String elementName = collapse(String.valueOf(e.get("name")));
+      // The structured form leaves a plain link's role and kind out: it is the default.
+      Object elementRole = e.getOrDefault("role", "link");
       boolean roleMatches =
-          role == null || role.equals(e.get("role")) || role.equals(e.get("kind"));
+          role == null || role.equals(elementRole) || role.equals(e.getOrDefault("kind", "a"));
       if (elementName.equals(wanted) && roleMatches) {
         args.put("observation_id", latestObservation.get("id"));
         args.put("element_ref", e.get("ref"));
         return null;
       }
-      seen.add(e.get("role") + " \"" + elementName + "\"");
+      seen.add(elementRole + " \"" + elementName + "\"");
     }
     return "no element "
         + describe(name, role)

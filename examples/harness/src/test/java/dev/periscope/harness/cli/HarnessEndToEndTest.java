@@ -131,8 +131,10 @@ class HarnessEndToEndTest {
       assertTrue(
           steps.get(3).get("text").asText().contains("There are 217 steps to the lamp room."));
       JsonNode observation = steps.get(3).get("structured").get("observation");
-      assertEquals("Answer shown", observation.get("elements").get(0).get("name").asText());
-      assertEquals("button", observation.get("elements").get(0).get("kind").asText());
+      // After the bar at the top (its Home and About links), the button, renamed by its click.
+      JsonNode button = observation.get("elements").get(2);
+      assertEquals("Answer shown", button.get("name").asText(), observation.toString());
+      assertEquals("button", button.get("role").asText());
 
       // No host path appears in any tool result: refs are opaque.
       for (JsonNode s : steps) {

@@ -31,11 +31,66 @@ public record ProviderObservation(
     int status,
     dev.periscope.api.browser.PageDialog dialog,
     List<dev.periscope.api.browser.PageTab> tabs,
-    ProviderChallenge challenge) {
+    ProviderChallenge challenge,
+    List<ProviderRecord> records,
+    List<ProviderTextLine> textLines) {
   public ProviderObservation {
     elements = List.copyOf(elements);
     pageEvents = List.copyOf(pageEvents);
     tabs = tabs == null ? List.of() : List.copyOf(tabs);
+    records = records == null ? List.of() : List.copyOf(records);
+    textLines = textLines == null ? List.of() : List.copyOf(textLines);
+  }
+
+  /** An observation that names no records or text lines (host API 2.6.0's). */
+  public ProviderObservation(
+      String url,
+      String title,
+      String text,
+      int totalTextChars,
+      List<ProviderElement> elements,
+      int totalElements,
+      boolean elementsTruncated,
+      List<String> pageEvents,
+      int status,
+      dev.periscope.api.browser.PageDialog dialog,
+      List<dev.periscope.api.browser.PageTab> tabs,
+      ProviderChallenge challenge) {
+    this(
+        url,
+        title,
+        text,
+        totalTextChars,
+        elements,
+        totalElements,
+        elementsTruncated,
+        pageEvents,
+        status,
+        dialog,
+        tabs,
+        challenge,
+        List.of(),
+        List.of());
+  }
+
+  /** This observation with its records and the text lines that are its elements' and records'. */
+  public ProviderObservation withRecords(
+      List<ProviderRecord> records, List<ProviderTextLine> textLines) {
+    return new ProviderObservation(
+        url,
+        title,
+        text,
+        totalTextChars,
+        elements,
+        totalElements,
+        elementsTruncated,
+        pageEvents,
+        status,
+        dialog,
+        tabs,
+        challenge,
+        records,
+        textLines);
   }
 
   /** An observation with no challenge recognised (host API 2.4.0's). */
@@ -80,7 +135,9 @@ public record ProviderObservation(
         status,
         dialog,
         tabs,
-        challenge);
+        challenge,
+        records,
+        textLines);
   }
 
   /** An observation of a provider that keeps one page. */
@@ -123,7 +180,9 @@ public record ProviderObservation(
         status,
         dialog,
         tabs,
-        challenge);
+        challenge,
+        records,
+        textLines);
   }
 
   /** An observation with no dialog waiting. */
