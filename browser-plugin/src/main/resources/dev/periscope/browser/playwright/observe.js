@@ -323,6 +323,20 @@
   const FOOTER = 'footer,[role=contentinfo],#footer,.footer,.site-footer,.page-footer,.main-footer,.global-footer';
   const SIDEBAR = 'aside,[role=complementary],#sidebar,.sidebar,.side-bar';
   const SECTION_ORDER = { navigation: 0, main: 1, sidebar: 2, footer: 3 };
+  // Each element's section, from the nearest ancestor that says one (across shadow roots), asked once a node.
+  const sections = new Map();
+  const sectionOf = (node) => {
+    if (!node || node === document.body || node === document.documentElement) return 'main';
+    let s = sections.get(node);
+    if (s === undefined) {
+      if (node.matches(HEADER)) s = 'navigation';
+      else if (node.matches(FOOTER)) s = 'footer';
+      else if (node.matches(SIDEBAR)) s = 'sidebar';
+      else s = sectionOf(up(node));
+      sections.set(node, s);
+    }
+    return s;
+  };
   // The links of the bar at the top of the page (cart, account, sign in, the menu's first entries) rank with its
   // buttons, ahead of the main content's many controls: a summary never leaves them out. At most TOP_BAR of them.
   const TOP_BAR = 12;
@@ -338,10 +352,7 @@
     const pagination = isPagination(el);
     const record = pagination ? null : RECORDS.recordOf(el);
     let tier;
-    let section = 'main';
-    if (closestAcross(el, HEADER)) section = 'navigation';
-    else if (closestAcross(el, FOOTER)) section = 'footer';
-    else if (closestAcross(el, SIDEBAR)) section = 'sidebar';
+    const section = sectionOf(el);
     // A link drawn only as an icon (share, bookmark) is a control, not a link to read.
     const iconOnly = isLink(el) && !/\p{L}/u.test(el.textContent || '') && iconOf(el, nameOf(el));
     if (!isLink(el) || pagination || iconOnly || topBar(el, section)) tier = 1;

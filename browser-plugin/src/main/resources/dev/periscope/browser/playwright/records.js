@@ -16,7 +16,13 @@
   const DETAIL_CHARS = 60;
   // Class tokens that say how a sibling looks now, not what it is.
   const STATE = /^(?:active|selected|current|open|opened|show|shown|hidden|disabled|checked|expanded|collapsed|even|odd|first|last|unread|read|new|starred|done|completed|focus|hover|is-.*|has-.*|js-.*)$/;
+  const shapeCache = new Map();
   const shapeOf = (el) => {
+    let shape = shapeCache.get(el);
+    if (shape === undefined) { shape = shapeOfNow(el); shapeCache.set(el, shape); }
+    return shape;
+  };
+  const shapeOfNow = (el) => {
     const tag = el.tagName === 'DD' ? 'DT' : el.tagName;
     const classes = typeof el.className === 'string' ? el.className.split(/\s+/).filter((c) => c && !STATE.test(c)) : [];
     return tag + '.' + (classes[0] || '') + (el.getAttribute('role') ? '[' + el.getAttribute('role') + ']' : '');

@@ -53,12 +53,14 @@
   // neither), for the lines of text's first maxChars characters. A line is taken only where the page holds as many
   // lines of that text as shown elements (or records) that read so, matched in document order: a line that might
   // be anything else stays text.
+  const LONGEST = 400;
   const owners = (text, maxChars, shown, listed, records, nameOf) => {
     const lines = text.split('\n');
     const at = new Map();
     let retained = 0;
     for (let i = 0, offset = 0; i < lines.length; i++) {
-      const key = clean(lines[i]);
+      // No element's name or record's title is this long: such a line (a paragraph) is only text.
+      const key = lines[i].length <= LONGEST ? clean(lines[i]) : '';
       if (key) {
         if (!at.has(key)) at.set(key, []);
         at.get(key).push(i);
