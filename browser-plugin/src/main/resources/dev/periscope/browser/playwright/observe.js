@@ -315,6 +315,16 @@
   const shownSet = new Set(shownEls);
   shownEls = shownEls.filter((el) => !(holders.has(el) && clickables.has(el) && RECORDS.recordOf(el) === el
     && shownSet.has(RECORDS.titleLinkOf(el))));
+  // A link that says nothing (a product's picture) and goes where a named link goes (its title) is that link again.
+  // Its text is looked at first: the accessible name is worked out only for a link whose text says nothing.
+  const linkTo = (el) => (el.tagName === 'A' && typeof el.href === 'string' ? el.href : '');
+  const says = (el) => /[\p{L}\p{N}]/u.test(el.textContent || '') || nameOf(el) !== '';
+  const bare = new Set(shownEls.filter((el) => linkTo(el) && !says(el)));
+  if (bare.size > 0) {
+    const places = new Set(Array.from(bare, linkTo));
+    const named = new Set(shownEls.filter((el) => !bare.has(el) && places.has(linkTo(el)) && says(el)).map(linkTo));
+    shownEls = shownEls.filter((el) => !(bare.has(el) && named.has(linkTo(el))));
+  }
   // Where an element sits: the page's header and navigation (landmarks, and the header bars sites mark by class or
   // id), its footer, a sidebar, or the main content.
   const HEADER = 'nav,header,[role=navigation],[role=banner],[role=search],[role=menubar],#header,#masthead,#nav,'
@@ -340,6 +350,8 @@
   // The links of the bar at the top of the page (cart, account, sign in, the menu's first entries) rank with its
   // buttons, ahead of the main content's many controls: a summary never leaves them out. At most TOP_BAR of them.
   const TOP_BAR = 12;
+  // As many elements as a summary shows on its first page.
+  const FEW = 40;
   let topBarLinks = 0;
   const topBar = (el, section) => {
     if (section !== 'navigation' || topBarLinks >= TOP_BAR) return false;
@@ -405,7 +417,9 @@
   // Within a tier, what sits in the header and the main content comes before a sidebar's and the footer's.
   shown.sort((a, b) => (a.tier - b.tier) || (SECTION_ORDER[a.section] - SECTION_ORDER[b.section])
     || (a.ordinal - b.ordinal));
-  const tiers = request.tiers || [1, 2, 3, 4, 5];
+  // A mode leaves out tiers to keep a big page short; a page whose every element fits in a summary's page lists them
+  // all (a page of one link shows that link), still in ranked order.
+  const tiers = shown.length <= FEW ? [1, 2, 3, 4, 5] : request.tiers || [1, 2, 3, 4, 5];
   const wanted = shown.filter((e) => tiers.includes(e.tier));
   const keptRanked = wanted.slice(0, Math.max(0, request.maxElements));
   const kept = keptRanked.map(describe);
