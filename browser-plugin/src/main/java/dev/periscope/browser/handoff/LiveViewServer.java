@@ -336,7 +336,8 @@ public final class LiveViewServer implements AutoCloseable {
       throw new IllegalArgumentException("no such input");
     }
     String button = string(e, "button");
-    if (button != null && !java.util.Set.of("left", "middle", "right").contains(button)) {
+    if (button != null
+        && !java.util.Set.of("left", "middle", "right", "back", "forward").contains(button)) {
       button = "left";
     }
     String text = string(e, "text");

@@ -26,7 +26,8 @@ final class HitTest {
   private static final String COVER =
       """
       (el, key) => {
-        const hit = (__COVER__)(el);
+        const at = (__COVER__)(el);
+        const hit = at && at.cover;
         if (!hit) return null;
         const registry = window[key];
         let listed = null;
@@ -71,31 +72,46 @@ final class HitTest {
         const r = el.getBoundingClientRect();
         const inView = r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
         if (centre || !inView) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-        const cover = (__COVER_OF__)(el, key);
-        if (cover) return { cover, ready: false };
-        const box = Array.from(el.getClientRects()).find((b) => b.width > 0 && b.height > 0);
-        if (!box) return { cover: null, ready: false };
-        const x = box.left + box.width / 2;
-        const y = box.top + box.height / 2;
-        if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return { cover: null, ready: false };
-        const scope = el.getRootNode();
-        const hit = (scope && scope.elementFromPoint ? scope : document).elementFromPoint(x, y);
+        // Where a person presses it: its centre, or a visible point of it when something covers the centre.
+        const at = (__COVER__)(el);
+        if (at && at.cover) return { cover: (__COVER_OF__)(el, key), ready: false };
+        if (!at) return { cover: null, ready: false };
+        const { x, y } = at;
+        const hit = (el.getRootNode().elementFromPoint ? el.getRootNode() : document).elementFromPoint(x, y);
         let reaches = false;
         for (let n = hit; n && !reaches; n = n.assignedSlot || n.parentNode || (n instanceof ShadowRoot ? n.host : null)) {
           reaches = n === el;
         }
+        // The point inside the element's box, for Playwright's own press when it is not the centre (a control drawn
+        // as its label is pressed by the pointer only).
+        const b = el.getBoundingClientRect();
+        const centred = Math.abs(x - (b.left + b.width / 2)) < 1 && Math.abs(y - (b.top + b.height / 2)) < 1;
+        const offset = centred || el !== field ? null : { x: x - b.left - el.clientLeft, y: y - b.top - el.clientTop };
         const style = getComputedStyle(el);
         const enabled = !field.matches(':disabled') && !field.closest('[aria-disabled="true"]');
         const still = !document.getAnimations().some((a) => {
           const t = a.effect && a.effect.target;
           return a.playState === 'running' && t instanceof Element && (t === el || t.contains(el));
         });
-        return { cover: null, ready: !!reaches && enabled && still && style.visibility === 'visible', x, y };
+        return { cover: null, ready: !!reaches && enabled && still && style.visibility === 'visible', x, y, offset };
       }"""
-          .replace("__COVER_OF__", COVER);
+          .replace("__COVER_OF__", COVER)
+          .replace("__COVER__", PageScripts.cover());
 
   /** A point in the viewport, in CSS pixels: where the pointer presses. */
   record Point(double x, double y) {}
+
+  /**
+   * Where the pointer reaches an element once nothing covers the point: whether it is ready for the
+   * pointer there without Playwright's actionability wait, the point in the viewport (null when
+   * Playwright is to scroll to it), and the point inside the element's padding box when it is not
+   * the centre (a partly covered element is pressed on its visible part), else null.
+   */
+  record Reach(boolean ready, Point point, com.microsoft.playwright.options.Position offset) {
+    ElementHandle.ClickOptions click(ElementHandle.ClickOptions options) {
+      return options.setForce(ready).setPosition(offset);
+    }
+  }
 
   /**
    * A script that resolves an element with {@code observe} (observe.js) and, in the same turn,
@@ -115,13 +131,13 @@ final class HitTest {
   }
 
   /**
-   * Returns when the pointer at the centre of {@code target} would reach it, and whether the
-   * element is ready for the pointer without Playwright's actionability wait; fails {@code
-   * BROWSER_TARGET_COVERED} when something else still covers its centre after {@value #SETTLE_MS}
-   * ms, naming that element (its ref goes where the message says {@link BrowserException#REF}) and
-   * what it would take ({@code "the click"}, {@code "the pointer"}).
+   * Returns where the pointer reaches {@code target} (its centre, or a visible point of it when
+   * something covers the centre) and whether it is ready for the pointer there without Playwright's
+   * actionability wait; fails {@code BROWSER_TARGET_COVERED} when no point of it is visible after
+   * {@value #SETTLE_MS} ms, naming that element (its ref goes where the message says {@link
+   * BrowserException#REF}) and what it would take ({@code "the click"}, {@code "the pointer"}).
    */
-  static boolean requireUncovered(
+  static Reach requireUncovered(
       Page page, ElementHandle target, ProviderElement element, String registryKey, String what) {
     long deadline = System.nanoTime() + SETTLE_MS * 1_000_000L;
     boolean centred = false;
@@ -133,7 +149,7 @@ final class HitTest {
       @SuppressWarnings("unchecked")
       Map<String, Object> cover = (Map<String, Object>) state.get("cover");
       if (cover == null) {
-        return Boolean.TRUE.equals(state.get("ready"));
+        return reach(state);
       }
       if (!centred) {
         // A sticky header or footer covers what sits at the viewport's edge: the middle is clear of
@@ -148,6 +164,23 @@ final class HitTest {
     }
   }
 
+  @SuppressWarnings("unchecked")
+  private static Reach reach(Map<String, Object> state) {
+    Point point =
+        state.get("x") instanceof Number x && state.get("y") instanceof Number y
+            ? new Point(x.doubleValue(), y.doubleValue())
+            : null;
+    Map<String, Object> offset = (Map<String, Object>) state.get("offset");
+    return new Reach(
+        Boolean.TRUE.equals(state.get("ready")),
+        point,
+        offset == null
+            ? null
+            : new com.microsoft.playwright.options.Position(
+                ((Number) offset.get("x")).doubleValue(),
+                ((Number) offset.get("y")).doubleValue()));
+  }
+
   private static BrowserException covered(
       Page page, ProviderElement element, Map<String, Object> cover, String what) {
     String text = String.valueOf(cover.get("text"));
@@ -158,7 +191,7 @@ final class HitTest {
                 ErrorCode.BROWSER_TARGET_COVERED,
                 "\""
                     + element.name()
-                    + "\" is covered at its centre by "
+                    + "\" is covered by "
                     + cover.get("tag")
                     + (text.isEmpty() ? "" : " \"" + text + "\"")
                     + BrowserException.REF

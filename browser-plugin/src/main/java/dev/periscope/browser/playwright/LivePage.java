@@ -94,13 +94,22 @@ final class LivePage {
     Mouse mouse = page.mouse();
     switch (input.kind()) {
       case "move" -> mouse.move(input.x(), input.y());
+      // A mouse's back and forward buttons move through the tab's history, as in a browser.
       case "down" -> {
-        mouse.move(input.x(), input.y());
-        mouse.down(new Mouse.DownOptions().setButton(button(input.button())));
+        if ("back".equals(input.button())) {
+          page.goBack();
+        } else if ("forward".equals(input.button())) {
+          page.goForward();
+        } else {
+          mouse.move(input.x(), input.y());
+          mouse.down(new Mouse.DownOptions().setButton(button(input.button())));
+        }
       }
       case "up" -> {
-        mouse.move(input.x(), input.y());
-        mouse.up(new Mouse.UpOptions().setButton(button(input.button())));
+        if (!"back".equals(input.button()) && !"forward".equals(input.button())) {
+          mouse.move(input.x(), input.y());
+          mouse.up(new Mouse.UpOptions().setButton(button(input.button())));
+        }
       }
       case "wheel" -> {
         mouse.move(input.x(), input.y());

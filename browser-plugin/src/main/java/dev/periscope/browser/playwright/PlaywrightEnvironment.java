@@ -10,6 +10,7 @@ import dev.periscope.api.browser.BrowserAction;
 import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.Extraction;
+import dev.periscope.api.browser.KeyChord;
 import dev.periscope.api.browser.ObservationBudget;
 import dev.periscope.api.browser.Screenshot;
 import dev.periscope.api.browser.spi.CheckpointRef;
@@ -23,6 +24,7 @@ import dev.periscope.browser.Cleanup;
 import dev.periscope.browser.policy.DestinationPolicy;
 import dev.periscope.browser.policy.PolicyProxy;
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -344,9 +346,6 @@ final class PlaywrightEnvironment
    * and as {@code BROWSER_NAVIGATION_FAILED} a main document that could not be reached. The guards
    * let a navigation the action started reach its headers first, so its outcome is this action's.
    */
-  private static final ElementHandle.ClickOptions READY_CLICK =
-      new ElementHandle.ClickOptions().setForce(true);
-
   private <T> T guarded(String what, java.util.concurrent.Callable<T> work) {
     return guarded(what, callBoundMs, work);
   }
@@ -813,6 +812,10 @@ final class PlaywrightEnvironment
 
   @Override
   public void click(BrowserAction.Click action, ProviderElement element) {
+    if (action.button().move() != null) {
+      history(new BrowserAction.History(action.button().move()));
+      return;
+    }
     refuseBeforeDispatch(element);
     guarded(
         "the click",
@@ -824,15 +827,14 @@ final class PlaywrightEnvironment
                 element,
                 "the click",
                 point -> tab().page.mouse().click(point.x(), point.y()),
-                (target, ready) ->
-                    target.click(ready ? READY_CLICK : new ElementHandle.ClickOptions()));
+                (target, reach) -> target.click(reach.click(new ElementHandle.ClickOptions())));
           } else {
             pointAt(
                 element,
                 "the click",
                 point ->
                     tab().page.mouse().click(point.x(), point.y(), PointerActions.mouse(action)),
-                (target, ready) -> target.click(PointerActions.handle(action).setForce(ready)));
+                (target, reach) -> target.click(reach.click(PointerActions.handle(action))));
           }
           settle();
           return null;
@@ -852,9 +854,16 @@ final class PlaywrightEnvironment
             try {
               // The drop target first, then the dragged element: when both fit, both show.
               to.scrollIntoViewIfNeeded();
-              HitTest.requireUncovered(tab().page, from, element, registryKey, "the drag");
+              HitTest.Reach reach =
+                  HitTest.requireUncovered(tab().page, from, element, registryKey, "the drag");
               PointerActions.drag(
-                  tab().page, from, to, element, destination, tab().dialogs::afterAnswer);
+                  tab().page,
+                  from,
+                  reach.point(),
+                  to,
+                  element,
+                  destination,
+                  tab().dialogs::afterAnswer);
             } finally {
               to.dispose();
             }
@@ -921,7 +930,7 @@ final class PlaywrightEnvironment
       ProviderElement element,
       String what,
       java.util.function.Consumer<HitTest.Point> ready,
-      java.util.function.BiConsumer<ElementHandle, Boolean> checked) {
+      java.util.function.BiConsumer<ElementHandle, HitTest.Reach> checked) {
     requireObservedTab();
     var point = PageScripts.readyPoint(tab().page, tab().observedFrames, registryKey, element);
     if (point.isPresent()) {
@@ -1004,7 +1013,11 @@ final class PlaywrightEnvironment
               element,
               "the pointer",
               point -> tab().page.mouse().move(point.x(), point.y()),
-              (target, ready) -> target.hover(new ElementHandle.HoverOptions().setForce(ready)));
+              (target, reach) ->
+                  target.hover(
+                      new ElementHandle.HoverOptions()
+                          .setForce(reach.ready())
+                          .setPosition(reach.offset())));
           // Hover handlers run on the next frame: let the page open what it opens on hover first.
           nextFrame();
           return null;
@@ -1081,27 +1094,52 @@ final class PlaywrightEnvironment
 
   @Override
   public void press(BrowserAction.Press action, ProviderElement element) {
-    String key = action.key();
-    String playwrightKey = key.equals("Space") ? " " : key;
+    KeyChord chord = action.chord();
     if (element != null && "file".equals(element.inputType())) {
       refuseBeforeDispatch(element);
     }
     guarded(
-        "pressing " + key,
+        "pressing " + chord,
         () -> {
-          if (element == null) {
-            tab().page.keyboard().press(playwrightKey);
-          } else {
-            ElementHandle target = resolve(element);
-            try {
-              target.press(playwrightKey);
-            } finally {
-              target.dispose();
+          Page page = tab().page;
+          try {
+            if (element == null) {
+              page.keyboard().press(chord.playwright());
+            } else {
+              ElementHandle target = resolve(element);
+              try {
+                target.press(chord.playwright());
+              } finally {
+                target.dispose();
+              }
             }
+          } catch (RuntimeException | Error failed) {
+            releaseModifiers(page, chord);
+            throw failed;
           }
           settle();
           return null;
         });
+  }
+
+  /**
+   * Lets go of a chord's modifiers after a press that failed part way (Playwright presses them one
+   * by one and releases them only on success), so that no later key or click arrives with Control
+   * held. Best effort: a page that is gone holds nothing.
+   */
+  private static void releaseModifiers(Page page, KeyChord chord) {
+    List<String> held = new ArrayList<>();
+    for (String modifier : chord.modifiers()) {
+      held.addAll(
+          modifier.equals("ControlOrMeta") ? List.of("Control", "Meta") : List.of(modifier));
+    }
+    for (int i = held.size() - 1; i >= 0; i--) {
+      try {
+        page.keyboard().up(held.get(i));
+      } catch (RuntimeException gone) {
+        // the page or its connection is gone: nothing is held there any more
+      }
+    }
   }
 
   @Override
@@ -1155,9 +1193,13 @@ final class PlaywrightEnvironment
           }
           ElementHandle target = resolve(element);
           try {
-            boolean ready =
+            HitTest.Reach reach =
                 HitTest.requireUncovered(tab().page, target, element, registryKey, "the click");
-            target.setChecked(checked, new ElementHandle.SetCheckedOptions().setForce(ready));
+            target.setChecked(
+                checked,
+                new ElementHandle.SetCheckedOptions()
+                    .setForce(reach.ready())
+                    .setPosition(reach.offset()));
           } finally {
             target.dispose();
           }
@@ -1227,7 +1269,13 @@ final class PlaywrightEnvironment
                     .waitForLoadState(
                         LoadState.NETWORKIDLE,
                         new Page.WaitForLoadStateOptions().setTimeout(timeout));
+            case TEXT_VISIBLE, TEXT_HIDDEN, URL, DELAY ->
+                PageWaits.run(tab().page, action, timeout);
             case ELEMENT_VISIBLE, ELEMENT_HIDDEN -> {
+              if (action.byRole()) {
+                PageWaits.run(tab().page, action, timeout);
+                return null;
+              }
               ElementHandle target;
               try {
                 target = resolve(element);

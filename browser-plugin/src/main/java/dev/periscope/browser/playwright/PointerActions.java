@@ -44,6 +44,8 @@ final class PointerActions {
       case LEFT -> MouseButton.LEFT;
       case RIGHT -> MouseButton.RIGHT;
       case MIDDLE -> MouseButton.MIDDLE;
+      case BACK, FORWARD ->
+          throw new IllegalArgumentException("a history move, not a press: " + button.id());
     };
   }
 
@@ -94,6 +96,7 @@ final class PointerActions {
   static void drag(
       Page page,
       ElementHandle from,
+      HitTest.Point press,
       ElementHandle to,
       ProviderElement element,
       ProviderElement destination,
@@ -117,8 +120,8 @@ final class PointerActions {
     }
     dragBetween(
         page,
-        source.x + source.width / 2,
-        source.y + source.height / 2,
+        press != null ? press.x() : source.x + source.width / 2,
+        press != null ? press.y() : source.y + source.height / 2,
         target.x + target.width / 2,
         target.y + target.height / 2,
         afterAnswer);

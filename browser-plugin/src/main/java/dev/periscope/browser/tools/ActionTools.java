@@ -142,7 +142,8 @@ final class ActionTools {
             "Click an element named by its ref in the latest observation, then observe the result."
                 + " A left click at its centre unless told otherwise: button right opens a context"
                 + " menu, click_count 2 double-clicks, offset_x and offset_y click at that point of"
-                + " its box.",
+                + " its box; back and forward (a mouse's buttons 4 and 5) go back or forward as"
+                + " browser_back and browser_forward do.",
             acts,
             plus(
                 TARGET,
@@ -267,9 +268,22 @@ final class ActionTools {
                     a.integer("delay_ms", 0, (int) BrowserAction.Type.MAX_DELAY_MS).orElse(0))),
         row(
             "browser_press",
-            "Press one key on an element, or on whatever has focus when no element is named.",
+            "Press a key or a chord on an element, or on whatever has focus when no element is"
+                + " named. Modifiers are released when the call ends, even one that failed.",
             acts,
-            plus(Param.oneOf("key", BrowserAction.KEYS, null).asRequired(), OPTIONAL_TARGET),
+            plus(
+                Param.text(
+                        "key",
+                        64,
+                        "A key in Playwright's syntax: a named key (Enter, Escape, Tab, Space,"
+                            + " ArrowDown, PageDown, F2), a single character (a, /, ?), or"
+                            + " modifiers (Control, Alt, Shift, Meta, ControlOrMeta) joined by +"
+                            + " before one key: Control+A, Shift+Tab, Alt+ArrowDown, Meta+Enter."
+                            + " Chords that act on the browser (Control+W, Control+T, Control+L,"
+                            + " F5, ...) are refused: use browser_tabs, browser_open,"
+                            + " browser_reload, browser_back or browser_forward.")
+                    .asRequired(),
+                OPTIONAL_TARGET),
             a ->
                 new BrowserAction.Press(
                     a.optionalString("observation_id"),
@@ -308,21 +322,54 @@ final class ActionTools {
                     a.optionalString("element_ref"))),
         row(
             "browser_wait",
-            "Wait for the page to load or go network-idle, or for an element to become visible or"
-                + " hidden.",
+            "Wait, then observe: until the page loads (load) or goes network-idle; until an"
+                + " element becomes visible or hidden (element-visible, element-hidden), named by"
+                + " element_ref, or by role and name when it has no ref yet; until text appears"
+                + " in or goes from the page (text-visible, text-hidden); until the URL matches a"
+                + " glob (url: **/checkout/*); or for a plain delay of timeout_ms (delay, at most"
+                + " "
+                + BrowserAction.Wait.MAX_DELAY_MS
+                + " ms). A wait that times out says what it saw last.",
             new ToolHints(true, false, true, true),
             plus(
                 List.of(
                     Param.oneOf("until", BrowserAction.Wait.Until.ids(), null).asRequired(),
-                    Param.integer("timeout_ms", 1, BrowserAction.MAX_WAIT_MS, null)),
+                    Param.integer("timeout_ms", 1, BrowserAction.MAX_WAIT_MS, null),
+                    Param.text(
+                        "text",
+                        BrowserAction.Wait.MAX_TEXT_CHARS,
+                        "For text-visible and text-hidden: the text, any case."),
+                    Param.text(
+                        "url",
+                        dev.periscope.api.browser.UrlGlob.MAX_CHARS,
+                        "For url: a glob over the whole URL; ** is anything, * anything but /,"
+                            + " {a,b} either."),
+                    Param.pattern(
+                        "role",
+                        "^[a-z]{2,20}$",
+                        "For element-visible and element-hidden without a ref: the element's"
+                            + " ARIA role (button, link, textbox, dialog, ...)."),
+                    Param.text(
+                        "name",
+                        BrowserAction.Wait.MAX_TEXT_CHARS,
+                        "With role: a part of the element's name, any case.")),
                 OPTIONAL_TARGET),
             a ->
                 new BrowserAction.Wait(
                     BrowserAction.Wait.Until.of(a.string("until")),
                     a.optionalString("observation_id"),
                     a.optionalString("element_ref"),
+                    a.optionalString("text"),
+                    a.optionalString("url"),
+                    a.optionalString("role"),
+                    a.optionalString("name"),
                     a.integer("timeout_ms", 1, (int) BrowserAction.MAX_WAIT_MS)
-                        .orElse(settings.waitTimeoutMs()))),
+                        .orElse(
+                            "delay".equals(a.string("until"))
+                                ? (int)
+                                    Math.min(
+                                        settings.waitTimeoutMs(), BrowserAction.Wait.MAX_DELAY_MS)
+                                : settings.waitTimeoutMs()))),
         history(
             "browser_back",
             "Go back one page in this page's history.",

@@ -47,7 +47,7 @@
     return { x: (e.clientX - box.left) * width / box.width, y: (e.clientY - box.top) * height / box.height };
   }
 
-  const buttons = ['left', 'middle', 'right'];
+  const buttons = ['left', 'middle', 'right', 'back', 'forward'];
   img.addEventListener('mousedown', e => {
     e.preventDefault();
     const point = at(e); // before the focus, which must not scroll this page

@@ -375,7 +375,11 @@
     return { el, ordinal, tier, pagination, record, section };
   };
   // The element a click at the centre of el would reach instead of el, or null (cover.js).
-  const coverOf = __COVER__;
+  const coverAt = __COVER__;
+  const coverOf = (el) => {
+    const at = coverAt(el);
+    return (at && at.cover) || null;
+  };
   const stateOf = (__STATE__)({ nameOf, clean, maxValue: request.maxValueChars || 456,
     seen: (n) => !SEEN.hiddenFromSight(n) && visible(n), secret: (n) => registry.secrets.has(n) });
   // What the icon of an element depicts, when its name says nothing in words (none, or a count).

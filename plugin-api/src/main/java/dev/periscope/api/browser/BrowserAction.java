@@ -21,7 +21,10 @@ import java.util.Map;
  * <p>Actions are immutable and thread-safe.
  */
 public sealed interface BrowserAction<R> {
-  /** The keys {@link Press} accepts. */
+  /**
+   * Common keys {@link Press} accepts; it takes any {@link KeyChord} (host API 2.7.0 and before:
+   * only these).
+   */
   List<String> KEYS =
       List.of(
           "Enter",
@@ -290,8 +293,9 @@ public sealed interface BrowserAction<R> {
 
   /**
    * Clicks an element: with the left button once by default, or {@code button} right (a context
-   * menu) or middle, {@code clicks} 2 for a double-click, 3 for a triple-click; at {@code offset}
-   * from the top-left corner of its box (CSS pixels) when given, else at its centre.
+   * menu) or middle, or back or forward (a history move, as browser_back and browser_forward),
+   * {@code clicks} 2 for a double-click, 3 for a triple-click; at {@code offset} from the top-left
+   * corner of its box (CSS pixels) when given, else at its centre.
    */
   record Click(
       String observationId, String elementRef, Click.Button button, int clicks, Offset offset)
@@ -304,11 +308,25 @@ public sealed interface BrowserAction<R> {
     /** The most clicks in a row one action may ask for (a triple-click selects a paragraph). */
     public static final int MAX_CLICKS = 3;
 
-    /** Which mouse button. */
+    /**
+     * Which mouse button. BACK and FORWARD (a mouse's buttons 4 and 5) move through the tab's
+     * history as browser_back and browser_forward do, under the same guards, wherever they press.
+     */
     public enum Button {
       LEFT,
       RIGHT,
-      MIDDLE;
+      MIDDLE,
+      BACK,
+      FORWARD;
+
+      /** The history move a press of this button makes, or null for a button that clicks. */
+      public History.Move move() {
+        return switch (this) {
+          case BACK -> History.Move.BACK;
+          case FORWARD -> History.Move.FORWARD;
+          default -> null;
+        };
+      }
 
       /** As tools and transitions spell it. */
       public String id() {
@@ -354,6 +372,13 @@ public sealed interface BrowserAction<R> {
                 + " is required (found "
                 + clicks
                 + ")");
+      }
+      if (button.move() != null && (clicks != 1 || offset != null)) {
+        throw Fields.invalid(
+            "/button: "
+                + button.id()
+                + " moves through the tab's history once; click_count and offset_x/offset_y do"
+                + " not apply to it");
       }
       if (offset != null && (offset.x() < 0 || offset.y() < 0)) {
         throw Fields.invalid(
@@ -657,9 +682,15 @@ public sealed interface BrowserAction<R> {
     }
   }
 
+  /** Presses a key or a chord ({@link KeyChord}: {@code Enter}, {@code Control+A}, {@code F2}). */
   record Press(String observationId, String elementRef, String key) implements PageAction<Done> {
     public String kind() {
       return "press";
+    }
+
+    /** The chord {@link #key()} spells; {@code BROWSER_INVALID_ARGUMENT} when it spells none. */
+    public KeyChord chord() {
+      return KeyChord.parse(key);
     }
 
     public ElementTarget target() {
@@ -667,10 +698,7 @@ public sealed interface BrowserAction<R> {
     }
 
     public void validate() {
-      if (!KEYS.contains(key)) {
-        throw Fields.invalid(
-            "/key: one of " + String.join(", ", KEYS) + " is required (found " + key + ")");
-      }
+      chord();
     }
 
     public Map<String, Object> describe() {
@@ -807,24 +835,136 @@ public sealed interface BrowserAction<R> {
   }
 
   /**
-   * {@code until} is load, network-idle, element-visible or element-hidden, within {@code
-   * timeoutMs}.
+   * Waits, within {@code timeoutMs}, until the page loads or goes network-idle; until an element
+   * becomes visible or hidden, named by its ref or by its {@code role} and {@code name} (a part of
+   * its accessible name, any case) when it has no ref yet; until {@code text} appears in or goes
+   * from the page's text or an element's name; until the URL matches the glob {@code url} ({@link
+   * UrlGlob}); or for a plain delay of {@code timeoutMs} (at most {@link #MAX_DELAY_MS}).
    */
-  record Wait(Wait.Until until, String observationId, String elementRef, long timeoutMs)
+  record Wait(
+      Wait.Until until,
+      String observationId,
+      String elementRef,
+      String text,
+      String url,
+      String role,
+      String name,
+      long timeoutMs)
       implements PageAction<Done> {
+    /** The most milliseconds a plain delay may ask for. */
+    public static final long MAX_DELAY_MS = 10_000;
+
+    /** The most characters of text a wait may look for. */
+    public static final int MAX_TEXT_CHARS = 200;
+
+    /** The roles an element waited for by role may have: ARIA's, as Playwright knows them. */
+    public static final List<String> ROLES =
+        List.of(
+            "alert",
+            "alertdialog",
+            "application",
+            "article",
+            "banner",
+            "blockquote",
+            "button",
+            "caption",
+            "cell",
+            "checkbox",
+            "code",
+            "columnheader",
+            "combobox",
+            "complementary",
+            "contentinfo",
+            "definition",
+            "deletion",
+            "dialog",
+            "directory",
+            "document",
+            "emphasis",
+            "feed",
+            "figure",
+            "form",
+            "generic",
+            "grid",
+            "gridcell",
+            "group",
+            "heading",
+            "img",
+            "insertion",
+            "link",
+            "list",
+            "listbox",
+            "listitem",
+            "log",
+            "main",
+            "marquee",
+            "math",
+            "meter",
+            "menu",
+            "menubar",
+            "menuitem",
+            "menuitemcheckbox",
+            "menuitemradio",
+            "navigation",
+            "none",
+            "note",
+            "option",
+            "paragraph",
+            "presentation",
+            "progressbar",
+            "radio",
+            "radiogroup",
+            "region",
+            "row",
+            "rowgroup",
+            "rowheader",
+            "scrollbar",
+            "search",
+            "searchbox",
+            "separator",
+            "slider",
+            "spinbutton",
+            "status",
+            "strong",
+            "subscript",
+            "superscript",
+            "switch",
+            "tab",
+            "table",
+            "tablist",
+            "tabpanel",
+            "term",
+            "textbox",
+            "time",
+            "timer",
+            "toolbar",
+            "tooltip",
+            "tree",
+            "treegrid",
+            "treeitem");
+
+    /** A wait for the load state or an observed element (host API 2.7.0's). */
+    public Wait(Until until, String observationId, String elementRef, long timeoutMs) {
+      this(until, observationId, elementRef, null, null, null, null, timeoutMs);
+    }
+
     /** What to wait for. */
     public enum Until {
       LOAD,
       NETWORK_IDLE,
       ELEMENT_VISIBLE,
-      ELEMENT_HIDDEN;
+      ELEMENT_HIDDEN,
+      TEXT_VISIBLE,
+      TEXT_HIDDEN,
+      URL,
+      DELAY;
 
       /** As tools and transitions spell it. */
       public String id() {
         return Fields.id(this);
       }
 
-      /** Whether it waits for an element, which the action must then name. */
+      /** Whether it waits for an element, by its ref or its role and name. */
       public boolean namesElement() {
         return this == ELEMENT_VISIBLE || this == ELEMENT_HIDDEN;
       }
@@ -848,28 +988,77 @@ public sealed interface BrowserAction<R> {
       return elementRef == null ? null : new ElementTarget(observationId, elementRef);
     }
 
+    /** Whether it waits for an element it names by role and name rather than by ref. */
+    public boolean byRole() {
+      return until != null && until.namesElement() && elementRef == null;
+    }
+
+    /** The URL glob it waits for, compiled; only for {@link Until#URL}. */
+    public UrlGlob urlGlob() {
+      return UrlGlob.of(url, "/url");
+    }
+
     public void validate() {
       if (until == null) {
         throw Fields.invalid("/until: one of " + Fields.ids(Until.class) + " is required");
       }
-      if (until.namesElement() && elementRef == null) {
-        throw Fields.invalid("/element_ref: waiting for an element needs its ref");
+      boolean texts = until == Until.TEXT_VISIBLE || until == Until.TEXT_HIDDEN;
+      refuseUnless(texts, "text", text);
+      refuseUnless(until == Until.URL, "url", url);
+      refuseUnless(until.namesElement() && elementRef == null, "role", role);
+      refuseUnless(until.namesElement() && elementRef == null, "name", name);
+      refuseUnless(until.namesElement(), "element_ref", elementRef);
+      if (until.namesElement() && elementRef == null && role == null) {
+        throw Fields.invalid(
+            "/element_ref: waiting for an element needs its ref, or its role (and name) when it"
+                + " has no ref yet");
       }
-      if (timeoutMs < 1 || timeoutMs > MAX_WAIT_MS) {
+      if (role != null && !ROLES.contains(role)) {
+        throw Fields.invalid(
+            "/role: an ARIA role is required (button, link, textbox, checkbox, heading, dialog,"
+                + " option, ...; found "
+                + role
+                + ")");
+      }
+      if (name != null && (name.isBlank() || name.length() > MAX_TEXT_CHARS)) {
+        throw Fields.invalid("/name: 1 to " + MAX_TEXT_CHARS + " characters are required");
+      }
+      if (texts && (text == null || text.isBlank() || text.length() > MAX_TEXT_CHARS)) {
+        throw Fields.invalid(
+            "/text: the text to wait for, 1 to " + MAX_TEXT_CHARS + " characters, is required");
+      }
+      if (until == Until.URL) {
+        urlGlob();
+      }
+      long most = until == Until.DELAY ? MAX_DELAY_MS : MAX_WAIT_MS;
+      if (timeoutMs < 1 || timeoutMs > most) {
         throw Fields.invalid(
             "/timeout_ms: an integer from 1 to "
-                + MAX_WAIT_MS
-                + " is required (found "
+                + most
+                + " is required"
+                + (until == Until.DELAY ? " for a delay" : "")
+                + " (found "
                 + timeoutMs
                 + ")");
       }
     }
 
+    private void refuseUnless(boolean applies, String field, String value) {
+      if (value != null && !applies) {
+        throw Fields.invalid("/" + field + ": does not apply to until " + until.id());
+      }
+    }
+
+    /** The description; text and name are the model's own words, their length only. */
     public Map<String, Object> describe() {
       return Fields.of(kind())
           .put("until", until.id())
           .put("timeout_ms", timeoutMs)
           .putIfPresent("element_ref", elementRef)
+          .putIfPresent("role", role)
+          .putIfPresent("name_chars", name == null ? null : name.length())
+          .putIfPresent("text_chars", text == null ? null : text.length())
+          .putIfPresent("url", url)
           .map();
     }
 

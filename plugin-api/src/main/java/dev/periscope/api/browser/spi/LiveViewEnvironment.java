@@ -46,7 +46,8 @@ public interface LiveViewEnvironment extends BrowserEnvironment {
    *
    * @param kind {@code move}, {@code down}, {@code up}, {@code wheel}, {@code text} (characters
    *     typed, {@code text}) or {@code key} (a named key pressed, {@code key}, as {@code Enter})
-   * @param button {@code left}, {@code middle} or {@code right}, for down and up
+   * @param button {@code left}, {@code middle} or {@code right}, for down and up; {@code back} or
+   *     {@code forward} (a mouse's buttons 4 and 5) move through the tab's history on down
    */
   record PersonInput(
       String kind,

@@ -1,0 +1,179 @@
+package dev.periscope.browser.playwright;
+
+import com.microsoft.playwright.Locator;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.TimeoutError;
+import com.microsoft.playwright.options.AriaRole;
+import com.microsoft.playwright.options.WaitForSelectorState;
+import com.microsoft.playwright.options.WaitUntilState;
+import dev.periscope.api.browser.BrowserAction;
+import dev.periscope.api.browser.BrowserException;
+import dev.periscope.api.browser.ErrorCode;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Waits for what an agent can name without a ref: text that appears or goes, a URL that matches a
+ * glob, an element of a role and name that appears or goes, or a plain delay. Each is bounded by
+ * the wait's own timeout, looks at the tab's main frame, and when it times out says what it saw
+ * last.
+ */
+final class PageWaits {
+  private PageWaits() {}
+
+  /** How often a text wait looks again. */
+  private static final double POLL_MS = 100;
+
+  /** How many characters of a name a timed-out wait quotes. */
+  private static final int QUOTE_CHARS = 60;
+
+  /**
+   * Whether the page shows the text (any case, any run of white space): in its rendered text, or in
+   * a visible element's name given by aria-label, alt, title or a button's value.
+   */
+  private static final String SHOWS_TEXT =
+      """
+      ({ text, shown }) => {
+        const norm = (s) => (s || '').replace(/\\s+/g, ' ').trim().toLowerCase();
+        const want = norm(text);
+        const body = document.body;
+        let seen = !!body && norm(body.innerText).includes(want);
+        if (!seen && body) {
+          const named = body.querySelectorAll(
+            '[aria-label],[title],img[alt],input[type=submit],input[type=button]');
+          for (const el of named) {
+            const name = el.getAttribute('aria-label') || el.getAttribute('alt')
+              || el.getAttribute('title') || el.value;
+            if (norm(name).includes(want)
+                && (!el.checkVisibility || el.checkVisibility({ opacityProperty: true, visibilityProperty: true }))) {
+              seen = true;
+              break;
+            }
+          }
+        }
+        return seen === shown;
+      }
+      """;
+
+  /** The innermost element whose rendered text still holds the text, as "tag: its text". */
+  private static final String STILL_SHOWN =
+      """
+      ({ text, most }) => {
+        const norm = (s) => (s || '').replace(/\\s+/g, ' ').trim();
+        const want = norm(text).toLowerCase();
+        let at = document.body;
+        if (!at) return '';
+        for (let deeper = true; deeper; ) {
+          deeper = false;
+          for (const child of at.children) {
+            if (norm(child.innerText).toLowerCase().includes(want)) { at = child; deeper = true; break; }
+          }
+        }
+        const t = norm(at.innerText);
+        return at.tagName.toLowerCase() + ' "' + (t.length > most ? t.slice(0, most) + '…' : t) + '"';
+      }
+      """;
+
+  static void run(Page page, BrowserAction.Wait action, double timeoutMs) {
+    try {
+      switch (action.until()) {
+        case TEXT_VISIBLE, TEXT_HIDDEN -> text(page, action, timeoutMs);
+        case URL ->
+            page.waitForURL(
+                action.urlGlob()::matches,
+                new Page.WaitForURLOptions()
+                    .setTimeout(timeoutMs)
+                    .setWaitUntil(WaitUntilState.COMMIT));
+        case ELEMENT_VISIBLE, ELEMENT_HIDDEN ->
+            visibleByRole(page, action)
+                .waitFor(
+                    new Locator.WaitForOptions()
+                        .setState(
+                            action.until() == BrowserAction.Wait.Until.ELEMENT_VISIBLE
+                                ? WaitForSelectorState.ATTACHED
+                                : WaitForSelectorState.DETACHED)
+                        .setTimeout(timeoutMs));
+        case DELAY -> page.waitForTimeout(timeoutMs);
+        default -> throw new IllegalArgumentException("not a wait without a ref: " + action);
+      }
+    } catch (TimeoutError timedOut) {
+      throw new BrowserException(
+          ErrorCode.BROWSER_ACTION_FAILED,
+          "the wait for "
+              + action.until().id()
+              + " timed out after "
+              + Math.round(timeoutMs)
+              + " ms: "
+              + sawLast(page, action));
+    }
+  }
+
+  private static void text(Page page, BrowserAction.Wait action, double timeoutMs) {
+    page.waitForFunction(
+        SHOWS_TEXT,
+        Map.of(
+            "text",
+            action.text(),
+            "shown",
+            action.until() == BrowserAction.Wait.Until.TEXT_VISIBLE),
+        new Page.WaitForFunctionOptions().setTimeout(timeoutMs).setPollingInterval(POLL_MS));
+  }
+
+  /** The first visible element of the wait's role whose name holds its name (any case). */
+  private static Locator visibleByRole(Page page, BrowserAction.Wait action) {
+    return byRole(page, action).filter(new Locator.FilterOptions().setVisible(true)).first();
+  }
+
+  private static Locator byRole(Page page, BrowserAction.Wait action) {
+    Page.GetByRoleOptions options = new Page.GetByRoleOptions();
+    if (action.name() != null) {
+      options.setName(action.name());
+    }
+    return page.getByRole(AriaRole.valueOf(action.role().toUpperCase(Locale.ROOT)), options);
+  }
+
+  /** What the page showed when the wait gave up, in a line. */
+  private static String sawLast(Page page, BrowserAction.Wait action) {
+    try {
+      return switch (action.until()) {
+        case TEXT_VISIBLE -> "the page never showed it (its URL " + page.url() + ")";
+        case TEXT_HIDDEN ->
+            "it is still shown, in "
+                + page.evaluate(STILL_SHOWN, Map.of("text", action.text(), "most", QUOTE_CHARS));
+        case URL -> "the URL is still " + page.url();
+        case ELEMENT_VISIBLE -> {
+          List<String> others = namesOf(page, action);
+          yield "no visible "
+              + action.role()
+              + (action.name() == null ? "" : " named like \"" + action.name() + "\"")
+              + " appeared"
+              + (others.isEmpty()
+                  ? " (there is no visible " + action.role() + ")"
+                  : "; the visible " + action.role() + "s are named " + String.join(", ", others));
+        }
+        case ELEMENT_HIDDEN ->
+            "a "
+                + action.role()
+                + (action.name() == null ? "" : " named like \"" + action.name() + "\"")
+                + " is still visible";
+        default -> "";
+      };
+    } catch (RuntimeException gone) {
+      return "the page could not be read again";
+    }
+  }
+
+  /** The names of the first few visible elements of the wait's role. */
+  @SuppressWarnings("unchecked")
+  private static List<String> namesOf(Page page, BrowserAction.Wait action) {
+    Locator all =
+        page.getByRole(AriaRole.valueOf(action.role().toUpperCase(Locale.ROOT)))
+            .filter(new Locator.FilterOptions().setVisible(true));
+    return (List<String>)
+        all.evaluateAll(
+            "(els, most) => els.slice(0, 5).map((e) => '\"' + (e.getAttribute('aria-label')"
+                + " || e.textContent || '').replace(/\\s+/g, ' ').trim().slice(0, most) + '\"')",
+            QUOTE_CHARS);
+  }
+}
