@@ -5,18 +5,32 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.microsoft.playwright.CDPSession;
 import com.microsoft.playwright.PlaywrightException;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
 
 /**
- * Finds the elements of the page's main document that have a click, mousedown or pointerdown
- * listener, through the page's Chromium control session (which the page cannot see), and hands them
- * to observe.js as the registry's {@code listened} set. A script cannot tell which elements have
- * listeners; Chromium's debugger can. Elements without semantics that only a listener makes
- * clickable would otherwise have no ref. Call on the lane's thread, before observe.js.
+ * Finds the elements of the page's main document that have a listener a person's hands trigger
+ * (click, double-click, mouse and pointer down and up, context menu, touch), through the page's
+ * Chromium control session (which the page cannot see), and hands them to observe.js as the
+ * registry's {@code listened} set, and those with a keydown listener as its {@code keyed} set. A
+ * script cannot tell which elements have listeners; Chromium's debugger can. Elements without
+ * semantics that only a listener makes clickable would otherwise have no ref. Call on the lane's
+ * thread, before observe.js.
  */
 final class ClickListeners {
-  private static final Set<String> TYPES = Set.of("click", "mousedown", "pointerdown");
+  private static final Set<String> POINTER =
+      Set.of(
+          "click",
+          "dblclick",
+          "mousedown",
+          "mouseup",
+          "pointerdown",
+          "pointerup",
+          "contextmenu",
+          "touchstart");
+
+  private static final String KEY = "keydown";
 
   /** So that a page with listeners on everything cannot make an observation slow. */
   static final int MAX_ELEMENTS = 400;
@@ -26,11 +40,13 @@ final class ClickListeners {
   /** Holds the document's handle from one observation to the next, until the document goes. */
   private static final String DOCUMENT_GROUP = "periscope-click-listeners-document";
 
+  /** Each element with its kind: p (a pointer listener), k (keydown), b (both). */
   private static final String HAND_OVER =
-      "function (key, replace, ...elements) { const r = window[key]; if (!r) return;"
-          + " if (replace || !r.listened) r.listened = new WeakSet();"
-          + " for (const e of elements) if (e && e.nodeType === 1 && e !== document.body"
-          + " && e !== document.documentElement) r.listened.add(e); }";
+      "function (key, replace, kinds, ...elements) { const r = window[key]; if (!r) return;"
+          + " if (replace || !r.listened) { r.listened = new WeakSet(); r.keyed = new WeakSet(); }"
+          + " elements.forEach((e, i) => { if (!e || e.nodeType !== 1 || e === document.body"
+          + " || e === document.documentElement) return;"
+          + " if (kinds[i] !== 'k') r.listened.add(e); if (kinds[i] !== 'p') r.keyed.add(e); }); }";
 
   private final CDPSession control;
   private final String registryKey;
@@ -38,7 +54,7 @@ final class ClickListeners {
   /** The main document observed last, and the listened nodes already handed to its registry. */
   private String documentId;
 
-  private Set<Integer> handedOver = Set.of();
+  private Map<Integer, Character> handedOver = Map.of();
 
   ClickListeners(CDPSession control, String registryKey) {
     this.control = control;
@@ -63,43 +79,54 @@ final class ClickListeners {
       if (listeners == null) {
         release(DOCUMENT_GROUP);
         documentId = null;
-        handedOver = Set.of();
+        handedOver = Map.of();
         listeners = listeners();
         if (listeners == null) {
           return;
         }
       }
-      Set<Integer> nodes = new LinkedHashSet<>();
+      Map<Integer, Character> nodes = new LinkedHashMap<>();
       for (JsonElement l : listeners) {
         JsonObject listener = l.getAsJsonObject();
-        if (TYPES.contains(listener.get("type").getAsString())
-            && listener.has("backendNodeId")
-            && nodes.size() < MAX_ELEMENTS) {
-          nodes.add(listener.get("backendNodeId").getAsInt());
+        String type = listener.get("type").getAsString();
+        char kind = POINTER.contains(type) ? 'p' : KEY.equals(type) ? 'k' : 0;
+        if (kind != 0 && listener.has("backendNodeId")) {
+          int node = listener.get("backendNodeId").getAsInt();
+          Character had = nodes.get(node);
+          if (had == null && nodes.size() < MAX_ELEMENTS) {
+            nodes.put(node, kind);
+          } else if (had != null && had != kind) {
+            nodes.put(node, 'b');
+          }
         }
       }
       if (nodes.equals(handedOver)) {
         return;
       }
-      boolean replace = !nodes.containsAll(handedOver);
+      boolean replace = !nodes.entrySet().containsAll(handedOver.entrySet());
       JsonArray arguments = new JsonArray();
       arguments.add(value(registryKey));
       arguments.add(value(replace));
+      StringBuilder kinds = new StringBuilder();
+      JsonArray elements = new JsonArray();
       resolved = true;
-      for (int node : nodes) {
-        if (!replace && handedOver.contains(node)) {
+      for (Map.Entry<Integer, Character> node : nodes.entrySet()) {
+        if (!replace && node.getValue().equals(handedOver.get(node.getKey()))) {
           continue;
         }
         JsonObject resolve = params("objectGroup", GROUP);
-        resolve.addProperty("backendNodeId", node);
+        resolve.addProperty("backendNodeId", node.getKey());
         String element =
             objectId(control.send("DOM.resolveNode", resolve).getAsJsonObject("object"));
         if (element != null) {
           JsonObject argument = new JsonObject();
           argument.addProperty("objectId", element);
-          arguments.add(argument);
+          elements.add(argument);
+          kinds.append(node.getValue());
         }
       }
+      arguments.add(value(kinds.toString()));
+      arguments.addAll(elements);
       JsonObject call = params("objectId", documentId, "functionDeclaration", HAND_OVER);
       call.add("arguments", arguments);
       control.send("Runtime.callFunctionOn", call);
@@ -107,7 +134,7 @@ final class ClickListeners {
     } catch (PlaywrightException e) {
       // The document navigated away or a node went while it was looked at: the observation sees
       // the page as it is, without listener-only elements; the next one starts over.
-      handedOver = Set.of();
+      handedOver = Map.of();
     } finally {
       if (resolved) {
         release(GROUP);

@@ -36,6 +36,18 @@ import java.util.concurrent.atomic.AtomicInteger;
  * page until the next call.
  */
 final class PageGuards {
+  /** The kinds of request a page's script makes for data (a search as you type). */
+  private static final java.util.Set<String> DATA = java.util.Set.of("fetch", "xhr");
+
+  /** The page's requests for data that have not ended yet (TypingReactions waits for them). */
+  private final java.util.Set<com.microsoft.playwright.Request> dataUnderWay =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  /** How many of the page's requests for data have not ended yet. */
+  int dataUnderWay() {
+    return dataUnderWay.size();
+  }
+
   private static final Set<String> BROWSER_OWNED =
       Set.of("http", "https", "javascript", "blob", "data", "about");
   private static final int MAX_PAGE_EVENTS = 20;
@@ -137,6 +149,8 @@ final class PageGuards {
           if (isMainNavigation(request)) {
             destination = request.url();
             underWay.put(request, NO_ANSWER);
+          } else if (DATA.contains(request.resourceType())) {
+            dataUnderWay.add(request);
           }
         });
     page.onResponse(
@@ -150,12 +164,21 @@ final class PageGuards {
             downloads.incrementAndGet();
           }
         });
-    page.onRequestFinished(underWay::remove);
-    page.onRequestFailed(underWay::remove);
+    page.onRequestFinished(
+        request -> {
+          underWay.remove(request);
+          dataUnderWay.remove(request);
+        });
+    page.onRequestFailed(
+        request -> {
+          underWay.remove(request);
+          dataUnderWay.remove(request);
+        });
     page.onFrameNavigated(
         frame -> {
           if (frame == page.mainFrame()) {
             underWay.clear(); // the document came
+            dataUnderWay.clear(); // and the old one's requests went with its scripts
           }
         });
     page.onFileChooser(

@@ -913,8 +913,10 @@ final class PlaywrightEnvironment
               target.dispose();
             }
           }
+          TypingReactions.watch(tab().page, registryKey);
           PointerActions.type(tab().page, registryKey, action.text(), action.delayMs());
           settle();
+          reactionToTyping();
           return null;
         });
   }
@@ -1032,12 +1034,39 @@ final class PlaywrightEnvironment
         () -> {
           ElementHandle target = resolve(element);
           try {
-            target.fill(value);
+            TypingReactions.watch(tab().page, registryKey);
+            // All but the last character at once; the last as a key, so that the page's own key
+            // handling (an autocomplete's search) runs as it does for a person's typing.
+            int last = value.isEmpty() ? 0 : value.offsetByCodePoints(value.length(), -1);
+            String key = value.substring(last);
+            if (TYPED_LAST.contains(String.valueOf(element.inputType()))
+                && !key.isEmpty()
+                && !Character.isISOControl(key.codePointAt(0))) {
+              target.fill(value.substring(0, last));
+              target.type(key);
+            } else {
+              target.fill(value);
+            }
           } finally {
             target.dispose();
           }
+          reactionToTyping();
           return null;
         });
+  }
+
+  /**
+   * The kinds of field whose last character browser_fill types as a key (a textarea or an editable
+   * element has no input type, "null"); a date, number or colour field takes its whole value at
+   * once.
+   */
+  private static final java.util.Set<String> TYPED_LAST =
+      java.util.Set.of("null", "text", "search", "email", "url", "tel");
+
+  /** Lets the page react to the keys just typed, before the observation after them. */
+  private void reactionToTyping() {
+    Tab t = tab();
+    TypingReactions.settle(t.page, registryKey, t.guards::dataUnderWay, waitsEnd());
   }
 
   @Override

@@ -152,23 +152,81 @@
   }
 
   // Candidates, in document order: elements with interactive semantics, and elements without any that a person
-  // can click: a click, mousedown or pointerdown handler (an attribute, a property, or a listener the provider
-  // found and put in registry.listened), a tabindex, or cursor:pointer of their own (not inherited from a
-  // parent that has it). Only what a person can see is a candidate (seen.js): the walk does not go into what is
-  // not rendered or hidden from sight, and leaves that out of the page's text too.
+  // can click: a handler a person's hands trigger (click, double-click, mouse or pointer down or up, context menu,
+  // touch: an attribute, a property, or a listener the provider found and put in registry.listened; keydown on a
+  // focusable element, registry.keyed), the text of an item of a list that handles its items' events, a tabindex,
+  // or cursor:pointer of their own (not inherited from a parent that has it). Only what a person can see is a
+  // candidate (seen.js): the walk does not go into what is not rendered or hidden from sight, and leaves that out of
+  // the page's text too.
   const semantic = new Set(document.querySelectorAll(SELECTOR));
   const listened = registry.listened;
   const NOT_CLICKABLE = new Set(['html', 'body', 'head', 'script', 'style', 'label', 'option', 'optgroup',
     'datalist', 'template', 'noscript', 'br', 'hr', 'iframe', 'frame', 'audio',
     'source', 'track', 'map', 'area', 'path', 'g', 'use', 'rect', 'circle', 'line', 'polygon', 'polyline', 'ellipse',
     'title', 'defs', 'tspan', 'text']);
-  const handled = (el) => !!(el.onclick || el.onmousedown || el.onpointerdown) || (listened && listened.has(el));
+  const keyed = registry.keyed;
+  const handled = (el) => !!(el.onclick || el.onmousedown || el.onpointerdown || el.ondblclick || el.onmouseup
+    || el.onpointerup || el.oncontextmenu) || (listened && listened.has(el))
+    || (keyed && keyed.has(el) && (el.hasAttribute('tabindex') || el.isContentEditable));
+  // A list whose one listener handles its items' events (a to-do list edited by double-clicking an item's label, a
+  // table whose rows open on a click) is no target itself: each item's own text (a label, a title, a cell), up to
+  // DELEGATE_DEPTH levels below it, is, named by that text alone. Its items repeat: two or more children of one
+  // shape (a tag and its first class that does not say a state, as records.js sees them), most of its children.
+  const DELEGATE_DEPTH = 4;
+  const DELEGATED_PER_LIST = 200;
+  const delegators = new Map();
+  const delegates = (n) => {
+    let d = delegators.get(n);
+    if (d === undefined) {
+      d = null;
+      if (handled(n) && !semantic.has(n) && n !== document.body && n !== document.documentElement) {
+        const kids = n.children;
+        const counts = new Map();
+        for (const k of kids) counts.set(RECORDS.shapeOf(k), (counts.get(RECORDS.shapeOf(k)) || 0) + 1);
+        const most = Math.max(0, ...counts.values());
+        if (most >= 2 && most >= 0.6 * kids.length) d = { taken: 0 };
+      }
+      delegators.set(n, d);
+    }
+    return d;
+  };
+  const taken = new Set();
+  const ownText = (el) => Array.from(el.childNodes).some((t) => t.nodeType === 3 && t.data.trim() !== '');
+  // An item with a link of its own (an inbox row's subject) is opened by that link: its other text is not listed.
+  const linked = new Map();
+  const hasLink = (item) => {
+    if (!linked.has(item)) linked.set(item, !!item.querySelector('a[href]'));
+    return linked.get(item);
+  };
+  const delegatedText = (el) => {
+    if (!ownText(el) || (el.localName === 'label' && el.control)) return false;
+    let item = el;
+    let n = up(el);
+    for (let depth = 0; n && depth < DELEGATE_DEPTH; depth++, item = n, n = up(n)) {
+      const list = delegates(n);
+      if (list) {
+        if (list.taken >= DELEGATED_PER_LIST || hasLink(item)) return false;
+        list.taken++;
+        return true;
+      }
+      if (taken.has(n)) return false;
+    }
+    return false;
+  };
   const candidates = [];
   const viewportArea = Math.max(1, innerWidth * innerHeight);
   const cursorOf = (el) => (el ? styleOf(el).cursor : '');
+  const take = (el) => {
+    candidates.push(el);
+    clickables.add(el);
+    taken.add(el);
+  };
   const visit = (el) => {
-    if (semantic.has(el)) { candidates.push(el); return; }
-    if (NOT_CLICKABLE.has(el.localName)) return;
+    if (semantic.has(el)) { candidates.push(el); taken.add(el); return; }
+    if (NOT_CLICKABLE.has(el.localName)) {
+      if (el.localName === 'label' && delegatedText(el)) take(el);
+      return;
+    }
     const s = styleOf(el);
     const own = handled(el);
     const tabbable = el.hasAttribute('tabindex') && el.getAttribute('tabindex') !== '-1';
@@ -176,9 +234,9 @@
     // What can be dragged: an element made draggable, or one that shows the grab or move cursor of its own.
     const grabbable = el.getAttribute('draggable') === 'true'
       || ((s.cursor === 'grab' || s.cursor === 'move') && cursorOf(up(el)) !== s.cursor);
-    if (own || tabbable || pointer || grabbable || (el.hasAttribute('tabindex') && s.cursor === 'pointer')) {
-      candidates.push(el);
-      clickables.add(el);
+    if (own || tabbable || pointer || grabbable || (el.hasAttribute('tabindex') && s.cursor === 'pointer')
+      || delegatedText(el)) {
+      take(el);
     }
   };
   // A form control drawn over by a look of the page's own (a checkbox that is only its styled label, a select under

@@ -223,5 +223,5 @@
     }
     return null;
   };
-  return { index, recordOf, titleOf, detailOf, titleLinkOf, structuralTitle, within };
+  return { index, recordOf, titleOf, detailOf, titleLinkOf, structuralTitle, within, shapeOf };
 }

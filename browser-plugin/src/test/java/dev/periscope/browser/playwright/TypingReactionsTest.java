@@ -1,0 +1,138 @@
+package dev.periscope.browser.playwright;
+
+import static dev.periscope.browser.playwright.LocalBrowser.element;
+import static dev.periscope.browser.playwright.LocalBrowser.names;
+import static dev.periscope.browser.playwright.LocalBrowser.target;
+import static dev.periscope.browser.playwright.LocalBrowser.text;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpExchange;
+import dev.periscope.api.tool.ToolResult;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Typing that a page reacts to: the observation after browser_fill or browser_type shows the
+ * suggestions the keys opened (after the widget's own pause, or after the request it made), with
+ * each option an element that can be chosen (jQuery UI's autocomplete demos).
+ */
+class TypingReactionsTest {
+  /** Part of the remote demo's bird list: common name, Latin name. */
+  static final Map<String, String> BIRDS =
+      Map.of(
+          "Great Bittern", "Botaurus stellaris",
+          "Little Grebe", "Tachybaptus ruficollis",
+          "Black-necked Grebe", "Podiceps nigricollis",
+          "Little Bittern", "Ixobrychus minutus",
+          "Purple Heron", "Ardea purpurea",
+          "White Stork", "Ciconia ciconia");
+
+  static final AtomicInteger searches = new AtomicInteger();
+
+  static LocalBrowser browser;
+
+  @BeforeAll
+  static void start() throws Exception {
+    browser =
+        new LocalBrowser(
+            Map.of(),
+            Map.of(
+                "/pages/",
+                PageCorpus.handler(),
+                "/pages/jquery-ui/search.json",
+                TypingReactionsTest::search));
+  }
+
+  @AfterAll
+  static void stop() {
+    browser.close();
+  }
+
+  /** As a search service answers, a little later: the birds whose name holds the term. */
+  static void search(HttpExchange exchange) throws IOException {
+    searches.incrementAndGet();
+    String query = exchange.getRequestURI().getRawQuery();
+    String term =
+        URLDecoder.decode(
+                query == null ? "" : query.replaceFirst(".*term=", ""), StandardCharsets.UTF_8)
+            .toLowerCase(Locale.ROOT);
+    try {
+      Thread.sleep(200);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    String json =
+        BIRDS.entrySet().stream()
+            .filter(b -> b.getKey().toLowerCase(Locale.ROOT).contains(term))
+            .sorted(Map.Entry.comparingByKey())
+            .map(
+                b ->
+                    "{\"id\":\""
+                        + b.getValue()
+                        + "\",\"label\":\""
+                        + b.getKey()
+                        + "\",\"value\":\""
+                        + b.getKey()
+                        + "\"}")
+            .collect(Collectors.joining(",", "[", "]"));
+    byte[] body = json.getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", "application/json");
+    exchange.sendResponseHeaders(200, body.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(body);
+    }
+  }
+
+  @Test
+  void fillingAnAutocompleteShowsItsSuggestionsAsElementsThatCanBeChosen() {
+    ToolResult page = browser.open("local", "/pages/jquery-ui/autocomplete.html", "interactive");
+    ToolResult filled =
+        browser.call("local", "browser_fill", with(target(page, "Tags:"), "value", "ja"));
+    assertFalse(filled.isError(), filled.text());
+    assertTrue(
+        names(filled).containsAll(List.of("Java", "JavaScript")),
+        "the suggestions after the widget's 300 ms pause: " + filled.text());
+    ToolResult chosen = browser.call("local", "browser_click", target(filled, "JavaScript"));
+    assertFalse(chosen.isError(), chosen.text());
+    assertEquals("JavaScript", element(chosen, "Tags:").get("value"), chosen.text());
+    assertFalse(names(chosen).contains("Java"), "the menu closed: " + chosen.text());
+  }
+
+  @Test
+  void typingIntoARemoteAutocompleteWaitsForTheSearchItStartedAndItsAnswer() {
+    ToolResult page =
+        browser.open("remote", "/pages/jquery-ui/autocomplete-remote.html", "interactive");
+    int before = searches.get();
+    ToolResult typed =
+        browser.call("remote", "browser_type", with(target(page, "Birds:"), "text", "grebe"));
+    assertFalse(typed.isError(), typed.text());
+    assertTrue(searches.get() > before, "the page asked the server");
+    assertTrue(
+        names(typed).containsAll(List.of("Black-necked Grebe", "Little Grebe")),
+        "the answer, drawn: " + typed.text());
+    ToolResult chosen = browser.call("remote", "browser_click", target(typed, "Little Grebe"));
+    assertFalse(chosen.isError(), chosen.text());
+    ToolResult after = browser.call("remote", "browser_observe", Map.of("mode", "document"));
+    assertTrue(
+        text(after).contains("Selected: Little Grebe aka Tachybaptus ruficollis"), after.text());
+  }
+
+  private static Map<String, Object> with(Map<String, Object> args, String key, Object value) {
+    Map<String, Object> m = new HashMap<>(args);
+    m.put(key, value);
+    return m;
+  }
+}
