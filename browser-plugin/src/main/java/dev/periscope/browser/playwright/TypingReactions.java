@@ -12,7 +12,8 @@ import java.util.function.IntSupplier;
  * before the keys until its document stops changing: at most {@value #MOST_MS} ms past the last
  * key, and within the call's deadline; a field that looks like it suggests (a combobox, a list, a
  * search field, an autocomplete widget) is given at least {@value #LEAST_MS} ms, the pause pages
- * commonly take before they search. On the lane's thread.
+ * commonly take before they search; any other field is waited for only while it is still changing
+ * or a request its keys started has not answered. On the lane's thread.
  */
 final class TypingReactions {
   private TypingReactions() {}
@@ -26,8 +27,12 @@ final class TypingReactions {
   /** How long the document stays unchanged before the reaction counts as over. */
   static final long QUIET_MS = 120;
 
-  /** How long any other field is given to start reacting. */
-  static final long GLANCE_MS = 60;
+  /**
+   * How long any other field is given to start reacting: nothing. What its keys changed at once is
+   * there already; a change under way (the document changing as the keys end, a request they
+   * started) is waited for.
+   */
+  static final long GLANCE_MS = 0;
 
   /** Watches the document's changes from now on, in the environment's registry. */
   private static final String WATCH =

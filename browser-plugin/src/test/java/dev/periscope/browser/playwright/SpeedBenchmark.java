@@ -39,8 +39,8 @@ import java.util.regex.Pattern;
  * at once, and cold start (each in a process of its own). Run with {@code ./bench speed}. Prints
  * figures and ratios; asserts nothing.
  *
- * <p>Arguments: the sections to run ({@code click open refusals summary warm agents cold}); all by
- * default.
+ * <p>Arguments: the sections to run ({@code click fill open refusals summary warm agents cold});
+ * all by default.
  */
 public final class SpeedBenchmark {
   static final int ROUNDS = 40;
@@ -65,7 +65,7 @@ public final class SpeedBenchmark {
     }
     List<String> sections =
         args.length == 0
-            ? List.of("click", "open", "refusals", "summary", "warm", "agents", "cold")
+            ? List.of("click", "fill", "open", "refusals", "summary", "warm", "agents", "cold")
             : List.of(args);
     SpeedBenchmark bench = new SpeedBenchmark();
     try (Playwright playwright = RawPlaywright.create();
@@ -80,6 +80,7 @@ public final class SpeedBenchmark {
       for (String s : sections) {
         switch (s) {
           case "click" -> bench.click(browser);
+          case "fill" -> bench.fill(browser);
           case "open" -> bench.open(browser);
           case "refusals" -> bench.refusals(browser);
           case "warm" -> bench.warm(browser);
@@ -169,6 +170,45 @@ public final class SpeedBenchmark {
               });
     }
     report("click + observation", ours, "Playwright click + AI snapshot", raw);
+  }
+
+  // fill + the observation after it, which waits for the page's reaction to the keys (a plain
+  // field that nothing reacts to: the least a fill waits)
+
+  private void fill(Browser browser) {
+    double raw;
+    try (BrowserContext context = browser.newContext()) {
+      Page page = context.newPage();
+      page.navigate(base + "/counter");
+      snapshot(page);
+      int[] n = {0};
+      raw =
+          median(
+              () -> {
+                page.getByRole(com.microsoft.playwright.options.AriaRole.TEXTBOX)
+                    .first()
+                    .fill("note " + n[0]++);
+                snapshot(page);
+              });
+    }
+    double ours;
+    try (Periscope r = Periscope.loopback()) {
+      ToolResult opened = r.call("a", "browser_open", Map.of("url", base + "/counter"));
+      Object[] last = {opened};
+      int[] n = {0};
+      ours =
+          median(
+              () -> {
+                Map<String, Object> args =
+                    new java.util.HashMap<>(target((ToolResult) last[0], "Note"));
+                args.put("value", "note " + n[0]++);
+                last[0] = r.call("a", "browser_fill", args);
+                if (((ToolResult) last[0]).isError()) {
+                  throw new IllegalStateException(((ToolResult) last[0]).text());
+                }
+              });
+    }
+    report("fill + observation (reaction wait)", ours, "Playwright fill + AI snapshot", raw);
   }
 
   // open + observation
