@@ -1131,6 +1131,7 @@ final class PlaywrightEnvironment
         "pressing " + chord,
         () -> {
           Page page = tab().page;
+          TypingReactions.watch(page, registryKey);
           try {
             if (element == null) {
               page.keyboard().press(chord.playwright());
@@ -1147,6 +1148,7 @@ final class PlaywrightEnvironment
             throw failed;
           }
           settle();
+          reactionToTyping();
           return null;
         });
   }

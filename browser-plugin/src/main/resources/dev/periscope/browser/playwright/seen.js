@@ -19,6 +19,7 @@
   const isRoot = (el) => !el || el === document.documentElement || el === document.body;
   const meet = (a, b) => ({ l: Math.max(a.l, b.l), t: Math.max(a.t, b.t), r: Math.min(a.r, b.r), b: Math.min(a.b, b.b) });
   const clipping = (v) => v === 'hidden' || v === 'clip';
+  const scrolling = (v) => v === 'auto' || v === 'scroll';
   // What the element's children are clipped to: those in flow, and those positioned absolutely (whose containing
   // block may lie above an ancestor that clips); and whether they are fixed to the viewport.
   const clipsBelow = new Map();
@@ -26,7 +27,7 @@
     let c = clipsBelow.get(el);
     if (c) return c;
     if (isRoot(el)) {
-      c = { flow: EVERYWHERE, abs: EVERYWHERE, fixed: false, fixedAbs: false };
+      c = { flow: EVERYWHERE, abs: EVERYWHERE, fixed: false, fixedAbs: false, scrolls: false, scrollsAbs: false };
     } else {
       const own = applying(el);
       const s = style(el);
@@ -43,7 +44,11 @@
       const positioned = s.position !== 'static' || s.transform !== 'none';
       const fixed = own.fixed || s.position === 'fixed';
       const above = below(parentOf(el));
-      c = { flow, abs: positioned ? flow : above.abs, fixed, fixedAbs: positioned ? fixed : above.fixedAbs };
+      // Inside a region that scrolls (a listbox of 56 states 250 px tall), what lies past its edge is scrolled to
+      // within it: the region's own reach decides, not the document's.
+      const scrolls = own.scrolls || scrolling(s.overflowX) || scrolling(s.overflowY);
+      c = { flow, abs: positioned ? flow : above.abs, fixed, fixedAbs: positioned ? fixed : above.fixedAbs,
+        scrolls, scrollsAbs: positioned ? scrolls : above.scrollsAbs };
     }
     clipsBelow.set(el, c);
     return c;
@@ -51,9 +56,10 @@
   // The box the element itself is clipped to, and whether it is fixed to the viewport.
   const applying = (el) => {
     const s = style(el);
-    if (s.position === 'fixed') return { box: EVERYWHERE, fixed: true };
+    if (s.position === 'fixed') return { box: EVERYWHERE, fixed: true, scrolls: false };
     const above = below(parentOf(el));
-    return s.position === 'absolute' ? { box: above.abs, fixed: above.fixedAbs } : { box: above.flow, fixed: above.fixed };
+    return s.position === 'absolute' ? { box: above.abs, fixed: above.fixedAbs, scrolls: above.scrollsAbs }
+      : { box: above.flow, fixed: above.fixed, scrolls: above.scrolls };
   };
   // Where scrolling can bring a box into view, in the viewport's coordinates: the document's scrollable area (no
   // further than the viewport on an axis whose overflow the root hides), or the viewport for what is fixed to it.
@@ -106,7 +112,7 @@
       bottom: clipping(s.overflowY) ? box.bottom : box.top + Math.max(box.height, el.scrollHeight)
     };
     if (own.box !== EVERYWHERE && outside(r, own.box)) return true;
-    return outside(r, reachOf(own.fixed));
+    return !own.scrolls && outside(r, reachOf(own.fixed));
   };
   const hiddenFromSight = (el) => {
     if (isRoot(el)) return false;

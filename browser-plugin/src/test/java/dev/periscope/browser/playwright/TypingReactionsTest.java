@@ -130,6 +130,36 @@ class TypingReactionsTest {
         text(after).contains("Selected: Little Grebe aka Tachybaptus ruficollis"), after.text());
   }
 
+  @Test
+  void theAuthoringPracticesComboboxListsTheOptionsItsTypingLeavesAndTakesAChord() {
+    ToolResult page = browser.open("apg", "/pages/apg/combobox.html", "interactive");
+    assertFalse(names(page).contains("New York"), "closed at load: " + page.text());
+    ToolResult typed =
+        browser.call("apg", "browser_type", with(target(page, "State"), "text", "new"));
+    assertFalse(typed.isError(), typed.text());
+    List<String> names = names(typed);
+    assertTrue(
+        names.containsAll(List.of("New Hampshire", "New Jersey", "New Mexico", "New York")),
+        typed.text());
+    assertFalse(names.contains("Nebraska"), "only what starts with it: " + typed.text());
+    assertTrue(LocalBrowser.state(typed, "State").contains("expanded"), typed.text());
+    ToolResult chosen = browser.call("apg", "browser_click", target(typed, "New York"));
+    assertEquals("New York", element(chosen, "State").get("value"), chosen.text());
+    assertFalse(names(chosen).contains("New Jersey"), "closed: " + chosen.text());
+
+    ToolResult cleared =
+        browser.call("apg", "browser_fill", with(target(chosen, "State"), "value", ""));
+    ToolResult opened =
+        browser.call(
+            "apg", "browser_press", with(target(cleared, "State"), "key", "Alt+ArrowDown"));
+    assertFalse(opened.isError(), opened.text());
+    assertTrue(names(opened).contains("Alabama"), opened.text());
+    ToolResult all = browser.call("apg", "browser_observe", Map.of("mode", "interactive"));
+    assertTrue(
+        names(all).contains("Wyoming"),
+        "the options past the listbox's edge are scrolled to within it: " + all.text());
+  }
+
   private static Map<String, Object> with(Map<String, Object> args, String key, Object value) {
     Map<String, Object> m = new HashMap<>(args);
     m.put(key, value);
