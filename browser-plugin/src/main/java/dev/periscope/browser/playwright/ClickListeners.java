@@ -85,18 +85,21 @@ final class ClickListeners {
           return;
         }
       }
+      // The pointer's listeners first: keydown ones take what room the cap leaves.
       Map<Integer, Character> nodes = new LinkedHashMap<>();
-      for (JsonElement l : listeners) {
-        JsonObject listener = l.getAsJsonObject();
-        String type = listener.get("type").getAsString();
-        char kind = POINTER.contains(type) ? 'p' : KEY.equals(type) ? 'k' : 0;
-        if (kind != 0 && listener.has("backendNodeId")) {
-          int node = listener.get("backendNodeId").getAsInt();
-          Character had = nodes.get(node);
-          if (had == null && nodes.size() < MAX_ELEMENTS) {
-            nodes.put(node, kind);
-          } else if (had != null && had != kind) {
-            nodes.put(node, 'b');
+      for (char pass : new char[] {'p', 'k'}) {
+        for (JsonElement l : listeners) {
+          JsonObject listener = l.getAsJsonObject();
+          String type = listener.get("type").getAsString();
+          char kind = POINTER.contains(type) ? 'p' : KEY.equals(type) ? 'k' : 0;
+          if (kind == pass && listener.has("backendNodeId")) {
+            int node = listener.get("backendNodeId").getAsInt();
+            Character had = nodes.get(node);
+            if (had == null && nodes.size() < MAX_ELEMENTS) {
+              nodes.put(node, kind);
+            } else if (had != null && had != kind) {
+              nodes.put(node, 'b');
+            }
           }
         }
       }

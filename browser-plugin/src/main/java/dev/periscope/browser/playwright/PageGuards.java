@@ -39,13 +39,30 @@ final class PageGuards {
   /** The kinds of request a page's script makes for data (a search as you type). */
   private static final java.util.Set<String> DATA = java.util.Set.of("fetch", "xhr");
 
-  /** The page's requests for data that have not ended yet (TypingReactions waits for them). */
-  private final java.util.Set<com.microsoft.playwright.Request> dataUnderWay =
-      java.util.concurrent.ConcurrentHashMap.newKeySet();
+  /**
+   * The page's requests for data that have not ended yet, each with its number in the order they
+   * started (TypingReactions waits for those its keys started).
+   */
+  private final java.util.Map<com.microsoft.playwright.Request, Long> dataUnderWay =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
-  /** How many of the page's requests for data have not ended yet. */
-  int dataUnderWay() {
-    return dataUnderWay.size();
+  private final java.util.concurrent.atomic.AtomicLong dataStarted =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  /** The number of the last request for data started so far. */
+  long dataMark() {
+    return dataStarted.get();
+  }
+
+  /** How many requests for data started after {@code mark} have not ended yet. */
+  int dataUnderWaySince(long mark) {
+    int n = 0;
+    for (long started : dataUnderWay.values()) {
+      if (started > mark) {
+        n++;
+      }
+    }
+    return n;
   }
 
   private static final Set<String> BROWSER_OWNED =
@@ -150,7 +167,7 @@ final class PageGuards {
             destination = request.url();
             underWay.put(request, NO_ANSWER);
           } else if (DATA.contains(request.resourceType())) {
-            dataUnderWay.add(request);
+            dataUnderWay.put(request, dataStarted.incrementAndGet());
           }
         });
     page.onResponse(
@@ -178,7 +195,6 @@ final class PageGuards {
         frame -> {
           if (frame == page.mainFrame()) {
             underWay.clear(); // the document came
-            dataUnderWay.clear(); // and the old one's requests went with its scripts
           }
         });
     page.onFileChooser(

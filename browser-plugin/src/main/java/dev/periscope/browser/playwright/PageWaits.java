@@ -35,7 +35,7 @@ final class PageWaits {
   private static final String SHOWS_TEXT =
       """
       ({ text, shown }) => {
-        const norm = (s) => (s || '').replace(/\\s+/g, ' ').trim().toLowerCase();
+        const norm = (s) => String(s ?? '').replace(/\\s+/g, ' ').trim().toLowerCase();
         const want = norm(text);
         const body = document.body;
         let seen = !!body && norm(body.innerText).includes(want);
@@ -56,22 +56,25 @@ final class PageWaits {
       }
       """;
 
-  /** The innermost element whose rendered text still holds the text, as "tag: its text". */
+  /**
+   * The element around the first text node that still holds the text, as "tag: its text": one walk
+   * over the text nodes, bounded, however large the page.
+   */
   private static final String STILL_SHOWN =
       """
       ({ text, most }) => {
-        const norm = (s) => (s || '').replace(/\\s+/g, ' ').trim();
+        const norm = (s) => String(s ?? '').replace(/\\s+/g, ' ').trim();
         const want = norm(text).toLowerCase();
-        let at = document.body;
-        if (!at) return '';
-        for (let deeper = true; deeper; ) {
-          deeper = false;
-          for (const child of at.children) {
-            if (norm(child.innerText).toLowerCase().includes(want)) { at = child; deeper = true; break; }
-          }
+        if (!document.body) return '';
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(), seen = 0; n && seen < 50000; n = walker.nextNode(), seen++) {
+          const at = n.parentElement;
+          if (!at || at.localName === 'script' || at.localName === 'style') continue;
+          if (!norm(at.textContent).toLowerCase().includes(want)) continue;
+          const t = norm(at.textContent);
+          return at.localName + ' "' + (t.length > most ? t.slice(0, most) + '…' : t) + '"';
         }
-        const t = norm(at.innerText);
-        return at.tagName.toLowerCase() + ' "' + (t.length > most ? t.slice(0, most) + '…' : t) + '"';
+        return 'the page (its text holds it across elements)';
       }
       """;
 

@@ -856,10 +856,13 @@ final class PlaywrightEnvironment
               to.scrollIntoViewIfNeeded();
               HitTest.Reach reach =
                   HitTest.requireUncovered(tab().page, from, element, registryKey, "the drag");
+              // The hit test's point is in the element's own frame's viewport: the page's mouse
+              // takes it only for an element of the page's own document.
+              boolean inFrame = element.target().contains("|");
               PointerActions.drag(
                   tab().page,
                   from,
-                  reach.point(),
+                  inFrame ? null : reach.point(),
                   to,
                   element,
                   destination,
@@ -913,10 +916,10 @@ final class PlaywrightEnvironment
               target.dispose();
             }
           }
-          TypingReactions.watch(tab().page, registryKey);
+          long typing = watchTyping();
           PointerActions.type(tab().page, registryKey, action.text(), action.delayMs());
           settle();
-          reactionToTyping();
+          reactionToTyping(typing);
           return null;
         });
   }
@@ -1033,8 +1036,9 @@ final class PlaywrightEnvironment
         "filling the field",
         () -> {
           ElementHandle target = resolve(element);
+          long typing;
           try {
-            TypingReactions.watch(tab().page, registryKey);
+            typing = watchTyping();
             // All but the last character at once; the last as a key, so that the page's own key
             // handling (an autocomplete's search) runs as it does for a person's typing.
             int last = value.isEmpty() ? 0 : value.offsetByCodePoints(value.length(), -1);
@@ -1043,14 +1047,18 @@ final class PlaywrightEnvironment
                 && !key.isEmpty()
                 && !Character.isISOControl(key.codePointAt(0))) {
               target.fill(value.substring(0, last));
-              target.type(key);
+              // The caret at the end, wherever the page's handling of the fill put it.
+              target.evaluate(
+                  "el => { el.focus(); try { const n = el.value.length;"
+                      + " el.setSelectionRange(n, n); } catch (e) {} }");
+              tab().page.keyboard().type(key);
             } else {
               target.fill(value);
             }
           } finally {
             target.dispose();
           }
-          reactionToTyping();
+          reactionToTyping(typing);
           return null;
         });
   }
@@ -1063,10 +1071,20 @@ final class PlaywrightEnvironment
   private static final java.util.Set<String> TYPED_LAST =
       java.util.Set.of("null", "text", "search", "email", "url", "tel");
 
-  /** Lets the page react to the keys just typed, before the observation after them. */
-  private void reactionToTyping() {
+  /** Watches the page from before the keys; what it returns is for {@link #reactionToTyping}. */
+  private long watchTyping() {
+    TypingReactions.watch(tab().page, registryKey);
+    return tab().guards.dataMark();
+  }
+
+  /**
+   * Lets the page react to the keys just typed, before the observation after them: its document and
+   * the requests for data started since {@code typing} ({@link #watchTyping}).
+   */
+  private void reactionToTyping(long typing) {
     Tab t = tab();
-    TypingReactions.settle(t.page, registryKey, t.guards::dataUnderWay, waitsEnd());
+    TypingReactions.settle(
+        t.page, registryKey, () -> t.guards.dataUnderWaySince(typing), waitsEnd());
   }
 
   @Override
@@ -1131,24 +1149,30 @@ final class PlaywrightEnvironment
         "pressing " + chord,
         () -> {
           Page page = tab().page;
-          TypingReactions.watch(page, registryKey);
+          ElementHandle target = element == null ? null : resolve(element);
+          long typing = watchTyping();
           try {
-            if (element == null) {
+            if (target == null) {
               page.keyboard().press(chord.playwright());
             } else {
-              ElementHandle target = resolve(element);
-              try {
-                target.press(chord.playwright());
-              } finally {
-                target.dispose();
-              }
+              target.press(chord.playwright());
             }
           } catch (RuntimeException | Error failed) {
-            releaseModifiers(page, chord);
+            // Keys went down: let go of the modifiers, after the answer when a dialog stopped the
+            // press (the page takes no input until then).
+            if (PageDialogs.stoppedBy(failed)) {
+              tab().dialogs.afterAnswer(() -> releaseModifiers(page, chord));
+            } else {
+              releaseModifiers(page, chord);
+            }
             throw failed;
+          } finally {
+            if (target != null) {
+              target.dispose();
+            }
           }
           settle();
-          reactionToTyping();
+          reactionToTyping(typing);
           return null;
         });
   }

@@ -27,7 +27,7 @@
     let c = clipsBelow.get(el);
     if (c) return c;
     if (isRoot(el)) {
-      c = { flow: EVERYWHERE, abs: EVERYWHERE, fixed: false, fixedAbs: false, scrolls: false, scrollsAbs: false };
+      c = { flow: EVERYWHERE, abs: EVERYWHERE, fixed: false, fixedAbs: false, region: null, regionAbs: null };
     } else {
       const own = applying(el);
       const s = style(el);
@@ -45,10 +45,16 @@
       const fixed = own.fixed || s.position === 'fixed';
       const above = below(parentOf(el));
       // Inside a region that scrolls (a listbox of 56 states 250 px tall), what lies past its edge is scrolled to
-      // within it: the region's own reach decides, not the document's.
-      const scrolls = own.scrolls || scrolling(s.overflowX) || scrolling(s.overflowY);
+      // within it: the region's own scrollable area decides, not the document's (nothing at left:-10000px is).
+      let region = own.region;
+      if (scrolling(s.overflowX) || scrolling(s.overflowY)) {
+        const r = el.getBoundingClientRect();
+        const l = r.left + el.clientLeft - el.scrollLeft;
+        const t = r.top + el.clientTop - el.scrollTop;
+        region = { l, t, r: l + el.scrollWidth, b: t + el.scrollHeight };
+      }
       c = { flow, abs: positioned ? flow : above.abs, fixed, fixedAbs: positioned ? fixed : above.fixedAbs,
-        scrolls, scrollsAbs: positioned ? scrolls : above.scrollsAbs };
+        region, regionAbs: positioned ? region : above.regionAbs };
     }
     clipsBelow.set(el, c);
     return c;
@@ -56,10 +62,10 @@
   // The box the element itself is clipped to, and whether it is fixed to the viewport.
   const applying = (el) => {
     const s = style(el);
-    if (s.position === 'fixed') return { box: EVERYWHERE, fixed: true, scrolls: false };
+    if (s.position === 'fixed') return { box: EVERYWHERE, fixed: true, region: null };
     const above = below(parentOf(el));
-    return s.position === 'absolute' ? { box: above.abs, fixed: above.fixedAbs, scrolls: above.scrollsAbs }
-      : { box: above.flow, fixed: above.fixed, scrolls: above.scrolls };
+    return s.position === 'absolute' ? { box: above.abs, fixed: above.fixedAbs, region: above.regionAbs }
+      : { box: above.flow, fixed: above.fixed, region: above.region };
   };
   // Where scrolling can bring a box into view, in the viewport's coordinates: the document's scrollable area (no
   // further than the viewport on an axis whose overflow the root hides), or the viewport for what is fixed to it.
@@ -112,7 +118,7 @@
       bottom: clipping(s.overflowY) ? box.bottom : box.top + Math.max(box.height, el.scrollHeight)
     };
     if (own.box !== EVERYWHERE && outside(r, own.box)) return true;
-    return !own.scrolls && outside(r, reachOf(own.fixed));
+    return outside(r, own.region || reachOf(own.fixed));
   };
   const hiddenFromSight = (el) => {
     if (isRoot(el)) return false;

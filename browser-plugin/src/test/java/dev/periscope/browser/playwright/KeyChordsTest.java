@@ -45,11 +45,31 @@ class KeyChordsTest {
       </script>
       """;
 
+  /** Control+B exports through the page's own handler, which asks first with a confirm. */
+  static final String SAVE =
+      """
+      <!doctype html><title>Editor</title>
+      <label>Text <input id="text" value="draft"></label>
+      <ol id="log"></ol>
+      <script>
+        const log = (line) => {
+          const li = document.createElement('li');
+          li.textContent = line;
+          document.getElementById('log').append(li);
+        };
+        document.addEventListener('keydown', (e) => {
+          if (['Control', 'Shift', 'Alt', 'Meta'].includes(e.key)) return;
+          if (e.ctrlKey && e.key === 'b') { e.preventDefault(); log(confirm('Export the draft?') ? 'exported' : 'kept'); return; }
+          log('key ' + (e.ctrlKey ? 'ctrl ' : '') + e.key);
+        });
+      </script>
+      """;
+
   static LocalBrowser browser;
 
   @BeforeAll
   static void start() throws Exception {
-    browser = LocalBrowser.withCorpus(Map.of("/keys", KEYS));
+    browser = LocalBrowser.withCorpus(Map.of("/keys", KEYS, "/save", SAVE));
   }
 
   @AfterAll
@@ -80,6 +100,24 @@ class KeyChordsTest {
     assertTrue(text(click).contains("click go"), "no modifier stays held: " + click.text());
     ToolResult plain = browser.call("chords", "browser_press", Map.of("key", "x"));
     assertTrue(text(plain).contains("key x on go"), plain.text());
+  }
+
+  @Test
+  void aChordWhoseKeyOpensADialogLetsGoOfItsModifiersOnceTheDialogIsAnswered() {
+    ToolResult page = browser.open("dialog", "/save", "summary");
+    ToolResult asked = press("dialog", page, "Text", "Control+B");
+    assertFalse(asked.isError(), asked.text());
+    assertEquals(
+        "Export the draft?",
+        ((Map<?, ?>) LocalBrowser.observation(asked).get("dialog")).get("message"),
+        asked.text());
+    ToolResult answered = browser.call("dialog", "browser_dialog", Map.of("accept", true));
+    assertFalse(answered.isError(), answered.text());
+    ToolResult typed = browser.call("dialog", "browser_press", Map.of("key", "x"));
+    assertFalse(typed.isError(), typed.text());
+    assertTrue(text(typed).contains("exported"), typed.text());
+    assertTrue(text(typed).contains("key x"), typed.text());
+    assertFalse(text(typed).contains("key ctrl x"), "Control was let go: " + typed.text());
   }
 
   @Test

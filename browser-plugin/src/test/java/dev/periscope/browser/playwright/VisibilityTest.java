@@ -27,12 +27,38 @@ class VisibilityTest {
 
   @BeforeAll
   static void start() throws Exception {
-    browser = LocalBrowser.withCorpus(Map.of());
+    browser = LocalBrowser.withCorpus(Map.of("/scroller", SCROLLER));
   }
 
   @AfterAll
   static void stop() {
     browser.close();
+  }
+
+  /**
+   * A pane 120 px tall that scrolls 30 links, and a skip link moved 10,000 px left of it: scrolling
+   * the pane reaches every link but that one.
+   */
+  static final String SCROLLER =
+      """
+      <!doctype html><title>Pane</title>
+      <div id="pane" style="height: 120px; overflow: auto; position: relative; width: 300px">
+        <a href="#skip" style="position: absolute; left: -10000px">Skip to results</a>
+        %s
+      </div>
+      """
+          .formatted(
+              java.util.stream.IntStream.rangeClosed(1, 30)
+                  .mapToObj(n -> "<p><a href=\"#item-" + n + "\">Item " + n + "</a></p>")
+                  .collect(java.util.stream.Collectors.joining()));
+
+  @Test
+  void whatAPaneScrollsToIsListedAndWhatLiesWhereNoScrollingReachesIsNot() {
+    ToolResult pane = open("pane", "/scroller");
+    List<String> names = LocalBrowser.names(pane);
+    assertTrue(names.contains("Item 30"), "scrolled to within the pane: " + pane.text());
+    assertFalse(
+        names.contains("Skip to results"), "left of anything scrolling reaches: " + pane.text());
   }
 
   static ToolResult open(String agent, String page) {

@@ -86,7 +86,12 @@ public record KeyChord(List<String> modifiers, String key) {
     // A letter in a chord is the letter's key, as a person presses it: Control+A is 'a' with
     // Control held (a page's handler reads key 'a'), Shift+a is 'A'.
     if (!ordered.isEmpty() && key.length() == 1 && Character.isLetter(key.charAt(0))) {
-      key = ordered.contains("Shift") ? key.toUpperCase(Locale.ROOT) : key.toLowerCase(Locale.ROOT);
+      String folded =
+          ordered.contains("Shift") ? key.toUpperCase(Locale.ROOT) : key.toLowerCase(Locale.ROOT);
+      // Only where case folding keeps one character (not ß to SS): Playwright knows single keys.
+      if (folded.codePointCount(0, folded.length()) == 1) {
+        key = folded;
+      }
     }
     KeyChord chord = new KeyChord(ordered, key);
     String shortcut = chord.browserShortcut();
@@ -118,11 +123,14 @@ public record KeyChord(List<String> modifiers, String key) {
             || modifiers.contains("Meta")
             || modifiers.contains("ControlOrMeta");
     boolean alt = modifiers.contains("Alt");
-    String upper = key.length() == 1 ? key.toUpperCase(Locale.ROOT) : key;
+    // Chromium matches its shortcuts on the physical key: KeyW and w are one key, and so are _ and
+    // Minus (what Shift turns it into), ) and Digit0, Numpad1 and 1.
+    String upper = physical(key);
     if (modifiers.isEmpty() || modifiers.equals(List.of("Shift"))) {
       return switch (key) {
         case "F5" -> "it reloads the page; use browser_reload";
         case "F6" -> "it moves to the address bar; use browser_open";
+        case "F10" -> modifiers.isEmpty() ? "it opens the browser's menu" : null;
         case "F11" -> "it switches the window to full screen";
         case "F12" -> "it opens the developer tools";
         case "BrowserBack" -> "it goes back; use browser_back";
@@ -143,8 +151,11 @@ public record KeyChord(List<String> modifiers, String key) {
     if (!command) {
       return null;
     }
-    if (key.matches("(?:Digit)?[1-9]")) {
+    if (upper.matches("[1-9]")) {
       return "it switches tabs; use browser_tabs";
+    }
+    if (alt && (upper.equals("I") || upper.equals("J") || upper.equals("C") || upper.equals("U"))) {
+      return "it opens the developer tools";
     }
     return switch (upper) {
       case "W", "F4" -> "it closes the tab; use browser_tabs to close a tab";
@@ -160,18 +171,45 @@ public record KeyChord(List<String> modifiers, String key) {
       case "D" -> "it bookmarks the page";
       case "U" -> "it shows the page's source";
       case "Tab", "PageUp", "PageDown" -> "it switches tabs; use browser_tabs";
-      case "+", "=", "-", "0", "Equal", "Minus", "Digit0", "NumpadAdd", "NumpadSubtract" ->
-          "it zooms the page";
-      case "[", "]", "BracketLeft", "BracketRight", "ArrowLeft", "ArrowRight" ->
-          alt || key.length() == 1 || key.startsWith("Bracket")
-              ? "it goes back or forward; use browser_back or browser_forward"
-              : null;
-      case "I", "C" ->
-          modifiers.contains("Shift") && key.length() == 1 ? "it opens the developer tools" : null;
+      case "=", "-", "0", "NumpadAdd", "NumpadSubtract" -> "it zooms the page";
+      case "[", "]" -> "it goes back or forward; use browser_back or browser_forward";
+      case "ArrowLeft", "ArrowRight" ->
+          alt ? "it goes back or forward; use browser_back or browser_forward" : null;
+      case "I", "C" -> modifiers.contains("Shift") ? "it opens the developer tools" : null;
       case "Delete", "Backspace" ->
           modifiers.contains("Shift") ? "it clears the browser's data" : null;
       default -> null;
     };
+  }
+
+  /**
+   * The key as Chromium's shortcuts see it, upper case for a letter: KeyW and w are W, Digit1,
+   * Numpad1 and ! are 1, Minus and _ are -, Equal and + are =, BracketLeft and { are [.
+   */
+  private static String physical(String key) {
+    if (key.matches("Key[A-Z]")) {
+      return key.substring(3);
+    }
+    if (key.matches("(?:Digit|Numpad)[0-9]")) {
+      return key.substring(key.length() - 1);
+    }
+    switch (key) {
+      case "Minus", "_":
+        return "-";
+      case "Equal", "+":
+        return "=";
+      case "BracketLeft", "{":
+        return "[";
+      case "BracketRight", "}":
+        return "]";
+      default:
+        break;
+    }
+    int shifted = ")!@#$%^&*(".indexOf(key);
+    if (key.length() == 1 && shifted >= 0) {
+      return String.valueOf(shifted);
+    }
+    return key.length() == 1 ? key.toUpperCase(Locale.ROOT) : key;
   }
 
   private static String keyOf(String last, String text) {

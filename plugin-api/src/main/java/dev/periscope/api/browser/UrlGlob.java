@@ -4,11 +4,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A glob over a whole URL, as Playwright spells one: {@code **} is any run of characters, {@code *}
- * any run without a {@code /}, {@code {a,b}} either alternative; every other character, {@code ?}
- * included, is itself. {@code **}{@code /checkout/*} matches {@code
- * https://shop.example/checkout/payment}. Matching takes time in proportion to the URL's length
- * times the glob's, whatever the glob (no backtracking).
+ * A glob over a whole URL, as Playwright spells one: {@code **} is any run of characters ({@code
+ * **}{@code /} also none, so {@code /**}{@code /x} matches {@code /x}), {@code *} any run without a
+ * {@code /}, {@code {a,b}} either alternative; every other character, {@code ?} included, is
+ * itself. A URL longer than {@value #MAX_URL_CHARS} characters matches no glob. {@code **}{@code
+ * /checkout/*} matches {@code https://shop.example/checkout/payment}. Matching takes time in
+ * proportion to the URL's length times the glob's, whatever the glob (no backtracking).
  */
 public final class UrlGlob {
   /** The most characters a glob may have. */
@@ -16,6 +17,9 @@ public final class UrlGlob {
 
   /** The most whole-URL alternatives its braces may spell. */
   public static final int MAX_ALTERNATIVES = 64;
+
+  /** The longest URL a glob is matched against. */
+  public static final int MAX_URL_CHARS = 16_384;
 
   private static final char STAR = '\uE000';
   private static final char STARS = '\uE001';
@@ -79,6 +83,21 @@ public final class UrlGlob {
       char token = c;
       if (c == '*') {
         boolean two = i + 1 < text.length() && text.charAt(i + 1) == '*';
+        // **/ outside braces is any run that ends in a /, or nothing: two alternatives.
+        if (two && choices == null && i + 2 < text.length() && text.charAt(i + 2) == '/') {
+          List<StringBuilder> both = new ArrayList<>();
+          for (StringBuilder before : spelled) {
+            both.add(new StringBuilder(before));
+            both.add(new StringBuilder(before).append(STARS).append('/'));
+          }
+          if (both.size() > MAX_ALTERNATIVES) {
+            throw invalid(
+                field, "'" + text + "' spells more than " + MAX_ALTERNATIVES + " alternatives");
+          }
+          spelled = both;
+          i += 2;
+          continue;
+        }
         token = two ? STARS : STAR;
         i += two ? 1 : 0;
       }
@@ -103,7 +122,7 @@ public final class UrlGlob {
 
   /** Whether the whole of {@code url} matches. */
   public boolean matches(String url) {
-    if (url == null) {
+    if (url == null || url.length() > MAX_URL_CHARS) {
       return false;
     }
     for (String tokens : alternatives) {

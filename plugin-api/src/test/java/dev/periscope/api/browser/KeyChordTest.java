@@ -21,6 +21,7 @@ class KeyChordTest {
     assertEquals("Control+a", KeyChord.parse("Control+A").playwright(), "the letter's key");
     assertEquals("Shift+A", KeyChord.parse("Shift+a").playwright());
     assertEquals("A", KeyChord.parse("A").playwright(), "alone, the character itself");
+    assertEquals("Shift+ß", KeyChord.parse("Shift+ß").playwright(), "ß stays one key");
     assertEquals("Shift+Tab", KeyChord.parse("Shift+Tab").playwright());
     assertEquals("Alt+ArrowDown", KeyChord.parse("alt+down").playwright());
     assertEquals("Meta+Enter", KeyChord.parse("Cmd+Enter").playwright());
@@ -63,6 +64,15 @@ class KeyChordTest {
     assertRefused("Control+Shift+I", "developer tools");
     assertRefused("F12", "developer tools");
     assertRefused("Control+Minus", "zooms");
+    assertRefused("Control+KeyW", "closes the tab");
+    assertRefused("Control+Shift+KeyI", "developer tools");
+    assertRefused("Control+_", "zooms");
+    assertRefused("Control+)", "zooms");
+    assertRefused("Control+!", "switches tabs");
+    assertRefused("Control+Numpad3", "switches tabs");
+    assertRefused("Control+Digit4", "switches tabs");
+    assertRefused("F10", "browser's menu");
+    assertRefused("Meta+Alt+I", "developer tools");
   }
 
   @Test

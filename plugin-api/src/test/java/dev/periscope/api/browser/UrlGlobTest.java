@@ -23,6 +23,11 @@ class UrlGlobTest {
     assertTrue(UrlGlob.of("http://a.test/", "/url").matches("http://a.test/"));
     assertFalse(UrlGlob.of("http://a.test/", "/url").matches("http://a.test/x"));
     assertTrue(UrlGlob.of("**", "/url").matches("about:blank"));
+    assertTrue(UrlGlob.of("http://a.test/**/x", "/url").matches("http://a.test/x"), "/**/ is /");
+    assertTrue(UrlGlob.of("http://a.test/**/x", "/url").matches("http://a.test/b/c/x"));
+    assertFalse(UrlGlob.of("http://a.test/**/x", "/url").matches("http://a.test/bx"));
+    assertFalse(
+        UrlGlob.of("**", "/url").matches("http://a.test/" + "a".repeat(20_000)), "too long");
     assertTrue(UrlGlob.of("http://a.test/a.b", "/url").matches("http://a.test/a.b"));
     assertFalse(
         UrlGlob.of("http://a.test/a.b", "/url").matches("http://a.test/aXb"), ". is itself");
