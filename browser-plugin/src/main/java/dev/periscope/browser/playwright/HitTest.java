@@ -77,11 +77,6 @@ final class HitTest {
         if (at && at.cover) return { cover: (__COVER_OF__)(el, key), ready: false };
         if (!at) return { cover: null, ready: false };
         const { x, y } = at;
-        const hit = (el.getRootNode().elementFromPoint ? el.getRootNode() : document).elementFromPoint(x, y);
-        let reaches = false;
-        for (let n = hit; n && !reaches; n = n.assignedSlot || n.parentNode || (n instanceof ShadowRoot ? n.host : null)) {
-          reaches = n === el;
-        }
         // The point inside the element's box, for Playwright's own press when it is not the centre (a control drawn
         // as its label is pressed by the pointer only).
         const b = el.getBoundingClientRect();
@@ -93,7 +88,7 @@ final class HitTest {
           const t = a.effect && a.effect.target;
           return a.playState === 'running' && t instanceof Element && (t === el || t.contains(el));
         });
-        return { cover: null, ready: !!reaches && enabled && still && style.visibility === 'visible', x, y, offset };
+        return { cover: null, ready: at.inside && enabled && still && style.visibility === 'visible', x, y, offset };
       }"""
           .replace("__COVER_OF__", COVER)
           .replace("__COVER__", PageScripts.cover());

@@ -133,7 +133,16 @@ final class PageWaits {
     if (action.name() != null) {
       options.setName(action.name());
     }
-    return page.getByRole(AriaRole.valueOf(action.role().toUpperCase(Locale.ROOT)), options);
+    return page.getByRole(roleOf(action), options);
+  }
+
+  private static AriaRole roleOf(BrowserAction.Wait action) {
+    return AriaRole.valueOf(action.role().toUpperCase(Locale.ROOT));
+  }
+
+  /** The element waited for, in words: its role, and its name when it has one. */
+  private static String described(BrowserAction.Wait action) {
+    return action.role() + (action.name() == null ? "" : " named like \"" + action.name() + "\"");
   }
 
   /** What the page showed when the wait gave up, in a line. */
@@ -148,18 +157,13 @@ final class PageWaits {
         case ELEMENT_VISIBLE -> {
           List<String> others = namesOf(page, action);
           yield "no visible "
-              + action.role()
-              + (action.name() == null ? "" : " named like \"" + action.name() + "\"")
+              + described(action)
               + " appeared"
               + (others.isEmpty()
                   ? " (there is no visible " + action.role() + ")"
                   : "; the visible " + action.role() + "s are named " + String.join(", ", others));
         }
-        case ELEMENT_HIDDEN ->
-            "a "
-                + action.role()
-                + (action.name() == null ? "" : " named like \"" + action.name() + "\"")
-                + " is still visible";
+        case ELEMENT_HIDDEN -> "a " + described(action) + " is still visible";
         default -> "";
       };
     } catch (RuntimeException gone) {
@@ -171,8 +175,7 @@ final class PageWaits {
   @SuppressWarnings("unchecked")
   private static List<String> namesOf(Page page, BrowserAction.Wait action) {
     Locator all =
-        page.getByRole(AriaRole.valueOf(action.role().toUpperCase(Locale.ROOT)))
-            .filter(new Locator.FilterOptions().setVisible(true));
+        page.getByRole(roleOf(action)).filter(new Locator.FilterOptions().setVisible(true));
     return (List<String>)
         all.evaluateAll(
             "(els, most) => els.slice(0, 5).map((e) => '\"' + (e.getAttribute('aria-label')"

@@ -365,7 +365,7 @@ final class ActionTools {
                     a.optionalString("name"),
                     a.integer("timeout_ms", 1, (int) BrowserAction.MAX_WAIT_MS)
                         .orElse(
-                            "delay".equals(a.string("until"))
+                            BrowserAction.Wait.Until.DELAY.id().equals(a.string("until"))
                                 ? (int)
                                     Math.min(
                                         settings.waitTimeoutMs(), BrowserAction.Wait.MAX_DELAY_MS)

@@ -432,7 +432,7 @@
     else tier = 4;
     return { el, ordinal, tier, pagination, record, section };
   };
-  // The element a click at the centre of el would reach instead of el, or null (cover.js).
+  // The element a click would reach instead of el when no point of el is in sight, or null (cover.js).
   const coverAt = __COVER__;
   const coverOf = (el) => {
     const at = coverAt(el);
