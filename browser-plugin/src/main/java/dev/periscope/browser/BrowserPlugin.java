@@ -106,7 +106,8 @@ public final class BrowserPlugin extends Plugin {
               settings.credentials().refs(),
               System::getenv,
               settings.credentials().requireApproval(),
-              approval);
+              approval,
+              settings.credentials().modelTypedPasswords());
       // Its server starts with the first handoff.
       Handoffs handoffs = new Handoffs(new LiveViewServer(settings.handoff()), approval);
       DefaultBrowserRuntime runtime =

@@ -196,7 +196,8 @@ public record BrowserSettings(
     CredentialSettings credentials =
         new CredentialSettings(
             credentialRefs(config),
-            config.at("credentials.requireApproval").map(v -> (Boolean) v).orElse(true));
+            config.at("credentials.requireApproval").map(v -> (Boolean) v).orElse(true),
+            modelTypedPasswords(config));
     return new BrowserSettings(runtime, playwright, tools, credentials, handoff(config));
   }
 
@@ -217,6 +218,21 @@ public record BrowserSettings(
   }
 
   public static final Bound HANDOFF_PORT = new Bound("handoff.port", 0, 0, 65_535);
+
+  /** {@code credentials.modelTypedPasswords}: {@code allow} or {@code refuse} (the default). */
+  private static boolean modelTypedPasswords(PluginConfiguration config) {
+    String value = config.string("credentials.modelTypedPasswords").orElse("refuse");
+    return switch (value) {
+      case "allow" -> true;
+      case "refuse" -> false;
+      default ->
+          throw new ConfigurationException(
+              "plugins.browser.credentials.modelTypedPasswords",
+              "plugins.browser.credentials.modelTypedPasswords must be allow or refuse (found "
+                  + value
+                  + ")");
+    };
+  }
 
   private static java.util.Map<String, String> credentialRefs(PluginConfiguration config) {
     Object raw = config.at("credentials.refs").orElse(java.util.Map.of());

@@ -27,9 +27,9 @@ import java.util.Locale;
 import javax.imageio.ImageIO;
 
 /**
- * The fields of one environment that received a credential: how their origin is read, how a secret
- * is typed into one, and how every one of them is masked in screenshots. Call on the driver's
- * thread.
+ * The fields of one environment that received a secret (a credential, or a password the model typed
+ * where the project allows it): how their origin is read, how a secret is put into one, and how
+ * every one of them is masked in screenshots. Call on the driver's thread.
  *
  * <p>An origin comes from the URL the browser committed for a frame, never from the page's scripts,
  * which can redefine {@code window.origin}. A frame without an http(s) URL of its own ({@code
@@ -99,8 +99,8 @@ final class CredentialFields {
         throw new BrowserException(
             ErrorCode.BROWSER_CREDENTIAL_DENIED,
             "Playwright's channel log is on in this"
-                + " process (DEBUG contains pw:channel) and would write the secret to standard error; credentials are"
-                + " not filled until it is off");
+                + " process (DEBUG contains pw:channel) and would write the secret to standard error; credentials and"
+                + " typed passwords are not filled until it is off");
       }
       target.waitForElementState(
           ElementState.EDITABLE,
@@ -201,7 +201,7 @@ final class CredentialFields {
             : e.getClass().getSimpleName();
     return new BrowserException(
         ErrorCode.BROWSER_ACTION_FAILED,
-        "the credential could not be filled into \""
+        "the secret could not be filled into \""
             + element.name()
             + "\": "
             + secret.redactFrom(reason, "[REDACTED]"));

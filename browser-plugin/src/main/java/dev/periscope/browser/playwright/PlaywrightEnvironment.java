@@ -1149,6 +1149,9 @@ final class PlaywrightEnvironment
         "pressing " + chord,
         () -> {
           Page page = tab().page;
+          if (element == null && chord.types()) {
+            PointerActions.refuseFocusedPassword(page, registryKey);
+          }
           ElementHandle target = element == null ? null : resolve(element);
           long typing = watchTyping();
           try {

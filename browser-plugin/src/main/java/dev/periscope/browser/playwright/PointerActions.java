@@ -284,7 +284,9 @@ final class PointerActions {
       throw BrowserException.of(
               ErrorCode.BROWSER_PASSWORD_INPUT_FORBIDDEN,
               "the focus is on a password field; fill it with browser_fill_credential, which never"
-                  + " shows the value to the model")
+                  + " shows the value to the model (a password the user gave in their instruction"
+                  + " goes in only by the field's element_ref, with browser_fill or browser_type,"
+                  + " where the project sets credentials.modelTypedPasswords: allow)")
           .withUrl(page.url());
     }
   }

@@ -32,23 +32,39 @@ public final class CredentialChannel {
   private final Function<String, String> environment;
   private final boolean requireApproval;
   private final Optional<ApprovalService> approval;
+  private final boolean typedPasswords;
 
+  /**
+   * {@code typedPasswords}: a password the model supplies (one the user gave in their instruction)
+   * may go into a password field, as a secret of the session from then on.
+   */
   public CredentialChannel(
       Optional<CredentialService> service,
       Map<String, String> environmentRefs,
       Function<String, String> environment,
       boolean requireApproval,
-      Optional<ApprovalService> approval) {
+      Optional<ApprovalService> approval,
+      boolean typedPasswords) {
     this.service = service;
     this.environmentRefs = Map.copyOf(environmentRefs);
     this.environment = environment;
     this.requireApproval = requireApproval;
     this.approval = approval;
+    this.typedPasswords = typedPasswords;
   }
 
   /** No credential source: fills fail {@code BROWSER_CREDENTIAL_UNAVAILABLE}. */
   public static CredentialChannel none() {
-    return new CredentialChannel(Optional.empty(), Map.of(), name -> null, true, Optional.empty());
+    return new CredentialChannel(
+        Optional.empty(), Map.of(), name -> null, true, Optional.empty(), false);
+  }
+
+  /**
+   * Whether browser_fill and browser_type may put a password the model supplies into a password
+   * field ({@code credentials.modelTypedPasswords: allow}).
+   */
+  public boolean allowsTypedPasswords() {
+    return typedPasswords;
   }
 
   /** Whether any credential is configured: the tool is offered only then. */

@@ -4,10 +4,12 @@ import java.util.Map;
 
 /**
  * What the credential channel is configured with: credential references backed by environment
- * variables ({@code credentials.refs}) and whether every fill needs approval ({@code
- * credentials.requireApproval}).
+ * variables ({@code credentials.refs}), whether every fill needs approval ({@code
+ * credentials.requireApproval}) and whether a password the model supplies may go into a password
+ * field ({@code credentials.modelTypedPasswords: allow}).
  */
-public record CredentialSettings(Map<String, String> refs, boolean requireApproval) {
+public record CredentialSettings(
+    Map<String, String> refs, boolean requireApproval, boolean modelTypedPasswords) {
   public CredentialSettings {
     refs = Map.copyOf(refs);
   }

@@ -177,6 +177,16 @@ final class Lease implements BrowserLease {
                 environment.resolveForAction(
                     action.target().observationId(), action.target().elementRef());
           }
+          if (target != null && typedPassword(action, target)) {
+            @SuppressWarnings("unchecked") // Fill and Type both answer Done
+            BrowserAction<BrowserAction.Done> done =
+                (BrowserAction<BrowserAction.Done>) (BrowserAction<?>) action;
+            @SuppressWarnings("unchecked")
+            Acted<R> typed =
+                (Acted<R>)
+                    transition(done, budget, cancellation, () -> fillTypedPassword(action, target));
+            return typed;
+          }
           if (target != null) {
             action.admit(target);
           }
@@ -246,6 +256,53 @@ final class Lease implements BrowserLease {
                         .redactions()
                         .remember(environment.sessionId, action.credentialRef(), secret));
     return new BrowserAction.FillCredential.Filled(chars);
+  }
+
+  /**
+   * Whether the action puts a password the model supplies into a password field, and the project
+   * allows that ({@code credentials.modelTypedPasswords: allow}); otherwise the action's own {@code
+   * admit} refuses a password field.
+   */
+  private boolean typedPassword(BrowserAction<?> action, ProviderElement target) {
+    return (action instanceof BrowserAction.Fill || action instanceof BrowserAction.Type)
+        && "password".equals(target.inputType())
+        && runtime.credentials().allowsTypedPasswords();
+  }
+
+  /**
+   * Puts a password the model supplies into a password field as a credential goes in: the value
+   * becomes a secret of the session first (redacted as {@code [REDACTED:typed-password]} in every
+   * observation, extraction and failure from then on), then the provider sets it in the field's own
+   * document, never as keys, which would go wherever the focus is, marks the field so no
+   * observation reads it and masks it in screenshots. A typed text's line break is not a key here:
+   * the model presses Enter afterwards.
+   */
+  private BrowserAction.Done fillTypedPassword(BrowserAction<?> action, ProviderElement target) {
+    String value;
+    if (action instanceof BrowserAction.Fill fill) {
+      value = fill.value();
+    } else {
+      value = ((BrowserAction.Type) action).text();
+      if (value.indexOf('\n') >= 0) {
+        throw new BrowserException(
+            ErrorCode.BROWSER_INVALID_ARGUMENT,
+            "/text: a password goes into its field whole, so a line break in it is not pressed;"
+                + " type the password without it, then press Enter with browser_press");
+      }
+    }
+    dev.periscope.api.host.Secret secret = dev.periscope.api.host.Secret.of(value);
+    if (!secret.isEmpty()) {
+      runtime.redactions().rememberTypedPassword(environment.sessionId, secret);
+    }
+    var env = environment.delegate();
+    List<String> chain =
+        environment.step(
+            "reading the field's origin", timeouts().actionMs(), () -> env.originChain(target));
+    environment.step(
+        "filling the password",
+        timeouts().actionThenNavigationMs(),
+        () -> env.fillCredential(target, secret, chain));
+    return BrowserAction.Done.DONE;
   }
 
   /**

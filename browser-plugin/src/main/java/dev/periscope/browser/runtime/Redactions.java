@@ -14,14 +14,31 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The secrets filled into each browser session, held in memory only, so that whatever the page
  * echoes of them (into its text, a title, a URL, an attribute that becomes a name) reaches the
- * caller as {@code [REDACTED:ref]}: in observations, extraction results and failures. Redaction
- * runs on what the provider returned, before paging or rendering can cut a copy in two.
+ * caller as {@code [REDACTED:ref]}: in observations, extraction results and failures. A password
+ * the model typed into a password field ({@code credentials.modelTypedPasswords: allow}) is kept
+ * the same way and shows as {@code [REDACTED:typed-password]}. Redaction runs on what the provider
+ * returned, before paging or rendering can cut a copy in two.
  */
 final class Redactions {
+  /** The label of every password the model typed. */
+  static final String TYPED_PASSWORD = "typed-password";
+
+  /**
+   * Each session's secrets by key: a credential's reference (a credential filled again replaces its
+   * copy), or {@code typed-password#n} for each password typed (a session may type several).
+   */
   private final Map<BrowserSessionId, Map<String, Secret>> filled = new ConcurrentHashMap<>();
+
+  private final java.util.concurrent.atomic.AtomicLong typed =
+      new java.util.concurrent.atomic.AtomicLong();
 
   void remember(BrowserSessionId session, String ref, Secret secret) {
     filled.computeIfAbsent(session, s -> new ConcurrentHashMap<>()).put(ref, secret);
+  }
+
+  /** A password the model typed, redacted as {@code [REDACTED:typed-password]} from now on. */
+  void rememberTypedPassword(BrowserSessionId session, Secret secret) {
+    remember(session, TYPED_PASSWORD + "#" + typed.incrementAndGet(), secret);
   }
 
   void forget(BrowserSessionId session) {
@@ -34,8 +51,13 @@ final class Redactions {
       return text;
     }
     String result = text;
-    for (Map.Entry<String, Secret> e : secrets.entrySet()) {
-      result = e.getValue().redactFrom(result, "[REDACTED:" + e.getKey() + "]");
+    // Longest first: a secret that holds a shorter one is replaced whole, not around it.
+    List<Map.Entry<String, Secret>> longestFirst = new java.util.ArrayList<>(secrets.entrySet());
+    longestFirst.sort((a, b) -> Integer.compare(b.getValue().length(), a.getValue().length()));
+    for (Map.Entry<String, Secret> e : longestFirst) {
+      String key = e.getKey();
+      String label = key.startsWith(TYPED_PASSWORD + "#") ? TYPED_PASSWORD : key;
+      result = e.getValue().redactFrom(result, "[REDACTED:" + label + "]");
     }
     return result;
   }

@@ -121,8 +121,17 @@ final class ActionTools {
     return all;
   }
 
-  /** The page-action tools, in the order they are offered. */
-  static List<Row<?>> rows(ToolSettings settings) {
+  /**
+   * The page-action tools, in the order they are offered. {@code typedPasswords}: the project lets
+   * a password the user gave go into a password field by browser_fill and browser_type ({@code
+   * credentials.modelTypedPasswords: allow}), and their descriptions say so.
+   */
+  static List<Row<?>> rows(ToolSettings settings, boolean typedPasswords) {
+    String passwords =
+        typedPasswords
+            ? " A password field takes only a password the user gave you in their instruction"
+                + " (it is kept secret from then on); for any other use browser_fill_credential."
+            : " Never for passwords: use browser_fill_credential.";
     ToolHints acts = new ToolHints(false, true, false, true);
     ToolHints setsState = new ToolHints(false, true, true, true);
     ToolHints moves = new ToolHints(false, false, false, true);
@@ -238,7 +247,8 @@ final class ActionTools {
         row(
                 "browser_fill",
                 "Type a value into a field named by its ref in the latest observation, replacing its"
-                    + " content. Never for passwords: use browser_fill_credential.",
+                    + " content."
+                    + passwords,
                 setsState,
                 plus(TARGET, Param.text("value", 100_000, null).asRequired()),
                 a ->
@@ -249,7 +259,9 @@ final class ActionTools {
             "browser_type",
             "Type text key by key into a field named by its ref, or into whatever has focus:"
                 + " for autocomplete and search-as-you-type fields that react to each key. A line"
-                + " break presses Enter. Never for passwords: use browser_fill_credential.",
+                + " break presses Enter."
+                + passwords
+                + (typedPasswords ? " A password goes in by the field's ref, whole." : ""),
             setsState,
             plus(
                 List.of(

@@ -75,7 +75,7 @@ public final class BrowserTools implements AutoCloseable {
 
   /** Every tool of the skill, in the order offered. */
   public List<Tool> tools() {
-    List<ActionTools.Row<?>> rows = ActionTools.rows(settings);
+    List<ActionTools.Row<?>> rows = ActionTools.rows(settings, credentials.allowsTypedPasswords());
     List<Tool> all = new ArrayList<>();
     all.add(actionTool(rows.get(0)));
     all.add(

@@ -134,7 +134,8 @@ class CredentialFillTest {
                 (request, cancellation) -> {
                   asked.add(request);
                   return answer;
-                }));
+                }),
+            false);
     Map<String, String> pages =
         new HashMap<>(
             Map.of(

@@ -126,6 +126,16 @@ final class LocalBrowser implements AutoCloseable {
     return "http://127.0.0.1:" + server.getAddress().getPort() + path;
   }
 
+  /** What {@code tool} says of itself to the model. */
+  String description(String tool) {
+    return tools.stream()
+        .filter(t -> t.descriptor().name().equals(tool))
+        .findFirst()
+        .orElseThrow()
+        .descriptor()
+        .description();
+  }
+
   ToolResult call(String agent, String tool, Map<String, Object> args) {
     return tools.stream()
         .filter(t -> t.descriptor().name().equals(tool))

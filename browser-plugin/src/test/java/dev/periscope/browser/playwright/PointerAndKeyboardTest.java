@@ -276,6 +276,15 @@ class PointerAndKeyboardTest {
             with(LocalBrowser.target(page, "Password"), "text", "hunter2"));
     assertTrue(byRef.isError(), byRef.text());
     assertTrue(byRef.text().contains("code=BROWSER_PASSWORD_INPUT_FORBIDDEN"), byRef.text());
+    // By default a password the user gave is refused too, and the refusal names the setting.
+    assertTrue(byRef.text().contains("credentials.modelTypedPasswords: allow"), byRef.text());
+    Map<String, Object> fill = new HashMap<>(LocalBrowser.target(page, "Password"));
+    fill.put("value", "hunter2");
+    ToolResult filled = call("secret", "browser_fill", fill);
+    assertTrue(filled.text().contains("credentials.modelTypedPasswords: allow"), filled.text());
+    ToolResult pressed =
+        call("secret", "browser_press", with(LocalBrowser.target(page, "Password"), "key", "h"));
+    assertTrue(pressed.text().contains("code=BROWSER_PASSWORD_INPUT_FORBIDDEN"), pressed.text());
 
     ToolResult moved =
         call(

@@ -54,7 +54,8 @@ class CredentialChannelTest {
         Map.of("token", "TOKEN_VAR", "shared", "SHARED_VAR"),
         Map.of("TOKEN_VAR", "from-env", "SHARED_VAR", "env-loses")::get,
         requireApproval,
-        approval);
+        approval,
+        false);
   }
 
   private ApprovalService answering(ApprovalDecision decision) {
@@ -87,7 +88,12 @@ class CredentialChannelTest {
     assertCode(ErrorCode.BROWSER_CREDENTIAL_UNAVAILABLE, () -> c.resolve("empty"));
     CredentialChannel unset =
         new CredentialChannel(
-            Optional.empty(), Map.of("token", "TOKEN_VAR"), name -> "", true, Optional.empty());
+            Optional.empty(),
+            Map.of("token", "TOKEN_VAR"),
+            name -> "",
+            true,
+            Optional.empty(),
+            false);
     assertCode(ErrorCode.BROWSER_CREDENTIAL_UNAVAILABLE, () -> unset.resolve("token"));
     assertTrue(CredentialChannel.none().references().isEmpty());
     assertTrue(!CredentialChannel.none().available());

@@ -602,7 +602,8 @@ class EnvironmentFaultsTest {
                     Thread.currentThread().interrupt();
                   }
                   return dev.periscope.api.host.ApprovalDecision.ALLOW_ONCE;
-                }));
+                }),
+            false);
     runtime =
         DefaultBrowserRuntime.builder(RuntimeSettings.defaults().with(SHORT))
             .credentials(slowApproval)

@@ -228,6 +228,33 @@ class BrowserToolsTest {
   }
 
   @Test
+  void passwordsTheModelTypesAreRefusedUnlessTheProjectSaysAllow() {
+    assertFalse(
+        BrowserSettings.from(new PluginConfiguration(Map.of()))
+            .credentials()
+            .modelTypedPasswords());
+    assertTrue(
+        BrowserSettings.from(
+                new PluginConfiguration(
+                    Map.of("credentials", Map.of("modelTypedPasswords", "allow"))))
+            .credentials()
+            .modelTypedPasswords());
+    for (Object bad : java.util.List.of("yes", "ALLOW", true)) {
+      var e =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              dev.periscope.api.ConfigurationException.class,
+              () ->
+                  BrowserSettings.from(
+                      new PluginConfiguration(
+                          Map.of("credentials", Map.of("modelTypedPasswords", bad)))),
+              bad::toString);
+      assertEquals("plugins.browser.credentials.modelTypedPasswords", e.path());
+      assertTrue(
+          e.getMessage().contains("must be allow or refuse (found " + bad + ")"), e.getMessage());
+    }
+  }
+
+  @Test
   void theHandoffsLiveViewListensOnOneAddressNeverEveryInterface() {
     for (Map<String, Object> handoff :
         java.util.List.<Map<String, Object>>of(

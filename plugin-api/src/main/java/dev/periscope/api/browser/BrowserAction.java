@@ -616,14 +616,20 @@ public sealed interface BrowserAction<R> {
       refusePassword(target, elementRef);
     }
 
-    /** {@code BROWSER_PASSWORD_INPUT_FORBIDDEN} when {@code target} is a password field. */
+    /**
+     * {@code BROWSER_PASSWORD_INPUT_FORBIDDEN} when {@code target} is a password field, naming the
+     * setting that lets a password the user gave go in.
+     */
     static void refusePassword(ProviderElement target, String elementRef) {
       if ("password".equals(target.inputType())) {
         throw new BrowserException(
             ErrorCode.BROWSER_PASSWORD_INPUT_FORBIDDEN,
             "element \""
                 + elementRef
-                + "\" is a password field; fill it with browser_fill_credential, which never shows the value to the model");
+                + "\" is a password field; fill it with browser_fill_credential, which never shows the"
+                + " value to the model (a password the user gave in their instruction can go in by"
+                + " browser_fill or browser_type only where the project sets"
+                + " credentials.modelTypedPasswords: allow)");
       }
     }
 
@@ -699,6 +705,17 @@ public sealed interface BrowserAction<R> {
 
     public void validate() {
       chord();
+    }
+
+    /**
+     * A key that types a character does not go into a password field: a password is never typed key
+     * by key ({@code BROWSER_PASSWORD_INPUT_FORBIDDEN}); Enter, Tab, Backspace and chords do.
+     */
+    @Override
+    public void admit(ProviderElement target) {
+      if (chord().types()) {
+        Fill.refusePassword(target, elementRef);
+      }
     }
 
     public Map<String, Object> describe() {

@@ -101,6 +101,15 @@ public record KeyChord(List<String> modifiers, String key) {
     return chord;
   }
 
+  /**
+   * Whether the chord types a character into the focused field: one character, with no modifier but
+   * Shift.
+   */
+  public boolean types() {
+    return key.codePointCount(0, key.length()) == 1
+        && (modifiers.isEmpty() || modifiers.equals(List.of("Shift")));
+  }
+
   /** As Playwright's keyboard takes it: {@code Control+Shift+A}; a space key is {@code Space}. */
   public String playwright() {
     String k = key.equals(" ") ? "Space" : key;

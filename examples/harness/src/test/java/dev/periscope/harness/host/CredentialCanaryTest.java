@@ -29,6 +29,7 @@ import java.util.stream.Stream;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -58,11 +59,9 @@ public class CredentialCanaryTest {
    * {@code /hold} keeps the last step waiting until the test has searched the running browser's
    * files.
    */
-  static final java.util.concurrent.CountDownLatch holding =
-      new java.util.concurrent.CountDownLatch(1);
+  static volatile java.util.concurrent.CountDownLatch holding;
 
-  static final java.util.concurrent.CountDownLatch released =
-      new java.util.concurrent.CountDownLatch(1);
+  static volatile java.util.concurrent.CountDownLatch released;
   @TempDir Path home;
   @TempDir Path other;
   @TempDir Path project;
@@ -122,6 +121,13 @@ public class CredentialCanaryTest {
         });
     site.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
     site.start();
+  }
+
+  @BeforeEach
+  void freshRun() {
+    posted.clear();
+    holding = new java.util.concurrent.CountDownLatch(1);
+    released = new java.util.concurrent.CountDownLatch(1);
   }
 
   @AfterAll
@@ -220,51 +226,11 @@ public class CredentialCanaryTest {
           - {tool: browser_open, args: {url: "%s"}}
         """
                 .formatted(url("/login"), url("/hold")));
-    var running =
-        java.util.concurrent.CompletableFuture.supplyAsync(
-            () -> {
-              try {
-                return harness(
-                    home,
-                    tmp,
-                    null,
-                    "run",
-                    "--profile",
-                    "p",
-                    "--project",
-                    project.toString(),
-                    "--session",
-                    "canary-agent",
-                    "--json",
-                    run.toString());
-              } catch (Exception e) {
-                throw new IllegalStateException(e);
-              }
-            });
-    // While the last step waits on /hold, the browser is running: its profile, the driver's files
-    // and Chromium's
-    // temp files are all under HARNESS_HOME/tmp, and searched as they are.
-    List<String> leaks = new ArrayList<>();
-    List<Path> live;
-    long liveBytes = 0;
-    try {
-      assertTrue(
-          holding.await(180, java.util.concurrent.TimeUnit.SECONDS),
-          "the run reached its last step");
-      live = everyFile(tmp);
-      for (Path f : live) {
-        byte[] bytes = readIfStillThere(f);
-        liveBytes += bytes.length;
-        leaks.addAll(search(f.toString() + " (while running)", bytes));
-      }
-    } finally {
-      released.countDown();
-    }
-    var result = running.get(180, java.util.concurrent.TimeUnit.SECONDS);
-    assertEquals(0, result.exitCode(), result.out() + result.err());
-    assertTrue(
-        live.stream().anyMatch(f -> f.toString().contains("Default")),
-        "Chromium's profile was searched: " + live);
+    Held held = runHolding(tmp, run, "canary-agent");
+    var result = held.result();
+    List<String> leaks = new ArrayList<>(held.leaks());
+    List<Path> live = held.live();
+    long liveBytes = held.liveBytes();
 
     // The fills happened: the site got the secret in both fields, and the model saw lengths and
     // redactions.
@@ -354,6 +320,140 @@ public class CredentialCanaryTest {
     List<Integer> unmasked = fieldPixels(ImageIO.read(png.toFile()));
     assertFalse(unmasked.equals(masked), "the mask hides what the unmasked field shows");
     assertTrue(new HashSet<>(unmasked).size() > 2, "the unmasked field shows typed text");
+  }
+
+  /** A run, the files of its running browser, and what the search found in them. */
+  record Held(HarnessProcess.Result result, List<Path> live, long liveBytes, List<String> leaks) {}
+
+  /**
+   * Runs {@code script} (whose last step opens {@code /hold}) as {@code agent}; while that step
+   * waits, the browser is running: its profile, the driver's files and Chromium's temp files are
+   * all under HARNESS_HOME/tmp, and searched as they are.
+   */
+  private Held runHolding(Path tmp, Path script, String agent) throws Exception {
+    var running =
+        java.util.concurrent.CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return harness(
+                    home,
+                    tmp,
+                    null,
+                    "run",
+                    "--profile",
+                    "p",
+                    "--project",
+                    project.toString(),
+                    "--session",
+                    agent,
+                    "--json",
+                    script.toString());
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    List<String> leaks = new ArrayList<>();
+    List<Path> live;
+    long liveBytes = 0;
+    try {
+      assertTrue(
+          holding.await(180, java.util.concurrent.TimeUnit.SECONDS),
+          "the run reached its last step");
+      live = everyFile(tmp);
+      for (Path f : live) {
+        byte[] bytes = readIfStillThere(f);
+        liveBytes += bytes.length;
+        leaks.addAll(search(f.toString() + " (while running)", bytes));
+      }
+    } finally {
+      released.countDown();
+    }
+    var result = running.get(180, java.util.concurrent.TimeUnit.SECONDS);
+    assertEquals(0, result.exitCode(), result.out() + result.err());
+    assertTrue(
+        live.stream().anyMatch(f -> f.toString().contains("Default")),
+        "Chromium's profile was searched: " + live);
+    return new Held(result, live, liveBytes, leaks);
+  }
+
+  @Test
+  void aPasswordTheUserGaveIsFoundNowhereAfterAWholeRunThatTypedIt() throws Exception {
+    Path tmp = Files.createDirectories(home.resolve("tmp"));
+    install(home, tmp);
+    TestProjects.project(
+        project,
+        """
+        plugins:
+          browser:
+            actionTimeoutMs: 1500
+            credentials: {modelTypedPasswords: allow}
+            network: {mode: allowlist, allowCidrs: ["127.0.0.1/32"]}
+        """);
+    // The script stands in for the user's instruction: it lives in the project, not under
+    // HARNESS_HOME, and travels only as the tool calls' input.
+    Path run =
+        script(
+            "typed",
+            """
+          - {tool: browser_open, args: {url: "%s"}}
+          - {tool: browser_fill, args: {target: {name: Username}, value: "alice"}}
+          - {tool: browser_fill, args: {target: {name: Password}, value: "%s"}}
+          - {tool: browser_observe, args: {mode: document}}
+          - {tool: browser_screenshot, args: {}}
+          - {tool: browser_screenshot, args: {full_page: true}}
+          - {tool: browser_click, args: {target: {name: Show lengths}}}
+          - {tool: browser_click, args: {target: {name: Sign in}}}
+          - {tool: browser_extract_article, args: {}}
+          - {tool: browser_open, args: {url: "%s"}}
+        """
+                .formatted(url("/login"), SECRET, url("/hold")));
+    Held held = runHolding(tmp, run, "typed-agent");
+    var result = held.result();
+    assertEquals(1, posted.size());
+    assertEquals(
+        "user=alice&pw=" + SECRET,
+        URLDecoder.decode(posted.get(0), StandardCharsets.UTF_8),
+        "the site received what was typed");
+    assertTrue(
+        result.out().contains("lengths 5 " + SECRET.length()),
+        "the field held it: " + result.out());
+    assertTrue(result.out().contains("Password (filled)"), result.out());
+    assertTrue(result.err().contains("DEBUG"), "debug logging was on");
+
+    List<String> leaks = new ArrayList<>(held.leaks());
+    List<Path> files = everyFile(home);
+    assertTrue(
+        files.stream().anyMatch(f -> f.toString().contains("/checkpoints/")), files.toString());
+    for (Path f : files) {
+      leaks.addAll(search(f.toString(), Files.readAllBytes(f)));
+    }
+    leaks.addAll(search("standard output", result.out().getBytes(StandardCharsets.UTF_8)));
+    leaks.addAll(search("standard error", result.err().getBytes(StandardCharsets.UTF_8)));
+    assertEquals(List.of(), leaks, "the typed password leaked");
+
+    // The viewport screenshot covers the password field (20..420 x 140..172) with the mask.
+    BufferedImage viewport = null;
+    for (Path f : files) {
+      if (f.toString().endsWith(".png")) {
+        BufferedImage image = ImageIO.read(f.toFile());
+        if (image.getHeight() == 720) {
+          viewport = image;
+        }
+      }
+    }
+    assertTrue(viewport != null, "a 1280x720 viewport screenshot");
+    for (int x = 24; x < 416; x += 2) {
+      for (int y = 144; y < 168; y += 2) {
+        assertEquals(MASK, viewport.getRGB(x, y), "pixel " + x + "," + y + " of the password");
+      }
+    }
+    System.out.printf(
+        "typed-password canary: searched %d files of the running browser (%d bytes), %d files after"
+            + " the stop and %d bytes of output: no copy%n",
+        held.live().size(),
+        held.liveBytes(),
+        files.size(),
+        result.out().length() + result.err().length());
   }
 
   @Test

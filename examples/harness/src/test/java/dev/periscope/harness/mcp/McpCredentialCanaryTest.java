@@ -72,6 +72,11 @@ class McpCredentialCanaryTest {
   }
 
   private Path install(String approvalRules) throws Exception {
+    return install(approvalRules, "");
+  }
+
+  /** {@code browserSettings}: more of the plugin's settings, one YAML line indented to fit. */
+  private Path install(String approvalRules, String browserSettings) throws Exception {
     posted.clear();
     Path tmp = Files.createDirectories(home.resolve("tmp"));
     var add =
@@ -99,8 +104,9 @@ class McpCredentialCanaryTest {
         plugins:
           browser:
             network: {mode: allowlist, allowCidrs: ["127.0.0.1/32"]}
+            %s
         """
-            .formatted(url(""), approvalRules));
+            .formatted(url(""), approvalRules, browserSettings));
     return tmp;
   }
 
@@ -179,6 +185,57 @@ class McpCredentialCanaryTest {
         "MCP credential canary: %d MCP messages (%d bytes), %d bytes of standard error, %d files:"
             + " no copy%n",
         wire.raw.size(), out.length(), err.length(), files.size());
+  }
+
+  @Test
+  void aPasswordTheModelTypedAppearsInNoMcpAnswerLogOrFile() throws Exception {
+    Path tmp = install("", "credentials: {modelTypedPasswords: allow}");
+    McpWire wire =
+        new McpWire(
+            home,
+            tmp,
+            project,
+            Map.of("HARNESS_LOG", "debug", "DEBUG", "pw:api,pw:protocol,pw:browser"));
+    try (wire) {
+      wire.initialized();
+      JsonNode login = wire.call(2, "browser_open", Map.of("url", url("/login")));
+      Map<String, Object> pw = McpWire.target(login, "Password");
+      pw.put("value", SECRET);
+      JsonNode typed = wire.call(3, "browser_fill", pw);
+      assertFalse(typed.path("isError").asBoolean(), McpWire.text(typed));
+      assertTrue(McpWire.text(typed).contains("Password (filled)"), McpWire.text(typed));
+      wire.call(4, "browser_screenshot", Map.of());
+      JsonNode lengths =
+          wire.call(
+              6,
+              "browser_click",
+              McpWire.target(wire.call(5, "browser_observe", Map.of()), "Show lengths"));
+      assertTrue(
+          McpWire.text(lengths).contains("lengths 0 " + SECRET.length()), McpWire.text(lengths));
+      wire.call(7, "browser_click", McpWire.target(lengths, "Sign in"));
+      wire.call(8, "browser_extract_article", Map.of());
+      wire.in.close();
+      assertEquals(0, wire.exit(60), Files.readString(wire.err));
+      wire.rest();
+    }
+    assertEquals(
+        "user=&pw=" + SECRET,
+        URLDecoder.decode(posted.get(0), StandardCharsets.UTF_8),
+        "the site received what was typed");
+    List<String> leaks = new ArrayList<>();
+    String out = String.join("\n", wire.raw);
+    leaks.addAll(
+        CredentialCanaryTest.search(
+            "standard output (the MCP messages)", out.getBytes(StandardCharsets.UTF_8)));
+    String err = Files.readString(wire.err);
+    assertTrue(err.contains("DEBUG"), "debug logging was on");
+    leaks.addAll(
+        CredentialCanaryTest.search("standard error", err.getBytes(StandardCharsets.UTF_8)));
+    for (Path f : CredentialCanaryTest.everyFile(home)) {
+      leaks.addAll(CredentialCanaryTest.search(f.toString(), Files.readAllBytes(f)));
+    }
+    assertEquals(List.of(), leaks, "the typed password leaked");
+    assertEquals(8, wire.raw.size(), "one answer for each request: " + wire.raw.size());
   }
 
   @Test
