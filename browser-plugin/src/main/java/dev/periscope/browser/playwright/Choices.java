@@ -9,10 +9,53 @@ import java.util.Map;
 
 /**
  * Choosing options of a select: checked against the element first, so a wrong value is named, not
- * guessed.
+ * guessed; and choosing a suggestion of a field's datalist.
  */
 final class Choices {
   private Choices() {}
+
+  /**
+   * Runs in the option's document: when the option belongs to a datalist, puts its value into the
+   * field that shows that datalist (the focused one, else the first that names it), as Chromium
+   * does when a person picks the suggestion from its popup: the field gets the focus and the value,
+   * then input (insertReplacementText) and change. Answers false for any other option, "none" when
+   * no field names the datalist.
+   */
+  private static final String CHOOSE_SUGGESTION =
+      """
+      (el) => {
+        const list = el.localName === 'option' ? el.closest('datalist') : null;
+        if (!list) return false;
+        const root = list.getRootNode();
+        let field = root.activeElement;
+        if (!(field instanceof HTMLInputElement) || field.list !== list) {
+          field = Array.from(root.querySelectorAll('input[list]')).find((i) => i.list === list);
+        }
+        if (!field) return 'none';
+        field.focus();
+        Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(field, el.value);
+        field.dispatchEvent(new InputEvent('input',
+          { bubbles: true, composed: true, inputType: 'insertReplacementText', data: el.value }));
+        field.dispatchEvent(new Event('change', { bubbles: true }));
+        return true;
+      }""";
+
+  /**
+   * Chooses {@code target} when it is a suggestion of a field's datalist (which Chromium draws in a
+   * popup of its own, out of the page's reach) and answers true; false for any other element, which
+   * is clicked as it is.
+   */
+  static boolean suggestion(ElementHandle target, ProviderElement element) {
+    Object chosen = target.evaluate(CHOOSE_SUGGESTION);
+    if ("none".equals(chosen)) {
+      throw new BrowserException(
+          ErrorCode.BROWSER_ACTION_FAILED,
+          "the suggestion \""
+              + element.name()
+              + "\" belongs to a datalist that no field shows any more; observe again");
+    }
+    return Boolean.TRUE.equals(chosen);
+  }
 
   /**
    * Chooses by value or, failing that, by label; {@code BROWSER_INVALID_ARGUMENT} if the element or

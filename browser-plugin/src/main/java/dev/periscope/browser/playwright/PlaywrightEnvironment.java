@@ -820,6 +820,11 @@ final class PlaywrightEnvironment
     guarded(
         "the click",
         () -> {
+          // A datalist's suggestion is chosen, not clicked: Chromium draws it outside the page.
+          if ("option".equals(element.role()) && action.plain() && suggestion(element)) {
+            settle();
+            return null;
+          }
           if (action.offset() != null) {
             PointerActions.clickAtOffset(tab().page, resolve(element), element, action);
           } else if (action.plain()) {
@@ -839,6 +844,16 @@ final class PlaywrightEnvironment
           settle();
           return null;
         });
+  }
+
+  /** {@link Choices#suggestion} on the element, which this lets go of. */
+  private boolean suggestion(ProviderElement element) {
+    ElementHandle target = resolve(element);
+    try {
+      return Choices.suggestion(target, element);
+    } finally {
+      target.dispose();
+    }
   }
 
   @Override

@@ -20,6 +20,7 @@
     if (tag === 'button' || tag === 'summary') return 'button';
     if (tag === 'select') return el.multiple ? 'listbox' : 'combobox';
     if (tag === 'textarea') return 'textbox';
+    if (tag === 'option') return 'option';
     if (tag === 'input') {
       if (['button', 'submit', 'reset', 'image'].includes(type)) return 'button';
       if (type === 'checkbox' || type === 'radio') return type;
@@ -52,7 +53,9 @@
   const nameOf = (el) => {
     let n = names.get(el);
     if (n === undefined) {
-      n = clickables.has(el) ? plainName(el) || NAMES.name(el) : NAMES.name(el);
+      // A datalist's option is named by the value it puts in its field (its label is its hint).
+      if (el.localName === 'option' && el.closest('datalist')) n = clean(el.value) || clean(el.label);
+      else n = clickables.has(el) ? plainName(el) || NAMES.name(el) : NAMES.name(el);
       if (!n && ariaHidden(el)) n = plainName(el);
       // An icon font's glyph is a private-use character that says nothing in words: such a name is none.
       if (!/[^\s\uE000-\uF8FF]/.test(n)) n = '';
@@ -105,6 +108,8 @@
     return id;
   };
   const clickables = new Set();
+  // The suggestions of a focused field's datalist that this observation lists.
+  const suggested = new Set();
   // Shadow roots, open and closed, are walked as part of the page (shadow.js): an element in one is a candidate
   // like any other, and its host's ancestors are its ancestors.
   const { shadowOf, closestAcross } = (__SHADOW__)(registry);
@@ -383,6 +388,25 @@
     const named = new Set(shownEls.filter((el) => !bare.has(el) && places.has(linkTo(el)) && says(el)).map(linkTo));
     shownEls = shownEls.filter((el) => !(bare.has(el) && named.has(linkTo(el))));
   }
+  // A focused field with a datalist shows its suggestions under it, in a popup of the browser's own that is not part
+  // of the page: the options whose value or label holds what was typed (any case), at most SUGGESTIONS, listed right
+  // after the field as options to click (a click chooses one, as a person's does). None while the field is empty or
+  // holds an option's value exactly (choosing one closes the popup).
+  const SUGGESTIONS = 20;
+  let focused = document.activeElement;
+  while (focused && shadowOf(focused) && shadowOf(focused).activeElement) focused = shadowOf(focused).activeElement;
+  const suggesting = focused instanceof HTMLInputElement && focused.list instanceof HTMLDataListElement
+    && !focused.disabled && !focused.readOnly && focused.value !== '' && shownEls.includes(focused) ? focused : null;
+  if (suggesting) {
+    const options = Array.from(suggesting.list.options).filter((o) => !o.disabled && o.value !== '');
+    const typed = suggesting.value.toLowerCase();
+    if (!options.some((o) => o.value === suggesting.value)) {
+      const matches = options.filter((o) => o.value.toLowerCase().includes(typed)
+        || clean(o.label).toLowerCase().includes(typed)).slice(0, SUGGESTIONS);
+      matches.forEach((o) => suggested.add(o));
+      shownEls.splice(shownEls.indexOf(suggesting) + 1, 0, ...matches);
+    }
+  }
   // Where an element sits: the page's header and navigation (landmarks, and the header bars sites mark by class or
   // id), its footer, a sidebar, or the main content.
   const HEADER = 'nav,header,[role=navigation],[role=banner],[role=search],[role=menubar],#header,#masthead,#nav,'
@@ -419,6 +443,9 @@
   };
   // Ranked first; named, fingerprinted and hit-tested only when it is kept.
   const rank = (el, ordinal) => {
+    if (suggested.has(el)) {
+      return { el, ordinal, tier: 1, pagination: false, record: null, section: sectionOf(suggesting) };
+    }
     const pagination = isPagination(el);
     const record = pagination ? null : RECORDS.recordOf(el);
     let tier;
@@ -463,7 +490,8 @@
     const d = {
       target: String(identity(el)), fingerprint: fingerprintOf(el), clickable, ordinal,
       kind: inputType ? 'input:' + inputType : clickable ? 'clickable ' + tag : (el.getAttribute('role') || tag),
-      role, name, hint: NAMES.hint(el).slice(0, 120), covered: coverOf(throughLabel.get(el) || el) !== null,
+      role, name, hint: (suggested.has(el) ? (clean(el.label) !== name ? clean(el.label) : '') : NAMES.hint(el))
+        .slice(0, 120), covered: coverOf(throughLabel.get(el) || el) !== null,
       disabled: !!(el.disabled || el.getAttribute('aria-disabled') === 'true'), inputType, tier, pagination,
       section, groupKey: record ? keyOf(record) : null, groupLabel: null, state: stateOf(el),
       icon: iconOf(el, name), ariaHidden: ariaHidden(el)

@@ -160,6 +160,49 @@ class TypingReactionsTest {
         "the options past the listbox's edge are scrolled to within it: " + all.text());
   }
 
+  @Test
+  void aDatalistsSuggestionsShowAsOptionsAndAClickChoosesOne() {
+    ToolResult page = browser.open("datalist", "/pages/shapes/datalist.html", "interactive");
+    assertFalse(names(page).contains("Coconut"), "nothing suggested at load: " + page.text());
+    ToolResult typed =
+        browser.call(
+            "datalist", "browser_fill", with(target(page, "Choose a flavor:"), "value", "co"));
+    assertFalse(typed.isError(), typed.text());
+    assertTrue(names(typed).containsAll(List.of("Chocolate", "Coconut")), typed.text());
+    assertFalse(names(typed).contains("Mint"), "only what holds the typed text: " + typed.text());
+    assertTrue(typed.text().contains("option — Coconut"), typed.text());
+    assertTrue(
+        names(typed).indexOf("Coconut") == names(typed).indexOf("Choose a flavor:") + 2,
+        "listed right under the field: " + names(typed));
+
+    ToolResult chosen = browser.call("datalist", "browser_click", target(typed, "Coconut"));
+    assertFalse(chosen.isError(), chosen.text());
+    assertEquals("Coconut", element(chosen, "Choose a flavor:").get("value"), chosen.text());
+    assertFalse(names(chosen).contains("Chocolate"), "the popup closed: " + chosen.text());
+    assertTrue(chosen.text().contains("Changed flavor to Coconut"), chosen.text());
+
+    // An option with a label: found by its label, named by the value it puts in, the label beside.
+    ToolResult country =
+        browser.call(
+            "datalist",
+            "browser_type",
+            with(target(chosen, "Ship to (country code):"), "text", "portu"));
+    assertFalse(country.isError(), country.text());
+    assertEquals(List.of("PT"), names(country).stream().filter(n -> n.length() == 2).toList());
+    assertEquals("Portugal", element(country, "PT").get("hint"), country.text());
+    ToolResult shipped = browser.call("datalist", "browser_click", target(country, "PT"));
+    assertEquals("PT", element(shipped, "Ship to (country code):").get("value"), shipped.text());
+    assertTrue(shipped.text().contains("Changed country to PT"), shipped.text());
+
+    // A disabled option is never offered.
+    ToolResult united =
+        browser.call(
+            "datalist",
+            "browser_fill",
+            with(target(shipped, "Ship to (country code):"), "value", "united"));
+    assertFalse(names(united).contains("GB"), united.text());
+  }
+
   private static Map<String, Object> with(Map<String, Object> args, String key, Object value) {
     Map<String, Object> m = new HashMap<>(args);
     m.put(key, value);
