@@ -8,8 +8,10 @@ import java.util.List;
  * **}{@code /} also none, so {@code /**}{@code /x} matches {@code /x}), {@code *} any run without a
  * {@code /}, {@code {a,b}} either alternative; every other character, {@code ?} included, is
  * itself. A URL longer than {@value #MAX_URL_CHARS} characters matches no glob. {@code **}{@code
- * /checkout/*} matches {@code https://shop.example/checkout/payment}. Matching takes time in
- * proportion to the URL's length times the glob's, whatever the glob (no backtracking).
+ * /checkout/*} matches {@code https://shop.example/checkout/payment}. A bare origin is the URL of
+ * its root, as a browser spells it: {@code https://shop.example} matches {@code
+ * https://shop.example/}. Matching takes time in proportion to the URL's length times the glob's,
+ * whatever the glob (no backtracking).
  */
 public final class UrlGlob {
   /** The most characters a glob may have. */
@@ -20,6 +22,10 @@ public final class UrlGlob {
 
   /** The longest URL a glob is matched against. */
   public static final int MAX_URL_CHARS = 16_384;
+
+  /** An http(s) origin with nothing after it and nothing to expand: its root's URL ends in /. */
+  private static final java.util.regex.Pattern BARE_ORIGIN =
+      java.util.regex.Pattern.compile("(?i)https?://[^/*{}?#\\s]+");
 
   private static final char STAR = '\uE000';
   private static final char STARS = '\uE001';
@@ -43,6 +49,9 @@ public final class UrlGlob {
     }
     if (text.length() > MAX_CHARS) {
       throw invalid(field, "a URL glob is at most " + MAX_CHARS + " characters");
+    }
+    if (BARE_ORIGIN.matcher(text).matches()) {
+      return of(text + "/", field);
     }
     List<StringBuilder> spelled = new ArrayList<>(List.of(new StringBuilder()));
     List<StringBuilder> group = null;

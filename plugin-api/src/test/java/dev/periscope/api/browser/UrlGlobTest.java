@@ -23,6 +23,11 @@ class UrlGlobTest {
     assertTrue(UrlGlob.of("http://a.test/", "/url").matches("http://a.test/"));
     assertFalse(UrlGlob.of("http://a.test/", "/url").matches("http://a.test/x"));
     assertTrue(UrlGlob.of("**", "/url").matches("about:blank"));
+    // A bare origin is its root's URL, as Chromium reports it after loading it.
+    assertTrue(UrlGlob.of("https://shop.example", "/url").matches("https://shop.example/"));
+    assertTrue(UrlGlob.of("http://a.test:8080", "/url").matches("http://a.test:8080/"));
+    assertFalse(UrlGlob.of("https://shop.example", "/url").matches("https://shop.example/x"));
+    assertFalse(UrlGlob.of("https://shop.*", "/url").matches("https://shop.example/"));
     assertTrue(UrlGlob.of("http://a.test/**/x", "/url").matches("http://a.test/x"), "/**/ is /");
     assertTrue(UrlGlob.of("http://a.test/**/x", "/url").matches("http://a.test/b/c/x"));
     assertFalse(UrlGlob.of("http://a.test/**/x", "/url").matches("http://a.test/bx"));
