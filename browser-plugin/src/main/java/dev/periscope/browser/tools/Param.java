@@ -32,7 +32,10 @@ record Param(String name, boolean required, Map<String, Object> schema) {
   }
 
   static Param oneOf(String name, List<String> values, String description) {
-    return new Param(name, false, describe(ordered("enum", List.copyOf(values)), description));
+    // Typed as well: a converter that reads "type" first (LangChain4j's) makes a typeless enum an
+    // empty object.
+    return new Param(
+        name, false, describe(ordered("type", "string", "enum", List.copyOf(values)), description));
   }
 
   static Param integer(String name, long min, long max, String description) {

@@ -228,6 +228,35 @@ class BrowserToolsTest {
   }
 
   @Test
+  void everyPropertyOfEveryToolSchemaSaysItsType() {
+    java.util.List<String> untyped = new java.util.ArrayList<>();
+    for (Tool t : tools.tools()) {
+      com.google.gson.JsonObject schema =
+          com.google.gson.JsonParser.parseString(t.descriptor().inputSchema()).getAsJsonObject();
+      untypedIn(t.descriptor().name(), schema, untyped);
+    }
+    assertEquals(java.util.List.of(), untyped, "properties a converter would guess the kind of");
+  }
+
+  /** Every schema under {@code schema} without a type, or a bare {}, by its path. */
+  private static void untypedIn(
+      String path, com.google.gson.JsonObject schema, java.util.List<String> untyped) {
+    if (!schema.has("type") || schema.entrySet().isEmpty()) {
+      untyped.add(path);
+    }
+    if (schema.has("properties")) {
+      schema
+          .getAsJsonObject("properties")
+          .entrySet()
+          .forEach(
+              p -> untypedIn(path + "." + p.getKey(), p.getValue().getAsJsonObject(), untyped));
+    }
+    if (schema.has("items")) {
+      untypedIn(path + "[]", schema.getAsJsonObject("items"), untyped);
+    }
+  }
+
+  @Test
   void passwordsTheModelTypesAreRefusedUnlessTheProjectSaysAllow() {
     assertFalse(
         BrowserSettings.from(new PluginConfiguration(Map.of()))
