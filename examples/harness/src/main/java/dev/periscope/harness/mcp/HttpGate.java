@@ -200,6 +200,13 @@ final class HttpGate extends HttpFilter {
       // its notifications do not keep an idle session alive.
       session.touch();
       cached.setAttribute(REQUEST_ID, MessageRules.key(r.id()));
+      try {
+        MessageRules.requireTool(message, tools.names());
+      } catch (MessageRules.Refused unknown) {
+        // An answer in the session, as the SDK's own error for a request it cannot serve is.
+        write(res, 200, unknown.response);
+        return;
+      }
     }
     chain.doFilter(cached, res);
   }

@@ -54,10 +54,14 @@ public final class LineTransport implements McpServerTransportProvider {
   private volatile java.util.function.Predicate<String> onCancelled = id -> false;
   private volatile McpServerSession session;
 
-  public LineTransport(McpJsonMapper json, InputStream in, OutputStream out) {
+  private final Set<String> tools;
+
+  /** {@code tools}: the names of the tools the server offers (a call to another is refused). */
+  public LineTransport(McpJsonMapper json, InputStream in, OutputStream out, Set<String> tools) {
     this.json = json;
     this.in = in;
     this.out = out;
+    this.tools = Set.copyOf(tools);
   }
 
   @Override
@@ -102,6 +106,7 @@ public final class LineTransport implements McpServerTransportProvider {
         JSONRPCMessage message;
         try {
           message = MessageRules.parse(json, line);
+          MessageRules.requireTool(message, tools);
         } catch (MessageRules.Refused refused) {
           write(refused.response);
           continue;

@@ -31,9 +31,10 @@ import picocli.CommandLine.Option;
  * output, for one agent session; with {@code --http}, to many clients over Streamable HTTP, a
  * session each ({@link McpHttpServer}). On standard input and output, standard output carries
  * protocol messages only; everything else goes to standard error. The connection ends when standard
- * input ends or the process is asked to stop (SIGTERM, as MCP clients do): the agent session is
- * ended (its lease released with a checkpoint), the host is stopped and no browser is left running.
- * The HTTP server serves until SIGTERM (or Ctrl-C), which ends every session so.
+ * input ends or the process is asked to stop (SIGTERM, as MCP clients do; it then exits 0, not
+ * 143): the agent session is ended (its lease released with a checkpoint), the host is stopped and
+ * no browser is left running. The HTTP server serves until SIGTERM (or Ctrl-C), which ends every
+ * session so.
  */
 @Command(
     name = "mcp",
@@ -148,9 +149,17 @@ public final class McpCommand implements Callable<Integer> {
             Host.Options.defaults().askingOnTheTerminal());
     Thread hook = new Thread(this::stop, "mcp-stop");
     Runtime.getRuntime().addShutdownHook(hook);
+    StopSignal.exitCleanly();
     try {
       McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
-      transport = new LineTransport(json, new FileInputStream(FileDescriptor.in), protocol);
+      transport =
+          new LineTransport(
+              json,
+              new FileInputStream(FileDescriptor.in),
+              protocol,
+              host.tools().stream()
+                  .map(dev.periscope.api.tool.ToolDescriptor::name)
+                  .collect(java.util.stream.Collectors.toSet()));
       tools = new ToolServer(host, json, ToolServer.AgentSessions.fixed(agentSession));
       server = tools.start(McpServer.sync(transport), Harness.VERSION);
       transport.onCancelled(id -> tools.cancel(transport.sessionId(), id));
@@ -232,6 +241,7 @@ public final class McpCommand implements Callable<Integer> {
           }
         };
     Runtime.getRuntime().addShutdownHook(new Thread(stop, "mcp-http-stop"));
+    StopSignal.exitCleanly();
     System.err.println(
         "harness mcp: serving "
             + host.tools().size()

@@ -15,8 +15,9 @@ import java.util.Map;
 /**
  * What both transports take as one MCP message, and how they answer what they do not: text that is
  * not one JSON value is a parse error (-32700), JSON that is not a JSON-RPC message an invalid
- * request (-32600), a {@code tools/call} whose params are not a tool call invalid params (-32602).
- * Standard input and output and HTTP answer alike, and keep serving.
+ * request (-32600), a {@code tools/call} whose params are not a tool call, or that names no tool
+ * the server offers, invalid params (-32602; the latter names the closest tool). Standard input and
+ * output and HTTP answer alike, and keep serving.
  */
 final class MessageRules {
   /** The key, in a request's transport context, of its JSON-RPC id (as {@link #key}). */
@@ -94,6 +95,72 @@ final class MessageRules {
           "Invalid params: tools/call takes {name: string, arguments?: object}");
     }
     return message;
+  }
+
+  /**
+   * Refuses a {@code tools/call} (as parsed) of a tool not among {@code tools}, the names the
+   * server offers, with invalid params (-32602) naming the closest one.
+   */
+  static void requireTool(JSONRPCMessage message, java.util.Set<String> tools) {
+    if (message instanceof McpSchema.JSONRPCRequest request
+        && McpSchema.METHOD_TOOLS_CALL.equals(request.method())
+        && request.params() instanceof Map<?, ?> params
+        && !tools.contains((String) params.get("name"))) {
+      throw new Refused(
+          request.id(),
+          McpSchema.ErrorCodes.INVALID_PARAMS,
+          unknownTool((String) params.get("name"), tools));
+    }
+  }
+
+  /**
+   * What a client shows its user or model for a tool the server does not offer: the name as it came
+   * (cut, and without control characters) and the closest of the offered ones.
+   */
+  static String unknownTool(String name, java.util.Set<String> tools) {
+    String shown = name.replaceAll("\\p{Cntrl}", "?");
+    shown = shown.length() > 64 ? shown.substring(0, 64) + "..." : shown;
+    String closest = null;
+    int best = Integer.MAX_VALUE;
+    for (String tool : new java.util.TreeSet<>(tools)) {
+      int d = distance(name.length() > 128 ? name.substring(0, 128) : name, tool);
+      if (d < best) {
+        best = d;
+        closest = tool;
+      }
+    }
+    boolean close = closest != null && best <= Math.max(2, closest.length() / 3);
+    return "Unknown tool \""
+        + shown
+        + "\": this server offers no tool of that name"
+        + (close ? "; did you mean " + closest + "?" : "")
+        + " (tools/list names the "
+        + tools.size()
+        + " it offers)";
+  }
+
+  /** Edits (insert, delete, replace, swap two neighbours) between two names. */
+  static int distance(String a, String b) {
+    int[][] d = new int[a.length() + 1][b.length() + 1];
+    for (int i = 0; i <= a.length(); i++) {
+      d[i][0] = i;
+    }
+    for (int j = 0; j <= b.length(); j++) {
+      d[0][j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      for (int j = 1; j <= b.length(); j++) {
+        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+        if (i > 1
+            && j > 1
+            && a.charAt(i - 1) == b.charAt(j - 2)
+            && a.charAt(i - 2) == b.charAt(j - 1)) {
+          d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+      }
+    }
+    return d[a.length()][b.length()];
   }
 
   /** The request id of a client's {@code notifications/cancelled}, as a key; null if none. */

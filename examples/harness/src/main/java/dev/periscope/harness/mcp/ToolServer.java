@@ -25,8 +25,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * skills' guidance as the server's instructions, and every call made for the agent session its MCP
  * session stands for. Arguments are checked by the host against the tool's schema, so a bad one is
  * an error result naming the field and ending in the failure line, like every other failure;
- * protocol errors are left for requests that are not tool calls (the SDK answers an unknown tool
- * with -32602).
+ * protocol errors are left for requests that are not tool calls (an unknown tool is refused before
+ * the SDK sees it, naming the closest: {@link MessageRules}).
  */
 public final class ToolServer {
   private static final TypeRef<Map<String, Object>> OBJECT = new TypeRef<>() {};
@@ -73,6 +73,13 @@ public final class ToolServer {
   private final Map<String, Cancellation> inFlight = new ConcurrentHashMap<>();
 
   private boolean closed;
+
+  /** The names of the tools served. */
+  java.util.Set<String> names() {
+    return host.tools().stream()
+        .map(ToolDescriptor::name)
+        .collect(java.util.stream.Collectors.toUnmodifiableSet());
+  }
 
   public ToolServer(Host host, McpJsonMapper json, AgentSessions agentSessions) {
     this.host = host;

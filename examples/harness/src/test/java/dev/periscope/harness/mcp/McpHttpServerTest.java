@@ -325,7 +325,7 @@ class McpHttpServerTest {
           McpHttpProcess.call(first, "browser_open", Map.of("url", site.url("/login")));
       McpHttpProcess.call(first, "browser_click", McpConnection.target(login, "Log in"));
       long start = System.nanoTime();
-      server.terminate(Duration.ofSeconds(30));
+      assertEquals(0, server.terminate(Duration.ofSeconds(30)), "a clean stop exits 0");
       long ms = (System.nanoTime() - start) / 1_000_000;
       assertEquals(
           List.of(),

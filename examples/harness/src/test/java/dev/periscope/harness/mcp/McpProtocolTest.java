@@ -204,7 +204,7 @@ class McpProtocolTest {
         assertTrue(site.awaitLater(), "the page changed its theme");
 
         wire.process.destroy(); // SIGTERM, as the SDK's client sends when it closes
-        assertEquals(143, wire.exit(60));
+        assertEquals(0, wire.exit(60), "a clean stop: clients log any other status as a failure");
         String err = Files.readString(wire.err);
         assertTrue(err.contains("agent session signalled ended; host stopped"), err);
         for (ProcessHandle p : started) {

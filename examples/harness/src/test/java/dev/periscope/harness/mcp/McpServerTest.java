@@ -228,6 +228,12 @@ class McpServerTest {
       // An unknown tool is a protocol error: invalid params (-32602).
       McpError unknown = assertThrows(McpError.class, () -> mcp.call("browser_teleport", Map.of()));
       assertEquals(McpSchema.ErrorCodes.INVALID_PARAMS, unknown.getJsonRpcError().code());
+      // Its message is all a framework shows: it names the tool and what it was likely meant to be.
+      McpError typo = assertThrows(McpError.class, () -> mcp.call("browser_clik", Map.of()));
+      assertTrue(
+          typo.getMessage().contains("Unknown tool \"browser_clik\"")
+              && typo.getMessage().contains("did you mean browser_click?"),
+          typo.getMessage());
     } finally {
       mcp.close();
     }
