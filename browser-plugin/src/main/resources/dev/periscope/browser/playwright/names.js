@@ -256,15 +256,21 @@
   };
   // 2F/2G: the element's ::before, its children in order (an element that is not inline stands apart with
   // spaces), its ::after.
+  // An item's name leaves out the items it holds (as Chromium's does): an open folder of a tree is named by its own
+  // words, not by its files.
+  const ITEMS = new Set(['treeitem', 'menuitem', 'option']);
+  const ITEM_CONTAINERS = new Set(['group', 'tree', 'menu', 'listbox']);
   const contentOf = (el, ctx) => {
     const shown = ctx.includeHidden || !invisible(el);
     let text = shown ? pseudoText(el, '::before') : '';
+    if (ctx.rootIsItem === undefined) ctx.rootIsItem = !!ctx.root && ITEMS.has(roleOf(ctx.root));
     for (const child of childNodes(el)) {
       if (++ctx.nodes > MAX_NODES) break;
       if (child.nodeType === 3) {
         const parent = parentOf(child) || el;
         if (ctx.includeHidden || !invisible(parent)) text += child.data;
       } else if (child.nodeType === 1) {
+        if (ctx.rootIsItem && ITEM_CONTAINERS.has(roleOf(child))) continue;
         const part = compute(child, ctx, false);
         text += BREAKING(child) ? ' ' + part + ' ' : part;
       }

@@ -57,8 +57,9 @@
       if (el.localName === 'option' && el.closest('datalist')) n = clean(el.value) || clean(el.label);
       else n = clickables.has(el) ? plainName(el) || NAMES.name(el) : NAMES.name(el);
       if (!n && ariaHidden(el)) n = plainName(el);
-      // An icon font's glyph is a private-use character that says nothing in words: such a name is none.
-      if (!/[^\s\uE000-\uF8FF]/.test(n)) n = '';
+      // An icon font's glyph is a private-use character that says nothing in words: it is no part of a name (a
+      // folder's icon before its name), and a name of nothing else is none.
+      if (/[\uE000-\uF8FF]/.test(n)) n = n.replace(/[\uE000-\uF8FF]/g, ' ').replace(/\s+/g, ' ').trim();
       n = n.slice(0, 200);
       names.set(el, n);
     }
