@@ -820,6 +820,7 @@ final class PlaywrightEnvironment
     guarded(
         "the click",
         () -> {
+          long requests = tab().guards.dataMark();
           // A datalist's suggestion is chosen, not clicked: Chromium draws it outside the page.
           if ("option".equals(element.role()) && action.plain() && suggestion(element)) {
             settle();
@@ -842,6 +843,11 @@ final class PlaywrightEnvironment
                 (target, reach) -> target.click(reach.click(PointerActions.handle(action))));
           }
           settle();
+          Tab t = tab();
+          if (t.dialogs.pending().isEmpty()) {
+            TypingReactions.afterClick(
+                t.page, registryKey, () -> t.guards.dataUnderWaySince(requests), waitsEnd());
+          }
           return null;
         });
   }

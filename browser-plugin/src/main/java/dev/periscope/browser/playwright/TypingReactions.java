@@ -109,25 +109,58 @@ final class TypingReactions {
               "quiet", (int) QUIET_MS,
               "most", (int) most));
       // A request the keys started (a search as you type) and what the page draws from its answer.
-      boolean waited = false;
-      while (underWay.getAsInt() > 0 && elapsedMs(start) < most) {
-        page.waitForTimeout(20);
-        waited = true;
-      }
-      long left = most - elapsedMs(start);
-      if (waited && left > 0) {
-        watch(page, registryKey);
-        page.evaluate(
-            SETTLE,
-            Map.of(
-                "key", registryKey,
-                "least", (int) Math.min(QUIET_MS, left),
-                "suggestLeast", 0,
-                "quiet", (int) QUIET_MS,
-                "most", (int) left));
-      }
+      answered(page, registryKey, underWay, start, most);
     } catch (PlaywrightException gone) {
       // the page navigated (Enter submitted a form): the observation after waits for the document
+    }
+  }
+
+  /**
+   * After a click: when it started requests for data ({@code underWay} counts them; a cart that a
+   * fetch updates), waits for their answers and what the page draws from them, at most {@value
+   * #MOST_MS} ms and never past {@code deadlineNanos}. A click that started none waits for nothing.
+   */
+  static void afterClick(Page page, String registryKey, IntSupplier underWay, long deadlineNanos) {
+    try {
+      // One turn of the page's event loop: a request its click handler started is reported by then.
+      page.evaluate("() => new Promise((resolve) => setTimeout(resolve))");
+    } catch (PlaywrightException gone) {
+      return;
+    }
+    if (underWay.getAsInt() == 0) {
+      return;
+    }
+    long start = System.nanoTime();
+    long most = Math.min(MOST_MS, Math.max(0, (deadlineNanos - start) / 1_000_000));
+    try {
+      answered(page, registryKey, underWay, start, most);
+    } catch (PlaywrightException gone) {
+      // the page navigated: the observation after waits for the document
+    }
+  }
+
+  /**
+   * Waits until the requests {@code underWay} counts have answered, then for the document to be
+   * quiet after what they changed; all within {@code most} ms of {@code start}.
+   */
+  private static void answered(
+      Page page, String registryKey, IntSupplier underWay, long start, long most) {
+    boolean waited = false;
+    while (underWay.getAsInt() > 0 && elapsedMs(start) < most) {
+      page.waitForTimeout(20);
+      waited = true;
+    }
+    long left = most - elapsedMs(start);
+    if (waited && left > 0) {
+      watch(page, registryKey);
+      page.evaluate(
+          SETTLE,
+          Map.of(
+              "key", registryKey,
+              "least", (int) Math.min(QUIET_MS, left),
+              "suggestLeast", 0,
+              "quiet", (int) QUIET_MS,
+              "most", (int) left));
     }
   }
 

@@ -48,12 +48,53 @@ class TypingReactionsTest {
   static void start() throws Exception {
     browser =
         new LocalBrowser(
-            Map.of(),
+            Map.of("/shop", SHOP),
             Map.of(
                 "/pages/",
                 PageCorpus.handler(),
                 "/pages/jquery-ui/search.json",
-                TypingReactionsTest::search));
+                TypingReactionsTest::search,
+                "/cart",
+                TypingReactionsTest::cart));
+  }
+
+  /** A shop whose cart line is drawn from the answer of the request "Add to cart" makes. */
+  static final String SHOP =
+      """
+      <!doctype html><title>Shop</title>
+      <h1>Canvas Tote</h1>
+      <button id="add">Add to cart</button>
+      <p id="cart">Your cart is empty.</p>
+      <script>
+        document.getElementById('add').addEventListener('click', async () => {
+          const answer = await fetch('/cart', { method: 'POST', body: 'tote' });
+          document.getElementById('cart').textContent = await answer.text();
+        });
+      </script>
+      """;
+
+  /** As a cart service answers, a little later. */
+  static void cart(HttpExchange exchange) throws IOException {
+    exchange.getRequestBody().readAllBytes();
+    try {
+      Thread.sleep(300);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    byte[] body = "Your cart: 1 item, Canvas Tote".getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
+    exchange.sendResponseHeaders(200, body.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(body);
+    }
+  }
+
+  @Test
+  void aClickThatFetchesShowsWhatTheAnswerDrew() {
+    ToolResult page = browser.open("shop", "/shop", "document");
+    ToolResult added = browser.call("shop", "browser_click", target(page, "Add to cart"));
+    assertFalse(added.isError(), added.text());
+    assertTrue(text(added).contains("Your cart: 1 item, Canvas Tote"), added.text());
   }
 
   @AfterAll
