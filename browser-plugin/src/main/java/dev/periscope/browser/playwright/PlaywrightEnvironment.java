@@ -211,6 +211,12 @@ final class PlaywrightEnvironment
     return lane.callEnds() - (CALL_MARGIN_MS + 1_000) * 1_000_000L;
   }
 
+  /**
+   * The mark of the requests for data started before the latest click ({@link
+   * PageGuards#dataMark}), until the observation after it has looked at them; -1 when none.
+   */
+  private long clickRequests = -1;
+
   /** The tab the latest observation was of: its refs name elements of no other tab. */
   private Tab observedTab;
 
@@ -497,6 +503,19 @@ final class PlaywrightEnvironment
           ProviderObservation o;
           try {
             o = observeSettled(budget, frames, tab().guards::drained);
+            // A click that started requests for data (a cart a fetch updates) is observed again
+            // once they have answered: what the page draws from the answers is what it changed.
+            // Known only now, the requests being reported after the click's own answer; a click
+            // that started none costs nothing more.
+            long since = clickRequests;
+            clickRequests = -1;
+            Tab t = tab();
+            if (since >= 0 && t.guards.dataUnderWaySince(since) > 0) {
+              TypingReactions.afterClick(
+                  t.page, registryKey, () -> t.guards.dataUnderWaySince(since), waitsEnd());
+              frames.clear();
+              o = observeSettled(budget, frames, t.guards::drained);
+            }
           } catch (PlaywrightException held) {
             if (!tab().guards.navigating()) {
               throw held;
@@ -820,7 +839,7 @@ final class PlaywrightEnvironment
     guarded(
         "the click",
         () -> {
-          long requests = tab().guards.dataMark();
+          clickRequests = tab().guards.dataMark();
           // A datalist's suggestion is chosen, not clicked: Chromium draws it outside the page.
           if ("option".equals(element.role()) && action.plain() && suggestion(element)) {
             settle();
@@ -843,11 +862,6 @@ final class PlaywrightEnvironment
                 (target, reach) -> target.click(reach.click(PointerActions.handle(action))));
           }
           settle();
-          Tab t = tab();
-          if (t.dialogs.pending().isEmpty()) {
-            TypingReactions.afterClick(
-                t.page, registryKey, () -> t.guards.dataUnderWaySince(requests), waitsEnd());
-          }
           return null;
         });
   }

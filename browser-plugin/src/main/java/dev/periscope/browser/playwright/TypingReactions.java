@@ -121,12 +121,6 @@ final class TypingReactions {
    * #MOST_MS} ms and never past {@code deadlineNanos}. A click that started none waits for nothing.
    */
   static void afterClick(Page page, String registryKey, IntSupplier underWay, long deadlineNanos) {
-    try {
-      // One turn of the page's event loop: a request its click handler started is reported by then.
-      page.evaluate("() => new Promise((resolve) => setTimeout(resolve))");
-    } catch (PlaywrightException gone) {
-      return;
-    }
     if (underWay.getAsInt() == 0) {
       return;
     }
