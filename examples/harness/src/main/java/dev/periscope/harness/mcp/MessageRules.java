@@ -39,7 +39,8 @@ final class MessageRules {
       List.of(
           ProtocolVersions.MCP_2024_11_05,
           ProtocolVersions.MCP_2025_03_26,
-          ProtocolVersions.MCP_2025_06_18);
+          ProtocolVersions.MCP_2025_06_18,
+          ProtocolVersions.MCP_2025_11_25);
 
   /**
    * Reads a message as exactly one JSON value: text after it ({@code {...} {...}}, or trailing

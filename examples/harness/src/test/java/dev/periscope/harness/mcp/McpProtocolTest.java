@@ -43,6 +43,24 @@ class McpProtocolTest {
   }
 
   @Test
+  void theNewestProtocolAndTheOlderOnesAreSpokenWithoutAWarning() throws Exception {
+    for (String version : List.of("2025-11-25", "2025-06-18", "2024-11-05")) {
+      try (McpWire wire = wire(Map.of("HARNESS_LOG", "info"))) {
+        JsonNode init = wire.ask(McpWire.INITIALIZE.replace("2025-06-18", version));
+        assertEquals(
+            version, init.path("result").path("protocolVersion").asText(), init.toString());
+        wire.send(McpWire.INITIALIZED);
+        JsonNode tools = wire.ask("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}");
+        assertTrue(tools.path("result").path("tools").size() > 20, tools.toString());
+        wire.in.close();
+        assertEquals(0, wire.exit(60));
+        String err = Files.readString(wire.err);
+        assertFalse(err.contains("WARN"), version + ": " + err);
+      }
+    }
+  }
+
+  @Test
   void badLinesGetErrorsAndTheServerKeepsServing() throws Exception {
     try (McpWire wire = wire(Map.of("HARNESS_LOG", "debug"))) {
       JsonNode init = wire.ask(McpWire.INITIALIZE);
