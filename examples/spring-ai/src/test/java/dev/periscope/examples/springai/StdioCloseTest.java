@@ -117,9 +117,9 @@ class StdioCloseTest {
               + (warnings.isEmpty() ? "none" : String.join("\n  ", warnings))
               + "\nlogged while closing:\n"
               + logged.toString(StandardCharsets.UTF_8));
-    // A clean stop: older SDK clients (Spring AI 1.1.x's) warn on any other status.
-    org.junit.jupiter.api.Assertions.assertEquals(0, server.exitValue(), "harness mcp's status");
-    org.junit.jupiter.api.Assertions.assertEquals(List.of(), warnings, "warnings while closing");
+      // A clean stop: older SDK clients (Spring AI 1.1.x's) warn on any other status.
+      org.junit.jupiter.api.Assertions.assertEquals(0, server.exitValue(), "harness mcp's status");
+      org.junit.jupiter.api.Assertions.assertEquals(List.of(), warnings, "warnings while closing");
 
       long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
       while (System.nanoTime() < deadline
