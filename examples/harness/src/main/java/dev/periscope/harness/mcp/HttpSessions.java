@@ -24,11 +24,15 @@ import org.slf4j.LoggerFactory;
 /**
  * The MCP sessions an HTTP server holds, each one agent session: named by the client (and so
  * resumable in a later connection, as {@code --session} is on standard input and output) or a new
- * one of its own. At most {@code max} live at once; one idle longer than {@code idle} ends, as does
- * one the client deletes, and the server's stop ends them all. Ending one waits for its calls (they
- * are cancelled first), then ends its agent session, which releases its browser session with a
- * checkpoint; a later request in it is answered 404, as the protocol asks, and the client starts a
- * new session.
+ * one of its own. At most {@code max} hold a browser at once (a slot each): when every slot is
+ * taken, a new session, or a call in a parked one, takes the slot of the session used least
+ * recently that has no call running, which is parked: its agent session ends with a checkpoint,
+ * releasing its browser, while its MCP session stays valid, and its next call takes a slot again
+ * and restores the browser session from that checkpoint, saying so once. Only when every slot has a
+ * call running is a session refused. One idle longer than {@code idle} ends, as does one the client
+ * deletes, and the server's stop ends them all. Ending one waits for its calls (they are cancelled
+ * first), then ends its agent session, which releases its browser session with a checkpoint; a
+ * later request in it is answered 404, as the protocol asks, and the client starts a new session.
  */
 final class HttpSessions implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HttpSessions.class);
@@ -53,6 +57,12 @@ final class HttpSessions implements AutoCloseable {
     final ReentrantReadWriteLock calls = new ReentrantReadWriteLock();
 
     final AtomicBoolean ended = new AtomicBoolean();
+
+    /** Whether it holds a slot: false while parked (and once ended). Guarded by the sessions. */
+    boolean holdsSlot = true;
+
+    /** Whether its next call is told that its browser was released while it was parked. */
+    boolean parkedSinceLastCall;
 
     /** Completes once ending has finished: its agent session's checkpoint is written. */
     final CompletableFuture<Void> finished = new CompletableFuture<>();
@@ -161,18 +171,12 @@ final class HttpSessions implements AutoCloseable {
     boolean inheriting = false;
     if (!slots.tryAcquire()) {
       if (name == null || byName.get(name) == null) {
-        throw new Refusal(
-            503,
-            "this server holds at most "
-                + max
-                + " MCP sessions at once (--max-sessions "
-                + max
-                + "), and all are in use; end one (DELETE /mcp) or wait until one has been idle"
-                + " for "
-                + Durations.format(idle)
-                + " (--idle-timeout)");
+        if (!parkOne(null)) {
+          throw new Refusal(503, everySlotBusy());
+        }
+      } else {
+        inheriting = true;
       }
-      inheriting = true;
     }
     Admission a = new Admission(name, inheriting);
     INITIALIZING.set(a);
@@ -192,13 +196,18 @@ final class HttpSessions implements AutoCloseable {
     }
     Session previous = a.name == null ? null : byName.get(a.name);
     if (previous != null) {
+      boolean heldSlot;
+      synchronized (this) {
+        heldSlot = previous.holdsSlot;
+      }
       boolean ours = end(previous, TAKEN_OVER, false, !a.inheriting);
       await(previous);
-      if (a.inheriting && !ours && !slots.tryAcquire()) {
-        throw new IllegalStateException("no session slot is free");
+      // Its slot is inherited only if it held one (a parked session holds none).
+      if (a.inheriting && !(ours && heldSlot) && !slots.tryAcquire() && !parkOne(null)) {
+        throw new IllegalStateException(everySlotBusy());
       }
-    } else if (a.inheriting && !slots.tryAcquire()) {
-      throw new IllegalStateException("no session slot is free");
+    } else if (a.inheriting && !slots.tryAcquire() && !parkOne(null)) {
+      throw new IllegalStateException(everySlotBusy());
     }
     a.inheriting = false;
     String agentSession = a.name != null ? a.name : UNNAMED + UUID.randomUUID();
@@ -220,6 +229,58 @@ final class HttpSessions implements AutoCloseable {
         max);
   }
 
+  private String everySlotBusy() {
+    return "this server runs at most "
+        + max
+        + " browsers at once (--max-sessions "
+        + max
+        + "), and every one has a call running; try again when one ends";
+  }
+
+  /**
+   * Frees a slot for someone else by parking the live session, other than {@code keep}, used least
+   * recently among those that hold a slot and have no call running: its agent session ends with a
+   * checkpoint (its browser stops) and its slot becomes the caller's. False when there is none.
+   */
+  private boolean parkOne(Session keep) {
+    List<Session> idleFirst =
+        live.values().stream()
+            .filter(s -> s != keep)
+            .sorted(java.util.Comparator.comparingLong(s -> s.lastActive.get()))
+            .toList();
+    for (Session s : idleFirst) {
+      // Only a session with no call running: its write lock is free exactly then.
+      if (!s.calls.writeLock().tryLock()) {
+        continue;
+      }
+      try {
+        synchronized (this) {
+          if (s.ended.get() || !s.holdsSlot) {
+            continue;
+          }
+          s.holdsSlot = false;
+          s.parkedSinceLastCall = true;
+        }
+        try {
+          host.endSession(s.agentSession);
+        } catch (RuntimeException e) {
+          LOG.warn(
+              "parking agent session {}: ending its browser session failed: {}",
+              s.agentSession,
+              Host.rootMessage(e));
+        }
+        LOG.info(
+            "agent session {} parked (its browser released with a checkpoint) for a session that"
+                + " needed its slot; its MCP session stays open",
+            s.agentSession);
+        return true;
+      } finally {
+        s.calls.writeLock().unlock();
+      }
+    }
+    return false;
+  }
+
   /** The live session {@code mcpId}; null if there is none (any more). */
   Session find(String mcpId) {
     return mcpId == null ? null : live.get(mcpId);
@@ -237,10 +298,22 @@ final class HttpSessions implements AutoCloseable {
       s.calls.readLock().lock();
       if (!s.ended.get()) {
         s.touch();
+        String notice;
+        try {
+          notice = unpark(s);
+        } catch (IllegalStateException busy) {
+          s.calls.readLock().unlock();
+          throw busy;
+        }
         return new ToolServer.Call() {
           @Override
           public String agentSession() {
             return s.agentSession;
+          }
+
+          @Override
+          public String notice() {
+            return notice;
           }
 
           @Override
@@ -254,6 +327,42 @@ final class HttpSessions implements AutoCloseable {
     }
     throw new IllegalStateException(
         "this MCP session has ended; the call was not made (start a new session)");
+  }
+
+  /**
+   * A parked session about to make a call takes a slot again (parking another idle session when
+   * none is free); what its call's result is to say of it, once, or null.
+   *
+   * @throws IllegalStateException when every slot has a call running
+   */
+  private String unpark(Session s) {
+    // One call of the session at a time takes its slot back.
+    synchronized (s) {
+      return unparkHeld(s);
+    }
+  }
+
+  private String unparkHeld(Session s) {
+    synchronized (this) {
+      if (s.holdsSlot) {
+        return null;
+      }
+    }
+    if (!slots.tryAcquire() && !parkOne(s)) {
+      throw new IllegalStateException(everySlotBusy() + "; the call was not made");
+    }
+    synchronized (this) {
+      s.holdsSlot = true;
+      if (!s.parkedSinceLastCall) {
+        return null;
+      }
+      s.parkedSinceLastCall = false;
+    }
+    return "While this session was idle its browser was released to make room for another"
+        + " session (--max-sessions "
+        + max
+        + "); it is restored from its last checkpoint, still logged in, with no page open:"
+        + " open the page again (refs of earlier observations are stale).";
   }
 
   int size() {
@@ -322,7 +431,12 @@ final class HttpSessions implements AutoCloseable {
       if (s.name != null) {
         byName.remove(s.name, s);
       }
-      if (releaseSlot) {
+      boolean held;
+      synchronized (this) {
+        held = s.holdsSlot;
+        s.holdsSlot = false;
+      }
+      if (releaseSlot && held) {
         slots.release();
       }
       if (locked) {

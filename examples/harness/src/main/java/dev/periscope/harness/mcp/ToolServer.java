@@ -61,6 +61,11 @@ public final class ToolServer {
   public interface Call extends AutoCloseable {
     String agentSession();
 
+    /** What the call's result says first, once, of what happened to its session; null: nothing. */
+    default String notice() {
+      return null;
+    }
+
     @Override
     void close();
   }
@@ -190,11 +195,30 @@ public final class ToolServer {
       try {
         Map<String, Object> arguments =
             request.arguments() == null ? Map.of() : request.arguments();
-        return result(host.call(c.agentSession(), request.name(), arguments, cancellation));
+        CallToolResult result =
+            result(host.call(c.agentSession(), request.name(), arguments, cancellation));
+        return c.notice() == null ? result : withNotice(result, c.notice());
       } finally {
         inFlight.remove(key, cancellation);
       }
     }
+  }
+
+  /** The result with {@code notice} as its first text (and in its structured content). */
+  static CallToolResult withNotice(CallToolResult r, String notice) {
+    List<McpSchema.Content> content = new ArrayList<>();
+    content.add(new McpSchema.TextContent(notice));
+    content.addAll(r.content());
+    CallToolResult.Builder b = CallToolResult.builder().content(content).isError(r.isError());
+    if (r.structuredContent() instanceof Map<?, ?> structured) {
+      Map<String, Object> with = new java.util.LinkedHashMap<>();
+      with.put("notice", notice);
+      structured.forEach((k, v) -> with.put(String.valueOf(k), v));
+      b.structuredContent(with);
+    } else if (r.structuredContent() != null) {
+      b.structuredContent(r.structuredContent());
+    }
+    return b.build();
   }
 
   private static CallToolResult refused(String why) {

@@ -243,12 +243,11 @@ class McpHttpServerTest {
       assertTrue(waitedMs >= 3_500, "waited " + waitedMs + " ms: " + McpConnection.text(waited));
       assertTrue(McpConnection.text(waited).contains("code="), McpConnection.text(waited));
 
-      // Three sessions are live: the limit, named in the refusal; a DELETE frees a slot.
+      // Three sessions hold the three browsers, none with a call running: a fourth parks the one
+      // used least recently instead of being refused. A DELETE ends a session.
       HttpResponse<String> fourth = raw.post(init, Map.of());
-      assertEquals(503, fourth.statusCode(), fourth.body());
-      assertTrue(
-          fourth.body().contains("at most 3 MCP sessions at once (--max-sessions 3)"),
-          fourth.body());
+      assertEquals(200, fourth.statusCode(), fourth.body());
+      assertTrue(server.said("parked (its browser released with a checkpoint)"), server.err());
       assertEquals(200, raw.delete(session).statusCode());
       assertEquals(404, raw.delete(session).statusCode(), "a deleted session is gone");
       assertEquals(
@@ -259,6 +258,63 @@ class McpHttpServerTest {
               .statusCode());
       raw.initialize();
       assertFalse(server.err().contains(server.token), "the token is never logged");
+    }
+  }
+
+  @Test
+  void clientsThatLeaveWithoutDeleteLockNobodyOutAndTheParkedSessionResumesLoggedIn()
+      throws Exception {
+    try (McpHttpProcess server = serve("--max-sessions", "2")) {
+      McpSyncClient keeper = server.client("keeper");
+      CallToolResult login =
+          McpHttpProcess.call(keeper, "browser_open", Map.of("url", site.url("/login")));
+      McpHttpProcess.call(keeper, "browser_click", McpConnection.target(login, "Log in"));
+      // Ten clients that each open a page and go away without DELETE (as LangChain4j's does).
+      for (int i = 0; i < 10; i++) {
+        McpSyncClient leaver = server.client(null);
+        open(leaver, "/workbench");
+      }
+      McpSyncClient late = server.client(null);
+      assertTrue(open(late, "/workbench").contains("keys: 0"), "a client still gets a page");
+      // The keeper's browser was released meanwhile; its next call says so once and is logged in.
+      CallToolResult home =
+          McpHttpProcess.call(keeper, "browser_open", Map.of("url", site.url("/home")));
+      String text = McpConnection.text(home);
+      assertFalse(home.isError(), text);
+      assertTrue(text.startsWith("While this session was idle its browser was released"), text);
+      assertTrue(text.contains("Welcome back, keeper"), "restored logged in: " + text);
+      assertTrue(
+          String.valueOf(home.structuredContent()).contains("While this session was idle"),
+          "frameworks that show only the structured content see it too");
+      String again = open(keeper, "/home");
+      assertFalse(again.contains("While this session was idle"), "said once: " + again);
+    }
+  }
+
+  @Test
+  void onlyWhenEveryBrowserHasACallRunningIsANewSessionRefused() throws Exception {
+    try (McpHttpProcess server = serve("--max-sessions", "1")) {
+      McpSyncClient busy = server.client("busy");
+      CallToolResult login =
+          McpHttpProcess.call(busy, "browser_open", Map.of("url", site.url("/login")));
+      Map<String, Object> wait = new HashMap<>(McpConnection.target(login, "Log in"));
+      wait.put("until", "element-hidden");
+      wait.put("timeout_ms", 4000);
+      CompletableFuture<CallToolResult> waiting =
+          CompletableFuture.supplyAsync(() -> McpHttpProcess.call(busy, "browser_wait", wait));
+      Thread.sleep(1_000);
+      McpHttpRaw raw = new McpHttpRaw(server);
+      HttpResponse<String> refused = raw.post(McpHttpRaw.INITIALIZE, Map.of());
+      assertEquals(503, refused.statusCode(), refused.body());
+      assertTrue(
+          refused
+              .body()
+              .contains(
+                  "at most 1 browsers at once (--max-sessions 1), and every one"
+                      + " has a call running"),
+          refused.body());
+      waiting.get(30, java.util.concurrent.TimeUnit.SECONDS);
+      assertEquals(200, raw.post(McpHttpRaw.INITIALIZE, Map.of()).statusCode());
     }
   }
 
