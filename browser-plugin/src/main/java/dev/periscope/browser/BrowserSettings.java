@@ -191,7 +191,8 @@ public record BrowserSettings(
                     .map(v -> (Boolean) v)
                     .orElse(environment.network().mode() != NetworkPolicy.Mode.STRICT),
                 config.at("uploads.enabled").isPresent(),
-                UPLOAD_MAX_BYTES.read(config)),
+                UPLOAD_MAX_BYTES.read(config),
+                uploadRoots(config)),
             new ToolSettings.Downloads(downloads, DOWNLOAD_SESSION_BUDGET_BYTES.read(config)));
     CredentialSettings credentials =
         new CredentialSettings(
@@ -199,6 +200,44 @@ public record BrowserSettings(
             config.at("credentials.requireApproval").map(v -> (Boolean) v).orElse(true),
             modelTypedPasswords(config));
     return new BrowserSettings(runtime, playwright, tools, credentials, handoff(config));
+  }
+
+  /**
+   * {@code uploads.roots}: the directories {@code browser_attach_file} reads from, each an absolute
+   * path; none by default. A root need not exist yet: a call under one that does not is refused.
+   */
+  private static java.util.List<java.nio.file.Path> uploadRoots(PluginConfiguration config) {
+    Object raw = config.at("uploads.roots").orElse(java.util.List.of());
+    if (!(raw instanceof java.util.List<?> list)) {
+      throw new ConfigurationException(
+          "plugins.browser.uploads.roots",
+          "plugins.browser.uploads.roots must be a list of absolute directory paths (found "
+              + raw
+              + ")");
+    }
+    java.util.List<java.nio.file.Path> roots = new java.util.ArrayList<>();
+    for (int i = 0; i < list.size(); i++) {
+      Object root = list.get(i);
+      java.nio.file.Path path = null;
+      if (root instanceof String s && !s.isEmpty() && s.indexOf('\0') < 0) {
+        try {
+          path = java.nio.file.Path.of(s);
+        } catch (java.nio.file.InvalidPathException e) {
+          path = null;
+        }
+      }
+      if (path == null || !path.isAbsolute()) {
+        throw new ConfigurationException(
+            "plugins.browser.uploads.roots[" + i + "]",
+            "plugins.browser.uploads.roots["
+                + i
+                + "] must be an absolute directory path (found "
+                + root
+                + ")");
+      }
+      roots.add(path.normalize());
+    }
+    return roots;
   }
 
   /** Where the live view of a handoff listens: one address, never every interface's. */

@@ -106,6 +106,7 @@ public final class BrowserTools implements AutoCloseable {
     all.add(new FindInPage(bindings, pager, this::failed).tool());
     rows.subList(1, rows.size()).forEach(row -> all.add(actionTool(row)));
     all.add(actionTool(ActionTools.upload(), new Uploads(settings.uploads(), attachments)::action));
+    new AttachFile(settings.uploads(), attachments).tool(this::failed).ifPresent(all::add);
     all.add(
         new BrowserTool(
             new ToolDescriptor(

@@ -27,7 +27,22 @@ public record ToolSettings(
 
   /**
    * Whether the project lets the agent upload attachments ({@code plugins.browser.uploads.enabled},
-   * by default off in strict network mode and on otherwise), and the most bytes one upload takes.
+   * by default off in strict network mode and on otherwise), the most bytes one upload takes, and
+   * the directories {@code browser_attach_file} may read files from ({@code
+   * plugins.browser.uploads.roots}: absolute, none by default, and then the tool is not offered).
    */
-  public record Uploads(boolean enabled, boolean configured, long maxBytes) {}
+  public record Uploads(
+      boolean enabled,
+      boolean configured,
+      long maxBytes,
+      java.util.List<java.nio.file.Path> roots) {
+    public Uploads {
+      roots = java.util.List.copyOf(roots);
+    }
+
+    /** No upload roots: only attachments the host stored go up. */
+    public Uploads(boolean enabled, boolean configured, long maxBytes) {
+      this(enabled, configured, maxBytes, java.util.List.of());
+    }
+  }
 }

@@ -65,6 +65,17 @@ final class LocalBrowser implements AutoCloseable {
       CredentialChannel credentials,
       PluginConfiguration config)
       throws IOException {
+    this(pages, handlers, credentials, config, java.util.Optional.empty());
+  }
+
+  /** With an attachment store as well, for the tools that read or write attachments. */
+  LocalBrowser(
+      Map<String, String> pages,
+      Map<String, HttpHandler> handlers,
+      CredentialChannel credentials,
+      PluginConfiguration config,
+      java.util.Optional<dev.periscope.api.host.AttachmentService> attachments)
+      throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.createContext(
         "/",
@@ -84,7 +95,7 @@ final class LocalBrowser implements AutoCloseable {
         new PlaywrightProvider(
             settings.playwright(), java.util.Optional.of(checkpoints.resolve("checkpoints")));
     runtime.registerProvider(provider);
-    tools = ToolsForTests.tools(runtime, settings, credentials);
+    tools = ToolsForTests.tools(runtime, settings, credentials, attachments);
   }
 
   LocalBrowser(Map<String, String> pages) throws IOException {

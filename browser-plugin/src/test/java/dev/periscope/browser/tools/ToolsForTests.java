@@ -23,12 +23,21 @@ public final class ToolsForTests {
   /** With the credential channel the runtime was given. */
   public static List<Tool> tools(
       BrowserRuntime runtime, BrowserSettings settings, CredentialChannel credentials) {
+    return tools(runtime, settings, credentials, Optional.empty());
+  }
+
+  /** With the credential channel the runtime was given and an attachment store. */
+  public static List<Tool> tools(
+      BrowserRuntime runtime,
+      BrowserSettings settings,
+      CredentialChannel credentials,
+      Optional<dev.periscope.api.host.AttachmentService> attachments) {
     current =
         new BrowserTools(
             runtime,
             SessionDirectory.inMemory(),
             settings.tools(),
-            Optional.empty(),
+            attachments,
             credentials,
             false);
     return current.tools();

@@ -22,7 +22,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * The reference harness's command line: {@code harness plugin|skill|run|mcp|doctor|demo|verify}.
+ * The reference harness's command line: {@code harness
+ * plugin|skill|run|attach|mcp|doctor|demo|verify}.
  */
 @Command(
     name = "harness",
@@ -33,6 +34,7 @@ import picocli.CommandLine.Parameters;
       Main.PluginCommand.class,
       Main.SkillCommand.class,
       Main.RunCommand.class,
+      AttachCommand.class,
       Main.SessionsCommand.class,
       Main.TransitionsCommand.class,
       Main.CheckpointsCommand.class,

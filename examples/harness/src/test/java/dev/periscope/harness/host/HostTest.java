@@ -94,9 +94,14 @@ public class HostTest {
     }
   }
 
-  /** The tools a project without a credential source is offered: all but the credential fill. */
+  /**
+   * The tools a project without a credential source and without upload roots is offered: all but
+   * the credential fill and the file attach.
+   */
   public static List<String> toolsWithoutCredentials() throws Exception {
-    return declaredTools().stream().filter(t -> !t.equals("browser_fill_credential")).toList();
+    return declaredTools().stream()
+        .filter(t -> !t.equals("browser_fill_credential") && !t.equals("browser_attach_file"))
+        .toList();
   }
 
   private static List<String> names(Host host) {
@@ -107,7 +112,11 @@ public class HostTest {
   void theToolsPluginYamlDeclaresAreTheToolsThePluginRegisters() throws Exception {
     TestProjects.project(
         projectDir,
-        TestProjects.LOOPBACK_ONLY + "    credentials: {refs: {site: SITE_PASSWORD}}\n");
+        TestProjects.LOOPBACK_ONLY
+            + "    credentials: {refs: {site: SITE_PASSWORD}}\n"
+            + "    uploads: {roots: [\""
+            + projectDir
+            + "\"]}\n");
     try (Host host = start()) {
       assertEquals(declaredTools(), names(host));
       assertEquals(
