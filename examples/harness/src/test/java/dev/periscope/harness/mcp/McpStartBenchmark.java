@@ -108,7 +108,8 @@ public final class McpStartBenchmark {
       if (Boolean.TRUE.equals(r.isError())) {
         throw new IllegalStateException(tool + " failed: " + r.content());
       }
-      // Ours lists the page's button; Playwright MCP 0.0.86 takes its snapshot into a file it names.
+      // Ours lists the page's button; Playwright MCP 0.0.86 takes its snapshot into a file it
+      // names.
       String text = String.valueOf(r.content());
       if (!text.contains("Add") && !text.contains("### Snapshot")) {
         throw new IllegalStateException(tool + " answered without the page: " + text);
