@@ -152,15 +152,9 @@ public final class McpCommand implements Callable<Integer> {
     StopSignal.exitCleanly();
     try {
       McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
-      transport =
-          new LineTransport(
-              json,
-              new FileInputStream(FileDescriptor.in),
-              protocol,
-              host.tools().stream()
-                  .map(dev.periscope.api.tool.ToolDescriptor::name)
-                  .collect(java.util.stream.Collectors.toSet()));
       tools = new ToolServer(host, json, ToolServer.AgentSessions.fixed(agentSession));
+      transport =
+          new LineTransport(json, new FileInputStream(FileDescriptor.in), protocol, tools.names());
       server = tools.start(McpServer.sync(transport), Harness.VERSION);
       transport.onCancelled(id -> tools.cancel(transport.sessionId(), id));
       System.err.println(

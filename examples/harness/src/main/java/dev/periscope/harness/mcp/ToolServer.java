@@ -71,6 +71,7 @@ public final class ToolServer {
   }
 
   private final Host host;
+  private final java.util.Set<String> names;
   private final McpJsonMapper json;
   private final AgentSessions agentSessions;
 
@@ -79,17 +80,19 @@ public final class ToolServer {
 
   private boolean closed;
 
-  /** The names of the tools served. */
+  /** The names of the tools served: the host's tools, fixed when it started. */
   java.util.Set<String> names() {
-    return host.tools().stream()
-        .map(ToolDescriptor::name)
-        .collect(java.util.stream.Collectors.toUnmodifiableSet());
+    return names;
   }
 
   public ToolServer(Host host, McpJsonMapper json, AgentSessions agentSessions) {
     this.host = host;
     this.json = json;
     this.agentSessions = agentSessions;
+    this.names =
+        host.tools().stream()
+            .map(ToolDescriptor::name)
+            .collect(java.util.stream.Collectors.toUnmodifiableSet());
   }
 
   /** Builds the server on {@code spec}, a transport's specification. */
