@@ -26,22 +26,27 @@ import java.util.Map;
 
 /**
  * The scripts that run inside Chromium, and what crosses back: observe.js (rank, group, cut; or
- * find the very node a target names) with names.js (accessible names; hints.js in it), cover.js
- * (what covers an element), shadow.js (walking shadow roots), seen.js (what a person can see),
- * text.js (the page's text as a person reads it, and which lines are listed elements' and
- * records'), records.js (repeated structures), state.js (what a control shows), icons.js (what an
- * icon depicts) and challenge.js (bot walls) in it, settle.js (waiting for transitions) before it,
- * extract.js (fixed traversals, with shadow.js), guards.js (installed in every document). Call on
- * the lane's thread.
+ * find the very node a target names) with names.js (accessible names; hints.js in it), labels.js
+ * (each element's labels, found once per evaluation), cover.js (what covers an element), shadow.js
+ * (walking shadow roots), seen.js (what a person can see), text.js (the page's text as a person
+ * reads it, and which lines are listed elements' and records'), records.js (repeated structures),
+ * state.js (what a control shows), icons.js (what an icon depicts) and challenge.js (bot walls) in
+ * it, settle.js (waiting for transitions) before it, extract.js (fixed traversals, with shadow.js),
+ * guards.js (installed in every document). Call on the lane's thread.
  */
 final class PageScripts {
   private static final String COVER = resource("cover.js").strip();
+  private static final String LABELS = resource("labels.js").strip();
   private static final String NAMES =
-      resource("names.js").strip().replace("__HINTS__", resource("hints.js").strip());
+      resource("names.js")
+          .strip()
+          .replace("__HINTS__", resource("hints.js").strip())
+          .replace("__LABELS__", LABELS);
   private static final String SHADOW = resource("shadow.js").strip();
   private static final String OBSERVE =
       resource("observe.js")
           .replace("__NAMES__", NAMES)
+          .replace("__LABELS__", LABELS)
           .replace("__COVER__", COVER)
           .replace("__SHADOW__", SHADOW)
           .replace("__SEEN__", resource("seen.js").strip())
@@ -99,6 +104,11 @@ final class PageScripts {
   /** names.js with hints.js in it: an expression for {@code { name(el), hint(el) }}. */
   static String names() {
     return NAMES;
+  }
+
+  /** labels.js: an expression for a function that makes {@code labelsOf(el)}. */
+  static String labels() {
+    return LABELS;
   }
 
   /** cover.js: the element a click at an element's centre would reach instead, or null. */

@@ -5,8 +5,9 @@
 // a link in a card) does not press el: such a point is taken only when no other does. Returns { cover: null, x, y,
 // inside } for that point (inside: what it hits is el or within it, not one of its labels), { cover, x, y } with the
 // element hit at the centre when no point reaches el, or null when el has no box or its centre is outside the
-// viewport (Playwright scrolls there first). A point that lands in one of el's labels reaches it.
-(el) => {
+// viewport (Playwright scrolls there first). A point that lands in one of el's labels reaches it (labelsOf from
+// labels.js, when the caller has one; el.labels otherwise).
+(el, labelsOf) => {
   const box = Array.from(el.getClientRects()).find((b) => b.width > 0 && b.height > 0);
   if (!box) return null;
   const cx = box.left + box.width / 2;
@@ -21,7 +22,7 @@
     return false;
   };
   const within = (hit) => !!hit && (hit === el || inside(el, hit));
-  const reaches = (hit) => !hit || within(hit) || (el.labels && Array.from(el.labels).some((l) => inside(l, hit)));
+  const reaches = (hit) => !hit || within(hit) || (labelsOf ? labelsOf(el) : Array.from(el.labels || [])).some((l) => inside(l, hit));
   // A target of its own between the point's element and el: pressing there acts on it, not on el.
   const TARGET = 'a[href],button,input,select,textarea,summary,[role=treeitem],[role=option],[role=menuitem],'
     + '[role=menuitemcheckbox],[role=menuitemradio],[role=tab],[role=link],[role=button],[role=checkbox],[role=radio],'

@@ -9,6 +9,8 @@
   const collapse = (s) => (s || '').replace(/[\u200b\u00ad]/g, '').replace(ASCII_WS, ' ');
   const asciiTrim = (s) => s.replace(/^[ \t\n\f\r]+|[ \t\n\f\r]+$/g, '');
   const hasText = (s) => !!s && /[^ \t\n\f\r]/.test(s);
+  // An element's labels (labels.js).
+  const labelsOf = (__LABELS__)();
 
   // ---- Styles and hiddenness (cached per evaluation) -----------------------------------------------------------
   const styles = new Map();
@@ -280,7 +282,7 @@
   };
   const labelsText = (el, ctx) => {
     const parts = [];
-    for (const label of Array.from(el.labels || [])) {
+    for (const label of labelsOf(el)) {
       const inner = { ...ctx, inLabel: true, inLabelledBy: false, includeHidden: ctx.includeHidden || hidden(label) };
       const t = compute(label, inner, false);
       if (hasText(t)) parts.push(t);

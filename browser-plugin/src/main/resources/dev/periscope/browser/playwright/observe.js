@@ -137,10 +137,12 @@
   };
 
   // What a person can see (seen.js), the page's text as a person reads it (text.js) and records (records.js).
+  // An element's labels, found once for the whole page (labels.js).
+  const labelsOf = (__LABELS__)();
   const SEEN = (__SEEN__)();
   const styleOf = SEEN.style;
-  const TEXT = (__TEXT__)({ style: styleOf, clean });
-  const RECORDS = (__RECORDS__)({ clean, textOf: TEXT.textOf, nameOf: (el) => nameOf(el) });
+  const TEXT = (__TEXT__)({ style: styleOf, clean, labelsOf });
+  const RECORDS = (__RECORDS__)({ clean, textOf: TEXT.textOf, nameOf: (el) => nameOf(el), labelsOf });
 
   if (request.resolve !== undefined) {
     const ref = registry.byId.get(Number(request.resolve));
@@ -248,7 +250,7 @@
   // A form control drawn over by a look of the page's own (a checkbox that is only its styled label, a select under
   // a button) is hidden from sight itself, but a person sees it through its label.
   const FIELD_TAGS = new Set(['input', 'select', 'textarea']);
-  const labelSeen = (el) => FIELD_TAGS.has(el.localName) ? Array.from(el.labels || [])
+  const labelSeen = (el) => FIELD_TAGS.has(el.localName) ? labelsOf(el)
     .find((l) => !SEEN.hiddenFromSight(l) && l.getBoundingClientRect().width > 0) || null : null;
   // So is one made transparent over a drawing of its own (TodoMVC's round checkbox): it takes the clicks where
   // it lies, at a size a person can hit.
@@ -463,7 +465,7 @@
   // The element a click would reach instead of el when no point of el is in sight, or null (cover.js).
   const coverAt = __COVER__;
   const coverOf = (el) => {
-    const at = coverAt(el);
+    const at = coverAt(el, labelsOf);
     return (at && at.cover) || null;
   };
   const stateOf = (__STATE__)({ nameOf, clean, maxValue: request.maxValueChars || 456,

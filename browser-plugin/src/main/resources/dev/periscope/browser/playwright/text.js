@@ -4,7 +4,7 @@
 // as its state. Only the elements on the way to something left out are composed here; everything else is the
 // browser's own innerText. Then which lines of that text are a listed element's or a listed record's own text, so
 // that the runtime can show those lines as refs instead of saying them twice.
-({ style, clean }) => {
+({ style, clean, labelsOf }) => {
   const excluded = new Set();
   const dirty = new Set();
   // Leaves el (hidden from sight, or a select) out of the text.
@@ -91,7 +91,8 @@
     const single = (el) => {
       const own = textOf(el).trim();
       if (own && !own.includes('\n')) return clean(own);
-      let label = el.labels && el.labels.length === 1 ? el.labels[0] : null;
+      const labels = labelsOf(el);
+      let label = labels.length === 1 ? labels[0] : null;
       const ids = (el.getAttribute('aria-labelledby') || '').split(/\s+/).filter(Boolean);
       if (!label && ids.length === 1) label = el.getRootNode().getElementById ? el.getRootNode().getElementById(ids[0]) : null;
       const labelled = label ? textOf(label).trim() : '';
