@@ -26,7 +26,8 @@ import java.util.Map;
  * spawning the server to the result of its first page open, which holds the first observation, for
  * {@code ./harness mcp} and for Playwright MCP ({@code npx @playwright/mcp}, installed from npm by
  * the bench script), alternating round by round on the same page, each with the official MCP Java
- * client over stdio. Prints medians and their ratio.
+ * client over stdio. Prints medians and their ratio, and each start's two parts to standard error:
+ * until the client is connected (initialize answered) and the first open.
  *
  * <p>Arguments: the repository root, the directory Playwright MCP is installed in, the rounds.
  */
@@ -53,6 +54,11 @@ public final class McpStartBenchmark {
       env.put("HARNESS_HOME", home.toString());
       env.put("TMPDIR", tmp.toString());
       env.put("HARNESS_TTY", "none");
+      // So that a run can compare JVM options of ./harness
+      // (HARNESS_JAVA_OPTIONS=-XX:TieredStopAtLevel=4).
+      if (System.getenv("HARNESS_JAVA_OPTIONS") != null) {
+        env.put("HARNESS_JAVA_OPTIONS", System.getenv("HARNESS_JAVA_OPTIONS"));
+      }
       ServerParameters ours =
           ServerParameters.builder(root.resolve("harness").toString())
               .args("mcp", "--profile", "p", "--project", project.toString())
@@ -89,7 +95,25 @@ public final class McpStartBenchmark {
     } finally {
       PluginInstaller.deleteTree(home);
       PluginInstaller.deleteTree(project);
-      PluginInstaller.deleteTree(tmp);
+      deleteSoon(tmp);
+    }
+  }
+
+  /**
+   * Deletes {@code dir}, trying again for a few seconds: Playwright MCP's Chromium may still be
+   * writing its profile there as it exits after its client left.
+   */
+  private static void deleteSoon(Path dir) throws InterruptedException {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        PluginInstaller.deleteTree(dir);
+        return;
+      } catch (java.io.UncheckedIOException stillWritten) {
+        if (attempt == 20) {
+          throw stillWritten;
+        }
+        Thread.sleep(250);
+      }
     }
   }
 
@@ -103,6 +127,7 @@ public final class McpStartBenchmark {
         McpClient.sync(transport).requestTimeout(Duration.ofSeconds(120)).build();
     try {
       client.initialize();
+      long connected = System.nanoTime();
       McpSchema.CallToolResult r =
           client.callTool(new McpSchema.CallToolRequest(tool, Map.of("url", url)));
       if (Boolean.TRUE.equals(r.isError())) {
@@ -114,7 +139,11 @@ public final class McpStartBenchmark {
       if (!text.contains("Add") && !text.contains("### Snapshot")) {
         throw new IllegalStateException(tool + " answered without the page: " + text);
       }
-      return Math.round((System.nanoTime() - start) / 1e5) / 10.0;
+      long end = System.nanoTime();
+      System.err.printf(
+          "%s: connected %.0f ms, first open %.0f ms%n",
+          tool, (connected - start) / 1e6, (end - connected) / 1e6);
+      return Math.round((end - start) / 1e5) / 10.0;
     } finally {
       client.closeGracefully();
     }
