@@ -248,6 +248,7 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
       Requirements requirements,
       Cancellation cancellation) {
     cancellation.throwIfCancelled();
+    long start = System.nanoTime();
     Slot slot;
     boolean opener = false;
     synchronized (this) {
@@ -306,7 +307,7 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
       slot.waiters--;
       slot.leases++;
     }
-    return new Lease(this, slot, environment);
+    return new Lease(this, slot, environment, System.nanoTime() - start);
   }
 
   /**

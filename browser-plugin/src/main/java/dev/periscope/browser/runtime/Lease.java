@@ -29,11 +29,19 @@ final class Lease implements BrowserLease {
   private final AtomicBoolean released = new AtomicBoolean();
   private final CallFailures failures;
 
-  Lease(DefaultBrowserRuntime runtime, Slot slot, Environment environment) {
+  /**
+   * How long the acquiring call waited for the environment (a browser starting, a session
+   * restored), in ns: counted once, in the first transition made through this lease, unless an
+   * observation came first.
+   */
+  private final java.util.concurrent.atomic.AtomicLong environmentWait;
+
+  Lease(DefaultBrowserRuntime runtime, Slot slot, Environment environment, long environmentWait) {
     this.runtime = runtime;
     this.slot = slot;
     this.environment = environment;
     this.failures = new CallFailures(environment);
+    this.environmentWait = new java.util.concurrent.atomic.AtomicLong(environmentWait);
   }
 
   @Override
@@ -53,6 +61,7 @@ final class Lease implements BrowserLease {
 
   @Override
   public Observation observe(ObservationBudget budget, Cancellation cancellation) {
+    environmentWait.set(0);
     return run(cancellation, CallFailures.Rerun.READ, () -> observeNow(budget, true));
   }
 
@@ -621,7 +630,8 @@ final class Lease implements BrowserLease {
             runtime,
             environment,
             performed.describe(),
-            before == null ? null : before.observation());
+            before == null ? null : before.observation(),
+            environmentWait.getAndSet(0));
     R result;
     try {
       result = act.get();

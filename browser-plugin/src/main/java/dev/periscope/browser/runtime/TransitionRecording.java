@@ -17,18 +17,26 @@ final class TransitionRecording {
   private final String id = "transition-" + UUID.randomUUID();
   final Map<String, Object> action;
   private final Observation before;
-  private final Instant startedAt = Instant.now();
   private final long start = System.nanoTime();
+
+  /** What the call waited for its environment before the action, in ns; part of its duration. */
+  private final long environmentWait;
+
+  /** When the call began: the action's start, less the environment's wait. */
+  private final Instant startedAt;
 
   TransitionRecording(
       DefaultBrowserRuntime runtime,
       Environment environment,
       Map<String, Object> action,
-      Observation before) {
+      Observation before,
+      long environmentWait) {
     this.runtime = runtime;
     this.environment = environment;
     this.action = action;
     this.before = before;
+    this.environmentWait = environmentWait;
+    this.startedAt = Instant.now().minusNanos(environmentWait);
   }
 
   /** Records how the action ended; {@code acted} is when the action itself was over. */
@@ -46,20 +54,22 @@ final class TransitionRecording {
             after,
             startedAt,
             Instant.now(),
-            metrics(start, acted, System.nanoTime(), after),
+            metrics(start, acted, System.nanoTime(), environmentWait, after),
             code);
     runtime.recordTransition(t, before, environment.placement());
     return t;
   }
 
-  private static Transition.Metrics metrics(long start, long acted, long done, Observation after) {
+  private static Transition.Metrics metrics(
+      long start, long acted, long done, long environmentWait, Observation after) {
     return new Transition.Metrics(
-        (done - start) / 1_000_000,
+        (done - start + environmentWait) / 1_000_000,
         (acted - start) / 1_000_000,
         (done - acted) / 1_000_000,
         after == null ? 0 : after.text().length(),
         after == null ? 0 : after.elements().size(),
         after != null && after.textTruncated(),
-        after != null && after.elementsTruncated());
+        after != null && after.elementsTruncated(),
+        environmentWait / 1_000_000);
   }
 }

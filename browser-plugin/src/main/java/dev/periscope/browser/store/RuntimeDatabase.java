@@ -8,8 +8,9 @@ import java.util.List;
 /**
  * The {@code browser_runtime} storage domain and its schema: {@code agent_sessions}, {@code
  * checkpoints} and {@code transitions} (with the {@code cause} of fault and recover records since
- * version 3). A database whose schema is newer than this plugin knows fails closed: it is closed
- * again, untouched, with a message naming both versions.
+ * version 3, the {@code placement} since 4, the {@code environment_ms} a call waited since 5). A
+ * database whose schema is newer than this plugin knows fails closed: it is closed again,
+ * untouched, with a message naming both versions.
  */
 public final class RuntimeDatabase implements AutoCloseable {
   public static final String DOMAIN = "browser_runtime";
@@ -38,7 +39,10 @@ public final class RuntimeDatabase implements AutoCloseable {
           // The cause of a fault (page-crashed, unresponsive, ...) on fault and recover records.
           new Migration(3, "ALTER TABLE transitions ADD COLUMN cause TEXT"),
           // Where the environment's browser ran, when its provider says (a Selenium Grid node).
-          new Migration(4, "ALTER TABLE transitions ADD COLUMN placement TEXT"));
+          new Migration(4, "ALTER TABLE transitions ADD COLUMN placement TEXT"),
+          // How long the call waited for its environment before the action (a browser starting).
+          new Migration(
+              5, "ALTER TABLE transitions ADD COLUMN environment_ms INTEGER NOT NULL DEFAULT 0"));
 
   static final int VERSION = MIGRATIONS.get(MIGRATIONS.size() - 1).version();
 

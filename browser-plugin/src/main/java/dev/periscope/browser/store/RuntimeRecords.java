@@ -62,7 +62,8 @@ public final class RuntimeRecords {
       String afterUrl,
       String errorCode,
       String cause,
-      String placement) {}
+      String placement,
+      long environmentMs) {}
 
   private final StorageDomain domain;
 
@@ -158,7 +159,8 @@ public final class RuntimeRecords {
                         r.getString("after_url"),
                         r.getString("error_code"),
                         r.getString("cause"),
-                        r.getString("placement")));
+                        r.getString("placement"),
+                        r.getLong("environment_ms")));
               }
             }
           }

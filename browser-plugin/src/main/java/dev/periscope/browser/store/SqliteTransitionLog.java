@@ -33,7 +33,8 @@ public final class SqliteTransitionLog implements TransitionLog {
             try (PreparedStatement insert =
                 c.prepareStatement(
                     "INSERT OR REPLACE INTO transitions VALUES"
-                        + " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                        + " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                        + " ?)")) {
               int i = 0;
               insert.setString(++i, t.id());
               insert.setString(++i, t.sessionId());
@@ -65,6 +66,7 @@ public final class SqliteTransitionLog implements TransitionLog {
               insert.setString(++i, t.error() == null ? null : t.error().name());
               insert.setString(++i, t.cause());
               insert.setString(++i, t.placement());
+              insert.setLong(++i, m.environmentMs());
               return insert.executeUpdate();
             }
           });
@@ -118,7 +120,8 @@ public final class SqliteTransitionLog implements TransitionLog {
             r.getInt("text_chars"),
             r.getInt("element_count"),
             r.getInt("text_truncated") == 1,
-            r.getInt("elements_truncated") == 1),
+            r.getInt("elements_truncated") == 1,
+            r.getLong("environment_ms")),
         r.getString("error_code") == null ? null : ErrorCode.valueOf(r.getString("error_code")),
         r.getString("cause"),
         r.getString("placement"));

@@ -180,7 +180,7 @@ public final class OperatorTools {
       for (RuntimeRecords.TransitionRow t : records.transitions(id)) {
         text.append(
             String.format(
-                "  %s gen %d %-10s %-9s %5d ms  %s -> %s%s%s%s%n",
+                "  %s gen %d %-10s %-9s %5d ms  %s -> %s%s%s%s%s%n",
                 t.startedAt(),
                 t.generation(),
                 t.action(),
@@ -190,7 +190,10 @@ public final class OperatorTools {
                 Optional.ofNullable(t.afterUrl()).orElse("-"),
                 t.errorCode() == null ? "" : "  " + t.errorCode(),
                 t.cause() == null ? "" : "  cause=" + t.cause(),
-                t.placement() == null ? "" : "  on " + t.placement()));
+                t.placement() == null ? "" : "  on " + t.placement(),
+                t.environmentMs() == 0
+                    ? ""
+                    : "  (" + t.environmentMs() + " ms of it waiting for the browser)"));
         rows.add(
             ordered(
                 "started_at", t.startedAt(),
@@ -198,6 +201,7 @@ public final class OperatorTools {
                 "action", t.action(),
                 "outcome", t.outcome(),
                 "duration_ms", t.durationMs(),
+                "environment_ms", t.environmentMs(),
                 "before_url", t.beforeUrl(),
                 "after_url", t.afterUrl(),
                 "error", t.errorCode(),

@@ -402,6 +402,9 @@ final class Rendering {
         + " ("
         + m.durationMs()
         + "ms total, "
+        + (m.environmentMs() == 0
+            ? ""
+            : m.environmentMs() + "ms waiting for the browser to be ready, ")
         + m.actionMs()
         + "ms action, "
         + m.observationMs()
@@ -573,6 +576,9 @@ final class Rendering {
     Transition.Metrics x = t.metrics();
     Map<String, Object> metrics = new LinkedHashMap<>();
     metrics.put("duration_ms", x.durationMs());
+    if (x.environmentMs() != 0) {
+      metrics.put("environment_ms", x.environmentMs());
+    }
     metrics.put("action_ms", x.actionMs());
     metrics.put("observation_ms", x.observationMs());
     m.put("metrics", metrics);

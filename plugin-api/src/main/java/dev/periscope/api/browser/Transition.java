@@ -32,7 +32,12 @@ public record Transition(
     UNKNOWN
   }
 
-  /** Durations in milliseconds, and the size of what the after-observation kept. */
+  /**
+   * Durations in milliseconds, and the size of what the after-observation kept. {@code durationMs}
+   * is the whole call's; {@code environmentMs} is the part of it the call waited for its browser
+   * environment before the action began (a browser starting, a session restored from its
+   * checkpoint), 0 when it was ready (since host API 2.9.0).
+   */
   public record Metrics(
       long durationMs,
       long actionMs,
@@ -40,5 +45,26 @@ public record Transition(
       int textChars,
       int elementCount,
       boolean textTruncated,
-      boolean elementsTruncated) {}
+      boolean elementsTruncated,
+      long environmentMs) {
+    /** Metrics of a call whose environment was ready (as before host API 2.9.0). */
+    public Metrics(
+        long durationMs,
+        long actionMs,
+        long observationMs,
+        int textChars,
+        int elementCount,
+        boolean textTruncated,
+        boolean elementsTruncated) {
+      this(
+          durationMs,
+          actionMs,
+          observationMs,
+          textChars,
+          elementCount,
+          textTruncated,
+          elementsTruncated,
+          0);
+    }
+  }
 }
