@@ -28,19 +28,32 @@ public final class HarnessProcess {
 
   /**
    * The command line {@code ./harness} runs, from this module's classes and libraries: the same JVM
-   * options (its own output to standard error) and the temp directory given.
+   * options (its own output to standard error, the JIT's first tier only) and the temp directory
+   * given.
    */
   public static List<String> java(Path tmp) {
-    return new ArrayList<>(
+    return java(tmp, false);
+  }
+
+  /** The same; {@code http}: for {@code mcp --http}, which ./harness runs with the JIT's C2. */
+  public static List<String> java(Path tmp, boolean http) {
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:+DisplayVMOutputToStderr",
+                "-Xlog:disable",
+                "-Xlog:all=warning:stderr"));
+    if (!http) {
+      command.add("-XX:TieredStopAtLevel=1");
+    }
+    command.addAll(
         List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-XX:+DisplayVMOutputToStderr",
-            "-Xlog:disable",
-            "-Xlog:all=warning:stderr",
             "-Djava.io.tmpdir=" + tmp,
             "-cp",
             "target/classes" + java.io.File.pathSeparator + "target/lib/*",
             "dev.periscope.harness.cli.Main"));
+    return command;
   }
 
   public static Result run(Path home, Path tmp, String... args)

@@ -49,7 +49,7 @@ final class McpHttpProcess implements AutoCloseable {
   /** Starts the server; {@code args} follow {@code harness mcp --http 127.0.0.1:0}. */
   McpHttpProcess(Path home, Path tmp, Path project, Map<String, String> environment, String... args)
       throws IOException, InterruptedException {
-    List<String> command = HarnessProcess.java(tmp);
+    List<String> command = HarnessProcess.java(tmp, true);
     command.addAll(
         List.of("mcp", "--http", "127.0.0.1:0", "--profile", "p", "--project", project.toString()));
     command.addAll(List.of(args));

@@ -70,7 +70,10 @@ final class Harness {
     return harness;
   }
 
-  /** {@code harness ARGS} as {@code ./harness} runs it: Java's own output to standard error. */
+  /**
+   * {@code harness ARGS} as {@code ./harness} runs it (for anything but {@code mcp --http}): Java's
+   * own output to standard error, the JIT's first tier only.
+   */
   List<String> command(String... args) {
     List<String> command =
         new ArrayList<>(
@@ -79,6 +82,7 @@ final class Harness {
                 "-XX:+DisplayVMOutputToStderr",
                 "-Xlog:disable",
                 "-Xlog:all=warning:stderr",
+                "-XX:TieredStopAtLevel=1",
                 "-Djava.io.tmpdir=" + tmp,
                 "-cp",
                 TARGET.resolve("classes") + File.pathSeparator + TARGET.resolve("lib") + "/*",
