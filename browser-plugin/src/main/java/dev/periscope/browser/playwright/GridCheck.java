@@ -32,7 +32,7 @@ public record GridCheck(boolean ok, String detail, String remedy) {
       return new GridCheck(
           false,
           detail,
-          "start a node with Chromium and chromium-driver (README: Running on Selenium Grid)");
+          "start a node with Chromium and chromium-driver (docs/operations.md: Running on Selenium Grid)");
     }
     return new GridCheck(true, detail, null);
   }

@@ -592,7 +592,7 @@ public final class PlaywrightProvider implements CheckpointingProvider {
               + g.queueTimeoutMs()
               + " ms (it has "
               + capacity.status.describe()
-              + "): start a node with Chromium and chromium-driver (README: Running on Selenium Grid)",
+              + "): start a node with Chromium and chromium-driver (docs/operations.md: Running on Selenium Grid)",
           e);
     }
     if (e instanceof Lane.GridCapacityException capacity) {

@@ -16,8 +16,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * A real Selenium Grid on loopback, from the Maven artifact (examples/selenium-grid unpacks it): a
  * hub and {@code nodes} nodes, each with {@code slots} slots of Debian's Chromium driven by its
- * chromium-driver. The commands are the README's ("Running on Selenium Grid"). Every process it
- * starts is its own, found by pid, and stopped with its children.
+ * chromium-driver. The commands are docs/operations.md's ("Running on Selenium Grid"). Every
+ * process it starts is its own, found by pid, and stopped with its children.
  */
 public final class SeleniumGrid implements AutoCloseable {
   /** Where the Grid's jars are. */
