@@ -30,7 +30,7 @@ public record BrowserSettings(
 
   /** A numeric setting: its name in {@code plugins.browser}, its default and its bounds. */
   public record Bound(String name, int defaultValue, int min, int max) {
-    int read(PluginConfiguration config) {
+    public int read(PluginConfiguration config) {
       Object raw = config.at(name).orElse(defaultValue);
       if (!(raw instanceof Number n)
           || n.doubleValue() != Math.rint(n.doubleValue())
@@ -110,10 +110,19 @@ public record BrowserSettings(
   public static final Bound VIEWPORT_WIDTH = new Bound("viewport.width", 1280, 320, 3840);
   public static final Bound VIEWPORT_HEIGHT = new Bound("viewport.height", 720, 240, 2160);
 
-  /** Device pixels per CSS pixel: 1 to 4, a fraction allowed (a 1.5 laptop screen). */
+  /** Device pixels per CSS pixel, a fraction allowed (a 1.5 laptop screen): the default. */
+  static final double DEVICE_SCALE_FACTOR = 1;
+
+  /** Its bounds. */
+  static final double MIN_DEVICE_SCALE_FACTOR = 1;
+
+  static final double MAX_DEVICE_SCALE_FACTOR = 4;
+
   static double deviceScaleFactor(PluginConfiguration config) {
-    Object raw = config.at("viewport.deviceScaleFactor").orElse(1);
-    if (!(raw instanceof Number n) || !(n.doubleValue() >= 1) || n.doubleValue() > 4) {
+    Object raw = config.at("viewport.deviceScaleFactor").orElse(DEVICE_SCALE_FACTOR);
+    if (!(raw instanceof Number n)
+        || !(n.doubleValue() >= MIN_DEVICE_SCALE_FACTOR)
+        || n.doubleValue() > MAX_DEVICE_SCALE_FACTOR) {
       throw new ConfigurationException(
           "plugins.browser.viewport.deviceScaleFactor",
           "plugins.browser.viewport.deviceScaleFactor must be a number from 1 to 4 (found "

@@ -2,6 +2,7 @@ package dev.periscope.browser.playwright;
 
 import dev.periscope.api.ConfigurationException;
 import dev.periscope.api.PluginConfiguration;
+import dev.periscope.browser.BrowserSettings;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.LinkedHashMap;
@@ -27,13 +28,18 @@ public record GridSettings(
   }
 
   /**
-   * How often, while environments are open on the Grid, its status is read for nodes that drain,
-   * when the project does not say.
+   * How often, while environments are open on the Grid, its status is read for nodes that drain.
    */
-  public static final long DEFAULT_DRAIN_CHECK_MS = 5_000;
+  public static final BrowserSettings.Bound DRAIN_CHECK_MS =
+      new BrowserSettings.Bound("grid.drainCheckMs", 5_000, 1_000, 600_000);
 
-  /** How long a new browser waits for a free slot when the project does not say. */
-  public static final long DEFAULT_QUEUE_TIMEOUT_MS = 60_000;
+  /** How long a new browser waits for a free slot. */
+  public static final BrowserSettings.Bound QUEUE_TIMEOUT_MS =
+      new BrowserSettings.Bound("grid.queueTimeoutMs", 60_000, 1_000, 600_000);
+
+  /** How long the Grid may take to start a browser, once a slot was free. */
+  public static final BrowserSettings.Bound LAUNCH_TIMEOUT_MS =
+      new BrowserSettings.Bound("grid.launchTimeoutMs", 60_000, 1_000, 600_000);
 
   /**
    * The project's {@code plugins.browser.grid} section, if it has one; every value is checked, and
@@ -90,9 +96,9 @@ public record GridSettings(
           }
           headers.put(n, v);
         });
-    long queue = milliseconds(config, "queueTimeoutMs", DEFAULT_QUEUE_TIMEOUT_MS);
-    long launch = milliseconds(config, "launchTimeoutMs", DEFAULT_LAUNCH_TIMEOUT_MS);
-    long drainCheck = milliseconds(config, "drainCheckMs", DEFAULT_DRAIN_CHECK_MS);
+    long queue = QUEUE_TIMEOUT_MS.read(config);
+    long launch = LAUNCH_TIMEOUT_MS.read(config);
+    long drainCheck = DRAIN_CHECK_MS.read(config);
     String proxyAddress = config.string("grid.proxyAddress").orElse("127.0.0.1");
     if (!dev.periscope.browser.policy.PolicyProxy.oneAddress(proxyAddress)) {
       throw new ConfigurationException(
@@ -103,26 +109,6 @@ public record GridSettings(
               + ")");
     }
     return Optional.of(new GridSettings(url, headers, queue, proxyAddress, launch, drainCheck));
-  }
-
-  /** How long the Grid may take to start a browser, once a slot was free, when not said. */
-  public static final long DEFAULT_LAUNCH_TIMEOUT_MS = 60_000;
-
-  private static long milliseconds(PluginConfiguration config, String key, long fallback) {
-    Object value = config.at("grid." + key).orElse(fallback);
-    if (!(value instanceof Number n)
-        || n.doubleValue() != Math.rint(n.doubleValue())
-        || n.longValue() < 1_000
-        || n.longValue() > 600_000) {
-      throw new ConfigurationException(
-          "plugins.browser.grid." + key,
-          "plugins.browser.grid."
-              + key
-              + " must be an integer from 1000 to 600000 (found "
-              + value
-              + ")");
-    }
-    return n.longValue();
   }
 
   /** Never the headers' values: they may hold a gateway's token. */

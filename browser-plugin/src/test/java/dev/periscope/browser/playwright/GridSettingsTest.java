@@ -21,9 +21,9 @@ class GridSettingsTest {
     GridSettings g =
         GridSettings.read(grid(Map.of("url", "http://grid.internal:4444"))).orElseThrow();
     assertEquals("grid.internal", g.url().getHost());
-    assertEquals(GridSettings.DEFAULT_QUEUE_TIMEOUT_MS, g.queueTimeoutMs());
-    assertEquals(GridSettings.DEFAULT_LAUNCH_TIMEOUT_MS, g.launchTimeoutMs());
-    assertEquals(GridSettings.DEFAULT_DRAIN_CHECK_MS, g.drainCheckMs());
+    assertEquals(GridSettings.QUEUE_TIMEOUT_MS.defaultValue(), g.queueTimeoutMs());
+    assertEquals(GridSettings.LAUNCH_TIMEOUT_MS.defaultValue(), g.launchTimeoutMs());
+    assertEquals(GridSettings.DRAIN_CHECK_MS.defaultValue(), g.drainCheckMs());
     assertEquals("127.0.0.1", g.proxyAddress());
     assertTrue(g.proxyOnLoopback());
     assertFalse(g.gridOnLoopback());
