@@ -29,8 +29,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * </ul>
  *
  * <p>It lives in Playwright's package because the connection's transport and message sending are
- * package-private; the parent POM pins Playwright, and {@code BrowserPoolTest} fails when these
- * internals move.
+ * package-private, and no public seam does the job: {@code Playwright.CreateOptions} sets only the
+ * driver's environment, the contexts' and pages' default timeouts bound Playwright's own waits but
+ * not a script's evaluation, and {@code BrowserType.connect} to a driver of our own would add a
+ * process and still wait on one thread without a deadline. The parent POM pins Playwright, and
+ * {@code BrowserPoolTest} fails when these internals move.
  */
 public final class BoundedConnection {
   /** Ids of the messages sent by {@link #closeNow}: far above the ones Playwright counts up. */

@@ -3,7 +3,7 @@ package dev.periscope.browser.store;
 import dev.periscope.api.ProjectContext;
 import dev.periscope.api.browser.BrowserSessionId;
 import dev.periscope.api.host.StorageDomain;
-import dev.periscope.browser.tools.SessionDirectory;
+import dev.periscope.browser.runtime.SessionDirectory;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;

@@ -21,6 +21,7 @@ import dev.periscope.api.tool.ToolDescriptor;
 import dev.periscope.api.tool.ToolHints;
 import dev.periscope.api.tool.ToolResult;
 import dev.periscope.browser.runtime.CredentialChannel;
+import dev.periscope.browser.runtime.SessionDirectory;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -18,6 +18,7 @@ import dev.periscope.browser.runtime.CredentialChannel;
 import dev.periscope.browser.runtime.DefaultBrowserRuntime;
 import dev.periscope.browser.runtime.FakeProvider;
 import dev.periscope.browser.runtime.RuntimeSettings;
+import dev.periscope.browser.runtime.SessionDirectory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;

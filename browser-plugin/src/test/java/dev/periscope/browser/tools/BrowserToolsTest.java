@@ -14,6 +14,7 @@ import dev.periscope.browser.BrowserSettings;
 import dev.periscope.browser.runtime.DefaultBrowserRuntime;
 import dev.periscope.browser.runtime.FakeProvider;
 import dev.periscope.browser.runtime.RuntimeSettings;
+import dev.periscope.browser.runtime.SessionDirectory;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;

@@ -4,6 +4,7 @@ import dev.periscope.api.browser.BrowserRuntime;
 import dev.periscope.api.tool.Tool;
 import dev.periscope.browser.BrowserSettings;
 import dev.periscope.browser.runtime.CredentialChannel;
+import dev.periscope.browser.runtime.SessionDirectory;
 import java.util.List;
 import java.util.Optional;
 

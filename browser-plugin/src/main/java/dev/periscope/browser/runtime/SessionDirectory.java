@@ -1,4 +1,4 @@
-package dev.periscope.browser.tools;
+package dev.periscope.browser.runtime;
 
 import dev.periscope.api.browser.BrowserSessionId;
 
