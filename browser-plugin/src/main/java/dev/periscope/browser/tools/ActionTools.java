@@ -126,6 +126,21 @@ final class ActionTools {
    * a password the user gave go into a password field by browser_fill and browser_type ({@code
    * credentials.modelTypedPasswords: allow}), and their descriptions say so.
    */
+  /** browser_open: first of the tools offered, before the observation's own. */
+  static Row<Done> open(ToolSettings settings) {
+    return row(
+            "browser_open",
+            "Open an http(s) URL in this agent's browser page and return the observation of the loaded"
+                + " page.",
+            new ToolHints(false, false, false, true),
+            plus(
+                Param.string("url", "Absolute http or https URL.").asRequired(),
+                observation(settings)),
+            a -> new BrowserAction.Navigate(a.string("url")))
+        .observing();
+  }
+
+  /** The tools that act on the page, offered after the observation's own, in that order. */
   static List<Row<?>> rows(ToolSettings settings, boolean typedPasswords) {
     String passwords =
         typedPasswords
@@ -134,18 +149,7 @@ final class ActionTools {
             : " Never for passwords: use browser_fill_credential.";
     ToolHints acts = new ToolHints(false, true, false, true);
     ToolHints setsState = new ToolHints(false, true, true, true);
-    ToolHints moves = new ToolHints(false, false, false, true);
     return List.of(
-        row(
-                "browser_open",
-                "Open an http(s) URL in this agent's browser page and return the observation of the loaded"
-                    + " page.",
-                moves,
-                plus(
-                    Param.string("url", "Absolute http or https URL.").asRequired(),
-                    observation(settings)),
-                a -> new BrowserAction.Navigate(a.string("url")))
-            .observing(),
         row(
             "browser_click",
             "Click an element named by its ref in the latest observation, then observe the result."

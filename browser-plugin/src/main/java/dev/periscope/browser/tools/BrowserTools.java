@@ -76,9 +76,8 @@ public final class BrowserTools implements AutoCloseable {
 
   /** Every tool of the skill, in the order offered. */
   public List<Tool> tools() {
-    List<ActionTools.Row<?>> rows = ActionTools.rows(settings, credentials.allowsTypedPasswords());
     List<Tool> all = new ArrayList<>();
-    all.add(actionTool(rows.get(0)));
+    all.add(actionTool(ActionTools.open(settings)));
     all.add(
         new BrowserTool(
             new ToolDescriptor(
@@ -105,7 +104,8 @@ public final class BrowserTools implements AutoCloseable {
             this::observeNext,
             this::failed));
     all.add(new FindInPage(bindings, pager, this::failed).tool());
-    rows.subList(1, rows.size()).forEach(row -> all.add(actionTool(row)));
+    ActionTools.rows(settings, credentials.allowsTypedPasswords())
+        .forEach(row -> all.add(actionTool(row)));
     all.add(actionTool(ActionTools.upload(), new Uploads(settings.uploads(), attachments)::action));
     new AttachFile(settings.uploads(), attachments).tool(this::failed).ifPresent(all::add);
     all.add(
