@@ -31,8 +31,8 @@ final class Lease implements BrowserLease {
 
   /**
    * How long the acquiring call waited for the environment (a browser starting, a session
-   * restored), in ns: counted once, in the first transition made through this lease, unless an
-   * observation came first.
+   * restored), in ns, until the lease's first call takes it: an action counts it in its transition,
+   * any other call (or an action refused before it ran) drops it, so no later call reports it.
    */
   private final java.util.concurrent.atomic.AtomicLong environmentWait;
 
@@ -61,7 +61,6 @@ final class Lease implements BrowserLease {
 
   @Override
   public Observation observe(ObservationBudget budget, Cancellation cancellation) {
-    environmentWait.set(0);
     return run(cancellation, CallFailures.Rerun.READ, () -> observeNow(budget, true));
   }
 
@@ -162,6 +161,7 @@ final class Lease implements BrowserLease {
   @Override
   public <R> Acted<R> act(
       BrowserAction<R> requested, ObservationBudget budget, Cancellation cancellation) {
+    long waited = environmentWait.getAndSet(0);
     validate(requested);
     BrowserAction<R> action = atScreenshot(requested);
     return run(
@@ -171,13 +171,10 @@ final class Lease implements BrowserLease {
           ProviderElement target;
           if (action.target() == null) {
             target = null;
-            if (action instanceof BrowserAction.PointAt
-                || action instanceof BrowserAction.Press
-                || action instanceof BrowserAction.Type) {
+            if (action.actsOnThePage()) {
               environment.admitOnPage();
             }
-          } else if (action instanceof BrowserAction.Wait
-              || action instanceof BrowserAction.Scroll) {
+          } else if (!action.changesItsTarget()) {
             // Waiting and scrolling change nothing a challenge guards.
             target =
                 environment.resolve(action.target().observationId(), action.target().elementRef());
@@ -193,7 +190,12 @@ final class Lease implements BrowserLease {
             @SuppressWarnings("unchecked")
             Acted<R> typed =
                 (Acted<R>)
-                    transition(done, budget, cancellation, () -> fillTypedPassword(action, target));
+                    transition(
+                        done,
+                        budget,
+                        cancellation,
+                        waited,
+                        () -> fillTypedPassword(action, target));
             return typed;
           }
           if (target != null) {
@@ -209,6 +211,7 @@ final class Lease implements BrowserLease {
                 action,
                 budget,
                 cancellation,
+                waited,
                 () ->
                     environment.step(
                         action.step(),
@@ -223,7 +226,11 @@ final class Lease implements BrowserLease {
           Acted<R> filled =
               (Acted<R>)
                   transition(
-                      fill, budget, cancellation, () -> fillCredential(fill, target, cancellation));
+                      fill,
+                      budget,
+                      cancellation,
+                      waited,
+                      () -> fillCredential(fill, target, cancellation));
           return filled;
         });
   }
@@ -273,7 +280,7 @@ final class Lease implements BrowserLease {
    * admit} refuses a password field.
    */
   private boolean typedPassword(BrowserAction<?> action, ProviderElement target) {
-    return (action instanceof BrowserAction.Fill || action instanceof BrowserAction.Type)
+    return action.enteredText() != null
         && "password".equals(target.inputType())
         && runtime.credentials().allowsTypedPasswords();
   }
@@ -287,17 +294,13 @@ final class Lease implements BrowserLease {
    * the model presses Enter afterwards.
    */
   private BrowserAction.Done fillTypedPassword(BrowserAction<?> action, ProviderElement target) {
-    String value;
-    if (action instanceof BrowserAction.Fill fill) {
-      value = fill.value();
-    } else {
-      value = ((BrowserAction.Type) action).text();
-      if (value.indexOf('\n') >= 0) {
-        throw new BrowserException(
-            ErrorCode.BROWSER_INVALID_ARGUMENT,
-            "/text: a password goes into its field whole, so a line break in it is not pressed;"
-                + " type the password without it, then press Enter with browser_press");
-      }
+    String value = action.enteredText();
+    // Typed text presses Enter at a line break; a password is set whole, so it would not be.
+    if (action instanceof BrowserAction.Type && value.indexOf('\n') >= 0) {
+      throw new BrowserException(
+          ErrorCode.BROWSER_INVALID_ARGUMENT,
+          "/text: a password goes into its field whole, so a line break in it is not pressed;"
+              + " type the password without it, then press Enter with browser_press");
     }
     dev.periscope.api.host.Secret secret = dev.periscope.api.host.Secret.of(value);
     if (!secret.isEmpty()) {
@@ -601,6 +604,8 @@ final class Lease implements BrowserLease {
    * ended.
    */
   private <T> T run(Cancellation cancellation, CallFailures.Rerun rerun, Supplier<T> operation) {
+    // A call that is not an action does not count the environment's wait; no later one may either.
+    environmentWait.set(0);
     if (released.get()) {
       throw new BrowserException(
           ErrorCode.BROWSER_ENVIRONMENT_CLOSED, "this browser lease was released");
@@ -617,12 +622,14 @@ final class Lease implements BrowserLease {
   /**
    * Runs an action and observes the page after it. A failure of the action is a {@code failed}
    * transition; an action that ran but could not be observed afterwards is {@code unknown} and
-   * fails {@code BROWSER_ACTION_EVIDENCE_FAILED}: repeating it could act twice.
+   * fails {@code BROWSER_ACTION_EVIDENCE_FAILED}: repeating it could act twice. {@code
+   * environmentWait}: what the call waited for its environment before (ns), part of its duration.
    */
   private <R> Acted<R> transition(
       BrowserAction<R> performed,
       ObservationBudget budget,
       Cancellation cancellation,
+      long environmentWait,
       Supplier<R> act) {
     Refs before = environment.latest();
     TransitionRecording recording =
@@ -631,7 +638,7 @@ final class Lease implements BrowserLease {
             environment,
             performed.describe(),
             before == null ? null : before.observation(),
-            environmentWait.getAndSet(0));
+            environmentWait);
     R result;
     try {
       result = act.get();

@@ -63,4 +63,18 @@ class TransitionTimingsTest {
     assertFalse(metrics(again).containsKey("environment_ms"), metrics(again).toString());
     assertFalse(again.text().contains("waiting for the browser"), again.text());
   }
+
+  @Test
+  void aWaitTheFirstCallSpentIsNotReportedByALaterOne() {
+    // The first call of this session waits for its browser and is refused (no such observation):
+    // the open after it waited for nothing.
+    ToolResult refused =
+        browser.call(
+            "refused-first",
+            "browser_click",
+            Map.of("observation_id", "observation-none", "element_ref", "e1"));
+    assertTrue(refused.isError(), refused.text());
+    ToolResult open = browser.open("refused-first", "/", "summary");
+    assertFalse(metrics(open).containsKey("environment_ms"), metrics(open).toString());
+  }
 }

@@ -99,6 +99,32 @@ public sealed interface BrowserAction<R> {
     return target() == null;
   }
 
+  /**
+   * Whether the action, naming no element, acts where the page's focus or pointer is (a key, typed
+   * text, a point of a screenshot), so the page's guards must admit it as they admit a target (a
+   * challenge on the page refuses it). False by default (host API 2.9.0).
+   */
+  default boolean actsOnThePage() {
+    return false;
+  }
+
+  /**
+   * Whether the action changes what its target shows, so a challenge on the page guards it; waiting
+   * and scrolling change nothing and are not guarded. True by default (host API 2.9.0).
+   */
+  default boolean changesItsTarget() {
+    return true;
+  }
+
+  /**
+   * The text the action enters into its target as a person types it (a fill's value, typed text),
+   * or null: where the target is a password field and the project allows it, the runtime puts it in
+   * as a password the user gave (host API 2.9.0).
+   */
+  default String enteredText() {
+    return null;
+  }
+
   /** An element of an observation: the observation's id and the element's ref in it. */
   record ElementTarget(String observationId, String elementRef) {}
 
@@ -479,6 +505,16 @@ public sealed interface BrowserAction<R> {
       return "type";
     }
 
+    @Override
+    public boolean actsOnThePage() {
+      return true;
+    }
+
+    @Override
+    public String enteredText() {
+      return text;
+    }
+
     public ElementTarget target() {
       return elementRef == null ? null : new ElementTarget(observationId, elementRef);
     }
@@ -599,6 +635,11 @@ public sealed interface BrowserAction<R> {
       return "fill";
     }
 
+    @Override
+    public String enteredText() {
+      return value;
+    }
+
     public ElementTarget target() {
       return new ElementTarget(observationId, elementRef);
     }
@@ -692,6 +733,11 @@ public sealed interface BrowserAction<R> {
   record Press(String observationId, String elementRef, String key) implements PageAction<Done> {
     public String kind() {
       return "press";
+    }
+
+    @Override
+    public boolean actsOnThePage() {
+      return true;
     }
 
     /** The chord {@link #key()} spells; {@code BROWSER_INVALID_ARGUMENT} when it spells none. */
@@ -813,6 +859,11 @@ public sealed interface BrowserAction<R> {
 
     public String kind() {
       return "scroll";
+    }
+
+    @Override
+    public boolean changesItsTarget() {
+      return false;
     }
 
     public ElementTarget target() {
@@ -999,6 +1050,11 @@ public sealed interface BrowserAction<R> {
 
     public String kind() {
       return "wait";
+    }
+
+    @Override
+    public boolean changesItsTarget() {
+      return false;
     }
 
     public ElementTarget target() {
@@ -1395,6 +1451,11 @@ public sealed interface BrowserAction<R> {
 
     public String kind() {
       return "point";
+    }
+
+    @Override
+    public boolean actsOnThePage() {
+      return true;
     }
 
     public ElementTarget target() {
