@@ -26,7 +26,7 @@ final class HitTest {
   private static final String COVER =
       """
       (el, key) => {
-        const at = (__COVER__)(el);
+        const at = (__COVER__)(el, (__LABELS__)());
         const hit = at && at.cover;
         if (!hit) return null;
         const registry = window[key];
@@ -39,7 +39,8 @@ final class HitTest {
           .replace(/\\s+/g, ' ').trim().slice(0, 80);
         return { tag: named.localName, text, target: listed ? String(registry.ids.get(listed)) : '' };
       }"""
-          .replace("__COVER__", PageScripts.cover());
+          .replace("__COVER__", PageScripts.cover())
+          .replace("__LABELS__", PageScripts.labels());
 
   private HitTest() {}
 
@@ -73,7 +74,7 @@ final class HitTest {
         const inView = r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
         if (centre || !inView) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
         // Where a person presses it: its centre, or a visible point of it when something covers the centre.
-        const at = (__COVER__)(el);
+        const at = (__COVER__)(el, (__LABELS__)());
         if (at && at.cover) return { cover: (__COVER_OF__)(el, key), ready: false };
         if (!at) return { cover: null, ready: false };
         const { x, y } = at;
@@ -91,7 +92,8 @@ final class HitTest {
         return { cover: null, ready: at.inside && enabled && still && style.visibility === 'visible', x, y, offset };
       }"""
           .replace("__COVER_OF__", COVER)
-          .replace("__COVER__", PageScripts.cover());
+          .replace("__COVER__", PageScripts.cover())
+          .replace("__LABELS__", PageScripts.labels());
 
   /** A point in the viewport, in CSS pixels: where the pointer presses. */
   record Point(double x, double y) {}

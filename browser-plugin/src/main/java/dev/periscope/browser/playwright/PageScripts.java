@@ -27,7 +27,7 @@ import java.util.Map;
 /**
  * The scripts that run inside Chromium, and what crosses back: observe.js (rank, group, cut; or
  * find the very node a target names) with names.js (accessible names; hints.js in it), labels.js
- * (each element's labels, found once per evaluation), cover.js (what covers an element), shadow.js
+ * (each element's labels, found once per script run), cover.js (what covers an element), shadow.js
  * (walking shadow roots), seen.js (what a person can see), text.js (the page's text as a person
  * reads it, and which lines are listed elements' and records'), records.js (repeated structures),
  * state.js (what a control shows), icons.js (what an icon depicts) and challenge.js (bot walls) in

@@ -74,7 +74,7 @@ public final class HarnessProcess {
   public static Result run(
       Path home, Path tmp, byte[] input, Map<String, String> environment, String... args)
       throws IOException, InterruptedException {
-    List<String> command = java(tmp);
+    List<String> command = java(tmp, List.of(args).contains("--http"));
     command.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command);
     Map<String, String> env = pb.environment();

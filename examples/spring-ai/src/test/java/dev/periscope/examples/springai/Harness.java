@@ -71,8 +71,8 @@ final class Harness {
   }
 
   /**
-   * {@code harness ARGS} as {@code ./harness} runs it (for anything but {@code mcp --http}): Java's
-   * own output to standard error, the JIT's first tier only.
+   * {@code harness ARGS} as {@code ./harness} runs it: Java's own output to standard error, the
+   * JIT's first tier only but for {@code mcp --http}.
    */
   List<String> command(String... args) {
     List<String> command =
@@ -82,7 +82,9 @@ final class Harness {
                 "-XX:+DisplayVMOutputToStderr",
                 "-Xlog:disable",
                 "-Xlog:all=warning:stderr",
-                "-XX:TieredStopAtLevel=1",
+                List.of(args).contains("--http")
+                    ? "-XX:TieredStopAtLevel=4"
+                    : "-XX:TieredStopAtLevel=1",
                 "-Djava.io.tmpdir=" + tmp,
                 "-cp",
                 TARGET.resolve("classes") + File.pathSeparator + TARGET.resolve("lib") + "/*",
