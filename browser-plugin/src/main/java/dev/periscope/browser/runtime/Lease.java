@@ -622,14 +622,14 @@ final class Lease implements BrowserLease {
   /**
    * Runs an action and observes the page after it. A failure of the action is a {@code failed}
    * transition; an action that ran but could not be observed afterwards is {@code unknown} and
-   * fails {@code BROWSER_ACTION_EVIDENCE_FAILED}: repeating it could act twice. {@code
-   * environmentWait}: what the call waited for its environment before (ns), part of its duration.
+   * fails {@code BROWSER_ACTION_EVIDENCE_FAILED}: repeating it could act twice. {@code waited}:
+   * what the call waited for its environment before (ns), part of its duration.
    */
   private <R> Acted<R> transition(
       BrowserAction<R> performed,
       ObservationBudget budget,
       Cancellation cancellation,
-      long environmentWait,
+      long waited,
       Supplier<R> act) {
     Refs before = environment.latest();
     TransitionRecording recording =
@@ -638,7 +638,7 @@ final class Lease implements BrowserLease {
             environment,
             performed.describe(),
             before == null ? null : before.observation(),
-            environmentWait);
+            waited);
     R result;
     try {
       result = act.get();
