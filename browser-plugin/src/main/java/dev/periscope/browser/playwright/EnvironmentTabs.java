@@ -22,7 +22,7 @@ import java.util.function.Function;
  * used most recently before it becomes current. Used on the lane's thread only, but for {@link
  * #current()}.
  */
-final class EnvironmentTabs {
+final class EnvironmentTabs implements ActionStage {
   /** How long an action waits at most for the windows its document opened to arrive. */
   static final long OPENED_WAIT_MS = 3_000;
 
@@ -222,7 +222,12 @@ final class EnvironmentTabs {
    */
   private int personLately;
 
-  <T> T acting(String what, Callable<T> work) throws Exception {
+  /**
+   * An action's stage: a page that opens while it runs is its tab ({@link #awaitOpened}), and the
+   * person's handoff ends with it.
+   */
+  @Override
+  public <T> T around(String what, Callable<T> work) throws Exception {
     if (!personHolds && personLately > 0) {
       personLately--;
     }

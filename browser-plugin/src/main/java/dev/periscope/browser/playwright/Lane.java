@@ -3,6 +3,7 @@ package dev.periscope.browser.playwright;
 import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.impl.BoundedConnection;
+import dev.periscope.api.browser.spi.CallDeadline;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -205,11 +206,29 @@ final class Lane implements AutoCloseable {
   private volatile long lastCall = System.nanoTime() - TimeUnit.SECONDS.toNanos(60);
 
   /**
-   * Runs work on the lane's thread and waits for it; the work's own exception is rethrown as is.
-   * Every Playwright call in it that has no deadline of its own must end within {@code boundMs} of
-   * the work's start, which the driver enforces; a driver that does not answer even then is killed.
+   * Runs work on the lane's thread under {@code deadline}, the runtime's one deadline for the call,
+   * and waits for it; the work's own exception is rethrown as is. Every Playwright call in it that
+   * has no deadline of its own must end by {@link CallDeadline#answerBy()}, which the driver
+   * enforces; a driver that has not answered once the deadline's whole span to {@link
+   * CallDeadline#abandon()} has passed since the work began is killed.
+   */
+  <T> T call(Callable<T> work, CallDeadline deadline) {
+    return call(work, start -> deadline, deadline.abandonAfterMs());
+  }
+
+  /**
+   * Runs work of the provider's own (opening, closing: no step of the runtime's) the same way,
+   * bounded by {@code boundMs} from the work's start; a driver that has not answered {@value
+   * #UNANSWERED_MARGIN_MS} ms after that is killed.
    */
   <T> T call(Callable<T> work, long boundMs) {
+    return call(work, start -> new CallDeadline(start, boundMs, 0), boundMs + UNANSWERED_MARGIN_MS);
+  }
+
+  private <T> T call(
+      Callable<T> work,
+      java.util.function.LongFunction<CallDeadline> deadlineFrom,
+      long unansweredMs) {
     java.util.concurrent.atomic.AtomicLong started = new java.util.concurrent.atomic.AtomicLong();
     calls.incrementAndGet();
     Future<T> future;
@@ -218,7 +237,7 @@ final class Lane implements AutoCloseable {
           thread.submit(
               () -> {
                 try {
-                  return bounded(work, boundMs, started);
+                  return bounded(work, deadlineFrom, started);
                 } finally {
                   lastCall = System.nanoTime();
                   calls.decrementAndGet();
@@ -228,7 +247,7 @@ final class Lane implements AutoCloseable {
       calls.decrementAndGet();
       throw e;
     }
-    long unanswered = TimeUnit.MILLISECONDS.toNanos(boundMs + UNANSWERED_MARGIN_MS);
+    long unanswered = TimeUnit.MILLISECONDS.toNanos(unansweredMs);
     try {
       // The bound runs from the work's start: the turns of the lane's other environments before
       // it are theirs to bound.
@@ -242,11 +261,11 @@ final class Lane implements AutoCloseable {
                 "browser {}: its driver did not answer a call within {} ms; stopping it and every"
                     + " session on it",
                 number,
-                boundMs + UNANSWERED_MARGIN_MS);
+                unansweredMs);
             kill();
             throw new IllegalStateException(
                 "the browser's driver did not answer within "
-                    + (boundMs + UNANSWERED_MARGIN_MS)
+                    + unansweredMs
                     + " ms and was stopped");
           }
         }
@@ -277,9 +296,8 @@ final class Lane implements AutoCloseable {
           if (c == null || killed || closing) {
             return;
           }
-          long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(boundMs);
-          c.deadline(deadline);
-          callEnds = deadline;
+          running = CallDeadline.startingNow(boundMs, 0);
+          c.deadline(running.answerBy());
           try {
             task.run();
           } catch (RuntimeException e) {
@@ -290,15 +308,15 @@ final class Lane implements AutoCloseable {
         TimeUnit.MILLISECONDS);
   }
 
-  /** When the bound of the work running on the lane's thread ends ({@link System#nanoTime()}). */
-  private long callEnds;
+  /** The deadline of the work running on the lane's thread. */
+  private CallDeadline running = new CallDeadline(System.nanoTime(), 0, 0);
 
   /**
-   * When the bound of the work now running ends ({@link System#nanoTime()}): what waits inside it
-   * ends sooner, leaving the work time to answer. On the lane's thread.
+   * The deadline of the work now running: what waits inside it ends by its {@link
+   * CallDeadline#waitsEnd()}, leaving the work time to answer. On the lane's thread.
    */
-  long callEnds() {
-    return callEnds;
+  CallDeadline running() {
+    return running;
   }
 
   /**
@@ -339,7 +357,7 @@ final class Lane implements AutoCloseable {
    */
   <T> T briefly(long ms, java.util.function.Supplier<T> work) {
     BoundedConnection c = connection;
-    long ends = callEnds;
+    long ends = running.answerBy();
     if (c == null) {
       return work.get();
     }
@@ -379,25 +397,31 @@ final class Lane implements AutoCloseable {
     };
   }
 
-  /** On the lane's thread: runs work with its bound set on every call it makes. */
+  /** On the lane's thread: runs work with its deadline set on every call it makes. */
   private <T> T bounded(
-      Callable<T> work, long boundMs, java.util.concurrent.atomic.AtomicLong started)
+      Callable<T> work,
+      java.util.function.LongFunction<CallDeadline> deadlineFrom,
+      java.util.concurrent.atomic.AtomicLong started)
       throws Exception {
     long now = System.nanoTime();
     started.set(now);
-    long deadline = now + TimeUnit.MILLISECONDS.toNanos(boundMs);
+    CallDeadline deadline = deadlineFrom.apply(now);
     BoundedConnection c = connection;
     if (c != null) {
-      c.deadline(deadline);
+      c.deadline(deadline.answerBy());
     }
-    callEnds = deadline;
+    running = deadline;
     try {
       return work.call();
     } catch (com.microsoft.playwright.PlaywrightException e) {
-      if (System.nanoTime() - deadline >= 0) {
+      if (CallDeadline.passed(deadline.answerBy())) {
         // Its bound ran out: say so, not "Timeout 1ms exceeded" of the call it ended in.
         throw new com.microsoft.playwright.PlaywrightException(
-            "the page did not answer within " + boundMs + " ms" + waitingFor(c), e);
+            "the page did not answer within "
+                + TimeUnit.NANOSECONDS.toMillis(deadline.answerBy() - deadline.startNanos())
+                + " ms"
+                + waitingFor(c),
+            e);
       }
       throw e;
     }

@@ -27,7 +27,7 @@ import java.util.regex.Pattern;
  * and the cause. A site's own error status (404, 500) is no failure: it is the document's status.
  * Events arrive on the lane's thread.
  */
-final class NavigationOutcomes {
+final class NavigationOutcomes implements ActionStage {
   private static final Pattern AT_URL = Pattern.compile(" at (\\S+)");
 
   private final Page page;
@@ -122,7 +122,8 @@ final class NavigationOutcomes {
    * navigation the proxy refused fails as a policy denial, one that reached no site as a navigation
    * failure, not as the transport error either caused.
    */
-  <T> T watch(java.util.concurrent.Callable<T> action) throws Exception {
+  @Override
+  public <T> T around(String what, java.util.concurrent.Callable<T> action) throws Exception {
     start();
     T result;
     try {

@@ -22,7 +22,7 @@ import java.util.function.Consumer;
  * the action's Playwright call that the dialog holds up. The driver finishes that call once the
  * dialog is answered, and its answer is dropped. Every method runs on the lane's thread.
  */
-final class PageDialogs {
+final class PageDialogs implements ActionStage {
   private final Page page;
   private final Lane lane;
   private final long answerTimeoutMs;
@@ -134,7 +134,8 @@ final class PageDialogs {
    * where the dialog stopped it, past the checks around that work, and returns null. With a dialog
    * already open, {@code BROWSER_DIALOG_PENDING} naming it.
    */
-  <T> T around(String what, Callable<T> action) throws Exception {
+  @Override
+  public <T> T around(String what, Callable<T> action) throws Exception {
     requireNone(what);
     try {
       return action.call();
@@ -156,6 +157,15 @@ final class PageDialogs {
       answerable = false;
     }
   }
+
+  /** {@link #during} as the innermost stage of an action's pipeline. */
+  final ActionStage work =
+      new ActionStage() {
+        @Override
+        public <T> T around(String what, Callable<T> rest) throws Exception {
+          return during(rest);
+        }
+      };
 
   /** {@code BROWSER_DIALOG_PENDING} naming the open dialog, if there is one. */
   void requireNone(String what) {

@@ -61,13 +61,35 @@ final class PageDownloads {
     return acting && started.size() >= MAX_PER_ACTION;
   }
 
-  <T> T during(Callable<T> action) throws Exception {
+  private <T> T during(Callable<T> action) throws Exception {
     acting = true;
     try {
       return action.call();
     } finally {
       acting = false;
     }
+  }
+
+  /**
+   * An action's stage: the downloads it starts are its own, kept once it succeeds (named after the
+   * page {@code from} gives then) and dropped when it fails.
+   */
+  ActionStage stage(java.util.function.Supplier<String> from) {
+    return new ActionStage() {
+      @Override
+      public <T> T around(String what, Callable<T> rest) throws Exception {
+        T result;
+        try {
+          result = during(rest);
+        } catch (Exception failed) {
+          // A failed action keeps nothing it downloaded.
+          discard();
+          throw failed;
+        }
+        collect(from.get());
+        return result;
+      }
+    };
   }
 
   /**

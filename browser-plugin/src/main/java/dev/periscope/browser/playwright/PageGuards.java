@@ -35,7 +35,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * them while idle, see {@link Lane}), so the handlers only count and cancel; none of them holds the
  * page until the next call.
  */
-final class PageGuards {
+final class PageGuards implements ActionStage {
   /** The kinds of request a page's script makes for data (a search as you type). */
   private static final java.util.Set<String> DATA = java.util.Set.of("fetch", "xhr");
 
@@ -262,7 +262,8 @@ final class PageGuards {
   /**
    * Runs an action (on the lane's thread) and fails it with what the guards blocked while it ran.
    */
-  <T> T around(String what, Callable<T> action) throws Exception {
+  @Override
+  public <T> T around(String what, Callable<T> action) throws Exception {
     noteBackground();
     startedDownloads.mark();
     T result;

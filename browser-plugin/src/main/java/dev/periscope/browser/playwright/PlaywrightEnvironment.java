@@ -13,6 +13,7 @@ import dev.periscope.api.browser.Extraction;
 import dev.periscope.api.browser.KeyChord;
 import dev.periscope.api.browser.ObservationBudget;
 import dev.periscope.api.browser.Screenshot;
+import dev.periscope.api.browser.spi.CallDeadline;
 import dev.periscope.api.browser.spi.CheckpointRef;
 import dev.periscope.api.browser.spi.CheckpointingEnvironment;
 import dev.periscope.api.browser.spi.DownloadedFile;
@@ -33,9 +34,9 @@ import java.util.Optional;
  * One BrowserContext with its tabs ({@link Tab}: the first page, and each page an action of the
  * agent opened or {@code browser_tabs} did, up to {@code maxTabs}), on a lane of the browser pool
  * that other environments may share. Observations and actions are of the current tab. Every call
- * runs on the lane's thread, bounded ({@link #callBound}). Its checkpoint is Playwright's storage
- * state (cookies, local storage, IndexedDB) and the page's session storage ({@link
- * BrowserStorage}), written through {@link CheckpointFiles}.
+ * runs on the lane's thread, under the deadline the runtime handed down with the step ({@link
+ * #within}). Its checkpoint is Playwright's storage state (cookies, local storage, IndexedDB) and
+ * the page's session storage ({@link BrowserStorage}), written through {@link CheckpointFiles}.
  */
 final class PlaywrightEnvironment
     implements CheckpointingEnvironment,
@@ -53,11 +54,6 @@ final class PlaywrightEnvironment
   /** Hears of the shared browser's disconnection; removed when this environment closes. */
   private final java.util.function.Consumer<com.microsoft.playwright.Browser> disconnected =
       b -> fault(EnvironmentFault.Cause.BROWSER_EXITED, "Chromium exited");
-
-  /**
-   * The deadline of every call that sets none: the longest of the environment's timeouts, and some.
-   */
-  private final long callBoundMs;
 
   /** The tabs, and which is current: what observations and actions are of. */
   private final EnvironmentTabs tabs;
@@ -135,8 +131,7 @@ final class PlaywrightEnvironment
     this.policy = policy;
     this.navigationTimeoutMs = policy.timeouts().navigationMs();
     this.closeTimeoutMs = closeTimeoutMs;
-    this.callBoundMs = callBound(policy);
-    this.withinMarginMs = Math.min(CALL_MARGIN_MS, timeoutMarginMs) / 2;
+    this.timeoutMarginMs = timeoutMarginMs;
     this.lane = lane;
     this.context = context;
     this.onClosed = onClosed;
@@ -171,34 +166,37 @@ final class PlaywrightEnvironment
   private final Runnable driverExit;
 
   /**
-   * The deadline the driver enforces on a call that sets none of its own (a script, a CDP command,
-   * a close): the longer of the action and navigation timeouts, plus a margin. The runtime stops a
-   * call sooner ({@link #abort()}); this keeps a wedged page from holding its lane for longer.
+   * The deadline the runtime handed down with the step now running ({@link #within}); null between
+   * steps.
    */
-  static long callBound(EnvironmentPolicy policy) {
-    return Math.max(policy.timeouts().actionMs(), policy.timeouts().navigationMs())
-        + CALL_MARGIN_MS;
-  }
+  private volatile CallDeadline handed;
 
-  /** What a call's bound adds to the timeout of the work it bounds. */
-  private static final long CALL_MARGIN_MS = 2_000;
+  /** The runtime's margin past a step's timeout, for work no step of the runtime's bounds. */
+  private final long timeoutMarginMs;
+
+  @Override
+  public <T> T within(CallDeadline deadline, java.util.function.Supplier<T> call) {
+    CallDeadline outer = handed;
+    handed = deadline;
+    try {
+      return call.get();
+    } finally {
+      handed = outer;
+    }
+  }
 
   /**
-   * The bound of a call whose work has {@code timeoutMs} and which must fail before the runtime's
-   * deadline for it (that timeout and the runtime's margin): half the usual margin on top, or half
-   * the runtime's when that is smaller, so that a script held past it fails the call, not the
-   * browser.
+   * The deadline of the call now made: the one the runtime handed down; for a call made outside any
+   * step of the runtime's (a live view's input, a provider's test), the longer of the action and
+   * navigation timeouts and the runtime's margin, from now.
    */
-  private long boundWithin(long timeoutMs) {
-    return timeoutMs + withinMarginMs;
-  }
-
-  /** What {@link #boundWithin} adds to a timeout. */
-  private final long withinMarginMs;
-
-  /** What is left until {@code deadline} ({@link System#nanoTime()}), in ms: at least 1. */
-  private static long msLeft(long deadline) {
-    return Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
+  private CallDeadline deadline() {
+    CallDeadline d = handed;
+    return d != null
+        ? d
+        : CallDeadline.startingNow(
+            Math.max(policy.timeouts().actionMs(), policy.timeouts().navigationMs()),
+            timeoutMarginMs);
   }
 
   /**
@@ -208,7 +206,7 @@ final class PlaywrightEnvironment
    * deadline.
    */
   private long waitsEnd() {
-    return lane.callEnds() - (CALL_MARGIN_MS + 1_000) * 1_000_000L;
+    return lane.running().waitsEnd();
   }
 
   /**
@@ -286,10 +284,48 @@ final class PlaywrightEnvironment
     t.clickListeners = new ClickListeners(t.guards.control(), registryKey);
     t.navigations = new NavigationOutcomes(page, proxy);
     t.dialogs =
-        new PageDialogs(page, lane, dialogTimeoutMs, callBoundMs, line -> t.guards.report(line));
+        new PageDialogs(
+            page,
+            lane,
+            dialogTimeoutMs,
+            policy.timeouts().actionMs(),
+            line -> t.guards.report(line));
     t.observedFrames = List.of();
+    ActionStage downloadsKept = downloads.stage(() -> t.page.url());
+    t.opening =
+        ActionPipeline.of(
+            t.dialogs, downloadsKept, t.navigations, newWindows, t.guards, t.dialogs.work);
+    var acting = new java.util.ArrayList<ActionStage>(t.opening.stages());
+    acting.add(0, documentArrived);
+    t.acting = ActionPipeline.of(acting.toArray(ActionStage[]::new));
+    t.unguarded = ActionPipeline.of(t.dialogs, newWindows, t.dialogs.work);
     watchRenderer(page);
   }
+
+  /**
+   * The tabs' stage ({@link EnvironmentTabs#around}): a page that opens while an action runs is its
+   * tab. Read as it runs: the first tab is equipped while the tabs are being made.
+   */
+  private final ActionStage newWindows =
+      new ActionStage() {
+        @Override
+        public <T> T around(String what, java.util.concurrent.Callable<T> rest) throws Exception {
+          return tabs.around(what, rest);
+        }
+      };
+
+  /**
+   * The first stage of an action on the page's document: a navigation under way must have brought
+   * it ({@link #awaitDocument}).
+   */
+  private final ActionStage documentArrived =
+      new ActionStage() {
+        @Override
+        public <T> T around(String what, java.util.concurrent.Callable<T> rest) throws Exception {
+          awaitDocument(what, ErrorCode.BROWSER_STALE_REFERENCE);
+          return rest.call();
+        }
+      };
 
   private void watchRenderer(Page watched) {
     watched.onCrash(p -> fault(EnvironmentFault.Cause.PAGE_CRASHED, "the page's renderer crashed"));
@@ -353,53 +389,17 @@ final class PlaywrightEnvironment
    * let a navigation the action started reach its headers first, so its outcome is this action's.
    */
   private <T> T guarded(String what, java.util.concurrent.Callable<T> work) {
-    return guarded(what, callBoundMs, work);
-  }
-
-  private <T> T guarded(String what, long boundMs, java.util.concurrent.Callable<T> work) {
-    return guarded(what, boundMs, true, work);
+    return guarded(what, true, work);
   }
 
   /**
    * {@link #guarded}; {@code onDocument} when the work acts on the page's document (not an open,
-   * which replaces it), which must have come first ({@link #awaitDocument}).
+   * which replaces it), which must have come first ({@link #awaitDocument}). The action passes
+   * through the tab's pipeline ({@link Tab#acting}); the tab acted on is the one current as it
+   * begins, whichever is current by the end (one that closes itself gives way).
    */
-  private <T> T guarded(
-      String what, long boundMs, boolean onDocument, java.util.concurrent.Callable<T> work) {
-    return call(
-        what,
-        boundMs,
-        () -> {
-          if (onDocument) {
-            awaitDocument(what, ErrorCode.BROWSER_STALE_REFERENCE);
-          }
-          // The tab acted on, whichever is current by the end (one that closes itself gives way).
-          Tab t = tab();
-          NavigationOutcomes watching = t.navigations;
-          return t.dialogs.around(
-              what,
-              () -> {
-                T result;
-                try {
-                  result =
-                      downloads.during(
-                          () ->
-                              watching.watch(
-                                  () ->
-                                      tabs.acting(
-                                          what,
-                                          () ->
-                                              t.guards.around(
-                                                  what, () -> t.dialogs.during(work)))));
-                } catch (Exception failed) {
-                  // A failed action keeps nothing it downloaded.
-                  downloads.discard();
-                  throw failed;
-                }
-                downloads.collect(t.page.url());
-                return result;
-              });
-        });
+  private <T> T guarded(String what, boolean onDocument, java.util.concurrent.Callable<T> work) {
+    return call(what, () -> (onDocument ? tab().acting : tab().opening).run(what, work));
   }
 
   /**
@@ -407,12 +407,7 @@ final class PlaywrightEnvironment
    * ({@link PageDialogs#around}); with one already open it fails {@code BROWSER_DIALOG_PENDING}.
    */
   private <T> T act(String what, java.util.concurrent.Callable<T> work) {
-    return call(
-        what,
-        () -> {
-          Tab t = tab();
-          return t.dialogs.around(what, () -> tabs.acting(what, () -> t.dialogs.during(work)));
-        });
+    return call(what, () -> tab().unguarded.run(what, work));
   }
 
   private void refuseBeforeDispatch(ProviderElement element) {
@@ -424,16 +419,12 @@ final class PlaywrightEnvironment
    * a one-line reason: the driver's JavaScript stack and its file paths never reach the model.
    */
   private <T> T call(String what, java.util.concurrent.Callable<T> work) {
-    return call(what, callBoundMs, work);
-  }
-
-  private <T> T call(String what, long boundMs, java.util.concurrent.Callable<T> work) {
     if (aborted) {
       throw new BrowserException(
           ErrorCode.BROWSER_ENVIRONMENT_CLOSED, "this browser environment was aborted");
     }
     try {
-      return lane.call(work, boundMs);
+      return lane.call(work, deadline());
     } catch (PlaywrightException e) {
       noticeDeath(e);
       throw BrowserException.of(
@@ -485,7 +476,6 @@ final class PlaywrightEnvironment
     // script held by a navigation that set off meanwhile fails the observation, not the browser.
     return call(
         "observing the page",
-        boundWithin(policy.timeouts().actionMs()),
         () -> {
           var dialog = tab().dialogs.pending();
           if (dialog.isPresent()) {
@@ -675,10 +665,10 @@ final class PlaywrightEnvironment
 
   /** Opens {@code url}, which the policy admitted, in the current tab. */
   private void navigateAdmitted(String url) {
-    // The response headers and the load share one navigation timeout.
-    long deadline = System.nanoTime() + navigationTimeoutMs * 1_000_000L;
+    // The response headers and the load share the step's one timeout.
+    long timeoutEnds = deadline().timeoutEnds();
     try {
-      navigateOnce(url, deadline);
+      navigateOnce(url, timeoutEnds);
     } catch (SelfNavigating e) {
       // A page that keeps navigating itself (a script redirecting in a loop) cut the navigation
       // short twice: it is given up for a fresh page, on which the navigation starts over within
@@ -686,13 +676,12 @@ final class PlaywrightEnvironment
       // fails the open, not the browser.
       call(
           "leaving a page that keeps navigating",
-          boundWithin(msLeft(deadline)),
           () -> {
             replaceCurrentPage();
             return null;
           });
       try {
-        navigateOnce(url, deadline);
+        navigateOnce(url, timeoutEnds);
       } catch (SelfNavigating again) {
         throw BrowserException.of(
             ErrorCode.BROWSER_ACTION_FAILED,
@@ -732,13 +721,13 @@ final class PlaywrightEnvironment
     }
   }
 
-  private void navigateOnce(String url, long deadline) {
-    // The call's bound is what is left of the navigation timeout and a second, so that the waits
-    // after the navigation (a navigation the page started as it loaded) end within it too, and a
-    // call held past it fails the open before the runtime's deadline: not the browser.
+  private void navigateOnce(String url, long timeoutEnds) {
+    // The navigation ends with the timeout; the call's waits after it (a navigation the page
+    // started
+    // as it loaded) end within the call's deadline, and a call held past it fails the open before
+    // the runtime stops it: not the browser.
     guarded(
         "opening " + url,
-        boundWithin(msLeft(deadline)),
         false,
         () -> {
           try {
@@ -752,7 +741,7 @@ final class PlaywrightEnvironment
                             new Page.NavigateOptions()
                                 .setWaitUntil(
                                     com.microsoft.playwright.options.WaitUntilState.COMMIT)
-                                .setTimeout(msLeft(deadline)));
+                                .setTimeout(CallDeadline.msLeft(timeoutEnds)));
                 if (response != null) {
                   tab().navigations.document(response);
                 }
@@ -805,7 +794,7 @@ final class PlaywrightEnvironment
           try {
             // Not the whole navigation timeout: what follows (the guards' check, the observation)
             // must fit in the same call, and a page still loading then is observed as it stands.
-            long loadDeadline = deadline - loadReserveMs(navigationTimeoutMs) * 1_000_000L;
+            long loadDeadline = timeoutEnds - loadReserveMs(navigationTimeoutMs) * 1_000_000L;
             tab()
                 .page
                 .waitForLoadState(
@@ -938,10 +927,9 @@ final class PlaywrightEnvironment
 
   @Override
   public void type(BrowserAction.Type action, ProviderElement element) {
-    // Key by key from here, each its own call: the bound grows with the pauses between keys.
+    // Key by key from here, each its own call: the step's timeout holds the pauses between keys.
     guarded(
         "typing",
-        callBoundMs + action.text().length() * action.delayMs(),
         () -> {
           if (element != null) {
             ElementHandle target = resolve(element);
@@ -993,10 +981,8 @@ final class PlaywrightEnvironment
    */
   @Override
   public void pointAt(BrowserAction.PointAt action) {
-    long bound = action.text() == null ? callBoundMs : callBoundMs + action.text().length() * 10L;
     guarded(
         "the " + action.gesture().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '),
-        bound,
         () -> {
           Page page = tab().page;
           String change = action.view().changeTo(Screenshots.view(page).inPage("page-" + tab().id));
@@ -1155,22 +1141,19 @@ final class PlaywrightEnvironment
     return call(
         what,
         () -> {
-          tab().dialogs.requireNone(what);
-          NavigationOutcomes watching = tab().navigations;
-          return watching.watch(
-              () ->
-                  tab()
-                      .guards
-                      .around(
-                          what,
-                          () ->
-                              credentialFields.fill(
-                                  resolve(element),
-                                  element,
-                                  secret,
-                                  expectedChain,
-                                  policy.timeouts().actionMs(),
-                                  registryKey)));
+          Tab t = tab();
+          t.dialogs.requireNone(what);
+          return ActionPipeline.of(t.navigations, t.guards)
+              .run(
+                  what,
+                  () ->
+                      credentialFields.fill(
+                          resolve(element),
+                          element,
+                          secret,
+                          expectedChain,
+                          policy.timeouts().actionMs(),
+                          registryKey));
         });
   }
 
@@ -1432,7 +1415,8 @@ final class PlaywrightEnvironment
         () ->
             tab()
                 .navigations
-                .watch(
+                .around(
+                    what,
                     () -> {
                       int[] navigated = {0};
                       java.util.function.Consumer<com.microsoft.playwright.Frame> counted =
@@ -1452,23 +1436,18 @@ final class PlaywrightEnvironment
                                   try {
                                     // What the page does once answered is the answer's: a window
                                     // it opens then is a tab.
-                                    tabs.acting(
-                                        what,
-                                        () ->
-                                            tab()
-                                                .guards
-                                                .around(
-                                                    what,
-                                                    () -> {
-                                                      if (action.accept()
-                                                          && type.equals("beforeunload")) {
-                                                        // The page let go: the navigation it held
-                                                        // up goes on.
-                                                        awaitNavigation(() -> navigated[0] > 0);
-                                                      }
-                                                      settle();
-                                                      return null;
-                                                    }));
+                                    ActionPipeline.of(tabs, tab().guards)
+                                        .run(
+                                            what,
+                                            () -> {
+                                              if (action.accept() && type.equals("beforeunload")) {
+                                                // The page let go: the navigation it held
+                                                // up goes on.
+                                                awaitNavigation(() -> navigated[0] > 0);
+                                              }
+                                              settle();
+                                              return null;
+                                            });
                                   } catch (RuntimeException e) {
                                     throw e;
                                   } catch (Exception e) {
@@ -1655,8 +1634,9 @@ final class PlaywrightEnvironment
     int current = Math.min(Math.max(0, saved.current()), saved.urls().size() - 1);
     List<String> urls = new java.util.ArrayList<>(saved.urls());
     urls.add(0, urls.remove(current));
-    long deadline =
-        System.nanoTime() + Math.min(navigationTimeoutMs, REOPEN_BUDGET_MS) * 1_000_000L;
+    // The navigations share one deadline, as a step's would.
+    CallDeadline reopen =
+        CallDeadline.startingNow(Math.min(navigationTimeoutMs, REOPEN_BUDGET_MS), timeoutMarginMs);
     Tab first = tab();
     List<String> reopening = urls.subList(0, Math.min(urls.size(), tabs.max()));
     for (int i = 0; i < reopening.size(); i++) {
@@ -1674,12 +1654,17 @@ final class PlaywrightEnvironment
         continue;
       }
       try {
-        if (System.nanoTime() > deadline) {
+        if (CallDeadline.passed(reopen.timeoutEnds())) {
           throw new BrowserException(
               ErrorCode.BROWSER_NAVIGATION_FAILED, "no time was left to reopen it");
         }
         refuseBeforeNavigating(url);
-        navigateOnce(url, deadline);
+        within(
+            reopen,
+            () -> {
+              navigateOnce(url, reopen.timeoutEnds());
+              return null;
+            });
       } catch (BrowserException | SelfNavigating e) {
         reopenReport("tab " + tab().id + " was not reopened at " + url + ": " + e.getMessage());
       }

@@ -381,7 +381,10 @@ public final class PlaywrightProvider implements CheckpointingProvider {
                   throw e;
                 }
               },
-              PlaywrightEnvironment.callBound(policy)
+              // No step of the runtime's: the opening's own bound, the longer timeout and the
+              // runtime's margin (and a Grid's launch).
+              Math.max(policy.timeouts().actionMs(), policy.timeouts().navigationMs())
+                  + settings.timeoutMarginMs()
                   + (onGrid ? settings.grid().orElseThrow().launchTimeoutMs() : 0));
       cancellation.throwIfCancelled();
       environment.reopenSaved();

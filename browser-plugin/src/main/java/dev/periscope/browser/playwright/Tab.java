@@ -20,6 +20,18 @@ final class Tab {
   ClickListeners clickListeners;
 
   /**
+   * The stages an action on this tab's document passes through: the document has come, then its
+   * dialogs, downloads, navigations, new windows and guards ({@link PlaywrightEnvironment#equip}).
+   */
+  ActionPipeline acting;
+
+  /** The same for an open, which replaces the document: it need not have come. */
+  ActionPipeline opening;
+
+  /** What an action the guards do not judge passes through: dialogs and new windows. */
+  ActionPipeline unguarded;
+
+  /**
    * The frames this tab's latest observation looked into: a frame element's target names one by its
    * index.
    */

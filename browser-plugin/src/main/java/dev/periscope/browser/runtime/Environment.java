@@ -7,6 +7,7 @@ import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.Observation;
 import dev.periscope.api.browser.spi.BrowserEnvironment;
 import dev.periscope.api.browser.spi.BrowserProvider;
+import dev.periscope.api.browser.spi.CallDeadline;
 import dev.periscope.api.browser.spi.EnvironmentFault;
 import dev.periscope.api.browser.spi.ProviderElement;
 import dev.periscope.api.browser.spi.ProviderObservation;
@@ -364,14 +365,16 @@ final class Environment {
   }
 
   /**
-   * Runs one provider call of the current operation under a deadline: still running {@code
-   * timeoutMs} plus the margin after it began, it is stopped by faulting the environment as
-   * unresponsive. A step that fails for a reason that may be the page's (not a refusal, not a stale
-   * ref) is followed by a liveness check. Caller holds the queue.
+   * Runs one provider call of the current operation under its one deadline ({@link CallDeadline}:
+   * {@code timeoutMs} and the margin), handed to the provider with the call: still running at its
+   * end, it is stopped by faulting the environment as unresponsive. A step that fails for a reason
+   * that may be the page's (not a refusal, not a stale ref) is followed by a liveness check. Caller
+   * holds the queue.
    */
   <T> T step(String what, long timeoutMs, Supplier<T> work) {
+    CallDeadline deadline = CallDeadline.startingNow(timeoutMs, timeouts.marginMs());
     long limit = timeoutMs + timeouts.marginMs();
-    Watchdog.Timer deadline =
+    Watchdog.Timer stop =
         watchdog.after(
             limit,
             () ->
@@ -387,15 +390,15 @@ final class Environment {
                             + " ms)")));
     T result;
     try {
-      result = work.get();
+      result = delegate.within(deadline, work);
     } catch (RuntimeException e) {
-      deadline.close();
+      stop.close();
       if (mayBeThePages(e)) {
         checkResponsive();
       }
       throw e;
     }
-    deadline.close();
+    stop.close();
     lastAnswer = System.nanoTime();
     return result;
   }
@@ -411,30 +414,40 @@ final class Environment {
 
   /**
    * A liveness check: the page must answer within the liveness timeout, or the environment is
-   * faulted as unresponsive. Caller holds the queue.
+   * faulted as unresponsive. The provider ends its own wait past that timeout ({@link
+   * CallDeadline#answerBy()}): a check that fails once the timeout has passed is a missed answer
+   * too. Caller holds the queue.
    */
   private void checkResponsive() {
     if (aborted) {
       return;
     }
-    Watchdog.Timer deadline =
-        watchdog.after(
-            timeouts.livenessMs(),
-            () ->
-                fault(
-                    new EnvironmentFault(
-                        EnvironmentFault.Cause.UNRESPONSIVE,
-                        "the page did not answer a liveness check within "
-                            + timeouts.livenessMs()
-                            + " ms")));
+    CallDeadline deadline = CallDeadline.startingNow(timeouts.livenessMs(), 0);
+    Runnable unresponsive =
+        () ->
+            fault(
+                new EnvironmentFault(
+                    EnvironmentFault.Cause.UNRESPONSIVE,
+                    "the page did not answer a liveness check within "
+                        + timeouts.livenessMs()
+                        + " ms"));
+    Watchdog.Timer stop = watchdog.after(timeouts.livenessMs(), unresponsive);
     try {
-      delegate.probe();
+      delegate.within(
+          deadline,
+          () -> {
+            delegate.probe();
+            return null;
+          });
       lastAnswer = System.nanoTime();
-    } catch (RuntimeException quick) {
-      // Not a missed answer: a page that is navigating, or one that died, which its provider
-      // reports.
+    } catch (RuntimeException failed) {
+      // A quick failure is not a missed answer: a page that is navigating, or one that died, which
+      // its provider reports.
+      if (CallDeadline.passed(deadline.timeoutEnds())) {
+        unresponsive.run();
+      }
     } finally {
-      deadline.close();
+      stop.close();
     }
   }
 

@@ -15,6 +15,7 @@ import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.ObservationBudget;
 import dev.periscope.api.browser.Persistence;
 import dev.periscope.api.browser.spi.BrowserEnvironment;
+import dev.periscope.api.browser.spi.CallDeadline;
 import dev.periscope.api.browser.spi.EnvironmentFault;
 import dev.periscope.browser.BrowserSettings;
 import dev.periscope.browser.policy.PolicyProxy;
@@ -272,10 +273,16 @@ class BrowserPoolTest {
       wedged.actions().navigate(new BrowserAction.Navigate(url("/wedge")));
       Thread.sleep(1_500);
       long start = System.nanoTime();
+      // As the runtime hands an observation its deadline: the action timeout and the margin (2 s).
       var e =
-          assertThrows(BrowserException.class, () -> wedged.observe(new ObservationBudget(100, 5)));
+          assertThrows(
+              BrowserException.class,
+              () ->
+                  wedged.within(
+                      CallDeadline.startingNow(1000, 2000),
+                      () -> wedged.observe(new ObservationBudget(100, 5))));
       long wedgedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-      // An observation's bound: the action timeout (1 s), and 1 s, within the runtime's deadline.
+      // The provider's calls end at the deadline's answerBy: the timeout (1 s) and half the margin.
       assertTrue(
           e.getMessage().contains("did not answer within 2000 ms to a script"), e.getMessage());
       assertTrue(wedgedMs < Lane.UNANSWERED_MARGIN_MS, "took " + wedgedMs + " ms");
@@ -285,8 +292,8 @@ class BrowserPoolTest {
   }
 
   @Test
-  void aWedgedPagesCallEndsWithinARuntimeMarginSmallerThanTheProvidersOwn() throws Exception {
-    // A provider of its own (2 browsers): the margin is the provider's setting, not a request's.
+  void aWedgedPagesCallEndsHalfTheRuntimesMarginPastItsTimeout() throws Exception {
+    // A provider of its own (2 browsers).
     PluginConfiguration quick =
         config(
             2,
@@ -296,9 +303,14 @@ class BrowserPoolTest {
       wedged.actions().navigate(new BrowserAction.Navigate(url("/wedge")));
       Thread.sleep(1_500);
       var e =
-          assertThrows(BrowserException.class, () -> wedged.observe(new ObservationBudget(100, 5)));
+          assertThrows(
+              BrowserException.class,
+              () ->
+                  wedged.within(
+                      CallDeadline.startingNow(1000, 600),
+                      () -> wedged.observe(new ObservationBudget(100, 5))));
       // The action timeout (1 s) and half the runtime's margin (0.3 s): within the runtime's
-      // deadline (1.6 s), where the provider's own half margin (1 s) would tie it.
+      // deadline (1.6 s).
       assertTrue(
           e.getMessage().contains("did not answer within 1300 ms to a script"), e.getMessage());
     }

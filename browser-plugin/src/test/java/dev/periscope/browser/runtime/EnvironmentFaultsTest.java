@@ -87,6 +87,27 @@ class EnvironmentFaultsTest {
   }
 
   @Test
+  void eachStepHandsItsProviderTheOneDeadlineItIsStoppedBy() throws Exception {
+    start(SHORT);
+    BrowserLease lease = acquire(new Object());
+    lease.navigate("https://example.test/a", BUDGET, Cancellation.none());
+    Observation o = lease.observe(BUDGET, Cancellation.none());
+    lease.click(o.id(), "e1", BUDGET, Cancellation.none());
+    var navigate = environment(0).navigateDeadline;
+    var click = environment(0).clickDeadline;
+    // An open's step is the navigation timeout; a click's the action timeout, then a navigation's;
+    // each with the runtime's margin, from which the provider reads its own bounds.
+    assertEquals(List.of(300L, 100L), List.of(navigate.timeoutMs(), navigate.marginMs()));
+    assertEquals(List.of(500L, 100L), List.of(click.timeoutMs(), click.marginMs()));
+    assertTrue(click.startNanos() > navigate.startNanos());
+    assertEquals(click.timeoutEnds() + 50_000_000L, click.answerBy());
+    assertEquals(click.timeoutEnds() + 100_000_000L, click.ends());
+    // A liveness check: its own timeout, which the runtime stops it at.
+    eventually("a liveness check while idle", () -> environment(0).probeDeadline != null);
+    assertEquals(200L, environment(0).probeDeadline.timeoutMs());
+  }
+
+  @Test
   void aStepStillRunningPastItsTimeoutAndMarginIsStoppedAndItsBrowserDiscarded() throws Exception {
     start(SHORT);
     BrowserLease lease = acquire(new Object());

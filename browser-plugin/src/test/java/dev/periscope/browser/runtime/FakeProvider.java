@@ -209,8 +209,28 @@ public class FakeProvider implements CheckpointingProvider {
       return this;
     }
 
+    /** The deadline the runtime handed down with the step now running, as a provider reads it. */
+    private volatile dev.periscope.api.browser.spi.CallDeadline handed;
+
+    /** The deadlines the latest navigation, click and liveness check ran under. */
+    public volatile dev.periscope.api.browser.spi.CallDeadline navigateDeadline,
+        clickDeadline,
+        probeDeadline;
+
+    @Override
+    public <T> T within(
+        dev.periscope.api.browser.spi.CallDeadline deadline, java.util.function.Supplier<T> call) {
+      handed = deadline;
+      try {
+        return call.get();
+      } finally {
+        handed = null;
+      }
+    }
+
     @Override
     public void navigate(BrowserAction.Navigate navigateAction) {
+      navigateDeadline = handed;
       String url = navigateAction.url();
       actions.add("navigate " + url);
       navigateStarted.countDown();
@@ -221,6 +241,7 @@ public class FakeProvider implements CheckpointingProvider {
 
     @Override
     public void click(BrowserAction.Click clickAction, ProviderElement element) {
+      clickDeadline = handed;
       actions.add("click " + element.name());
       clickStarted.countDown();
       awaitOrAbort(clickGate);
@@ -361,6 +382,7 @@ public class FakeProvider implements CheckpointingProvider {
 
     @Override
     public void probe() {
+      probeDeadline = handed;
       probes.incrementAndGet();
       awaitOrAbort(probeGate != null ? probeGate : FakeProvider.this.probeGate);
     }

@@ -1467,6 +1467,14 @@ public sealed interface BrowserAction<R> {
       return new PointAt(gesture, x, y, toX, toY, deltaX, deltaY, text, view);
     }
 
+    /**
+     * Typed text's own time on top (10 ms a character): the action timeout, then a navigation's.
+     */
+    @Override
+    public long timeoutMs(long actionMs, long navigationMs) {
+      return actionMs + (text == null ? 0 : text.length() * 10L) + navigationMs;
+    }
+
     public void validate() {
       if (gesture == null) {
         throw Fields.invalid("/action: one of " + Fields.ids(Gesture.class) + " is required");

@@ -102,6 +102,16 @@ public interface BrowserEnvironment extends AutoCloseable {
   default void probe() {}
 
   /**
+   * Runs {@code call}, one step of the runtime's on this environment, under {@code deadline}: the
+   * provider bounds what it does inside from that one deadline ({@link CallDeadline#answerBy()} and
+   * {@link CallDeadline#waitsEnd()}), never from a margin of its own. The runtime calls its steps
+   * on an environment one at a time. Since host API 2.10.0; the default just runs it.
+   */
+  default <T> T within(CallDeadline deadline, java.util.function.Supplier<T> call) {
+    return call.get();
+  }
+
+  /**
    * Where this environment's browser runs, in words, when that is worth recording: for a browser on
    * a Selenium Grid, its node and session. The runtime records it with every transition of the
    * environment. Asked once, as the environment opens. Since host API 2.4.0; the default is empty
