@@ -25,22 +25,7 @@ public sealed interface BrowserAction<R> {
    * Common keys {@link Press} accepts; it takes any {@link KeyChord} (host API 2.7.0 and before:
    * only these).
    */
-  List<String> KEYS =
-      List.of(
-          "Enter",
-          "Escape",
-          "Tab",
-          "Backspace",
-          "Delete",
-          "Space",
-          "ArrowUp",
-          "ArrowDown",
-          "ArrowLeft",
-          "ArrowRight",
-          "Home",
-          "End",
-          "PageUp",
-          "PageDown");
+  List<String> KEYS = KeyNames.COMMON;
 
   /** The most milliseconds a {@link Wait} may ask for. */
   long MAX_WAIT_MS = 120_000;
@@ -273,28 +258,7 @@ public sealed interface BrowserAction<R> {
      * BROWSER_INVALID_URL}.
      */
     public void validate() {
-      java.net.URI uri;
-      try {
-        uri = new java.net.URI(url);
-      } catch (java.net.URISyntaxException | NullPointerException e) {
-        throw new BrowserException(
-            ErrorCode.BROWSER_INVALID_URL, "the url argument is not a valid URL");
-      }
-      String scheme =
-          uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
-      if (!scheme.equals("http") && !scheme.equals("https")) {
-        throw new BrowserException(
-            ErrorCode.BROWSER_INVALID_URL,
-            "only absolute http and https URLs can be opened: " + url);
-      }
-      if (uri.getRawUserInfo() != null) {
-        throw new BrowserException(
-            ErrorCode.BROWSER_INVALID_URL,
-            "URLs with embedded credentials are refused; use browser_fill_credential for logins");
-      }
-      if (uri.getHost() == null || uri.getHost().isEmpty()) {
-        throw new BrowserException(ErrorCode.BROWSER_INVALID_URL, "the URL names no host: " + url);
-      }
+      ActionChecks.validate(this);
     }
 
     public Map<String, Object> describe() {
@@ -356,7 +320,7 @@ public sealed interface BrowserAction<R> {
 
       /** As tools and transitions spell it. */
       public String id() {
-        return Fields.id(this);
+        return EnumIds.id(this);
       }
 
       /** Every id, in order: what a tool's schema offers. */
@@ -366,7 +330,7 @@ public sealed interface BrowserAction<R> {
 
       /** The one {@code id} names, else {@code BROWSER_INVALID_ARGUMENT} naming the field. */
       public static Button of(String id) {
-        return Fields.named(Button.class, id, "/button");
+        return EnumIds.named(Button.class, id, "/button");
       }
     }
 
@@ -387,48 +351,11 @@ public sealed interface BrowserAction<R> {
     }
 
     public void validate() {
-      Fields.requireRef(elementRef);
-      if (button == null) {
-        throw Fields.invalid("/button: one of " + Fields.ids(Button.class) + " is required");
-      }
-      if (clicks < 1 || clicks > MAX_CLICKS) {
-        throw Fields.invalid(
-            "/click_count: an integer from 1 to "
-                + MAX_CLICKS
-                + " is required (found "
-                + clicks
-                + ")");
-      }
-      if (button.move() != null && (clicks != 1 || offset != null)) {
-        throw Fields.invalid(
-            "/button: "
-                + button.id()
-                + " moves through the tab's history once; click_count and offset_x/offset_y do"
-                + " not apply to it");
-      }
-      if (offset != null && (offset.x() < 0 || offset.y() < 0)) {
-        throw Fields.invalid(
-            "/offset_x: an offset inside the element's box, from its top-left corner, is required"
-                + " (found "
-                + offset.x()
-                + ", "
-                + offset.y()
-                + ")");
-      }
+      ActionChecks.validate(this);
     }
 
     public Map<String, Object> describe() {
-      Fields f = Fields.of(kind()).put("element_ref", elementRef);
-      if (button != Button.LEFT) {
-        f.put("button", button.id());
-      }
-      if (clicks != 1) {
-        f.put("click_count", clicks);
-      }
-      if (offset != null) {
-        f.put("offset_x", offset.x()).put("offset_y", offset.y());
-      }
-      return f.map();
+      return ActionLog.describe(this);
     }
 
     public Done accept(Handler handler, ProviderElement target, ProviderElement destination) {
@@ -457,18 +384,7 @@ public sealed interface BrowserAction<R> {
     }
 
     public void validate() {
-      Fields.requireRef(elementRef);
-      if (toElementRef == null || toElementRef.isBlank()) {
-        throw Fields.invalid(
-            "/to_element_ref: the ref of the element to drop on, from the same observation, is"
-                + " required");
-      }
-      if (toElementRef.equals(elementRef)) {
-        throw Fields.invalid(
-            "/to_element_ref: an element cannot be dropped on itself (both are "
-                + elementRef
-                + ")");
-      }
+      ActionChecks.validate(this);
     }
 
     public Map<String, Object> describe() {
@@ -520,63 +436,17 @@ public sealed interface BrowserAction<R> {
     }
 
     public void validate() {
-      if (text == null || text.isEmpty()) {
-        throw Fields.invalid("/text: a non-empty string is required");
-      }
-      if (text.length() > MAX_CHARS) {
-        throw Fields.invalid(
-            "/text: at most "
-                + MAX_CHARS
-                + " characters are typed key by key (found "
-                + text.length()
-                + "); use browser_fill for longer values");
-      }
-      for (int i = 0; i < text.length(); i++) {
-        char c = text.charAt(i);
-        if (c != '\n' && Character.isISOControl(c)) {
-          throw Fields.invalid(
-              "/text: control characters other than a line break are not typed (found U+"
-                  + String.format("%04X", (int) c)
-                  + " at "
-                  + i
-                  + "); press keys such as Tab with browser_press");
-        }
-      }
-      if (delayMs < 0 || delayMs > MAX_DELAY_MS) {
-        throw Fields.invalid(
-            "/delay_ms: an integer from 0 to "
-                + MAX_DELAY_MS
-                + " is required (found "
-                + delayMs
-                + ")");
-      }
-      if (text.length() * delayMs > MAX_PAUSES_MS) {
-        throw Fields.invalid(
-            "/delay_ms: "
-                + text.length()
-                + " keys "
-                + delayMs
-                + " ms apart would pause "
-                + text.length() * delayMs
-                + " ms, more than "
-                + MAX_PAUSES_MS
-                + "; use a shorter delay or less text");
-      }
+      ActionChecks.validate(this);
     }
 
     /** A password field takes only a credential, through {@link FillCredential}. */
     @Override
     public void admit(ProviderElement target) {
-      Fill.refusePassword(target, elementRef);
+      ActionChecks.refusePassword(target, elementRef);
     }
 
     public Map<String, Object> describe() {
-      return Fields.of(kind())
-          .putIfPresent("element_ref", elementRef)
-          .put("value", "[REDACTED]")
-          .put("value_length", text.length())
-          .put("delay_ms", delayMs)
-          .map();
+      return ActionLog.describe(this);
     }
 
     /** The keys' own time on top: the action timeout, the pauses, then a navigation's. */
@@ -612,7 +482,7 @@ public sealed interface BrowserAction<R> {
     }
 
     public void validate() {
-      Fields.requireRef(elementRef);
+      ActionChecks.requireRef(elementRef);
     }
 
     public Map<String, Object> describe() {
@@ -645,41 +515,17 @@ public sealed interface BrowserAction<R> {
     }
 
     public void validate() {
-      Fields.requireRef(elementRef);
-      if (value == null) {
-        throw Fields.invalid("/value: a string is required");
-      }
+      ActionChecks.validate(this);
     }
 
     /** A password field takes only a credential, through {@link FillCredential}. */
     @Override
     public void admit(ProviderElement target) {
-      refusePassword(target, elementRef);
-    }
-
-    /**
-     * {@code BROWSER_PASSWORD_INPUT_FORBIDDEN} when {@code target} is a password field, naming the
-     * setting that lets a password the user gave go in.
-     */
-    static void refusePassword(ProviderElement target, String elementRef) {
-      if ("password".equals(target.inputType())) {
-        throw new BrowserException(
-            ErrorCode.BROWSER_PASSWORD_INPUT_FORBIDDEN,
-            "element \""
-                + elementRef
-                + "\" is a password field; fill it with browser_fill_credential, which never shows the"
-                + " value to the model (a password the user gave in their instruction can go in by"
-                + " browser_fill or browser_type only where the project sets"
-                + " credentials.modelTypedPasswords: allow)");
-      }
+      ActionChecks.refusePassword(target, elementRef);
     }
 
     public Map<String, Object> describe() {
-      return Fields.of(kind())
-          .put("element_ref", elementRef)
-          .put("value", "[REDACTED]")
-          .put("value_length", value.length())
-          .map();
+      return ActionLog.describe(this);
     }
 
     public Done accept(Handler handler, ProviderElement target, ProviderElement destination) {
@@ -714,18 +560,11 @@ public sealed interface BrowserAction<R> {
     }
 
     public void validate() {
-      Fields.requireRef(elementRef);
-      if (credentialRef == null || credentialRef.isBlank()) {
-        throw Fields.invalid("/credential_ref: a credential reference is required");
-      }
+      ActionChecks.validate(this);
     }
 
     public Map<String, Object> describe() {
-      return Fields.of(kind())
-          .put("element_ref", elementRef)
-          .put("credential_ref", credentialRef)
-          .put("value", "[REDACTED]")
-          .map();
+      return ActionLog.describe(this);
     }
   }
 
@@ -760,7 +599,7 @@ public sealed interface BrowserAction<R> {
     @Override
     public void admit(ProviderElement target) {
       if (chord().types()) {
-        Fill.refusePassword(target, elementRef);
+        ActionChecks.refusePassword(target, elementRef);
       }
     }
 
@@ -790,10 +629,7 @@ public sealed interface BrowserAction<R> {
     }
 
     public void validate() {
-      Fields.requireRef(elementRef);
-      if (values == null || values.isEmpty()) {
-        throw Fields.invalid("/values: choose at least one option");
-      }
+      ActionChecks.validate(this);
     }
 
     public Map<String, Object> describe() {
@@ -817,7 +653,7 @@ public sealed interface BrowserAction<R> {
     }
 
     public void validate() {
-      Fields.requireRef(elementRef);
+      ActionChecks.requireRef(elementRef);
     }
 
     public Map<String, Object> describe() {
@@ -843,7 +679,7 @@ public sealed interface BrowserAction<R> {
 
       /** As tools and transitions spell it. */
       public String id() {
-        return Fields.id(this);
+        return EnumIds.id(this);
       }
 
       /** Every id, in order: what a tool's schema offers. */
@@ -853,7 +689,7 @@ public sealed interface BrowserAction<R> {
 
       /** The one {@code id} names, else {@code BROWSER_INVALID_ARGUMENT} naming the field. */
       public static To of(String id) {
-        return Fields.named(To.class, id, "/to");
+        return EnumIds.named(To.class, id, "/to");
       }
     }
 
@@ -871,24 +707,11 @@ public sealed interface BrowserAction<R> {
     }
 
     public void validate() {
-      if (to == null) {
-        throw Fields.invalid("/to: one of " + Fields.ids(To.class) + " is required");
-      }
-      if (!(pages > 0 && pages <= 20)) {
-        throw Fields.invalid(
-            "/pages: a number greater than 0 and at most 20 is required (found " + pages + ")");
-      }
-      if (to == To.ELEMENT && elementRef == null) {
-        throw Fields.invalid("/element_ref: scrolling to an element needs its ref");
-      }
+      ActionChecks.validate(this);
     }
 
     public Map<String, Object> describe() {
-      return Fields.of(kind())
-          .put("to", to.id())
-          .put("pages", pages)
-          .putIfPresent("element_ref", elementRef)
-          .map();
+      return ActionLog.describe(this);
     }
 
     @Override
@@ -926,90 +749,7 @@ public sealed interface BrowserAction<R> {
     public static final int MAX_TEXT_CHARS = 200;
 
     /** The roles an element waited for by role may have: ARIA's, as Playwright knows them. */
-    public static final List<String> ROLES =
-        List.of(
-            "alert",
-            "alertdialog",
-            "application",
-            "article",
-            "banner",
-            "blockquote",
-            "button",
-            "caption",
-            "cell",
-            "checkbox",
-            "code",
-            "columnheader",
-            "combobox",
-            "complementary",
-            "contentinfo",
-            "definition",
-            "deletion",
-            "dialog",
-            "directory",
-            "document",
-            "emphasis",
-            "feed",
-            "figure",
-            "form",
-            "generic",
-            "grid",
-            "gridcell",
-            "group",
-            "heading",
-            "img",
-            "insertion",
-            "link",
-            "list",
-            "listbox",
-            "listitem",
-            "log",
-            "main",
-            "marquee",
-            "math",
-            "meter",
-            "menu",
-            "menubar",
-            "menuitem",
-            "menuitemcheckbox",
-            "menuitemradio",
-            "navigation",
-            "none",
-            "note",
-            "option",
-            "paragraph",
-            "presentation",
-            "progressbar",
-            "radio",
-            "radiogroup",
-            "region",
-            "row",
-            "rowgroup",
-            "rowheader",
-            "scrollbar",
-            "search",
-            "searchbox",
-            "separator",
-            "slider",
-            "spinbutton",
-            "status",
-            "strong",
-            "subscript",
-            "superscript",
-            "switch",
-            "tab",
-            "table",
-            "tablist",
-            "tabpanel",
-            "term",
-            "textbox",
-            "time",
-            "timer",
-            "toolbar",
-            "tooltip",
-            "tree",
-            "treegrid",
-            "treeitem");
+    public static final List<String> ROLES = AriaRoles.ALL;
 
     /** A wait for the load state or an observed element (host API 2.7.0's). */
     public Wait(Until until, String observationId, String elementRef, long timeoutMs) {
@@ -1029,7 +769,7 @@ public sealed interface BrowserAction<R> {
 
       /** As tools and transitions spell it. */
       public String id() {
-        return Fields.id(this);
+        return EnumIds.id(this);
       }
 
       /** Whether it waits for an element, by its ref or its role and name. */
@@ -1044,7 +784,7 @@ public sealed interface BrowserAction<R> {
 
       /** The one {@code id} names, else {@code BROWSER_INVALID_ARGUMENT} naming the field. */
       public static Until of(String id) {
-        return Fields.named(Until.class, id, "/until");
+        return EnumIds.named(Until.class, id, "/until");
       }
     }
 
@@ -1072,67 +812,12 @@ public sealed interface BrowserAction<R> {
     }
 
     public void validate() {
-      if (until == null) {
-        throw Fields.invalid("/until: one of " + Fields.ids(Until.class) + " is required");
-      }
-      boolean texts = until == Until.TEXT_VISIBLE || until == Until.TEXT_HIDDEN;
-      refuseUnless(texts, "text", text);
-      refuseUnless(until == Until.URL, "url", url);
-      refuseUnless(until.namesElement() && elementRef == null, "role", role);
-      refuseUnless(until.namesElement() && elementRef == null, "name", name);
-      refuseUnless(until.namesElement(), "element_ref", elementRef);
-      if (until.namesElement() && elementRef == null && role == null) {
-        throw Fields.invalid(
-            "/element_ref: waiting for an element needs its ref, or its role (and name) when it"
-                + " has no ref yet");
-      }
-      if (role != null && !ROLES.contains(role)) {
-        throw Fields.invalid(
-            "/role: an ARIA role is required (button, link, textbox, checkbox, heading, dialog,"
-                + " option, ...; found "
-                + role
-                + ")");
-      }
-      if (name != null && (name.isBlank() || name.length() > MAX_TEXT_CHARS)) {
-        throw Fields.invalid("/name: 1 to " + MAX_TEXT_CHARS + " characters are required");
-      }
-      if (texts && (text == null || text.isBlank() || text.length() > MAX_TEXT_CHARS)) {
-        throw Fields.invalid(
-            "/text: the text to wait for, 1 to " + MAX_TEXT_CHARS + " characters, is required");
-      }
-      if (until == Until.URL) {
-        urlGlob();
-      }
-      long most = until == Until.DELAY ? MAX_DELAY_MS : MAX_WAIT_MS;
-      if (timeoutMs < 1 || timeoutMs > most) {
-        throw Fields.invalid(
-            "/timeout_ms: an integer from 1 to "
-                + most
-                + " is required"
-                + (until == Until.DELAY ? " for a delay" : "")
-                + " (found "
-                + timeoutMs
-                + ")");
-      }
-    }
-
-    private void refuseUnless(boolean applies, String field, String value) {
-      if (value != null && !applies) {
-        throw Fields.invalid("/" + field + ": does not apply to until " + until.id());
-      }
+      ActionChecks.validate(this);
     }
 
     /** The description; text and name are the model's own words, their length only. */
     public Map<String, Object> describe() {
-      return Fields.of(kind())
-          .put("until", until.id())
-          .put("timeout_ms", timeoutMs)
-          .putIfPresent("element_ref", elementRef)
-          .putIfPresent("role", role)
-          .putIfPresent("name_chars", name == null ? null : name.length())
-          .putIfPresent("text_chars", text == null ? null : text.length())
-          .putIfPresent("url", url)
-          .map();
+      return ActionLog.describe(this);
     }
 
     /** Its own timeout, never more than a navigation's. */
@@ -1157,7 +842,7 @@ public sealed interface BrowserAction<R> {
 
       /** As tools and transitions spell it. */
       public String id() {
-        return Fields.id(this);
+        return EnumIds.id(this);
       }
     }
 
@@ -1170,9 +855,7 @@ public sealed interface BrowserAction<R> {
     }
 
     public void validate() {
-      if (move == null) {
-        throw Fields.invalid("a history move (" + Fields.ids(Move.class) + ") is required");
-      }
+      ActionChecks.validate(this);
     }
 
     public Map<String, Object> describe() {
@@ -1214,7 +897,7 @@ public sealed interface BrowserAction<R> {
 
       /** As tools and transitions spell it. */
       public String id() {
-        return Fields.id(this);
+        return EnumIds.id(this);
       }
 
       public static List<String> ids() {
@@ -1222,7 +905,7 @@ public sealed interface BrowserAction<R> {
       }
 
       public static Move of(String id) {
-        return Fields.named(Move.class, id, "action");
+        return EnumIds.named(Move.class, id, "action");
       }
     }
 
@@ -1235,35 +918,11 @@ public sealed interface BrowserAction<R> {
     }
 
     public void validate() {
-      if (move == null) {
-        throw Fields.invalid("/action: one of " + Fields.ids(Move.class) + " is required");
-      }
-      boolean names = move == Move.SELECT || move == Move.CLOSE;
-      if (names && tab == null) {
-        throw Fields.invalid("/tab: " + move.id() + " names a tab by its number");
-      }
-      if (!names && tab != null) {
-        throw Fields.invalid("/tab: " + move.id() + " names no tab");
-      }
-      if (tab != null && (tab < 1 || tab > MAX_TAB)) {
-        throw Fields.invalid("/tab: a tab number from 1 to " + MAX_TAB + " (found " + tab + ")");
-      }
-      if (move == Move.OPEN) {
-        new Navigate(url).validate();
-      } else if (url != null) {
-        throw Fields.invalid("/url: only open takes a url");
-      }
+      ActionChecks.validate(this);
     }
 
     public Map<String, Object> describe() {
-      Fields f = Fields.of(kind());
-      if (tab != null) {
-        f.put("tab", tab);
-      }
-      if (url != null) {
-        f.put("url", url);
-      }
-      return f.map();
+      return ActionLog.describe(this);
     }
 
     @Override
@@ -1306,25 +965,11 @@ public sealed interface BrowserAction<R> {
     }
 
     public void validate() {
-      if (promptText != null && promptText.length() > MAX_PROMPT_CHARS) {
-        throw Fields.invalid(
-            "/prompt_text: at most "
-                + MAX_PROMPT_CHARS
-                + " characters (found "
-                + promptText.length()
-                + ")");
-      }
-      if (promptText != null && !accept) {
-        throw Fields.invalid("/prompt_text: a dismissed dialog takes no text; accept it to answer");
-      }
+      ActionChecks.validate(this);
     }
 
     public Map<String, Object> describe() {
-      Fields f = Fields.of(kind()).put("accept", accept);
-      if (promptText != null) {
-        f.put("prompt_text", "[REDACTED]").put("prompt_text_length", promptText.length());
-      }
-      return f.map();
+      return ActionLog.describe(this);
     }
 
     /** It answers the lost page's dialog: it cannot succeed on another browser. */
@@ -1383,19 +1028,11 @@ public sealed interface BrowserAction<R> {
     }
 
     public void validate() {
-      Fields.requireRef(elementRef);
-      if (files == null || files.isEmpty() || files.size() > MAX_FILES) {
-        throw Fields.invalid(
-            "/attachment_refs: from 1 to " + MAX_FILES + " attachments are required");
-      }
+      ActionChecks.validate(this);
     }
 
     public Map<String, Object> describe() {
-      return Fields.of(kind())
-          .put("element_ref", elementRef)
-          .put("attachment_refs", files.stream().map(UploadFile::attachmentRef).toList())
-          .put("bytes", files.stream().mapToLong(f -> f.content().length).sum())
-          .map();
+      return ActionLog.describe(this);
     }
 
     public Done accept(Handler handler, ProviderElement target, ProviderElement destination) {
@@ -1438,12 +1075,12 @@ public sealed interface BrowserAction<R> {
 
     /** The gestures' ids, as tools spell them. */
     public static List<String> gestures() {
-      return java.util.Arrays.stream(Gesture.values()).map(Fields::id).toList();
+      return java.util.Arrays.stream(Gesture.values()).map(EnumIds::id).toList();
     }
 
     /** The gesture whose id is {@code id}, else {@code BROWSER_INVALID_ARGUMENT}. */
     public static Gesture gesture(String id) {
-      return Fields.named(Gesture.class, id, "/action");
+      return EnumIds.named(Gesture.class, id, "/action");
     }
 
     /** The farthest one scroll moves the wheel, in CSS pixels each way. */
@@ -1476,84 +1113,23 @@ public sealed interface BrowserAction<R> {
     }
 
     public void validate() {
-      if (gesture == null) {
-        throw Fields.invalid("/action: one of " + Fields.ids(Gesture.class) + " is required");
-      }
-      requireCoordinate("/x", x);
-      requireCoordinate("/y", y);
-      if (gesture == Gesture.DRAG) {
-        requireCoordinate("/to_x", toX);
-        requireCoordinate("/to_y", toY);
-      }
-      if (gesture == Gesture.SCROLL) {
-        if (!Double.isFinite(deltaX)
-            || !Double.isFinite(deltaY)
-            || Math.abs(deltaX) > MAX_DELTA
-            || Math.abs(deltaY) > MAX_DELTA
-            || (deltaX == 0 && deltaY == 0)) {
-          throw Fields.invalid(
-              "/delta_x, /delta_y: a scroll moves the wheel by CSS pixels, at least one of them"
-                  + " not 0 and none past "
-                  + (long) MAX_DELTA);
-        }
-      }
-      if (gesture == Gesture.TYPE) {
-        new Type(null, null, text, 0).validate();
-      } else if (text != null) {
-        throw Fields.invalid("/text: only the type gesture types text");
-      }
-    }
-
-    private static void requireCoordinate(String field, double value) {
-      if (!Double.isFinite(value) || value < 0) {
-        throw Fields.invalid(
-            field + ": a CSS-pixel coordinate of the latest screenshot, 0 or more, is required");
-      }
+      ActionChecks.validate(this);
     }
 
     /**
      * {@code BROWSER_INVALID_ARGUMENT} when a point lies outside the viewport the screenshot shows.
      */
     public void requireInside(ScreenshotView view) {
-      inside("(x, y)", x, y, view);
-      if (gesture == Gesture.DRAG) {
-        inside("(to_x, to_y)", toX, toY, view);
-      }
-    }
-
-    private static void inside(String which, double px, double py, ScreenshotView view) {
-      if (px >= view.viewportWidth() || py >= view.viewportHeight()) {
-        throw Fields.invalid(
-            which
-                + " = ("
-                + px
-                + ", "
-                + py
-                + ") lies outside the viewport the screenshot shows, "
-                + view.viewportWidth()
-                + "x"
-                + view.viewportHeight()
-                + " CSS pixels from its top left corner");
-      }
+      ActionChecks.requireInside(this, view);
     }
 
     public Map<String, Object> describe() {
-      Fields f = Fields.of(kind()).put("gesture", Fields.id(gesture)).put("x", x).put("y", y);
-      if (gesture == Gesture.DRAG) {
-        f.put("to_x", toX).put("to_y", toY);
-      }
-      if (gesture == Gesture.SCROLL) {
-        f.put("delta_x", deltaX).put("delta_y", deltaY);
-      }
-      if (text != null) {
-        f.put("value", "[REDACTED]").put("value_length", text.length());
-      }
-      return f.map();
+      return ActionLog.describe(this);
     }
 
     @Override
     public String step() {
-      return "the " + Fields.id(gesture) + " at (" + x + ", " + y + ")";
+      return "the " + EnumIds.id(gesture) + " at (" + x + ", " + y + ")";
     }
 
     public Done accept(Handler handler, ProviderElement target, ProviderElement destination) {
@@ -1573,7 +1149,7 @@ public sealed interface BrowserAction<R> {
     }
   }
 
-  /** The fields of an action's description, in order, and its validation failures. */
+  /** The fields of an action's description, in order ({@link ActionLog} builds the longer ones). */
   final class Fields {
     private final Map<String, Object> fields = new LinkedHashMap<>();
 
@@ -1596,42 +1172,6 @@ public sealed interface BrowserAction<R> {
 
     Map<String, Object> map() {
       return fields;
-    }
-
-    /** An enum constant as tools spell it: lower case, words joined by a hyphen. */
-    static String id(Enum<?> constant) {
-      return constant.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
-    }
-
-    /** Every constant's id, comma-separated. */
-    static <E extends Enum<E>> String ids(Class<E> type) {
-      StringBuilder b = new StringBuilder();
-      for (E e : type.getEnumConstants()) {
-        b.append(b.length() == 0 ? "" : ", ").append(id(e));
-      }
-      return b.toString();
-    }
-
-    /**
-     * The constant whose id is {@code id}, else {@code BROWSER_INVALID_ARGUMENT} naming the field.
-     */
-    static <E extends Enum<E>> E named(Class<E> type, String id, String field) {
-      for (E e : type.getEnumConstants()) {
-        if (id(e).equals(id)) {
-          return e;
-        }
-      }
-      throw invalid(field + ": one of " + ids(type) + " is required (found " + id + ")");
-    }
-
-    static BrowserException invalid(String message) {
-      return new BrowserException(ErrorCode.BROWSER_INVALID_ARGUMENT, message);
-    }
-
-    static void requireRef(String elementRef) {
-      if (elementRef == null || elementRef.isBlank()) {
-        throw invalid("/element_ref: a ref from the latest observation is required");
-      }
     }
   }
 }

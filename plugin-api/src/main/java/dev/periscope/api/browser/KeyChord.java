@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * A key, or a chord of modifiers and one key, in Playwright's syntax: {@code Enter}, {@code F2},
@@ -23,7 +22,7 @@ public record KeyChord(List<String> modifiers, String key) {
   public static final List<String> MODIFIERS =
       List.of("Control", "Alt", "Shift", "Meta", "ControlOrMeta");
 
-  private static final Map<String, String> NAMED = named();
+  private static final Map<String, String> NAMED = KeyNames.byLowerCase();
 
   public KeyChord {
     modifiers = List.copyOf(modifiers);
@@ -256,84 +255,6 @@ public record KeyChord(List<String> modifiers, String key) {
   }
 
   private static BrowserException invalid(String rule) {
-    return BrowserAction.Fields.invalid("/key: " + rule);
-  }
-
-  /** The named keys of the US keyboard as Playwright knows them, by their lower-case spelling. */
-  private static Map<String, String> named() {
-    // The common keys first (Enter, Escape, Tab, the arrows, ...), then the rest of the keyboard.
-    List<String> names = new ArrayList<>(BrowserAction.KEYS);
-    names.addAll(
-        List.of(
-            "Insert",
-            "Shift",
-            "Control",
-            "Alt",
-            "Meta",
-            "ShiftLeft",
-            "ShiftRight",
-            "ControlLeft",
-            "ControlRight",
-            "AltLeft",
-            "AltRight",
-            "MetaLeft",
-            "MetaRight",
-            "CapsLock",
-            "ContextMenu",
-            "Backquote",
-            "Minus",
-            "Equal",
-            "Backslash",
-            "BracketLeft",
-            "BracketRight",
-            "Semicolon",
-            "Quote",
-            "Comma",
-            "Period",
-            "Slash",
-            "NumLock",
-            "ScrollLock",
-            "Pause",
-            "PrintScreen",
-            "NumpadDivide",
-            "NumpadMultiply",
-            "NumpadSubtract",
-            "NumpadAdd",
-            "NumpadDecimal",
-            "NumpadEnter",
-            "NumpadEqual",
-            "BrowserBack",
-            "BrowserForward",
-            "BrowserRefresh",
-            "AudioVolumeMute",
-            "AudioVolumeDown",
-            "AudioVolumeUp",
-            "MediaTrackNext",
-            "MediaTrackPrevious",
-            "MediaStop",
-            "MediaPlayPause"));
-    for (int i = 1; i <= 12; i++) {
-      names.add("F" + i);
-    }
-    for (char c = 'A'; c <= 'Z'; c++) {
-      names.add("Key" + c);
-    }
-    for (int i = 0; i <= 9; i++) {
-      names.add("Digit" + i);
-      names.add("Numpad" + i);
-    }
-    Map<String, String> byLower = new TreeMap<>();
-    for (String n : names) {
-      byLower.put(n.toLowerCase(Locale.ROOT), n);
-    }
-    byLower.put("esc", "Escape");
-    byLower.put("return", "Enter");
-    byLower.put("del", "Delete");
-    byLower.put("spacebar", "Space");
-    byLower.put("up", "ArrowUp");
-    byLower.put("down", "ArrowDown");
-    byLower.put("left", "ArrowLeft");
-    byLower.put("right", "ArrowRight");
-    return Map.copyOf(byLower);
+    return ActionChecks.invalid("/key: " + rule);
   }
 }

@@ -190,6 +190,6 @@ public final class UrlGlob {
   }
 
   private static BrowserException invalid(String field, String rule) {
-    return BrowserAction.Fields.invalid(field + ": " + rule);
+    return ActionChecks.invalid(field + ": " + rule);
   }
 }

@@ -1,0 +1,125 @@
+package dev.periscope.api.browser;
+
+import dev.periscope.api.browser.BrowserAction.AnswerDialog;
+import dev.periscope.api.browser.BrowserAction.Click;
+import dev.periscope.api.browser.BrowserAction.Fields;
+import dev.periscope.api.browser.BrowserAction.Fill;
+import dev.periscope.api.browser.BrowserAction.FillCredential;
+import dev.periscope.api.browser.BrowserAction.PointAt;
+import dev.periscope.api.browser.BrowserAction.Scroll;
+import dev.periscope.api.browser.BrowserAction.Tabs;
+import dev.periscope.api.browser.BrowserAction.Type;
+import dev.periscope.api.browser.BrowserAction.Upload;
+import dev.periscope.api.browser.BrowserAction.Wait;
+import java.util.Map;
+
+/**
+ * How the transition log records the actions with more to say than their refs: the bodies of their
+ * {@code describe()}. A value typed, a prompt's answer, a wait's text and name are the model's own
+ * words: only their length is recorded; a credential only by its reference.
+ */
+final class ActionLog {
+  private ActionLog() {}
+
+  static Map<String, Object> describe(Click a) {
+    Fields f = Fields.of(a.kind()).put("element_ref", a.elementRef());
+    if (a.button() != Click.Button.LEFT) {
+      f.put("button", a.button().id());
+    }
+    if (a.clicks() != 1) {
+      f.put("click_count", a.clicks());
+    }
+    if (a.offset() != null) {
+      f.put("offset_x", a.offset().x()).put("offset_y", a.offset().y());
+    }
+    return f.map();
+  }
+
+  static Map<String, Object> describe(Type a) {
+    return Fields.of(a.kind())
+        .putIfPresent("element_ref", a.elementRef())
+        .put("value", "[REDACTED]")
+        .put("value_length", a.text().length())
+        .put("delay_ms", a.delayMs())
+        .map();
+  }
+
+  static Map<String, Object> describe(Fill a) {
+    return Fields.of(a.kind())
+        .put("element_ref", a.elementRef())
+        .put("value", "[REDACTED]")
+        .put("value_length", a.value().length())
+        .map();
+  }
+
+  static Map<String, Object> describe(FillCredential a) {
+    return Fields.of(a.kind())
+        .put("element_ref", a.elementRef())
+        .put("credential_ref", a.credentialRef())
+        .put("value", "[REDACTED]")
+        .map();
+  }
+
+  static Map<String, Object> describe(Scroll a) {
+    return Fields.of(a.kind())
+        .put("to", a.to().id())
+        .put("pages", a.pages())
+        .putIfPresent("element_ref", a.elementRef())
+        .map();
+  }
+
+  static Map<String, Object> describe(Wait a) {
+    return Fields.of(a.kind())
+        .put("until", a.until().id())
+        .put("timeout_ms", a.timeoutMs())
+        .putIfPresent("element_ref", a.elementRef())
+        .putIfPresent("role", a.role())
+        .putIfPresent("name_chars", a.name() == null ? null : a.name().length())
+        .putIfPresent("text_chars", a.text() == null ? null : a.text().length())
+        .putIfPresent("url", a.url())
+        .map();
+  }
+
+  static Map<String, Object> describe(Tabs a) {
+    Fields f = Fields.of(a.kind());
+    if (a.tab() != null) {
+      f.put("tab", a.tab());
+    }
+    if (a.url() != null) {
+      f.put("url", a.url());
+    }
+    return f.map();
+  }
+
+  static Map<String, Object> describe(AnswerDialog a) {
+    Fields f = Fields.of(a.kind()).put("accept", a.accept());
+    if (a.promptText() != null) {
+      f.put("prompt_text", "[REDACTED]").put("prompt_text_length", a.promptText().length());
+    }
+    return f.map();
+  }
+
+  static Map<String, Object> describe(Upload a) {
+    return Fields.of(a.kind())
+        .put("element_ref", a.elementRef())
+        .put("attachment_refs", a.files().stream().map(Upload.UploadFile::attachmentRef).toList())
+        .put("bytes", a.files().stream().mapToLong(f -> f.content().length).sum())
+        .map();
+  }
+
+  static Map<String, Object> describe(PointAt a) {
+    PointAt.Gesture gesture = a.gesture();
+    Fields f =
+        Fields.of(a.kind()).put("gesture", EnumIds.id(gesture)).put("x", a.x()).put("y", a.y());
+    if (gesture == PointAt.Gesture.DRAG) {
+      f.put("to_x", a.toX()).put("to_y", a.toY());
+    }
+    if (gesture == PointAt.Gesture.SCROLL) {
+      f.put("delta_x", a.deltaX()).put("delta_y", a.deltaY());
+    }
+    if (a.text() != null) {
+      f.put("value", "[REDACTED]").put("value_length", a.text().length());
+    }
+    return f.map();
+  }
+}
