@@ -32,7 +32,12 @@ export default [
     languageOptions: { sourceType: 'commonjs', globals: globals.node },
   },
   {
-    files: ['src/main/js/*.js', 'src/test/js/**/*.js', 'eslint.config.js'],
+    files: ['src/main/js/*.js', 'eslint.config.js'],
     languageOptions: { sourceType: 'module', globals: globals.node },
+  },
+  // A test runs in Node.js and hands functions to the page, which run there.
+  {
+    files: ['src/test/js/**/*.js'],
+    languageOptions: { sourceType: 'module', globals: { ...globals.node, ...globals.browser } },
   },
 ];
