@@ -12,6 +12,8 @@ import { fileURLToPath } from 'node:url';
 // the element first, for a script an element handle evaluates), or guards.js's of its settings.
 export const SCRIPTS = [
   'observe', 'observe-settled', 'extract', 'guards', 'hit-test', 'ready-point',
+  'mark-secret', 'fill-secret', 'shows-text', 'still-shown', 'storage-digests', 'choose-suggestion', 'select-fit',
+  'watch-typing', 'typing-settled', 'view', 'screenshot-size',
 ];
 // Parts of the observation the Java tests run on their own (LabelsTest, AccessibleNamesTest): among the test
 // classes only.
