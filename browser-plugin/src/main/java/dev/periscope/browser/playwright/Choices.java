@@ -21,24 +21,7 @@ final class Choices {
    * then input (insertReplacementText) and change. Answers false for any other option, "none" when
    * no field names the datalist.
    */
-  private static final String CHOOSE_SUGGESTION =
-      """
-      (el) => {
-        const list = el.localName === 'option' ? el.closest('datalist') : null;
-        if (!list) return false;
-        const root = list.getRootNode();
-        let field = root.activeElement;
-        if (!(field instanceof HTMLInputElement) || field.list !== list) {
-          field = Array.from(root.querySelectorAll('input[list]')).find((i) => i.list === list);
-        }
-        if (!field) return 'none';
-        field.focus();
-        Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(field, el.value);
-        field.dispatchEvent(new InputEvent('input',
-          { bubbles: true, composed: true, inputType: 'insertReplacementText', data: el.value }));
-        field.dispatchEvent(new Event('change', { bubbles: true }));
-        return true;
-      }""";
+  private static final String CHOOSE_SUGGESTION = PageScripts.script("choose-suggestion");
 
   /**
    * Chooses {@code target} when it is a suggestion of a field's datalist (which Chromium draws in a
@@ -57,22 +40,15 @@ final class Choices {
     return Boolean.TRUE.equals(chosen);
   }
 
+  private static final String SELECT_FIT = PageScripts.script("select-fit");
+
   /**
    * Chooses by value or, failing that, by label; {@code BROWSER_INVALID_ARGUMENT} if the element or
    * a value does not fit.
    */
   static void select(ElementHandle target, ProviderElement element, List<String> values) {
     @SuppressWarnings("unchecked")
-    Map<String, Object> fit =
-        (Map<String, Object>)
-            target.evaluate(
-                """
-        (el, values) => ({
-          isSelect: el.tagName === 'SELECT', multiple: !!el.multiple,
-          unmatched: values.filter(v => !Array.from(el.options || []).some(
-              o => o.value === v || o.label === v || o.text.trim() === v))
-        })""",
-                values);
+    Map<String, Object> fit = (Map<String, Object>) target.evaluate(SELECT_FIT, values);
     if (!Boolean.TRUE.equals(fit.get("isSelect"))) {
       throw new BrowserException(
           ErrorCode.BROWSER_INVALID_ARGUMENT, "element \"" + element.name() + "\" is not a select");

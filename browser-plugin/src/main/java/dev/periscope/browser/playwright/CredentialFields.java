@@ -148,30 +148,9 @@ final class CredentialFields {
    * that tracks the value sees the change) and fires input and change. Answers the length it then
    * holds, or what the element is when it takes no text.
    */
-  private static final String MARK_SECRET =
-      """
-      (el, key) => {
-        const registry = window[key];
-        if (!registry) return;
-        if (!registry.secrets) registry.secrets = new WeakSet();
-        registry.secrets.add(el);
-      }""";
+  private static final String MARK_SECRET = PageScripts.script("mark-secret");
 
-  private static final String SET_VALUE =
-      """
-      (el, value) => {
-        const types = ['text', 'password', 'email', 'tel', 'url', 'search', ''];
-        const isInput = el instanceof HTMLInputElement && types.includes((el.getAttribute('type') || '').toLowerCase());
-        if (!isInput && !(el instanceof HTMLTextAreaElement)) {
-          return el.tagName.toLowerCase() + (el.type ? ' type=' + el.type : '');
-        }
-        el.setAttribute('autocomplete', 'off');
-        const proto = isInput ? HTMLInputElement.prototype : HTMLTextAreaElement.prototype;
-        Object.getOwnPropertyDescriptor(proto, 'value').set.call(el, value);
-        el.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertReplacementText' }));
-        el.dispatchEvent(new Event('change', { bubbles: true }));
-        return el.value.length;
-      }""";
+  private static final String SET_VALUE = PageScripts.script("fill-secret");
 
   /**
    * Playwright for Java logs every message it sends, parameters included, when DEBUG names

@@ -18,30 +18,6 @@ final class HitTest {
 
   private static final long POLL_MS = 100;
 
-  /**
-   * Null when a click at the centre of the element's first box reaches it (or the point is outside
-   * the viewport, for Playwright to scroll to); else the element in the way, named by the nearest
-   * element the latest observation listed when there is one.
-   */
-  private static final String COVER =
-      """
-      (el, key) => {
-        const at = (__COVER__)(el, (__LABELS__)());
-        const hit = at && at.cover;
-        if (!hit) return null;
-        const registry = window[key];
-        let listed = null;
-        for (let n = hit; n && !listed; n = n.parentElement) {
-          if (registry && registry.listed && registry.listed.has(n)) listed = n;
-        }
-        const named = listed || hit;
-        const text = (named.getAttribute('aria-label') || named.innerText || named.getAttribute('title') || '')
-          .replace(/\\s+/g, ' ').trim().slice(0, 80);
-        return { tag: named.localName, text, target: listed ? String(registry.ids.get(listed)) : '' };
-      }"""
-          .replace("__COVER__", PageScripts.cover())
-          .replace("__LABELS__", PageScripts.labels());
-
   private HitTest() {}
 
   /**
@@ -49,51 +25,9 @@ final class HitTest {
    * view, or once something covers it), without the page's smooth scrolling, and, in the same
    * script, looks at it as Playwright's actionability checks would: whether it is ready for the
    * pointer now (its centre in the viewport reaches it, it is enabled and visible, and nothing
-   * animates it) and, when something else is hit at its centre, what.
+   * animates it) and, when something else is hit at its centre, what (hit-test.js).
    */
-  private static final String STATE =
-      """
-      (field, { key, centre }) => {
-        // A form control drawn as its label (a checkbox hidden for screen readers under a styled label, a toggle
-        // button made of a label) is pressed where a person presses it: on its label.
-        const label = (() => {
-          if (!['INPUT', 'SELECT', 'TEXTAREA'].includes(field.tagName) || !field.labels) return null;
-          const b = field.getBoundingClientRect();
-          const s = getComputedStyle(field);
-          const hidden = b.width <= 1 || b.height <= 1 || /^rect\\(0/.test(s.clip) || s.pointerEvents === 'none'
-            || (s.opacity === '0' && b.width * b.height < 64);
-          if (!hidden) return null;
-          return Array.from(field.labels).find((l) => {
-            const lb = l.getBoundingClientRect();
-            return lb.width > 1 && lb.height > 1 && getComputedStyle(l).visibility === 'visible';
-          }) || null;
-        })();
-        const el = label || field;
-        // Instantly, whatever the page's scroll-behavior: what is measured next is where it stays.
-        const r = el.getBoundingClientRect();
-        const inView = r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
-        if (centre || !inView) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-        // Where a person presses it: its centre, or a visible point of it when something covers the centre.
-        const at = (__COVER__)(el, (__LABELS__)());
-        if (at && at.cover) return { cover: (__COVER_OF__)(el, key), ready: false };
-        if (!at) return { cover: null, ready: false };
-        const { x, y } = at;
-        // The point inside the element's box, for Playwright's own press when it is not the centre (a control drawn
-        // as its label is pressed by the pointer only).
-        const b = el.getBoundingClientRect();
-        const centred = Math.abs(x - (b.left + b.width / 2)) < 1 && Math.abs(y - (b.top + b.height / 2)) < 1;
-        const offset = centred || el !== field ? null : { x: x - b.left - el.clientLeft, y: y - b.top - el.clientTop };
-        const style = getComputedStyle(el);
-        const enabled = !field.matches(':disabled') && !field.closest('[aria-disabled="true"]');
-        const still = !document.getAnimations().some((a) => {
-          const t = a.effect && a.effect.target;
-          return a.playState === 'running' && t instanceof Element && (t === el || t.contains(el));
-        });
-        return { cover: null, ready: at.inside && enabled && still && style.visibility === 'visible', x, y, offset };
-      }"""
-          .replace("__COVER_OF__", COVER)
-          .replace("__COVER__", PageScripts.cover())
-          .replace("__LABELS__", PageScripts.labels());
+  private static final String STATE = PageScripts.script("hit-test");
 
   /** A point in the viewport, in CSS pixels: where the pointer presses. */
   record Point(double x, double y) {}
@@ -108,23 +42,6 @@ final class HitTest {
     ElementHandle.ClickOptions click(ElementHandle.ClickOptions options) {
       return options.setForce(ready).setPosition(offset);
     }
-  }
-
-  /**
-   * A script that resolves an element with {@code observe} (observe.js) and, in the same turn,
-   * brings it into view and looks at it as {@link #requireUncovered} does: {@code {stale: true}}
-   * when it is gone, its centre {@code {x, y}} when it is ready for the pointer, else nothing.
-   */
-  static String readyPointOf(String observe) {
-    return """
-          (request) => {
-            const el = (__OBSERVE__)(request);
-            if (!el) return { stale: true };
-            const state = (__STATE__)(el, { key: request.key, centre: false });
-            return state.ready ? { x: state.x, y: state.y } : {};
-          }"""
-        .replace("__STATE__", STATE)
-        .replace("__OBSERVE__", observe);
   }
 
   /**

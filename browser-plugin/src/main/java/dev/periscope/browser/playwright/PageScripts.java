@@ -25,47 +25,26 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The scripts that run inside Chromium, and what crosses back: observe.js (rank, group, cut; or
- * find the very node a target names) with names.js (accessible names; hints.js in it), labels.js
+ * The scripts that run inside Chromium, and what crosses back. Each is an ES module of
+ * src/main/js/page/ with what it imports, bundled at build time (src/main/js/build.js) into
+ * scripts/&lt;name&gt;.js among these classes: an expression whose value is the module's default
+ * export, a function Playwright calls with the evaluation's argument. observe.js (rank, group, cut;
+ * or find the very node a target names) with names.js (accessible names; hints.js in it), labels.js
  * (each element's labels, found once per script run), cover.js (what covers an element), shadow.js
  * (walking shadow roots), seen.js (what a person can see), text.js (the page's text as a person
  * reads it, and which lines are listed elements' and records'), records.js (repeated structures),
  * state.js (what a control shows), icons.js (what an icon depicts) and challenge.js (bot walls) in
- * it, settle.js (waiting for transitions) before it, extract.js (fixed traversals, with shadow.js),
- * guards.js (installed in every document). Call on the lane's thread.
+ * it, settle.js (waiting for transitions) before it in observe-settled.js, extract.js (fixed
+ * traversals, with shadow.js), guards.js (installed in every document). Call on the lane's thread.
  */
 final class PageScripts {
-  private static final String COVER = resource("cover.js").strip();
-  private static final String LABELS = resource("labels.js").strip();
-  private static final String NAMES =
-      resource("names.js")
-          .strip()
-          .replace("__HINTS__", resource("hints.js").strip())
-          .replace("__LABELS__", LABELS);
-  private static final String SHADOW = resource("shadow.js").strip();
-  private static final String OBSERVE =
-      resource("observe.js")
-          .replace("__NAMES__", NAMES)
-          .replace("__LABELS__", LABELS)
-          .replace("__COVER__", COVER)
-          .replace("__SHADOW__", SHADOW)
-          .replace("__SEEN__", resource("seen.js").strip())
-          .replace("__TEXT__", resource("text.js").strip())
-          .replace("__RECORDS__", resource("records.js").strip())
-          .replace("__STATE__", resource("state.js").strip())
-          .replace("__ICONS__", resource("icons.js").strip())
-          .replace("__CHALLENGE__", resource("challenge.js").strip());
+  private static final String OBSERVE = script("observe");
 
   /**
    * The observation of the main document, after the page's running transitions have ended (within
    * {@code request.settleMs}; settle.js).
    */
-  private static final String OBSERVE_SETTLED =
-      "async (request) => { await ("
-          + resource("settle.js").strip()
-          + ")(request.settleMs); return ("
-          + OBSERVE
-          + ")(request); }";
+  private static final String OBSERVE_SETTLED = script("observe-settled");
 
   /** The longest an observation waits for the page's transitions and animations to end. */
   static final int SETTLE_MS = 1000;
@@ -76,13 +55,16 @@ final class PageScripts {
    */
   static final int VALUE_CHARS = 200 + 256;
 
-  /** Made on first use: {@link HitTest}'s own scripts are made from {@link #cover()}. */
+  /**
+   * Resolves an element as observe.js does and looks at it as {@link HitTest} does
+   * (ready-point.js). Made on first use.
+   */
   private static final class ReadyPoint {
-    static final String SCRIPT = HitTest.readyPointOf(OBSERVE);
+    static final String SCRIPT = script("ready-point");
   }
 
-  private static final String EXTRACT = resource("extract.js").replace("__SHADOW__", SHADOW);
-  private static final String GUARDS = resource("guards.js");
+  private static final String EXTRACT = script("extract");
+  private static final String GUARDS = script("guards");
 
   /**
    * The elements with interactive semantics; observe.js adds the elements without any that a person
@@ -101,26 +83,6 @@ final class PageScripts {
 
   private PageScripts() {}
 
-  /** names.js with hints.js in it: an expression for {@code { name(el), hint(el) }}. */
-  static String names() {
-    return NAMES;
-  }
-
-  /** labels.js: an expression for a function that makes {@code labelsOf(el)}. */
-  static String labels() {
-    return LABELS;
-  }
-
-  /** cover.js: the element a click at an element's centre would reach instead, or null. */
-  static String cover() {
-    return COVER;
-  }
-
-  /** The observation script, for measuring what crosses from Chromium. */
-  static String observeScript() {
-    return OBSERVE;
-  }
-
   /** guards.js for one environment, its registry under {@code registryKey}. */
   static String guards(String registryKey, boolean downloadsAllowed) {
     return guards(registryKey, downloadsAllowed, true);
@@ -130,10 +92,12 @@ final class PageScripts {
    * The same; {@code windowsAllowed} false: a page opens no new window, even on the agent's input.
    */
   static String guards(String registryKey, boolean downloadsAllowed, boolean windowsAllowed) {
-    return GUARDS
-        .replace("__KEY__", registryKey)
-        .replace("__DOWNLOADS__", String.valueOf(downloadsAllowed))
-        .replace("__WINDOWS__", String.valueOf(windowsAllowed));
+    // The settings are data, a JSON object guards.js is called with: none of them becomes script.
+    com.google.gson.JsonObject settings = new com.google.gson.JsonObject();
+    settings.addProperty("key", registryKey);
+    settings.addProperty("downloads", downloadsAllowed);
+    settings.addProperty("windows", windowsAllowed);
+    return "(" + GUARDS + ")(" + settings + ");";
   }
 
   /**
@@ -501,14 +465,18 @@ final class PageScripts {
     return o == null ? "" : o.toString();
   }
 
-  private static String resource(String name) {
-    try (InputStream in = PageScripts.class.getResourceAsStream(name)) {
+  /**
+   * The script bundled from src/main/js/page/&lt;name&gt;.js: an expression for its default export,
+   * a function of the evaluation's argument.
+   */
+  static String script(String name) {
+    String path = "scripts/" + name + ".js";
+    try (InputStream in = PageScripts.class.getResourceAsStream(path)) {
       if (in == null) {
-        throw new IllegalStateException("missing resource " + name);
+        throw new IllegalStateException(
+            "missing resource " + path + " (built by src/main/js/build.js)");
       }
-      // Leading comment lines would keep Playwright from seeing the text as a function.
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8)
-          .replaceAll("(?m)\\A(\\s*//[^\\n]*\\n)+", "");
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -32,51 +32,13 @@ final class PageWaits {
    * Whether the page shows the text (any case, any run of white space): in its rendered text, or in
    * a visible element's name given by aria-label, alt, title or a button's value.
    */
-  private static final String SHOWS_TEXT =
-      """
-      ({ text, shown }) => {
-        const norm = (s) => String(s ?? '').replace(/\\s+/g, ' ').trim().toLowerCase();
-        const want = norm(text);
-        const body = document.body;
-        let seen = !!body && norm(body.innerText).includes(want);
-        if (!seen && body) {
-          const named = body.querySelectorAll(
-            '[aria-label],[title],img[alt],input[type=submit],input[type=button]');
-          for (const el of named) {
-            const name = el.getAttribute('aria-label') || el.getAttribute('alt')
-              || el.getAttribute('title') || el.value;
-            if (norm(name).includes(want)
-                && (!el.checkVisibility || el.checkVisibility({ opacityProperty: true, visibilityProperty: true }))) {
-              seen = true;
-              break;
-            }
-          }
-        }
-        return seen === shown;
-      }
-      """;
+  private static final String SHOWS_TEXT = PageScripts.script("shows-text");
 
   /**
    * The element around the first text node that still holds the text, as "tag: its text": one walk
    * over the text nodes, bounded, however large the page.
    */
-  private static final String STILL_SHOWN =
-      """
-      ({ text, most }) => {
-        const norm = (s) => String(s ?? '').replace(/\\s+/g, ' ').trim();
-        const want = norm(text).toLowerCase();
-        if (!document.body) return '';
-        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-        for (let n = walker.nextNode(), seen = 0; n && seen < 50000; n = walker.nextNode(), seen++) {
-          const at = n.parentElement;
-          if (!at || at.localName === 'script' || at.localName === 'style') continue;
-          if (!norm(at.textContent).toLowerCase().includes(want)) continue;
-          const t = norm(at.textContent);
-          return at.localName + ' "' + (t.length > most ? t.slice(0, most) + '…' : t) + '"';
-        }
-        return 'the page (its text holds it across elements)';
-      }
-      """;
+  private static final String STILL_SHOWN = PageScripts.script("still-shown");
 
   static void run(Page page, BrowserAction.Wait action, double timeoutMs) {
     try {

@@ -26,15 +26,7 @@ final class Screenshots {
       EnvironmentPolicy.ScreenshotLimits budgets,
       CredentialFields credentialFields) {
     @SuppressWarnings("unchecked")
-    Map<String, Object> size =
-        (Map<String, Object>)
-            page.evaluate(
-                """
-        full => ({ width: full ? Math.max(document.documentElement.scrollWidth, innerWidth) : innerWidth,
-                   height: full ? Math.max(document.documentElement.scrollHeight, innerHeight) : innerHeight,
-                   ratio: devicePixelRatio, view: (%s)() })"""
-                    .formatted(VIEW),
-                fullPage);
+    Map<String, Object> size = (Map<String, Object>) page.evaluate(SIZE, fullPage);
     double ratio = ((Number) size.get("ratio")).doubleValue();
     long pixels =
         Math.round(((Number) size.get("width")).doubleValue() * ratio)
@@ -76,9 +68,10 @@ final class Screenshots {
   }
 
   /** A script that reads the viewport, pixel ratio, scroll position and URL of the page. */
-  static final String VIEW =
-      "() => ({ url: location.href, width: innerWidth, height: innerHeight, ratio: devicePixelRatio,"
-          + " x: scrollX, y: scrollY })";
+  static final String VIEW = PageScripts.script("view");
+
+  /** The size a screenshot would be, of the viewport or the full page, with the page's view. */
+  private static final String SIZE = PageScripts.script("screenshot-size");
 
   /** The page's view as {@link #VIEW} read it. */
   static ScreenshotView view(Map<String, Object> v, boolean fullPage) {

@@ -35,50 +35,14 @@ final class TypingReactions {
   static final long GLANCE_MS = 0;
 
   /** Watches the document's changes from now on, in the environment's registry. */
-  private static final String WATCH =
-      """
-      (key) => {
-        const r = window[key];
-        if (!r) return;
-        if (r.reaction) r.reaction.stop();
-        const seen = { last: -1 };
-        const watcher = new MutationObserver(() => { seen.last = performance.now(); });
-        watcher.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-        Object.defineProperty(r, 'reaction', { configurable: true, writable: true, enumerable: false,
-          value: { seen, stop: () => watcher.disconnect() } });
-      }""";
+  private static final String WATCH = PageScripts.script("watch-typing");
 
   /**
    * Waits, from the last key, until the document has been quiet for {@code quiet} ms after a
    * change, or {@code least} ms without any (longer for a field that suggests), at most {@code
    * most} ms. Returns whether the document changed.
    */
-  private static final String SETTLE =
-      """
-      async ({ key, least, suggestLeast, quiet, most }) => {
-        const r = window[key];
-        const watching = r && r.reaction;
-        if (!watching) return false;
-        const start = performance.now();
-        const el = document.activeElement;
-        const suggests = !!el && (el.getAttribute('role') === 'combobox' || el.hasAttribute('aria-autocomplete')
-          || el.hasAttribute('list') || el.type === 'search' || el.hasAttribute('aria-controls')
-          || el.hasAttribute('aria-owns') || /autocomplete|typeahead|suggest|search|query|combo/i.test(
-            (typeof el.className === 'string' ? el.className : '') + ' ' + (el.id || '') + ' ' + (el.name || '')));
-        const wait = Math.max(least, suggests ? suggestLeast : 0);
-        try {
-          for (;;) {
-            const now = performance.now();
-            const changed = watching.seen.last >= start;
-            if (now - start >= most) return changed;
-            if (now - start >= wait && (!changed || now - watching.seen.last >= quiet)) return changed;
-            await new Promise((resolve) => setTimeout(resolve, 20));
-          }
-        } finally {
-          watching.stop();
-          delete r.reaction;
-        }
-      }""";
+  private static final String SETTLE = PageScripts.script("typing-settled");
 
   /** Starts watching, before the keys. */
   static void watch(Page page, String registryKey) {

@@ -112,7 +112,7 @@ class AccessibleNamesTest {
   }
 
   static String namesScript() {
-    return PageScripts.names();
+    return "(" + PageScripts.script("names") + ")()";
   }
 
   static HttpServer server;

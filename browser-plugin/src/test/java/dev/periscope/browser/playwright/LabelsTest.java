@@ -76,7 +76,7 @@ class LabelsTest {
         }
         return { elements: all.length, labelled, differ };
       }"""
-          .replace("__LABELS__", PageScripts.labels());
+          .replace("__LABELS__", PageScripts.script("labels"));
 
   static HttpServer server;
   static Playwright playwright;
@@ -118,7 +118,7 @@ class LabelsTest {
       Object face =
           page.evaluate(
               "() => ("
-                  + PageScripts.labels()
+                  + PageScripts.script("labels")
                   + ")()(document.getElementById('face'))"
                   + ".map((l) => l.textContent)");
       assertEquals(List.of("Custom"), face);

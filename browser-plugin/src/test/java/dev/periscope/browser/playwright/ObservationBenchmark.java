@@ -71,7 +71,7 @@ public final class ObservationBenchmark {
         Number bytes =
             (Number)
                 baseline.evaluate(
-                    "args => JSON.stringify((" + PageScripts.observeScript() + ")(args)).length",
+                    "args => JSON.stringify((" + PageScripts.script("observe") + ")(args)).length",
                     Map.of(
                         "maxTextChars",
                         60_000,

@@ -1,10 +1,10 @@
-// Runs inside Chromium, as part of observe.js (PageScripts puts this expression in place of __ICONS__). For a
+// Runs inside Chromium, as part of observe.js. For a
 // control drawn only as an icon, what the icon depicts, in a word or two: from a data-icon attribute, an SVG's
 // <title>, the symbol a <use> points at (#icon-trash), an icon font's ligature (<i class="material-icons">delete</i>),
 // a class token that names an icon (fa-trash, bi-star, glyphicon-remove, icon-reply, or a bare "trash"), or the file
 // an image or a background image is drawn from. A hint for the model, never the element's accessible name; '' when
 // nothing names an icon.
-() => {
+export const makeIconFor = () => {
   // Prefixes of icon sets' class tokens, and the words of theirs that say how, not what (fa-solid, fa-2x, bi).
   const PREFIXED = /^(?:fa[srlbdt]?|fa-(?:solid|regular|light|thin|duotone|brands|sharp)|bi|glyphicon|icon|icons|mdi|ti|tabler|ion|ion-md|ion-ios|la|las|lar|lab|octicon|feather|lucide|ri|codicon|bx|bxs|bxl|gg|typcn|oi|fe|uil|ph|si|ic|fi|iconoir|heroicon|hi)-(.+)$/;
   const STYLE_WORDS = new Set(['fw', 'lg', 'xs', 'sm', 'xl', '2xs', '2xl', 'spin', 'pulse', 'border', 'inverse', 'stack',
@@ -95,4 +95,4 @@
     }
     return '';
   };
-}
+};

@@ -1,5 +1,4 @@
-// Runs inside Chromium, as part of observe.js and of a pointer action's hit test (PageScripts puts this expression in
-// place of __COVER__). Where a person would press el: its centre when a press there reaches el itself, else the
+// Runs inside Chromium, as part of observe.js and of a pointer action's hit test (hit-test.js). Where a person would press el: its centre when a press there reaches el itself, else the
 // middle of its own words, else the first of a few other points of its first box that does (a button half under
 // another is pressed on its visible half). A point that lands on a target of its own inside el (an open folder's file,
 // a link in a card) does not press el: such a point is taken only when no other does. Returns { cover: null, x, y,
@@ -7,7 +6,7 @@
 // element hit at the centre when no point reaches el, or null when el has no box or its centre is outside the
 // viewport (Playwright scrolls there first). A point that lands in one of el's labels reaches it (labelsOf from
 // labels.js, when the caller has one; el.labels otherwise).
-(el, labelsOf) => {
+export const coverAt = (el, labelsOf) => {
   const box = Array.from(el.getClientRects()).find((b) => b.width > 0 && b.height > 0);
   if (!box) return null;
   const cx = box.left + box.width / 2;
@@ -66,4 +65,4 @@
   // Only points on targets inside el: its centre, as a press there reaches el's own handlers too.
   if (reaches(centre)) return { cover: null, x: cx, y: cy, inside: within(centre) };
   return { cover: centre, x: cx, y: cy };
-}
+};

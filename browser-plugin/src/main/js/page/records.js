@@ -1,4 +1,4 @@
-// Runs inside Chromium, as part of observe.js (PageScripts puts this expression in place of __RECORDS__). Repeated
+// Runs inside Chromium, as part of observe.js. Repeated
 // structures as records, whatever their tags: the nearest ancestor of an element that repeats among its siblings of
 // the same shape (tag and first class: cards in a grid, rows, tiles, feed items and inbox rows repeat as list items
 // and table rows do; three or more, or two small ones such as two comments under a post; a dt and the dds after it
@@ -6,7 +6,7 @@
 // text beside its controls, and more than a lone control or only form fields (a form's rows, a list of filters and a
 // toolbar are not records). A record is told by its title (a heading, an element whose class says title or name,
 // its title link, else its first line of text) and at most one short line of its other text (a price, a sender).
-({ clean, textOf, nameOf, labelsOf }) => {
+export const makeRecords = ({ clean, textOf, nameOf, labelsOf }) => {
   const MIN_SIBLINGS = 2;
   const MAX_CONTROLS = 25;
   // Two of a kind are records only when small (two comments under a post), not two halves of a page.
@@ -179,7 +179,7 @@
     lines = [];
     for (const part of scopeOf(record)) {
       for (const raw of textOf(part).split(/[\n\t]/)) {
-        let line = clean(raw);
+        const line = clean(raw);
         if (!line || taken.has(line)) continue;
         // What is left of a line once its controls' text is taken out ("by", "|") is not a line of its own.
         let rest = line;
@@ -236,4 +236,4 @@
     return null;
   };
   return { index, recordOf, titleOf, detailOf, titleLinkOf, structuralTitle, within, shapeOf };
-}
+};

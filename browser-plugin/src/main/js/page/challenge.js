@@ -5,7 +5,7 @@
 // summary leaves most of them out), the shadow roots the walk went through (open and closed: a widget may draw in
 // one) and what covers an element's centre (null when nothing does), returns what it found and which kept elements
 // an action cannot go past, or null. Reads nothing of a field's value but whether a response field is empty.
-(kept, shownElements, shadowRoots, coverOf) => {
+export const findChallenge = (kept, shownElements, shadowRoots, coverOf) => {
   const shown = (el) => {
     if (!el) return false;
     const r = el.getBoundingClientRect();
@@ -118,4 +118,4 @@
     };
   }
   return null;
-}
+};

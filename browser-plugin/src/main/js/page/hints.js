@@ -1,9 +1,9 @@
-// Runs inside Chromium, as part of names.js (PageScripts puts this function in place of __HINTS__). Given what
+// Runs inside Chromium, as part of names.js. Given what
 // names.js knows, returns hint(el): for a field with no accessible name, what a user sees beside it (the text before
 // it in its row, cell, paragraph or label; after a radio button or checkbox; a label whose for= names it though it
 // cannot label it; else an unused placeholder), never its
 // name and never a value; '' for everything else.
-({ name, roleOf, inputType, editableRoot, notDisplayed, invisible, collapse, hasText, BREAKING }) => {
+export const makeHint = ({ name, roleOf, inputType, editableRoot, notDisplayed, invisible, collapse, hasText, BREAKING }) => {
   const FIELD_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'switch', 'spinbutton',
     'slider', 'listbox', 'menuitemcheckbox', 'menuitemradio']);
   const isField = (el) => {
@@ -83,4 +83,4 @@
     return text.slice(0, HINT_MAX);
   };
   return hint;
-}
+};

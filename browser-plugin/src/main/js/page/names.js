@@ -1,8 +1,12 @@
-// Runs inside Chromium, as part of observe.js (PageScripts puts this expression in place of __NAMES__). Evaluates
+// Runs inside Chromium, as part of observe.js. Evaluates
 // to { name(el), hint(el) }: the element's accessible name by the ARIA accessible-name computation (accname 1.2 with
 // HTML-AAM), and for a field with no name, what a user sees beside it. Read-only: it writes nothing into the DOM or
 // into globals, so a page cannot notice it. Everything it learns is cached for this one evaluation only.
-(() => {
+
+import { makeHint } from './hints.js';
+import { makeLabelsOf } from './labels.js';
+
+export const makeNames = () => {
   // ---- Text ---------------------------------------------------------------------------------------------------
   // Accname collapses and trims ASCII whitespace only: a no-break space in an aria-label stays.
   const ASCII_WS = /[ \t\n\f\r]+/g;
@@ -10,7 +14,7 @@
   const asciiTrim = (s) => s.replace(/^[ \t\n\f\r]+|[ \t\n\f\r]+$/g, '');
   const hasText = (s) => !!s && /[^ \t\n\f\r]/.test(s);
   // An element's labels (labels.js).
-  const labelsOf = (__LABELS__)();
+  const labelsOf = makeLabelsOf();
 
   // ---- Styles and hiddenness (cached per evaluation) -----------------------------------------------------------
   const styles = new Map();
@@ -475,7 +479,9 @@
   };
 
   // A field's hint (hints.js), from what names.js knows of roles, visibility and text.
-  const hint = (__HINTS__)({ name, roleOf, inputType, editableRoot, notDisplayed, invisible, collapse, hasText,
+  const hint = makeHint({ name, roleOf, inputType, editableRoot, notDisplayed, invisible, collapse, hasText,
     BREAKING });
   return { name, hint };
-})()
+};
+
+export default makeNames;

@@ -1,17 +1,16 @@
 // Installed in every document before the page's own scripts. Lets a new window (a tab of the environment) open
 // only in answer to the agent's own input, and keeps the page from handing anything to the operating system: file
 // pickers, external protocols. What it blocks it records, so the action that caused it fails with
-// BROWSER_POLICY_DENIED; the windows it lets open it counts (registry.opened), so the action waits for its tabs. KEY is this environment's
-// registry name, filled in by the provider. A file picker opens only while browser_upload runs (registry.uploading),
-// and then only into Playwright's file chooser, which that tool answers with its files.
-(() => {
-  const KEY = '__KEY__';
-  // Whether the project keeps downloads (what an action downloads goes to the attachment store, anything else is
-  // cancelled by the provider): then a download link is let through here.
-  const DOWNLOADS = __DOWNLOADS__;
-  // Whether a window may open at all: not in a person's own Chromium under request-level enforcement, where a new
-  // window's first request would leave before its checks are in place (the agent opens tabs with browser_tabs).
-  const WINDOWS = __WINDOWS__;
+// BROWSER_POLICY_DENIED; the windows it lets open it counts (registry.opened), so the action waits for its tabs. A
+// file picker opens only while browser_upload runs (registry.uploading), and then only into Playwright's file
+// chooser, which that tool answers with its files.
+//
+// The provider calls it with its settings as data (PageScripts.guards): key, this environment's registry name,
+// which the page cannot guess; downloads, whether the project keeps downloads (what an action downloads goes to the
+// attachment store, anything else is cancelled by the provider): then a download link is let through here; windows,
+// whether a window may open at all: not in a person's own Chromium under request-level enforcement, where a new
+// window's first request would leave before its checks are in place (the agent opens tabs with browser_tabs).
+const installGuards = ({ key: KEY, downloads: DOWNLOADS, windows: WINDOWS }) => {
   const NO_WINDOWS = 'this browser is a person\'s own: a page opens no new window in it; open the address with'
     + ' browser_tabs open';
   const registry = window[KEY] || (() => {
@@ -136,4 +135,6 @@
       showPicker.call(this);
     };
   }
-})();
+};
+
+export default installGuards;

@@ -2,11 +2,14 @@
 // what it stands for), never a selector and never the model's own script. Values are cut to maxChars. Shadow
 // roots, open and closed (as guards.js kept them), are part of the page, as the observation walks them: found in
 // document order (a host, then what its root holds, then its own children), and their text joins their host's.
-(request) => {
+
+import { shadowWalk } from './shadow.js';
+
+const extract = (request) => {
   const clean = (s) => (s || '').replace(/\s+/g, ' ').trim();
   const cut = (s) => clean(s).slice(0, request.maxChars);
   const registry = window[request.key];
-  const { shadowOf, closestAcross } = (__SHADOW__)(registry);
+  const { shadowOf, closestAcross } = shadowWalk(registry);
   // The elements under root (not root itself) that match, through shadow roots, in document order: all of them,
   // or only the first (at most one).
   const matching = (root, selector, one) => {
@@ -123,4 +126,6 @@
       text: cut(text(article)) });
   }
   return { columns, total: rows.length, rows: rows.slice(0, request.limit) };
-}
+};
+
+export default extract;

@@ -1,10 +1,9 @@
-// Runs inside Chromium, as part of observe.js and extract.js (PageScripts puts this expression in place of
-// __SHADOW__). Given the environment's registry, how a script walks shadow roots as part of the page: the root an
+// Runs inside Chromium, as part of observe.js and extract.js. Given the environment's registry, how a script walks shadow roots as part of the page: the root an
 // element hosts, open or closed (the closed ones as guards.js kept them: attached by script, or declared in HTML and
 // reached through the element's own internals), and the nearest ancestor matching a selector across shadow
 // boundaries. A kept root counts only if it is a shadow root of this very element: the page can reach the
 // registry, and a forged entry must not lead a walk elsewhere (or round in a cycle).
-(registry) => ({
+export const shadowWalk = (registry) => ({
   shadowOf: (el) => {
     if (el.shadowRoot) return el.shadowRoot;
     const internals = registry && registry.internals && registry.internals.get(el);
@@ -20,4 +19,4 @@
     }
     return null;
   },
-})
+});

@@ -1,4 +1,4 @@
-// Runs inside Chromium, as part of observe.js (PageScripts puts this expression in place of __SEEN__). Whether a
+// Runs inside Chromium, as part of observe.js. Whether a
 // person can see an element, whatever its ARIA says: it is hidden from sight when it or an ancestor is transparent,
 // when it is visually hidden for screen readers only (clipped to nothing, or a 1px box that hides its overflow),
 // when an ancestor that hides its overflow clips it away (a carousel's other slides, a collapsed panel), or when it
@@ -6,7 +6,7 @@
 // viewport while fixed to it). What is below the fold, or inside a region that scrolls, can be scrolled into view and
 // counts as seen. Call hiddenFromSight on an element whose ancestors were asked first (a walk from the top does);
 // it only reads styles and boxes, and keeps what it learns for this one evaluation.
-() => {
+export const makeSeen = () => {
   const EVERYWHERE = { l: -Infinity, t: -Infinity, r: Infinity, b: Infinity };
   const styles = new Map();
   const style = (el) => {
@@ -131,4 +131,4 @@
     return v;
   };
   return { hiddenFromSight, style };
-}
+};

@@ -1,10 +1,10 @@
-// Runs inside Chromium, as part of observe.js (PageScripts puts this expression in place of __TEXT__). The page's
+// Runs inside Chromium, as part of observe.js. The page's
 // text as a person reads it: the rendered text (innerText) without what is hidden from sight (an off-canvas menu,
 // a carousel's other slides, text for screen readers only) and without a select's options, which its element shows
 // as its state. Only the elements on the way to something left out are composed here; everything else is the
 // browser's own innerText. Then which lines of that text are a listed element's or a listed record's own text, so
 // that the runtime can show those lines as refs instead of saying them twice.
-({ style, clean, labelsOf }) => {
+export const makeText = ({ style, clean, labelsOf }) => {
   const excluded = new Set();
   const dirty = new Set();
   // Leaves el (hidden from sight, or a select) out of the text.
@@ -108,4 +108,4 @@
       .map(([line, o]) => [line, o.target || '', o.record || '']);
   };
   return { exclude, textOf, owners, excluded };
-}
+};

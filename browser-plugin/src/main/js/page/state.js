@@ -1,11 +1,11 @@
-// Runs inside Chromium, as part of observe.js (PageScripts puts this expression in place of __STATE__). What a
+// Runs inside Chromium, as part of observe.js. What a
 // control shows a person: its flags (checked, unchecked, mixed, expanded, collapsed, pressed, not pressed,
 // selected, current, current <kind>, required, invalid, read-only, filled), the value of a field, the options a
 // select or listbox shows chosen, and the message the page shows beside an invalid field. Never a value of a
 // password field, of a field a credential was filled into (secret(el)), or of a hidden input; a password or secret
 // field that holds something is only 'filled'. A value crosses to Java cut to maxValue characters, with its whole
 // length beside it, and the runtime cuts it again after redaction. Returns null for an element with nothing to say.
-({ nameOf, seen, secret, clean, maxValue }) => {
+export const makeStateOf = ({ nameOf, seen, secret, clean, maxValue }) => {
   const TEXT_TYPES = new Set(['text', 'search', 'email', 'tel', 'url', 'number', 'date', 'datetime-local', 'month',
     'week', 'time', 'color', 'range']);
   const CHECKABLE_ROLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
@@ -103,4 +103,4 @@
     if (flags.length) out.flags = flags;
     return Object.keys(out).length ? out : null;
   };
-}
+};

@@ -3,7 +3,19 @@
 // or resolves one element by its identity and fingerprint. Only bounded data crosses back: never raw HTML, never a
 // password field's value or that of a field a credential was filled into (state.js), a field's value cut to a bound.
 // Nothing is written into the page's DOM.
-(request) => {
+
+import { findChallenge } from './challenge.js';
+import { coverAt } from './cover.js';
+import { makeIconFor } from './icons.js';
+import { makeLabelsOf } from './labels.js';
+import { makeNames } from './names.js';
+import { makeRecords } from './records.js';
+import { makeSeen } from './seen.js';
+import { shadowWalk } from './shadow.js';
+import { makeStateOf } from './state.js';
+import { makeText } from './text.js';
+
+const observe = (request) => {
   const SELECTOR = request.selector;
   const PAGINATION_TEXT = /^(\d+|\d+\s*[-–]\s*\d+|next|next page|prev|previous|previous page|more|show more|load more|all|first|last|older|newer|«|»|‹|›|<|>|<<|>>|下一页|上一页|次へ|前へ)$/i;
   const clean = (s) => (s || '').replace(/\s+/g, ' ').trim();
@@ -32,7 +44,7 @@
   };
   // The accessible name (names.js): what the observation calls an element, and a separate hint for a field with
   // no name from what a user sees beside it.
-  const NAMES = __NAMES__;
+  const NAMES = makeNames();
   const names = new Map();
   // An element without semantics that is clickable is named from its text, then its title or an image's alt.
   // Text of only symbols (an icon font's glyph, an arrow) says less than a title.
@@ -113,7 +125,7 @@
   const suggested = new Set();
   // Shadow roots, open and closed, are walked as part of the page (shadow.js): an element in one is a candidate
   // like any other, and its host's ancestors are its ancestors.
-  const { shadowOf, closestAcross } = (__SHADOW__)(registry);
+  const { shadowOf, closestAcross } = shadowWalk(registry);
   const up = (n) => n.parentElement || (n.parentNode && n.parentNode.host) || null;
   const containsAcross = (outer, inner) => {
     for (let n = inner; n; n = up(n)) if (n === outer) return true;
@@ -138,11 +150,11 @@
 
   // What a person can see (seen.js), the page's text as a person reads it (text.js) and records (records.js).
   // An element's labels, found once for the whole page (labels.js).
-  const labelsOf = (__LABELS__)();
-  const SEEN = (__SEEN__)();
+  const labelsOf = makeLabelsOf();
+  const SEEN = makeSeen();
   const styleOf = SEEN.style;
-  const TEXT = (__TEXT__)({ style: styleOf, clean, labelsOf });
-  const RECORDS = (__RECORDS__)({ clean, textOf: TEXT.textOf, nameOf: (el) => nameOf(el), labelsOf });
+  const TEXT = makeText({ style: styleOf, clean, labelsOf });
+  const RECORDS = makeRecords({ clean, textOf: TEXT.textOf, nameOf: (el) => nameOf(el), labelsOf });
 
   if (request.resolve !== undefined) {
     const ref = registry.byId.get(Number(request.resolve));
@@ -463,15 +475,14 @@
     return { el, ordinal, tier, pagination, record, section };
   };
   // The element a click would reach instead of el when no point of el is in sight, or null (cover.js).
-  const coverAt = __COVER__;
   const coverOf = (el) => {
     const at = coverAt(el, labelsOf);
     return (at && at.cover) || null;
   };
-  const stateOf = (__STATE__)({ nameOf, clean, maxValue: request.maxValueChars || 456,
+  const stateOf = makeStateOf({ nameOf, clean, maxValue: request.maxValueChars || 456,
     seen: (n) => !SEEN.hiddenFromSight(n) && visible(n), secret: (n) => registry.secrets.has(n) });
   // What the icon of an element depicts, when its name says nothing in words (none, or a count).
-  const iconFor = (__ICONS__)();
+  const iconFor = makeIconFor();
   const icons = new Map();
   const iconOf = (el, name) => {
     if (/\p{L}/u.test(name)) return '';
@@ -539,7 +550,7 @@
   let challenge = null;
   if (request.drainGuards) {
     try {
-      challenge = (__CHALLENGE__)(kept.map((e, n) => ({ el: keptRanked[n].el, target: e.target, covered: e.covered })),
+      challenge = findChallenge(kept.map((e, n) => ({ el: keptRanked[n].el, target: e.target, covered: e.covered })),
         shown.map((r) => r.el), shadowRoots, coverOf);
     } catch (e) {
       challenge = null;
@@ -585,4 +596,6 @@
     lines,
     challenge
   };
-}
+};
+
+export default observe;
