@@ -428,6 +428,7 @@ final class Lane implements AutoCloseable {
           DriverStart.start(
               node,
               tempRoot,
+              headless,
               grid.map(LaneGrid::settings),
               grid.map(LaneGrid::tag).orElse(""),
               unpacked,
