@@ -53,7 +53,9 @@ public final class BoundedConnection {
    * Starts a driver with {@code env} and connects to it: the one unpacked in {@code driverDir}
    * (holding {@code package/cli.js}), else one unpacked afresh, as {@code Playwright.create} with a
    * new driver instance would. Node.js loads {@code preload} ({@code --require}) before the driver,
-   * when there is one.
+   * when there is one. {@code env} is the driver's whole environment: unlike {@code
+   * Playwright.create}'s, it inherits nothing of this JVM's (a credential among it), only
+   * Playwright for Java's own {@code PW_*} variables are added.
    */
   public static BoundedConnection start(
       java.util.Optional<Path> driverDir,
@@ -64,6 +66,20 @@ public final class BoundedConnection {
             ? new Unpacked(driverDir.get(), env)
             : Driver.createAndInstall(env, true);
     ProcessBuilder builder = driver.createProcessBuilder();
+    Map<String, String> inherited = builder.environment();
+    Map<String, String> clean = new java.util.HashMap<>(env);
+    // What Driver.createProcessBuilder set, with values of its own rather than the host's.
+    for (String own : java.util.List.of("PW_LANG_NAME", "PW_LANG_NAME_VERSION")) {
+      if (inherited.containsKey(own)) {
+        clean.put(own, inherited.get(own));
+      }
+    }
+    String version = Driver.class.getPackage().getImplementationVersion();
+    if (version != null) {
+      clean.put("PW_CLI_DISPLAY_VERSION", version);
+    }
+    inherited.clear();
+    inherited.putAll(clean);
     // [node, cli.js]: Node.js's own options go between the two.
     preload.ifPresent(
         p -> builder.command().addAll(1, java.util.List.of("--require", p.toString())));
