@@ -70,50 +70,14 @@ final class BrowserStorage {
   static final int IDB_RECORDS = 200;
 
   /**
-   * One frame's storage, digested in the page: its origin and a hash of its local storage, session
-   * storage and IndexedDB (each database's version, and each store's count and first {@value
-   * #IDB_RECORDS} keys and records), so that a checkpoint is taken only when something changed. A
-   * database that cannot be opened within a second is {@code busy}, which counts as a change.
+   * One frame's storage, digested in the page (state-digest.js, called with {@link #IDB_RECORDS}):
+   * its origin and a hash of its local storage, session storage and IndexedDB, so that a checkpoint
+   * is taken only when something changed.
    */
-  static final String DIGEST =
-      ("async () => {"
-              + " const h = (s) => { let a = 0xdeadbeef, b = 0x41c6ce57;"
-              + "   for (let i = 0; i < s.length; i++) { const c = s.charCodeAt(i);"
-              + "     a = Math.imul(a ^ c, 2654435761); b = Math.imul(b ^ c, 1597334677); }"
-              + "   a = Math.imul(a ^ (a >>> 16), 2246822507) ^ Math.imul(b ^ (b >>> 13), 3266489909);"
-              + "   b = Math.imul(b ^ (b >>> 16), 2246822507) ^ Math.imul(a ^ (a >>> 13), 3266489909);"
-              + "   return (4294967296 * (2097151 & b) + (a >>> 0)).toString(36); };"
-              + " const entries = (name) => { try { const s = window[name]; const e = [];"
-              + "   for (let i = 0; i < s.length; i++) { const k = s.key(i); e.push([k, s.getItem(k)]); }"
-              + "   e.sort(); return e; } catch (err) { return null; } };"
-              + " const req = (r) => new Promise((ok, fail) => { r.onsuccess = () => ok(r.result);"
-              + "   r.onerror = () => fail(r.error); });"
-              + " const databases = async () => { const out = [];"
-              + "   if (!window.indexedDB || !indexedDB.databases) return out;"
-              + "   for (const d of await indexedDB.databases()) {"
-              + "     const db = await new Promise((ok, fail) => { const r = indexedDB.open(d.name);"
-              + "       r.onupgradeneeded = () => r.transaction.abort();"
-              + "       r.onsuccess = () => ok(r.result); r.onerror = () => fail(r.error); });"
-              + "     try { const stores = Array.from(db.objectStoreNames); const part = [d.name, db.version];"
-              + "       if (stores.length) { const tx = db.transaction(stores, 'readonly');"
-              + "         for (const s of stores) { const st = tx.objectStore(s);"
-              + "           part.push(s, await req(st.count()), JSON.stringify(await req(st.getAllKeys(null, __N__))),"
-              + "             JSON.stringify(await req(st.getAll(null, __N__)))); } }"
-              + "       out.push(part); } finally { db.close(); } }"
-              + "   return out; };"
-              + " let idb;"
-              + " try { idb = await Promise.race([databases(),"
-              + "   new Promise((ok) => setTimeout(() => ok('busy ' + Math.random()), 1000))]); }"
-              + " catch (err) { idb = 'unreadable'; }"
-              + " return location.origin + ' ' + h(JSON.stringify([entries('localStorage'),"
-              + "   entries('sessionStorage'), idb])); }")
-          .replace("__N__", String.valueOf(IDB_RECORDS));
+  static final String DIGEST = PageScripts.script("state-digest");
 
   /** Session storage of one frame: its origin and entries, or null when it has none to read. */
-  private static final String SESSION_ENTRIES =
-      "() => { try { const e = []; for (let i = 0; i < sessionStorage.length; i++) {"
-          + " const k = sessionStorage.key(i); e.push({ name: k, value: sessionStorage.getItem(k) }); }"
-          + " return { origin: location.origin, items: e }; } catch (err) { return null; } }";
+  private static final String SESSION_ENTRIES = PageScripts.script("session-entries");
 
   /**
    * The browser's state as a checkpoint holds it: the context's storage state with IndexedDB, and

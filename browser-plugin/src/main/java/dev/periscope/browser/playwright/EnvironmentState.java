@@ -134,7 +134,8 @@ final class EnvironmentState {
     Collections.sort(lines);
     for (Frame frame : PageScripts.documentFrames(tabs.current().page)) {
       try {
-        lines.add(String.valueOf(frame.evaluate(BrowserStorage.DIGEST)));
+        lines.add(
+            String.valueOf(frame.evaluate(BrowserStorage.DIGEST, BrowserStorage.IDB_RECORDS)));
       } catch (PlaywrightException gone) {
         return null;
       }

@@ -462,13 +462,8 @@ final class PageGuards implements ActionStage {
    */
   private record Recorded(List<String> blocked, boolean navigated, int opened, int downloading) {}
 
-  private static final String READ_REGISTRY =
-      "key => { const r = window[key];"
-          + " if (!r) return { blocked: [], navigated: false, opened: 0, downloading: 0 };"
-          + " const b = r.blocked.slice(); r.blocked.length = 0; const n = !!r.navigated;"
-          + " r.navigated = false; const o = r.opened || 0; r.opened = 0;"
-          + " const d = r.downloading || 0; r.downloading = 0;"
-          + " return { blocked: b, navigated: n, opened: o, downloading: d }; }";
+  /** read-registry.js: takes and empties what the guards recorded. */
+  private static final String READ_REGISTRY = PageScripts.script("read-registry");
 
   /** What the browser blocked outside the page's scripts: downloads, pages, external protocols. */
   private List<String> takeBlockedOutside() {
