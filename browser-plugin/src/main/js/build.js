@@ -14,7 +14,7 @@ export const SCRIPTS = [
   'observe', 'observe-settled', 'extract', 'guards', 'hit-test', 'ready-point',
   'mark-secret', 'fill-secret', 'shows-text', 'still-shown', 'storage-digests', 'choose-suggestion', 'select-fit',
   'watch-typing', 'typing-settled', 'view', 'screenshot-size', 'state-digest', 'session-entries',
-  'read-registry',
+  'read-registry', 'hand-over', 'focused-field', 'quote-names', 'reach-proxy',
 ];
 // Parts of the observation the Java tests run on their own (LabelsTest, AccessibleNamesTest): among the test
 // classes only.

@@ -41,12 +41,7 @@ final class ClickListeners {
   private static final String DOCUMENT_GROUP = "periscope-click-listeners-document";
 
   /** Each element with its kind: p (a pointer listener), k (keydown), b (both). */
-  private static final String HAND_OVER =
-      "function (key, replace, kinds, ...elements) { const r = window[key]; if (!r) return;"
-          + " if (replace || !r.listened) { r.listened = new WeakSet(); r.keyed = new WeakSet(); }"
-          + " elements.forEach((e, i) => { if (!e || e.nodeType !== 1 || e === document.body"
-          + " || e === document.documentElement) return;"
-          + " if (kinds[i] !== 'k') r.listened.add(e); if (kinds[i] !== 'p') r.keyed.add(e); }); }";
+  private static final String HAND_OVER = PageScripts.script("hand-over");
 
   private final CDPSession control;
   private final String registryKey;

@@ -133,15 +133,14 @@ final class PageWaits {
     }
   }
 
+  /** quote-names.js: the first few elements' names as a failure quotes them. */
+  private static final String QUOTE_NAMES = PageScripts.script("quote-names");
+
   /** The names of the first few visible elements of the wait's role. */
   @SuppressWarnings("unchecked")
   private static List<String> namesOf(Page page, BrowserAction.Wait action) {
     Locator all =
         page.getByRole(roleOf(action)).filter(new Locator.FilterOptions().setVisible(true));
-    return (List<String>)
-        all.evaluateAll(
-            "(els, most) => els.slice(0, 5).map((e) => '\"' + (e.getAttribute('aria-label')"
-                + " || e.textContent || '').replace(/\\s+/g, ' ').trim().slice(0, most) + '\"')",
-            QUOTE_CHARS);
+    return (List<String>) all.evaluateAll(QUOTE_NAMES, QUOTE_CHARS);
   }
 }

@@ -250,15 +250,7 @@ final class PointerActions {
    * under the registry {@code key}: "password" for a password field, "frame" when the focus is
    * inside a frame, else "".
    */
-  private static final String FOCUSED =
-      "(key) => { const reg = window[key]; let a = document.activeElement;"
-          + " const shadow = (e) => { if (e.shadowRoot) return e.shadowRoot;"
-          + "   const i = reg && reg.internals && reg.internals.get(e);"
-          + "   const k = (reg && reg.closedRoots && reg.closedRoots.get(e)) || (i && i.shadowRoot);"
-          + "   return k instanceof ShadowRoot && k.host === e ? k : null; };"
-          + " while (a && shadow(a) && shadow(a).activeElement) a = shadow(a).activeElement;"
-          + " if (a && (a.tagName === 'IFRAME' || a.tagName === 'FRAME')) return 'frame';"
-          + " return a instanceof HTMLInputElement && a.type === 'password' ? 'password' : ''; }";
+  private static final String FOCUSED = PageScripts.script("focused-field");
 
   /**
    * {@code BROWSER_PASSWORD_INPUT_FORBIDDEN} when the focus is on a password field. Every frame is

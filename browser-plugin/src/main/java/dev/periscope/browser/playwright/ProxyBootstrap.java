@@ -15,6 +15,9 @@ import dev.periscope.browser.policy.PolicyProxy;
  * cache off). The page stays blank with no history, as a new page is. Call on the lane's thread.
  */
 final class ProxyBootstrap {
+  /** reach-proxy.js: a request to the policy proxy's bootstrap address. */
+  private static final String REACH_PROXY = PageScripts.script("reach-proxy");
+
   private ProxyBootstrap() {}
 
   static void prime(Page page, PolicyProxy proxy) {
@@ -49,12 +52,14 @@ final class ProxyBootstrap {
       // no history, and its renderer is not yet any site's, so the agent's first navigation need
       // not start another one.
       JsonObject fetch = new JsonObject();
+      // The address is data: a JSON string the script is called with.
       fetch.addProperty(
           "expression",
-          "fetch('http://"
-              + PolicyProxy.BOOTSTRAP_HOST
-              + "/', {mode: 'no-cors', cache: 'no-store', credentials: 'omit'})"
-              + ".then(() => 'ready', e => String(e))");
+          "("
+              + REACH_PROXY
+              + ")("
+              + new com.google.gson.JsonPrimitive("http://" + PolicyProxy.BOOTSTRAP_HOST + "/")
+              + ")");
       fetch.addProperty("awaitPromise", true);
       fetch.addProperty("returnByValue", true);
       JsonObject answer = control.send("Runtime.evaluate", fetch).getAsJsonObject("result");
