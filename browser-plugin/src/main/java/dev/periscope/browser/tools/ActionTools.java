@@ -260,6 +260,14 @@ final class ActionTools {
                         a.string("observation_id"), a.string("element_ref"), a.text("value")))
             .withHeading((a, done) -> "Filled " + a.text("value").length() + " characters"),
         row(
+            "browser_clear",
+            "Empty a field named by its ref in the latest observation (a text field, textarea or"
+                + " editable element, a password field too), as selecting its text and deleting it"
+                + " would: the page reacts as to a person's edit.",
+            setsState,
+            TARGET,
+            a -> new BrowserAction.Clear(a.string("observation_id"), a.string("element_ref"))),
+        row(
             "browser_type",
             "Type text key by key into a field named by its ref, or into whatever has focus:"
                 + " for autocomplete and search-as-you-type fields that react to each key. A line"

@@ -55,6 +55,30 @@ final class ActionChecks {
     }
   }
 
+  /** The roles of elements that hold text a person can select and delete. */
+  private static final java.util.Set<String> TEXT_ROLES =
+      java.util.Set.of("textbox", "searchbox", "combobox", "spinbutton");
+
+  /**
+   * What a clear empties: an element that holds text (not a select's list, which holds choices):
+   * else {@code BROWSER_INVALID_ARGUMENT} naming what it is.
+   */
+  static void admitClear(ProviderElement target, String elementRef) {
+    String kind = String.valueOf(target.kind());
+    if (!TEXT_ROLES.contains(String.valueOf(target.role())) || kind.startsWith("select")) {
+      throw new BrowserException(
+          ErrorCode.BROWSER_INVALID_ARGUMENT,
+          "element \""
+              + elementRef
+              + "\" is "
+              + kind
+              + " (role "
+              + target.role()
+              + "), which holds no text to empty; browser_clear empties a text field, a textarea"
+              + " or an editable element");
+    }
+  }
+
   /** Only absolute http(s) URLs without embedded credentials: {@code BROWSER_INVALID_URL}. */
   static void validate(Navigate a) {
     String url = a.url();

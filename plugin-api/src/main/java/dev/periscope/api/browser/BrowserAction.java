@@ -225,6 +225,14 @@ public sealed interface BrowserAction<R> {
     }
 
     /**
+     * Empties a field ({@link Clear}). Since host API 2.10.0; a provider built before refuses it
+     * ({@link #unsupported}).
+     */
+    default void clear(Clear action, ProviderElement target) {
+      throw unsupported(action);
+    }
+
+    /**
      * Performs a gesture at coordinates of the latest screenshot ({@link PointAt}), first checking
      * that the page is still as {@code action.view()} saw it ({@code BROWSER_STALE_SCREENSHOT}
      * otherwise). Since host API 2.5.0; a provider built before refuses it ({@link #unsupported}).
@@ -496,6 +504,45 @@ public sealed interface BrowserAction<R> {
 
     public Done accept(Handler handler, ProviderElement target, ProviderElement destination) {
       handler.hover(this, target);
+      return Done.DONE;
+    }
+  }
+
+  /**
+   * Empties a field (a text field, a textarea, an editable element) named by its ref, as a person
+   * selecting its text and deleting it would: the page's input and change handlers run. A password
+   * field may be emptied: nothing enters it. Since host API 2.10.0.
+   */
+  record Clear(String observationId, String elementRef) implements PageAction<Done> {
+    public String kind() {
+      return "clear";
+    }
+
+    public ElementTarget target() {
+      return new ElementTarget(observationId, elementRef);
+    }
+
+    public void validate() {
+      ActionChecks.requireRef(elementRef);
+    }
+
+    public Map<String, Object> describe() {
+      return Fields.of(kind()).put("element_ref", elementRef).map();
+    }
+
+    @Override
+    public String step() {
+      return "clearing the field";
+    }
+
+    /** Only an element that holds text. */
+    @Override
+    public void admit(ProviderElement target) {
+      ActionChecks.admitClear(target, elementRef);
+    }
+
+    public Done accept(Handler handler, ProviderElement target, ProviderElement destination) {
+      handler.clear(this, target);
       return Done.DONE;
     }
   }
