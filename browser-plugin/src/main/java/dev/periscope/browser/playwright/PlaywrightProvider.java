@@ -10,7 +10,6 @@ import dev.periscope.api.browser.spi.CheckpointRef;
 import dev.periscope.api.browser.spi.CheckpointingProvider;
 import dev.periscope.api.browser.spi.EnvironmentPolicy;
 import dev.periscope.browser.policy.DestinationPolicy;
-import dev.periscope.browser.policy.PolicyProxy;
 import dev.periscope.browser.policy.ProxyWarmup;
 import dev.periscope.browser.policy.Resolver;
 import dev.periscope.browser.policy.Upstream;
@@ -43,14 +42,11 @@ public final class PlaywrightProvider implements CheckpointingProvider {
 
   private final PlaywrightSettings settings;
 
-  /** Whether this is the grid provider: its browsers are sessions on the project's Grid. */
-  private final boolean onGrid;
-
   /**
-   * Whether this is the cdp provider: each environment is a tab of its own in the Chromium the user
-   * runs at {@link PlaywrightSettings#cdp()}, attached over CDP.
+   * How its browsers are obtained and placed: launched here, sessions on the project's Grid, or
+   * tabs in the Chromium the user runs ({@link BrowserSource}).
    */
-  private final boolean attaching;
+  private final BrowserSource source;
 
   private final Executables.Lookup chromium;
   private final Executables.Lookup node;
@@ -117,52 +113,26 @@ public final class PlaywrightProvider implements CheckpointingProvider {
       Resolver resolver,
       Upstream upstream,
       String id) {
-    this.onGrid = GRID_ID.equals(id);
-    this.attaching = CDP_ID.equals(id);
     this.settings = settings;
-    this.drains = onGrid ? settings.grid().map(GridDrains::new).orElse(null) : null;
     this.resolver = resolver;
     this.upstream = upstream;
     this.chromium = Executables.chromium(settings.chromiumExecutable());
     this.node = Executables.node(settings.nodeExecutable());
     this.checkpoints = checkpointDirectory.map(CheckpointFiles::new);
-    if (attaching) {
-      settings
-          .cdp()
-          .ifPresent(
-              c ->
-                  LOG.info(
-                      "browser provider {}: the Chromium at {}, network policy {}, Node.js {}",
-                      CDP_ID,
-                      c.url(),
-                      c.requestLevelPolicy() ? "checked per request" : "not enforced",
-                      node.path().map(Path::toString).orElse("not found")));
-    } else if (onGrid) {
-      settings
-          .grid()
-          .ifPresent(
-              g ->
-                  LOG.info(
-                      "browser provider {}: Selenium Grid {}, policy proxies on {}, Node.js {}",
-                      GRID_ID,
-                      g.url(),
-                      g.proxyAddress(),
-                      node.path().map(Path::toString).orElse("not found")));
-    } else {
-      LOG.info(
-          "browser provider {}: Chromium {} ({}), Node.js {}",
-          ID,
-          chromium.path().map(Path::toString).orElse("not found"),
-          settings.headless() ? "headless" : "headed",
-          node.path().map(Path::toString).orElse("not found"));
-    }
+    this.source =
+        switch (id) {
+          case GRID_ID -> new GridSource(settings, node, resolver, upstream);
+          case CDP_ID -> new CdpSource(settings, node, resolver);
+          default -> new LocalSource(settings, chromium, node, resolver, upstream);
+        };
+    source.logStart();
     this.checkpoints.ifPresent(CheckpointFiles::sweepPartial);
     TempRoots.removeAbandoned(Path.of(System.getProperty("java.io.tmpdir")));
   }
 
   @Override
   public String id() {
-    return onGrid ? GRID_ID : attaching ? CDP_ID : ID;
+    return source.id();
   }
 
   /**
@@ -174,13 +144,7 @@ public final class PlaywrightProvider implements CheckpointingProvider {
   public Set<Capability> capabilities() {
     Set<Capability> c =
         new java.util.HashSet<>(Set.of(Capability.SCREENSHOT, Capability.EXTRACTION));
-    if (attaching) {
-      // Only by interception, where the project accepts that: the browser is not ours to proxy.
-      if (settings.cdp().map(CdpSettings::requestLevelPolicy).orElse(false)) {
-        c.add(Capability.NETWORK_POLICY);
-      }
-    } else if (!onGrid
-        || settings.grid().map(g -> g.gridOnLoopback() || !g.proxyOnLoopback()).orElse(false)) {
+    if (source.enforcesPolicy()) {
       c.add(Capability.NETWORK_POLICY);
     }
     if (checkpoints.isPresent()) {
@@ -192,12 +156,7 @@ public final class PlaywrightProvider implements CheckpointingProvider {
   /** The cdp provider's: the project may accept request-level enforcement. */
   @Override
   public Optional<String> policyRemedy() {
-    return attaching
-        ? Optional.of(
-            "choose a provider that enforces the policy, or accept request-level enforcement, which is weaker (no DNS pinning; WebRTC, service"
-                + " workers, worker WebSockets and redirects in cross-site frames are not covered), with"
-                + " plugins.browser.cdp.requestLevelPolicy: true")
-        : Optional.empty();
+    return source.policyRemedy();
   }
 
   @Override
@@ -207,16 +166,9 @@ public final class PlaywrightProvider implements CheckpointingProvider {
 
   @Override
   public Optional<String> unavailableReason() {
-    if (onGrid && settings.grid().isEmpty()) {
-      return Optional.of(
-          "no Selenium Grid is configured: set plugins.browser.grid.url in the project");
-    }
-    if (attaching && settings.cdp().isEmpty()) {
-      return Optional.of(
-          "no running Chromium is configured: set plugins.browser.cdp.url in the project");
-    }
-    if (!onGrid && !attaching && chromium.path().isEmpty()) {
-      return Optional.of(chromium.reason());
+    Optional<String> unavailable = source.unavailableReason();
+    if (unavailable.isPresent()) {
+      return unavailable;
     }
     return node.path().isEmpty() ? Optional.of(node.reason()) : Optional.empty();
   }
@@ -308,17 +260,7 @@ public final class PlaywrightProvider implements CheckpointingProvider {
     cancellation.throwIfCancelled();
     DestinationPolicy destinations = DestinationPolicy.of(policy.network());
     BrowserPool pool = pool();
-    Optional<CdpCheck> attachable = Optional.empty();
-    if (attaching) {
-      CdpCheck check = CdpCheck.of(settings.cdp().orElseThrow(), ATTACH_CHECK_MS);
-      if (!check.ok()) {
-        throw new BrowserException(
-            ErrorCode.BROWSER_PROVIDER_UNAVAILABLE,
-            check.detail() + (check.remedy() == null ? "" : ": " + check.remedy()));
-      }
-      attachable = Optional.of(check);
-    }
-    Optional<CdpCheck> attached = attachable;
+    BrowserSource.Obtain obtain = source.obtain();
     Lane lane;
     try {
       lane = pool.enter(cancellation);
@@ -328,19 +270,14 @@ public final class PlaywrightProvider implements CheckpointingProvider {
     PlaywrightEnvironment environment = null;
     boolean launching = false;
     try {
-      if (onGrid) {
-        launching = gridSlots.await(settings.grid().orElseThrow(), cancellation);
-      }
+      launching = source.awaitSlot(cancellation);
       environment =
           lane.call(
               () -> {
-                Optional<Lane.Remote> remote =
-                    onGrid
-                        ? Optional.of(launchRemote(lane))
-                        : attaching ? Optional.of(attach(lane, attached.get())) : Optional.empty();
+                Optional<Lane.Remote> remote = obtain.on(lane);
                 PreparedContext prepared;
                 try {
-                  prepared = prepared(lane, remote, policy, destinations, storageState);
+                  prepared = source.prepare(lane, remote, policy, destinations, storageState);
                 } catch (RuntimeException e) {
                   remote.ifPresent(r -> closeRemote(lane, r, e));
                   throw e;
@@ -349,7 +286,7 @@ public final class PlaywrightProvider implements CheckpointingProvider {
                   prepared.context().setDefaultTimeout(policy.timeouts().actionMs());
                   prepared.context().setDefaultNavigationTimeout(policy.timeouts().navigationMs());
                   return new PlaywrightEnvironment(
-                      remote,
+                      source.place(remote, prepared),
                       lane,
                       prepared,
                       policy,
@@ -367,10 +304,7 @@ public final class PlaywrightProvider implements CheckpointingProvider {
                       settings.dialogTimeoutMs(),
                       settings.maxCheckpointStorageBytes(),
                       settings.maxTabs(),
-                      // The user's browser downloads as the user set it; nothing here keeps it.
-                      attaching
-                          ? new PlaywrightSettings.Downloads(false, 0)
-                          : settings.downloads());
+                      source.downloads());
                 } catch (RuntimeException e) {
                   try {
                     prepared.discard();
@@ -385,13 +319,10 @@ public final class PlaywrightProvider implements CheckpointingProvider {
               // runtime's margin (and a Grid's launch).
               Math.max(policy.timeouts().actionMs(), policy.timeouts().navigationMs())
                   + settings.timeoutMarginMs()
-                  + (onGrid ? settings.grid().orElseThrow().launchTimeoutMs() : 0));
+                  + source.obtainMs());
       cancellation.throwIfCancelled();
       environment.reopenSaved();
-      if (drains != null) {
-        PlaywrightEnvironment watched = environment;
-        environment.gridNode().ifPresent(node -> drains.watch(watched, node));
-      }
+      source.opened(environment);
       return environment;
     } catch (RuntimeException e) {
       if (environment != null) {
@@ -399,92 +330,23 @@ public final class PlaywrightProvider implements CheckpointingProvider {
       } else {
         pool.leave(lane);
       }
-      if (!onGrid
-          && !attaching
+      if (source.reopensOnDeadLane()
           && !cancellation.isCancelled()
           && e instanceof PlaywrightException
           && !lane.usable()) {
         throw new LaneDied(lane.number, e);
       }
-      throw onGrid
-              && !cancellation.isCancelled()
-              && (e instanceof Lane.GridCapacityException
-                  || e instanceof Lane.GridUnreachableException
-                  || e instanceof GridLaunchException)
-          ? gridFailure(e)
-          : openFailure(e, cancellation);
-    } finally {
-      if (launching) {
-        gridSlots.launched();
-      }
-    }
-  }
-
-  /** How long the Chromium the cdp provider attaches to may take to say its version. */
-  private static final long ATTACH_CHECK_MS = 5_000;
-
-  /**
-   * On the lane's thread: a connection of its own to the Chromium the user runs, for one
-   * environment; {@code check} said what it is.
-   */
-  private Lane.Remote attach(Lane lane, CdpCheck check) {
-    CdpSettings cdp = settings.cdp().orElseThrow();
-    try {
-      return new Lane.Remote(
-          lane.attach(cdp.url(), ATTACH_CHECK_MS * 2),
-          Optional.empty(),
-          Optional.of("attached to " + check.browser() + " at " + cdp.url()));
-    } catch (PlaywrightException e) {
-      throw new BrowserException(
-          ErrorCode.BROWSER_PROVIDER_UNAVAILABLE,
-          "could not attach to the Chromium at "
-              + cdp.url()
-              + ": "
-              + ChromiumLog.summary(String.valueOf(e.getMessage()))
-              + " (is it still running, and is its DevTools port open to this host?)",
-          e);
-    }
-  }
-
-  /** On the lane's thread: a browser of its own on the Grid for one environment. */
-  private Lane.Remote launchRemote(Lane lane) {
-    try {
-      return lane.launchRemote(settings.grid().orElseThrow().launchTimeoutMs());
-    } catch (PlaywrightException e) {
-      throw new GridLaunchException(e, settings.grid().orElseThrow());
-    }
-  }
-
-  /** The browsers this provider is starting on the Grid, so that two never count one free slot. */
-  private final GridSlots gridSlots = new GridSlots();
-
-  /** On a Grid: what moves its environments off nodes that drain; else null. */
-  private final GridDrains drains;
-
-  /** A remote browser the Grid did not start. */
-  static final class GridLaunchException extends RuntimeException {
-    /** Whether the Grid did not start the browser within the launch timeout. */
-    final boolean timedOut;
-
-    /**
-     * Playwright's message with its call log, less what would show the Grid's header values (its
-     * log quotes them; they may hold a gateway's token); the raw exception is not kept.
-     */
-    GridLaunchException(PlaywrightException cause, GridSettings grid) {
-      super(redacted(String.valueOf(cause.getMessage()), grid), null, false, false);
-      this.timedOut = cause instanceof com.microsoft.playwright.TimeoutError;
-    }
-
-    private static String redacted(String message, GridSettings grid) {
-      String kept =
-          String.join(
-              "\n", message.lines().filter(l -> !l.contains("additional headers")).toList());
-      for (String value : grid.headers().values()) {
-        if (!value.isEmpty()) {
-          kept = kept.replace(value, "[REDACTED]");
+      if (!cancellation.isCancelled()) {
+        Optional<RuntimeException> own = source.failure(e);
+        if (own.isPresent()) {
+          throw own.get();
         }
       }
-      return kept;
+      throw openFailure(e, cancellation);
+    } finally {
+      if (launching) {
+        source.launched();
+      }
     }
   }
 
@@ -501,73 +363,6 @@ public final class PlaywrightProvider implements CheckpointingProvider {
     }
   }
 
-  /**
-   * On the lane's thread: the lane's spare context, given this environment's policy, when the
-   * environment starts empty; else a context made now (a restore's, with the checkpoint's storage).
-   */
-  private PreparedContext prepared(
-      Lane lane,
-      Optional<Lane.Remote> remote,
-      EnvironmentPolicy policy,
-      DestinationPolicy destinations,
-      String storageState) {
-    if (attaching) {
-      return PreparedContext.attached(
-          remote.orElseThrow().browser(),
-          settings.cdp().orElseThrow().url(),
-          // The user's Chromium judges its own requests (UserTabs): the proxy only judges.
-          PolicyProxy.judgeOnly(destinations, resolver),
-          policy.viewport(),
-          settings.cdp().orElseThrow().requestLevelPolicy());
-    }
-    if (remote.isPresent()) {
-      return PreparedContext.make(
-          remote.get().browser(),
-          new PolicyProxy(
-              destinations, resolver, upstream, settings.grid().orElseThrow().proxyAddress()),
-          policy.viewport(),
-          storageState,
-          settings.downloads().enabled());
-    }
-    // A spare's viewport is its browser context's, fixed when it was made (a page resized later
-    // would leave the context's next pages, a popup's, at the old size).
-    if (storageState == null && policy.viewport().equals(SPARE_VIEWPORT)) {
-      PreparedContext spare = lane.takeSpare();
-      if (spare != null && !answers(spare)) {
-        // Its renderer died while it waited: it is no one's loss, and a fresh one is made.
-        try {
-          spare.discard();
-        } catch (RuntimeException gone) {
-          // its context went with its renderer
-        }
-        spare = null;
-      }
-      if (spare != null) {
-        spare.proxy().assign(destinations);
-        return spare;
-      }
-    }
-    return PreparedContext.make(
-        lane.browser(),
-        new PolicyProxy(destinations, resolver, upstream),
-        policy.viewport(),
-        storageState,
-        settings.downloads().enabled());
-  }
-
-  private static boolean answers(PreparedContext spare) {
-    try {
-      spare.page().evaluate("1");
-      return true;
-    } catch (PlaywrightException e) {
-      return false;
-    }
-  }
-
-  /** The viewport of the contexts lanes make ahead of need: the one sessions get by default. */
-  private static final EnvironmentPolicy.Viewport SPARE_VIEWPORT =
-      new EnvironmentPolicy.Viewport(1280, 720);
-
   private static RuntimeException openFailure(RuntimeException e, Cancellation cancellation) {
     if (cancellation.isCancelled()) {
       return new java.util.concurrent.CancellationException("the browser open was cancelled");
@@ -581,59 +376,6 @@ public final class PlaywrightProvider implements CheckpointingProvider {
     return e;
   }
 
-  /** A browser the Grid could not give: the cause in words, with what to do about it. */
-  private RuntimeException gridFailure(RuntimeException e) {
-    GridSettings g = settings.grid().orElseThrow();
-    String message = String.valueOf(e.getMessage());
-    if (e instanceof Lane.GridCapacityException capacity && capacity.status.slots() == 0) {
-      // Not a full Grid: one with no Chrome at all, where waiting longer would not help.
-      return new BrowserException(
-          ErrorCode.BROWSER_PROVIDER_UNAVAILABLE,
-          "no node of the Selenium Grid at "
-              + g.url()
-              + " offered Chrome within "
-              + g.queueTimeoutMs()
-              + " ms (it has "
-              + capacity.status.describe()
-              + "): start a node with Chromium and chromium-driver (docs/operations.md: Running on Selenium Grid)",
-          e);
-    }
-    if (e instanceof Lane.GridCapacityException capacity) {
-      return new BrowserException(
-          ErrorCode.BROWSER_CAPACITY,
-          "the Selenium Grid at "
-              + g.url()
-              + " had no free slot within "
-              + g.queueTimeoutMs()
-              + " ms (plugins.browser.grid.queueTimeoutMs; it has "
-              + capacity.status.describe()
-              + "): try again later, or add nodes",
-          e);
-    }
-    if (e instanceof Lane.GridUnreachableException) {
-      message = "its status did not answer: " + message;
-    }
-    if (e instanceof GridLaunchException launch && launch.timedOut) {
-      return new BrowserException(
-          ErrorCode.BROWSER_PROVIDER_UNAVAILABLE,
-          "the Selenium Grid at "
-              + g.url()
-              + " did not start a browser within "
-              + g.launchTimeoutMs()
-              + " ms (plugins.browser.grid.launchTimeoutMs), though it had a free slot: is its"
-              + " node able to start Chromium (see the node's log)?",
-          e);
-    }
-    return new BrowserException(
-        ErrorCode.BROWSER_PROVIDER_UNAVAILABLE,
-        "the Selenium Grid at "
-            + g.url()
-            + " gave no browser: "
-            + ChromiumLog.summary(message)
-            + " (is the Grid running and reachable, and does a node offer Chrome?)",
-        e);
-  }
-
   /**
    * Starts the first browser of the pool now, in the background, so that the first environment
    * finds it running. Does nothing when the provider is unavailable.
@@ -641,43 +383,11 @@ public final class PlaywrightProvider implements CheckpointingProvider {
   public void prelaunch() {
     if (available()) {
       pool().prelaunch();
-      if (!attaching) {
-        // A Chromium the user runs goes through no policy proxy: nothing to warm.
+      if (source.warmsProxies()) {
         warmup();
       }
-      if (onGrid) {
-        logGrid();
-      }
+      source.started();
     }
-  }
-
-  /** The thread that logs the Grid's status as the grid provider starts; dispose waits for it. */
-  private Thread gridStatus;
-
-  /** The grid provider's start: its Grid as it stands, in the log, without holding the start. */
-  private synchronized void logGrid() {
-    settings
-        .grid()
-        .ifPresent(
-            g -> {
-              gridStatus =
-                  new Thread(
-                      () -> {
-                        GridCheck check = GridCheck.of(g);
-                        if (check.ok()) {
-                          LOG.info("browser provider {}: {}", GRID_ID, check.detail());
-                        } else {
-                          LOG.warn(
-                              "browser provider {}: {}; {}",
-                              GRID_ID,
-                              check.detail(),
-                              check.remedy());
-                        }
-                      },
-                      "periscope-grid-status");
-              gridStatus.setDaemon(true);
-              gridStatus.start();
-            });
   }
 
   /**
@@ -708,17 +418,9 @@ public final class PlaywrightProvider implements CheckpointingProvider {
               node.path().get(),
               settings.headless(),
               this::driverFiles,
-              settings.spare() && !onGrid && !attaching
-                  ? browser ->
-                      PreparedContext.make(
-                          browser,
-                          PolicyProxy.unassigned(resolver, upstream),
-                          SPARE_VIEWPORT,
-                          null,
-                          settings.downloads().enabled())
-                  : null,
-              onGrid ? settings.grid() : Optional.empty(),
-              attaching);
+              source.spares().orElse(null),
+              source.grid(),
+              source.attaches());
     }
     return pool;
   }
@@ -746,22 +448,13 @@ public final class PlaywrightProvider implements CheckpointingProvider {
   public void dispose() {
     BrowserPool closing;
     Thread warming;
-    Thread logging;
     synchronized (this) {
       closing = pool;
       pool = null;
       warming = warmup;
-      logging = gridStatus;
     }
     try {
-      if (logging != null) {
-        // Its status request is bounded (GridClient); so is this wait.
-        try {
-          logging.join(15_000);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }
+      source.dispose();
       if (warming != null) {
         // Its every step is bounded; it holds nothing once it ends.
         try {
@@ -769,9 +462,6 @@ public final class PlaywrightProvider implements CheckpointingProvider {
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
         }
-      }
-      if (drains != null) {
-        drains.close();
       }
       if (closing != null) {
         closing.close(settings.closeTimeoutMs());

@@ -208,9 +208,7 @@ class PlaywrightProviderTest {
     // What the log says of a stopped call: where the lane was held.
     String at = ((PlaywrightEnvironment) env).laneAt();
     assertTrue(
-        at.startsWith("PageImpl.navigate:")
-            && at.contains(" < PlaywrightEnvironment.navigateOnce:"),
-        at);
+        at.startsWith("PageImpl.navigate:") && at.contains(" < NavigationRoom.navigateOnce:"), at);
     env.abort();
     navigating.join(30_000);
     // The server still holds the response: only the abort can have ended the navigation.

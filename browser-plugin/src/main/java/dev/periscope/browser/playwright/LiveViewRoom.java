@@ -1,0 +1,87 @@
+package dev.periscope.browser.playwright;
+
+import com.microsoft.playwright.Page;
+import dev.periscope.api.browser.BrowserException;
+import dev.periscope.api.browser.ErrorCode;
+
+/**
+ * The environment's side of a live view ({@link LivePage}): the screencast of the current tab, a
+ * person's input played on the page shown, and the page's state the view compares.
+ */
+final class LiveViewRoom {
+  private final PlaywrightEnvironment env;
+
+  LiveViewRoom(PlaywrightEnvironment env) {
+    this.env = env;
+  }
+
+  AutoCloseable screencast(
+      int maxWidth,
+      int maxHeight,
+      java.util.function.Consumer<dev.periscope.api.browser.spi.LiveViewEnvironment.Frame> frames) {
+    Page page = env.tab().page;
+    com.microsoft.playwright.CDPSession cdp =
+        env.call(
+            "starting the live view",
+            () -> {
+              var started =
+                  LivePage.startScreencast(env.context(), page, maxWidth, maxHeight, frames);
+              env.tabs().personHolds(true);
+              livePage = page;
+              return started;
+            });
+    return () -> {
+      try {
+        env.call(
+            "stopping the live view",
+            () -> {
+              try {
+                // A page that holds a dialog open answers no command of this session until the
+                // dialog is answered: it stops acknowledging frames now, and goes after the answer.
+                LivePage.stopAcknowledging(cdp);
+                if (page.isClosed()) {
+                  // nothing to stop: the session went with its page
+                } else if (env.tab().page == page && env.tab().dialogs.pending().isPresent()) {
+                  env.tab().dialogs.afterAnswer(() -> LivePage.stopScreencast(cdp));
+                } else {
+                  LivePage.stopScreencast(cdp);
+                }
+              } finally {
+                // Only now: a page the person's last input opened may have come meanwhile.
+                livePage = null;
+                env.tabs().personHolds(false);
+              }
+              return null;
+            });
+      } catch (RuntimeException gone) {
+        // the page or the browser went first, and the screencast with it
+      }
+    };
+  }
+
+  /** The page a live view shows while one runs; the person's input goes there. Lane thread. */
+  private Page livePage;
+
+  void play(dev.periscope.api.browser.spi.LiveViewEnvironment.PersonInput input) {
+    // As an action: a tab it opens is kept (not closed as a stray), a dialog it opens waits.
+    env.act(
+        "playing a person's input",
+        () -> {
+          Page shown = livePage != null ? livePage : env.tab().page;
+          if (shown.isClosed()) {
+            throw new BrowserException(
+                ErrorCode.BROWSER_ENVIRONMENT_CLOSED, "the page the person was shown closed");
+          }
+          LivePage.play(shown, input);
+          return null;
+        });
+  }
+
+  dev.periscope.api.browser.spi.LiveViewEnvironment.State pageState() {
+    // A dialog the page holds open answers no script: its URL and cookies are read all the same.
+    return env.call(
+        "reading the page's state",
+        () ->
+            LivePage.state(env.context(), env.tab().page, env.tab().dialogs.pending().isPresent()));
+  }
+}
