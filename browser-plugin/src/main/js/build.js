@@ -15,6 +15,7 @@ export const SCRIPTS = [
   'mark-secret', 'fill-secret', 'shows-text', 'still-shown', 'storage-digests', 'choose-suggestion', 'select-fit',
   'watch-typing', 'typing-settled', 'view', 'screenshot-size', 'state-digest', 'session-entries',
   'read-registry', 'hand-over', 'focused-field', 'quote-names', 'reach-proxy',
+  'caret-at-end',
 ];
 // Parts of the observation the Java tests run on their own (LabelsTest, AccessibleNamesTest): among the test
 // classes only.

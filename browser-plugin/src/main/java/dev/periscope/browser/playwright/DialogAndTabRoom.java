@@ -116,7 +116,9 @@ final class DialogAndTabRoom {
       env.tab()
           .page
           .waitForCondition(
-              navigated, new Page.WaitForConditionOptions().setTimeout(env.navigationTimeoutMs()));
+              navigated,
+              new Page.WaitForConditionOptions()
+                  .setTimeout(env.policy().timeouts().navigationMs()));
     } catch (PlaywrightException stayed) {
       // The observation after shows where the page is.
     }

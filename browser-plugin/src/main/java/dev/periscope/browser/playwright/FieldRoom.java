@@ -83,13 +83,36 @@ final class FieldRoom {
                 && !Character.isISOControl(key.codePointAt(0))) {
               target.fill(value.substring(0, last));
               // The caret at the end, wherever the page's handling of the fill put it.
-              target.evaluate(
-                  "el => { el.focus(); try { const n = el.value.length;"
-                      + " el.setSelectionRange(n, n); } catch (e) {} }");
+              target.evaluate(CARET_AT_END);
               env.tab().page.keyboard().type(key);
             } else {
               target.fill(value);
             }
+          } finally {
+            target.dispose();
+          }
+          reactionToTyping(typing);
+          return null;
+        });
+  }
+
+  /** caret-at-end.js: focuses a field with the caret after its value. */
+  private static final String CARET_AT_END = PageScripts.script("caret-at-end");
+
+  /**
+   * Empties a field as a person selecting its text and deleting it would (Playwright's fill of
+   * nothing: focus, select all, delete): the page's input handlers run, and the observation after
+   * it waits for the page's reaction as after a fill.
+   */
+  void clear(BrowserAction.Clear action, ProviderElement element) {
+    env.guarded(
+        "clearing the field",
+        () -> {
+          ElementHandle target = env.resolve(element);
+          long typing;
+          try {
+            typing = watchTyping();
+            target.fill("");
           } finally {
             target.dispose();
           }

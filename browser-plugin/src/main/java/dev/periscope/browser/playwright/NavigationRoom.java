@@ -168,7 +168,7 @@ final class NavigationRoom {
                 ErrorCode.BROWSER_NAVIGATION_FAILED,
                 url
                     + " sent no response headers within "
-                    + env.navigationTimeoutMs()
+                    + env.policy().timeouts().navigationMs()
                     + " ms; that page was closed and a fresh one opened",
                 e);
           } catch (PlaywrightException e) {
@@ -198,7 +198,8 @@ final class NavigationRoom {
           try {
             // Not the whole navigation timeout: what follows (the guards' check, the observation)
             // must fit in the same call, and a page still loading then is observed as it stands.
-            long loadDeadline = timeoutEnds - loadReserveMs(env.navigationTimeoutMs()) * 1_000_000L;
+            long loadDeadline =
+                timeoutEnds - loadReserveMs(env.policy().timeouts().navigationMs()) * 1_000_000L;
             env.tab()
                 .page
                 .waitForLoadState(
@@ -270,7 +271,8 @@ final class NavigationRoom {
     // The navigations share one deadline, as a step's would.
     CallDeadline reopen =
         CallDeadline.startingNow(
-            Math.min(env.navigationTimeoutMs(), REOPEN_BUDGET_MS), env.timeoutMarginMs());
+            Math.min(env.policy().timeouts().navigationMs(), REOPEN_BUDGET_MS),
+            env.timeoutMarginMs());
     Tab first = env.tab();
     List<String> reopening = urls.subList(0, Math.min(urls.size(), env.tabs().max()));
     for (int i = 0; i < reopening.size(); i++) {

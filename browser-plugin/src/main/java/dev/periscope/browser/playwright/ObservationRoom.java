@@ -25,6 +25,33 @@ final class ObservationRoom {
     this.env = env;
   }
 
+  /** The page answers a trivial script, or fails at once: its own deadline is the runtime's. */
+  void probe() {
+    // A page that holds a dialog open runs no script, and answers for itself: it waits. So does
+    // one on its way to another document, which Chromium runs no script in until it comes.
+    env.call(
+        "checking the page",
+        () -> {
+          Tab t = env.tab();
+          if (t.dialogs.pending().isPresent() || t.guards.navigating()) {
+            return null;
+          }
+          try {
+            return env.lane().briefly(PROBE_FIRST_MS, () -> t.page.evaluate("1"));
+          } catch (PlaywrightException held) {
+            // A navigation that set off as the script went: the page is on its way, not stuck.
+            return t.guards.navigating() ? null : t.page.evaluate("1");
+          }
+        });
+  }
+
+  /**
+   * How long a liveness check's script may take before the check looks again whether the page set
+   * off for another document meanwhile (and then lets it be); else it asks again, within the
+   * runtime's deadline.
+   */
+  private static final long PROBE_FIRST_MS = 1_000;
+
   ProviderObservation observe(ObservationBudget budget) {
     // Within the runtime's deadline for an observation (the action timeout and its margin): a
     // script held by a navigation that set off meanwhile fails the observation, not the browser.

@@ -79,6 +79,11 @@ final class PlaywrightActions implements BrowserAction.Handler {
   }
 
   @Override
+  public void clear(BrowserAction.Clear action, ProviderElement element) {
+    fields.clear(action, element);
+  }
+
+  @Override
   public void press(BrowserAction.Press action, ProviderElement element) {
     fields.press(action, element);
   }

@@ -2,7 +2,6 @@ package dev.periscope.browser.playwright;
 
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.ElementHandle;
-import com.microsoft.playwright.Page;
 import com.microsoft.playwright.PlaywrightException;
 import com.microsoft.playwright.options.LoadState;
 import dev.periscope.api.browser.BrowserAction;
@@ -54,16 +53,12 @@ final class PlaywrightEnvironment
 
   private final Runnable onClosed;
   private final long closeTimeoutMs;
-  private final long navigationTimeoutMs;
   private final EnvironmentPolicy policy;
 
   /** The downloads actions start, kept in quarantine until the runtime takes them. */
   private final PageDownloads downloads;
 
   private final PlaywrightSettings.Downloads downloadPolicy;
-
-  /** How long a dialog an action opened waits for its answer before it is dismissed. */
-  private final long dialogTimeoutMs;
 
   /**
    * The page-global name of this environment's registry: random, so page scripts cannot rely on it.
@@ -113,11 +108,9 @@ final class PlaywrightEnvironment
     String registryKey = prepared.registryKey();
     this.downloadPolicy = downloadPolicy;
     this.downloads = new PageDownloads(downloadPolicy);
-    this.dialogTimeoutMs = dialogTimeoutMs;
     this.proxy = proxy;
     this.registryKey = registryKey;
     this.policy = policy;
-    this.navigationTimeoutMs = policy.timeouts().navigationMs();
     this.closeTimeoutMs = closeTimeoutMs;
     this.timeoutMarginMs = timeoutMarginMs;
     this.lane = lane;
@@ -131,8 +124,8 @@ final class PlaywrightEnvironment
             context,
             prepared.page(),
             maxTabs,
-            navigationTimeoutMs,
-            this::equip,
+            policy.timeouts().navigationMs(),
+            new TabWatchers(this, downloads, dialogTimeoutMs, faults)::equip,
             this::ending,
             place.user());
     this.state = saving.map(files -> new EnvironmentState(context, tabs, files, storageCapBytes));
@@ -326,10 +319,6 @@ final class PlaywrightEnvironment
     return policy;
   }
 
-  long navigationTimeoutMs() {
-    return navigationTimeoutMs;
-  }
-
   long timeoutMarginMs() {
     return timeoutMarginMs;
   }
@@ -366,6 +355,11 @@ final class PlaywrightEnvironment
     return closed.get() || aborted;
   }
 
+  /** Where its context is ({@link BrowserPlace}). */
+  BrowserPlace place() {
+    return place;
+  }
+
   /** Whether this environment is closing or was aborted, for those that watch it from outside. */
   boolean ended() {
     return ending();
@@ -381,68 +375,6 @@ final class PlaywrightEnvironment
     return tabs.current();
   }
 
-  /** Gives {@code t} the page {@code page} and what watches it. */
-  private void equip(Tab t, Page page) {
-    place.user().ifPresent(u -> u.equip(page));
-    t.page = page;
-    t.guards =
-        new PageGuards(
-            page,
-            context.newCDPSession(page),
-            registryKey,
-            navigationTimeoutMs,
-            () -> tabs.takeClosedPages(t),
-            count -> tabs.awaitOpened(count, waitsEnd()),
-            lane,
-            this::waitsEnd,
-            this::ending,
-            downloads);
-    t.clickListeners = new ClickListeners(t.guards.control(), registryKey);
-    t.navigations = new NavigationOutcomes(page, proxy);
-    t.dialogs =
-        new PageDialogs(
-            page,
-            lane,
-            dialogTimeoutMs,
-            policy.timeouts().actionMs(),
-            line -> t.guards.report(line));
-    t.observedFrames = List.of();
-    ActionStage downloadsKept = downloads.stage(() -> t.page.url());
-    t.opening =
-        ActionPipeline.of(
-            t.dialogs, downloadsKept, t.navigations, newWindows, t.guards, t.dialogs.work);
-    var acting = new java.util.ArrayList<ActionStage>(t.opening.stages());
-    acting.add(0, documentArrived);
-    t.acting = ActionPipeline.of(acting.toArray(ActionStage[]::new));
-    t.unguarded = ActionPipeline.of(t.dialogs, newWindows, t.dialogs.work);
-    faults.watchRenderer(page);
-  }
-
-  /**
-   * The tabs' stage ({@link EnvironmentTabs#around}): a page that opens while an action runs is its
-   * tab. Read as it runs: the first tab is equipped while the tabs are being made.
-   */
-  private final ActionStage newWindows =
-      new ActionStage() {
-        @Override
-        public <T> T around(String what, java.util.concurrent.Callable<T> rest) throws Exception {
-          return tabs.around(what, rest);
-        }
-      };
-
-  /**
-   * The first stage of an action on the page's document: a navigation under way must have brought
-   * it ({@link #awaitDocument}).
-   */
-  private final ActionStage documentArrived =
-      new ActionStage() {
-        @Override
-        public <T> T around(String what, java.util.concurrent.Callable<T> rest) throws Exception {
-          awaitDocument(what, ErrorCode.BROWSER_STALE_REFERENCE);
-          return rest.call();
-        }
-      };
-
   @Override
   public void onFault(java.util.function.Consumer<EnvironmentFault> listener) {
     faults.onFault(listener);
@@ -451,30 +383,8 @@ final class PlaywrightEnvironment
   /** The page answers a trivial script, or fails at once: its own deadline is the runtime's. */
   @Override
   public void probe() {
-    // A page that holds a dialog open runs no script, and answers for itself: it waits. So does
-    // one on its way to another document, which Chromium runs no script in until it comes.
-    call(
-        "checking the page",
-        () -> {
-          Tab t = tab();
-          if (t.dialogs.pending().isPresent() || t.guards.navigating()) {
-            return null;
-          }
-          try {
-            return lane.briefly(PROBE_FIRST_MS, () -> t.page.evaluate("1"));
-          } catch (PlaywrightException held) {
-            // A navigation that set off as the script went: the page is on its way, not stuck.
-            return t.guards.navigating() ? null : t.page.evaluate("1");
-          }
-        });
+    observation.probe();
   }
-
-  /**
-   * How long a liveness check's script may take before the check looks again whether the page set
-   * off for another document meanwhile (and then lets it be); else it asks again, within the
-   * runtime's deadline.
-   */
-  private static final long PROBE_FIRST_MS = 1_000;
 
   /**
    * Runs an action on the lane's thread and then reports, as {@code BROWSER_POLICY_DENIED},

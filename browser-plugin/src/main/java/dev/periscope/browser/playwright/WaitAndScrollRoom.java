@@ -57,7 +57,7 @@ final class WaitAndScrollRoom {
   void waitFor(BrowserAction.Wait action, ProviderElement element) {
     BrowserAction.Wait.Until until = action.until();
     long timeoutMs = action.timeoutMs();
-    double timeout = Math.min(timeoutMs, env.navigationTimeoutMs());
+    double timeout = Math.min(timeoutMs, env.policy().timeouts().navigationMs());
     env.act(
         "waiting for " + until.id(),
         () -> {

@@ -510,8 +510,8 @@ public sealed interface BrowserAction<R> {
 
   /**
    * Empties a field (a text field, a textarea, an editable element) named by its ref, as a person
-   * selecting its text and deleting it would: the page's input and change handlers run. A password
-   * field may be emptied: nothing enters it. Since host API 2.10.0.
+   * selecting its text and deleting it would: the page's input handlers run. A password field may
+   * be emptied: nothing enters it. Since host API 2.10.0.
    */
   record Clear(String observationId, String elementRef) implements PageAction<Done> {
     public String kind() {
