@@ -28,87 +28,70 @@ public record BrowserSettings(
     CredentialSettings credentials,
     dev.periscope.browser.handoff.LiveViewServer.Settings handoff) {
 
-  /** A numeric setting: its name in {@code plugins.browser}, its default and its bounds. */
-  public record Bound(String name, int defaultValue, int min, int max) {
-    public int read(PluginConfiguration config) {
-      Object raw = config.at(name).orElse(defaultValue);
-      if (!(raw instanceof Number n)
-          || n.doubleValue() != Math.rint(n.doubleValue())
-          || n.longValue() < min
-          || n.longValue() > max) {
-        throw new ConfigurationException(
-            "plugins.browser." + name,
-            "plugins.browser."
-                + name
-                + " must be an integer from "
-                + min
-                + " to "
-                + max
-                + " (found "
-                + raw
-                + ")");
-      }
-      return n.intValue();
-    }
-  }
-
-  public static final Bound OBSERVE_MAX_TEXT_CHARS =
-      new Bound("observeMaxTextChars", 12_000, 1, 60_000);
-  public static final Bound OBSERVE_MAX_ELEMENTS = new Bound("observeMaxElements", 100, 1, 500);
-  public static final Bound ACTION_TIMEOUT_MS = new Bound("actionTimeoutMs", 10_000, 100, 120_000);
-  public static final Bound NAVIGATION_TIMEOUT_MS =
-      new Bound("navigationTimeoutMs", 30_000, 100, 300_000);
-  public static final Bound CLEANUP_TIMEOUT_MS =
-      new Bound("cleanupTimeoutMs", 10_000, 100, 120_000);
+  public static final SettingBound OBSERVE_MAX_TEXT_CHARS =
+      new SettingBound("observeMaxTextChars", 12_000, 1, 60_000);
+  public static final SettingBound OBSERVE_MAX_ELEMENTS =
+      new SettingBound("observeMaxElements", 100, 1, 500);
+  public static final SettingBound ACTION_TIMEOUT_MS =
+      new SettingBound("actionTimeoutMs", 10_000, 100, 120_000);
+  public static final SettingBound NAVIGATION_TIMEOUT_MS =
+      new SettingBound("navigationTimeoutMs", 30_000, 100, 300_000);
+  public static final SettingBound CLEANUP_TIMEOUT_MS =
+      new SettingBound("cleanupTimeoutMs", 10_000, 100, 120_000);
 
   /**
    * How long past its own timeout a step of a call may run before the runtime stops it and discards
    * the browser.
    */
-  public static final Bound TIMEOUT_MARGIN_MS = new Bound("timeoutMarginMs", 2_000, 100, 60_000);
+  public static final SettingBound TIMEOUT_MARGIN_MS =
+      new SettingBound("timeoutMarginMs", 2_000, 100, 60_000);
 
   /** How long the page has to answer a liveness check. */
-  public static final Bound LIVENESS_TIMEOUT_MS =
-      new Bound("livenessTimeoutMs", 5_000, 200, 60_000);
+  public static final SettingBound LIVENESS_TIMEOUT_MS =
+      new SettingBound("livenessTimeoutMs", 5_000, 200, 60_000);
 
   /** How long a dialog an action opened waits for the model's answer before it is dismissed. */
-  public static final Bound DIALOG_TIMEOUT_MS =
-      new Bound("dialogTimeoutMs", 60_000, 1_000, 600_000);
+  public static final SettingBound DIALOG_TIMEOUT_MS =
+      new SettingBound("dialogTimeoutMs", 60_000, 1_000, 600_000);
 
   /** The most tabs one environment keeps open. */
-  public static final Bound MAX_TABS = new Bound("maxTabs", 8, 1, 32);
+  public static final SettingBound MAX_TABS = new SettingBound("maxTabs", 8, 1, 32);
 
   /** The most bytes of IndexedDB and session storage one checkpoint keeps. */
-  public static final Bound MAX_CHECKPOINT_STORAGE_BYTES =
-      new Bound("maxCheckpointStorageBytes", 16 * 1024 * 1024, 0, 256 * 1024 * 1024);
+  public static final SettingBound MAX_CHECKPOINT_STORAGE_BYTES =
+      new SettingBound("maxCheckpointStorageBytes", 16 * 1024 * 1024, 0, 256 * 1024 * 1024);
 
   /** The most bytes of attachments one upload takes. */
-  public static final Bound UPLOAD_MAX_BYTES =
-      new Bound("uploads.maxBytes", 10 * 1024 * 1024, 1, 100 * 1024 * 1024);
+  public static final SettingBound UPLOAD_MAX_BYTES =
+      new SettingBound("uploads.maxBytes", 10 * 1024 * 1024, 1, 100 * 1024 * 1024);
 
   /** The most bytes one download may take. */
-  public static final Bound DOWNLOAD_MAX_BYTES =
-      new Bound("downloads.maxBytes", 25 * 1024 * 1024, 1, 1024 * 1024 * 1024);
+  public static final SettingBound DOWNLOAD_MAX_BYTES =
+      new SettingBound("downloads.maxBytes", 25 * 1024 * 1024, 1, 1024 * 1024 * 1024);
 
   /** The most bytes one agent session's downloads may take in the attachment store together. */
-  public static final Bound DOWNLOAD_SESSION_BUDGET_BYTES =
-      new Bound("downloads.sessionBudgetBytes", 100 * 1024 * 1024, 1, Integer.MAX_VALUE);
+  public static final SettingBound DOWNLOAD_SESSION_BUDGET_BYTES =
+      new SettingBound("downloads.sessionBudgetBytes", 100 * 1024 * 1024, 1, Integer.MAX_VALUE);
 
   /** How many browsers (a driver and a Chromium each) the project's sessions share at most. */
-  public static final Bound POOL_BROWSERS =
-      new Bound("pool.browsers", PlaywrightSettings.defaultBrowsers(), 1, 8);
+  public static final SettingBound POOL_BROWSERS =
+      new SettingBound("pool.browsers", PlaywrightSettings.defaultBrowsers(), 1, 8);
 
-  public static final Bound MAX_SCREENSHOT_PIXELS =
-      new Bound("maxScreenshotPixels", 16_000_000, 1, 100_000_000);
-  public static final Bound MAX_SCREENSHOT_BYTES =
-      new Bound("maxScreenshotBytes", 16 * 1024 * 1024, 1, 64 * 1024 * 1024);
-  public static final Bound MAX_TRANSITIONS_IN_MEMORY =
-      new Bound("maxTransitionsInMemory", 500, 1, 100_000);
-  public static final Bound CHECKPOINT_TTL_HOURS = new Bound("checkpointTtlHours", 720, 1, 87_600);
-  public static final Bound MAX_CHECKPOINTS = new Bound("maxCheckpoints", 200, 1, 100_000);
+  public static final SettingBound MAX_SCREENSHOT_PIXELS =
+      new SettingBound("maxScreenshotPixels", 16_000_000, 1, 100_000_000);
+  public static final SettingBound MAX_SCREENSHOT_BYTES =
+      new SettingBound("maxScreenshotBytes", 16 * 1024 * 1024, 1, 64 * 1024 * 1024);
+  public static final SettingBound MAX_TRANSITIONS_IN_MEMORY =
+      new SettingBound("maxTransitionsInMemory", 500, 1, 100_000);
+  public static final SettingBound CHECKPOINT_TTL_HOURS =
+      new SettingBound("checkpointTtlHours", 720, 1, 87_600);
+  public static final SettingBound MAX_CHECKPOINTS =
+      new SettingBound("maxCheckpoints", 200, 1, 100_000);
 
-  public static final Bound VIEWPORT_WIDTH = new Bound("viewport.width", 1280, 320, 3840);
-  public static final Bound VIEWPORT_HEIGHT = new Bound("viewport.height", 720, 240, 2160);
+  public static final SettingBound VIEWPORT_WIDTH =
+      new SettingBound("viewport.width", 1280, 320, 3840);
+  public static final SettingBound VIEWPORT_HEIGHT =
+      new SettingBound("viewport.height", 720, 240, 2160);
 
   /** Device pixels per CSS pixel, a fraction allowed (a 1.5 laptop screen): the default. */
   static final double DEVICE_SCALE_FACTOR = 1;
@@ -265,7 +248,7 @@ public record BrowserSettings(
         address, HANDOFF_PORT.read(config));
   }
 
-  public static final Bound HANDOFF_PORT = new Bound("handoff.port", 0, 0, 65_535);
+  public static final SettingBound HANDOFF_PORT = new SettingBound("handoff.port", 0, 0, 65_535);
 
   /** {@code credentials.modelTypedPasswords}: {@code allow} or {@code refuse} (the default). */
   private static boolean modelTypedPasswords(PluginConfiguration config) {

@@ -17,17 +17,18 @@ import org.junit.jupiter.api.Test;
 /**
  * Each numeric setting's bounds and default are written twice: in plugin.yaml's schema, which the
  * host checks a project against (and the configuration reference shows), and in the {@link
- * BrowserSettings.Bound} the plugin reads it with. This pins them together: every integer setting
- * of the schema has a Bound with its minimum, maximum and default, and every Bound a setting.
+ * SettingBound} the plugin reads it with. This pins them together: every integer setting of the
+ * schema has a SettingBound with its minimum, maximum and default, and every SettingBound a
+ * setting.
  */
 class SettingsBoundsTest {
-  /** Every Bound the plugin reads settings with, by its name under plugins.browser. */
-  static Map<String, BrowserSettings.Bound> bounds() throws IllegalAccessException {
-    Map<String, BrowserSettings.Bound> all = new TreeMap<>();
+  /** Every SettingBound the plugin reads settings with, by its name under plugins.browser. */
+  static Map<String, SettingBound> bounds() throws IllegalAccessException {
+    Map<String, SettingBound> all = new TreeMap<>();
     for (Class<?> c : List.of(BrowserSettings.class, GridSettings.class)) {
       for (Field f : c.getDeclaredFields()) {
-        if (Modifier.isStatic(f.getModifiers()) && f.getType() == BrowserSettings.Bound.class) {
-          BrowserSettings.Bound b = (BrowserSettings.Bound) f.get(null);
+        if (Modifier.isStatic(f.getModifiers()) && f.getType() == SettingBound.class) {
+          SettingBound b = (SettingBound) f.get(null);
           all.put(b.name(), b);
         }
       }
@@ -63,14 +64,14 @@ class SettingsBoundsTest {
 
   @Test
   void everyIntegerSettingOfTheSchemaIsReadWithItsOwnBoundsAndDefault() throws Exception {
-    Map<String, BrowserSettings.Bound> bounds = bounds();
+    Map<String, SettingBound> bounds = bounds();
     Map<String, Map<String, Object>> integers = schema("integer");
     List<String> differ = new ArrayList<>();
     integers.forEach(
         (path, s) -> {
-          BrowserSettings.Bound b = bounds.get(path);
+          SettingBound b = bounds.get(path);
           if (b == null) {
-            differ.add(path + ": no Bound reads it");
+            differ.add(path + ": no SettingBound reads it");
             return;
           }
           if (((Number) s.get("minimum")).longValue() != b.min()
@@ -81,7 +82,7 @@ class SettingsBoundsTest {
                     + s.get("minimum")
                     + ".."
                     + s.get("maximum")
-                    + ", Bound "
+                    + ", SettingBound "
                     + b.min()
                     + ".."
                     + b.max());
@@ -91,12 +92,13 @@ class SettingsBoundsTest {
           if (d == null
               ? !path.equals("pool.browsers")
               : ((Number) d).longValue() != b.defaultValue()) {
-            differ.add(path + ": schema default " + d + ", Bound " + b.defaultValue());
+            differ.add(path + ": schema default " + d + ", SettingBound " + b.defaultValue());
           }
         });
     bounds.keySet().stream()
         .filter(name -> !integers.containsKey(name))
-        .forEach(name -> differ.add(name + ": a Bound for no integer setting of the schema"));
+        .forEach(
+            name -> differ.add(name + ": a SettingBound for no integer setting of the schema"));
     assertEquals(List.of(), differ);
     assertTrue(integers.size() >= 25, integers.keySet().toString());
   }

@@ -2,7 +2,7 @@ package dev.periscope.browser.playwright;
 
 import dev.periscope.api.ConfigurationException;
 import dev.periscope.api.PluginConfiguration;
-import dev.periscope.browser.BrowserSettings;
+import dev.periscope.browser.SettingBound;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.LinkedHashMap;
@@ -30,16 +30,16 @@ public record GridSettings(
   /**
    * How often, while environments are open on the Grid, its status is read for nodes that drain.
    */
-  public static final BrowserSettings.Bound DRAIN_CHECK_MS =
-      new BrowserSettings.Bound("grid.drainCheckMs", 5_000, 1_000, 600_000);
+  public static final SettingBound DRAIN_CHECK_MS =
+      new SettingBound("grid.drainCheckMs", 5_000, 1_000, 600_000);
 
   /** How long a new browser waits for a free slot. */
-  public static final BrowserSettings.Bound QUEUE_TIMEOUT_MS =
-      new BrowserSettings.Bound("grid.queueTimeoutMs", 60_000, 1_000, 600_000);
+  public static final SettingBound QUEUE_TIMEOUT_MS =
+      new SettingBound("grid.queueTimeoutMs", 60_000, 1_000, 600_000);
 
   /** How long the Grid may take to start a browser, once a slot was free. */
-  public static final BrowserSettings.Bound LAUNCH_TIMEOUT_MS =
-      new BrowserSettings.Bound("grid.launchTimeoutMs", 60_000, 1_000, 600_000);
+  public static final SettingBound LAUNCH_TIMEOUT_MS =
+      new SettingBound("grid.launchTimeoutMs", 60_000, 1_000, 600_000);
 
   /**
    * The project's {@code plugins.browser.grid} section, if it has one; every value is checked, and
