@@ -58,7 +58,6 @@ final class Environment {
   private volatile boolean aborted;
   private volatile boolean closed;
   private volatile LostEnvironment lost;
-  private volatile long lastAnswer = System.nanoTime();
   private volatile Watchdog.Timer liveness = () -> {};
 
   /**
@@ -85,6 +84,7 @@ final class Environment {
     this.watchdog = watchdog;
     this.timeouts = timeouts;
     this.refs = new ObservationRefs(id, generation);
+    this.answers = new PageLiveness(delegate, watchdog, timeouts, this::fault, () -> aborted);
     String where;
     try {
       where = delegate.placement().orElse(null);
@@ -100,6 +100,9 @@ final class Environment {
     }
     this.attached = shared;
   }
+
+  /** When the page last answered, and the liveness check. */
+  private final PageLiveness answers;
 
   /** Whether it works in a browser someone else runs: the journal records its attach and detach. */
   final boolean attached;
@@ -338,9 +341,8 @@ final class Environment {
                 "the call was cancelled before the browser started on it; nothing was done")
             .withUrl(lastUrl());
       }
-      if (System.nanoTime() - lastAnswer
-          > TimeUnit.MILLISECONDS.toNanos(timeouts.checkAfterPauseMs())) {
-        checkResponsive();
+      if (answers.silentFor(timeouts.checkAfterPauseMs())) {
+        answers.check();
         if (aborted) {
           throw gone();
         }
@@ -394,12 +396,12 @@ final class Environment {
     } catch (RuntimeException e) {
       stop.close();
       if (mayBeThePages(e)) {
-        checkResponsive();
+        answers.check();
       }
       throw e;
     }
     stop.close();
-    lastAnswer = System.nanoTime();
+    answers.answered();
     return result;
   }
 
@@ -413,45 +415,6 @@ final class Environment {
   }
 
   /**
-   * A liveness check: the page must answer within the liveness timeout, or the environment is
-   * faulted as unresponsive. The provider ends its own wait past that timeout ({@link
-   * CallDeadline#answerBy()}): a check that fails once the timeout has passed is a missed answer
-   * too. Caller holds the queue.
-   */
-  private void checkResponsive() {
-    if (aborted) {
-      return;
-    }
-    CallDeadline deadline = CallDeadline.startingNow(timeouts.livenessMs(), 0);
-    Runnable unresponsive =
-        () ->
-            fault(
-                new EnvironmentFault(
-                    EnvironmentFault.Cause.UNRESPONSIVE,
-                    "the page did not answer a liveness check within "
-                        + timeouts.livenessMs()
-                        + " ms"));
-    Watchdog.Timer stop = watchdog.after(timeouts.livenessMs(), unresponsive);
-    try {
-      delegate.within(
-          deadline,
-          () -> {
-            delegate.probe();
-            return null;
-          });
-      lastAnswer = System.nanoTime();
-    } catch (RuntimeException failed) {
-      // A quick failure is not a missed answer: a page that is navigating, or one that died, which
-      // its provider reports.
-      if (CallDeadline.passed(deadline.timeoutEnds())) {
-        unresponsive.run();
-      }
-    } finally {
-      stop.close();
-    }
-  }
-
-  /**
    * Between operations: checks the page still answers, unless an operation holds the queue or one
    * just did.
    */
@@ -460,10 +423,7 @@ final class Environment {
       retireIfIdle();
       return;
     }
-    if (!usable()
-        || closed
-        || System.nanoTime() - lastAnswer
-            < TimeUnit.MILLISECONDS.toNanos(timeouts.livenessIntervalMs())) {
+    if (!usable() || closed || !answers.silentFor(timeouts.livenessIntervalMs())) {
       return;
     }
     if (!queue.tryEnterNow()) {
@@ -471,7 +431,7 @@ final class Environment {
     }
     try {
       if (usable() && !closed) {
-        checkResponsive();
+        answers.check();
       }
     } finally {
       queue.exit();

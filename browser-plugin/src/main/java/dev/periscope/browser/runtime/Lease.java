@@ -23,10 +23,10 @@ import java.util.function.Supplier;
  * admitted action yields a transition, recorded with the runtime whether it succeeded or not.
  */
 final class Lease implements BrowserLease {
-  private final DefaultBrowserRuntime runtime;
-  private final Slot slot;
-  private final Environment environment;
-  private final AtomicBoolean released = new AtomicBoolean();
+  final DefaultBrowserRuntime runtime;
+  final Slot slot;
+  final Environment environment;
+  final AtomicBoolean released = new AtomicBoolean();
   private final CallFailures failures;
 
   /**
@@ -68,7 +68,7 @@ final class Lease implements BrowserLease {
    * Observes on the queue, with every secret filled in this session redacted; {@code shown} when
    * the model sees this observation. Caller holds the queue.
    */
-  private Observation observeNow(ObservationBudget budget, boolean shown) {
+  Observation observeNow(ObservationBudget budget, boolean shown) {
     ProviderObservation seen =
         environment.step(
             "observing the page",
@@ -108,7 +108,7 @@ final class Lease implements BrowserLease {
    * An event of the session's journal in its audit trail: not an action of the model's, but what
    * happened to its page ({@code kind}: a challenge seen, a handoff), {@code cause} saying what.
    */
-  private void journal(
+  void journal(
       String kind,
       String cause,
       Transition.Outcome outcome,
@@ -154,7 +154,7 @@ final class Lease implements BrowserLease {
     return (BrowserAction<R>) point.withView(view);
   }
 
-  private RuntimeSettings.Timeouts timeouts() {
+  RuntimeSettings.Timeouts timeouts() {
     return environment.timeouts();
   }
 
@@ -388,9 +388,6 @@ final class Lease implements BrowserLease {
         });
   }
 
-  /** The widest and tallest frame a live view streams. */
-  private static final int LIVE_VIEW_MAX_PIXELS = 1600;
-
   @Override
   public dev.periscope.api.browser.HandoffOutcome handOff(
       String message, long timeoutMs, ObservationBudget budget, Cancellation cancellation) {
@@ -423,108 +420,8 @@ final class Lease implements BrowserLease {
                   ErrorCode.BROWSER_ACTION_CANCELLED,
                   "the call was cancelled before the page was handed over; nothing was done");
             }
-            return handOffNow(desk, message, timeoutMs, budget, cancellation);
+            return new LeaseHandoff(this).hold(desk, message, timeoutMs, budget, cancellation);
           });
-    }
-  }
-
-  private dev.periscope.api.browser.HandoffOutcome handOffNow(
-      dev.periscope.browser.handoff.Handoffs desk,
-      String message,
-      long timeoutMs,
-      ObservationBudget budget,
-      Cancellation cancellation) {
-    if (!(environment.delegate()
-        instanceof dev.periscope.api.browser.spi.LiveViewEnvironment live)) {
-      throw new BrowserException(
-          ErrorCode.BROWSER_CAPABILITY_UNSUPPORTED,
-          "provider \"" + environment.provider.id() + "\" cannot show its page to a person");
-    }
-    Refs latest = environment.latest();
-    Observation before = latest == null ? null : latest.observation();
-    java.time.Instant startedAt = java.time.Instant.now();
-    long start = System.nanoTime();
-    long stepMs = timeouts().actionMs();
-    var stateBefore = environment.step("reading the page's state", stepMs, live::pageState);
-    dev.periscope.api.browser.HandoffOutcome.Ending ending;
-    try (var view = desk.open(live, message);
-        AutoCloseable cast =
-            environment.step(
-                "starting the live view",
-                stepMs,
-                () -> live.screencast(LIVE_VIEW_MAX_PIXELS, LIVE_VIEW_MAX_PIXELS, view::frame))) {
-      handingOff = view;
-      if (released.get()) {
-        // Released while the view opened: nobody waits for this handoff any more.
-        view.end(dev.periscope.api.browser.HandoffOutcome.Ending.CANCELLED);
-      }
-      // A browser that dies, or an environment discarded, ends the handoff: nobody is left to
-      // hand the page back.
-      ending =
-          desk.await(
-              view,
-              message,
-              origin(stateBefore.url()),
-              timeoutMs,
-              cancellation,
-              environment::aborted);
-    } catch (BrowserException e) {
-      throw e;
-    } catch (Exception e) {
-      throw new IllegalStateException("the live view failed: " + e.getMessage(), e);
-    } finally {
-      handingOff = null;
-    }
-    long heldMs = (System.nanoTime() - start) / 1_000_000;
-    var stateAfter = environment.step("reading the page's state", stepMs, live::pageState);
-    runtime.checkpointNow(slot, environment, stepMs);
-    Observation after = observeNow(budget, true);
-    var redactions = runtime.redactions();
-    var outcome =
-        new dev.periscope.api.browser.HandoffOutcome(
-            ending,
-            heldMs,
-            redactions.text(environment.sessionId, stateBefore.url()),
-            redactions.text(environment.sessionId, stateBefore.title()),
-            redactions.text(environment.sessionId, stateAfter.url()),
-            redactions.text(environment.sessionId, stateAfter.title()),
-            changed(stateBefore.digests(), stateAfter.digests(), "cookie "),
-            changed(stateBefore.digests(), stateAfter.digests(), "local ")
-                + changed(stateBefore.digests(), stateAfter.digests(), "session "),
-            after);
-    journal(
-        "handoff",
-        ending.id() + " by " + ending.endedBy(),
-        ending == dev.periscope.api.browser.HandoffOutcome.Ending.DONE
-            ? Transition.Outcome.SUCCEEDED
-            : Transition.Outcome.FAILED,
-        before,
-        after,
-        startedAt,
-        heldMs);
-    return outcome;
-  }
-
-  /** How many entries of one kind were added, removed or changed. */
-  private static int changed(
-      java.util.Map<String, String> before, java.util.Map<String, String> after, String kind) {
-    java.util.Set<String> names = new java.util.HashSet<>();
-    before.keySet().stream().filter(k -> k.startsWith(kind)).forEach(names::add);
-    after.keySet().stream().filter(k -> k.startsWith(kind)).forEach(names::add);
-    return (int)
-        names.stream().filter(k -> !java.util.Objects.equals(before.get(k), after.get(k))).count();
-  }
-
-  /** Scheme, host and port alone: never a user name a URL may carry to mislead. */
-  private static String origin(String url) {
-    try {
-      java.net.URI u = java.net.URI.create(url);
-      if (u.getHost() == null) {
-        return u.getScheme() + ":";
-      }
-      return u.getScheme() + "://" + u.getHost() + (u.getPort() < 0 ? "" : ":" + u.getPort());
-    } catch (RuntimeException e) {
-      return "an unreadable address";
     }
   }
 
@@ -587,7 +484,7 @@ final class Lease implements BrowserLease {
   }
 
   /** The live view of the handoff running on this lease, if one is. */
-  private volatile dev.periscope.browser.handoff.LiveView handingOff;
+  volatile dev.periscope.browser.handoff.LiveView handingOff;
 
   private void requireObservation(String observationId, String elementRef) {
     if (observationId == null || observationId.isBlank()) {
