@@ -80,26 +80,25 @@ final class PageFence {
   }
 
   // The brackets a marker could be written with: ASCII, full-width, small, angle and guillemet
-  // look-alikes, and HTML's escapes of "<" that a page's text may show literally. "‹" is one too: a
-  // neutralized marker, which starts with "‹‹", is neutralized to itself.
-  private static final String OPENER =
-      "(?:[<\\uFF1C\\uFE64\\u3008\\u2329\\u27E8\\u27EA\\u300A\\u00AB\\u226A\\u1438\\u276C\\u276E"
-          + "\\u2039]|&lt;?|&#0*60;?|&#x0*3c;?)";
+  // look-alikes, and (see openerBefore) HTML's escapes of "<" that a page's text may show
+  // literally.
+  // "‹" is one too: a neutralized marker, which starts with "‹‹", is neutralized to itself.
+  private static final String OPENERS =
+      "<\uFF1C\uFE64\u3008\u2329\u27E8\u27EA\u300A\u00AB\u226A\u1438\u276C\u276E\u2039";
 
-  private static final String SLASH = "[/\\uFF0F\\u2215\\u2044\\u29F8\\u2571\\\\]";
-  private static final String GAP = "[\\s\\p{Z}\\p{Cf}]*";
+  private static final String SLASHES = "/\uFF0F\u2215\u2044\u29F8\u2571\\";
 
   /** Each letter of "page" and "content" with the look-alikes a reader would take for it. */
   private static final Map<Character, String> LETTERS =
       Map.of(
-          'p', "[p\\u0440\\u03C1\\uFF50]",
-          'a', "[a\\u0430\\u03B1\\uFF41]",
-          'g', "[g\\u0261\\uFF47]",
-          'e', "[e\\u0435\\u03B5\\uFF45]",
-          'c', "[c\\u0441\\u03F2\\uFF43]",
-          'o', "[o0\\u043E\\u03BF\\uFF4F]",
-          'n', "[n\\u0578\\u03B7\\uFF4E]",
-          't', "[t\\u0442\\u03C4\\uFF54]");
+          'p', "[p\u0440\u03C1\uFF50]",
+          'a', "[a\u0430\u03B1\uFF41]",
+          'g', "[g\u0261\uFF47]",
+          'e', "[e\u0435\u03B5\uFF45]",
+          'c', "[c\u0441\u03F2\uFF43]",
+          'o', "[o0\u043E\u03BF\uFF4F]",
+          'n', "[n\u0578\u03B7\uFF4E]",
+          't', "[t\u0442\u03C4\uFF54]");
 
   private static String word(String w) {
     List<String> parts = new ArrayList<>();
@@ -110,44 +109,110 @@ final class PageFence {
   }
 
   /**
-   * A marker-like sequence: one or more brackets, an optional slash, then "page" and "content" with
-   * anything of spaces, dashes, dots, underscores and invisible characters between them.
+   * The name of a marker: "page" and "content" with anything of spaces, dashes, dots, underscores
+   * and invisible characters between them. Only character classes repeat in it, never a group, so
+   * matching is linear and does not recurse on a long page.
    */
-  private static final Pattern MARKER =
+  private static final Pattern NAME =
       Pattern.compile(
-          "((?:"
-              + OPENER
-              + GAP
-              + ")+)("
-              + SLASH
-              + GAP
-              + ")?(?="
-              + word("page")
-              + "[\\s\\p{Z}\\p{Cf}\\-_.:\\u2010-\\u2015\\u2212\\u00B7]*"
-              + word("content")
-              + ")",
+          word("page") + "[\\s\\p{Z}\\p{Cf}\\-_.:\\u2010-\\u2015\\u2212\\u00B7]*" + word("content"),
           Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
 
   /**
    * {@code text} with the brackets (and slash) of every marker-like sequence replaced by {@value
    * #ALTERED} (and {@code /}): {@code <</PAGE - content nonce=X>>} becomes {@code ‹‹/PAGE - content
-   * nonce=X>>}. Other text, {@code <<} elsewhere included, is left as it is.
+   * nonce=X>>}. A marker-like sequence is a marker's name preceded by one or more brackets, then an
+   * optional slash, spaces and invisible characters anywhere between them. Other text, {@code <<}
+   * elsewhere included, is left as it is. Linear in the text's length.
    */
   static String neutralize(String text) {
     if (text == null || text.isEmpty()) {
       return text;
     }
-    Matcher m = MARKER.matcher(text);
-    if (!m.find()) {
+    Matcher m = NAME.matcher(text);
+    StringBuilder out = null;
+    int copied = 0;
+    while (m.find()) {
+      int name = m.start();
+      // Backwards from the name: gaps, an optional slash, gaps, then at least one bracket.
+      int i = skipGap(text, name, copied);
+      boolean slash = i > copied && SLASHES.indexOf(text.charAt(i - 1)) >= 0;
+      if (slash) {
+        i = skipGap(text, i - 1, copied);
+      }
+      int start = -1;
+      for (int o = openerBefore(text, i, copied); o >= 0; o = openerBefore(text, i, copied)) {
+        start = o;
+        i = skipGap(text, o, copied);
+      }
+      if (start < 0) {
+        continue;
+      }
+      if (out == null) {
+        out = new StringBuilder(text.length() + 8);
+      }
+      out.append(text, copied, start).append(ALTERED).append(slash ? "/" : "");
+      copied = name;
+    }
+    if (out == null) {
       return text;
     }
-    StringBuilder out = new StringBuilder(text.length() + 8);
-    do {
-      String replacement = ALTERED + (m.group(2) == null ? "" : "/");
-      m.appendReplacement(out, Matcher.quoteReplacement(replacement));
-    } while (m.find());
-    m.appendTail(out);
-    return out.toString();
+    return out.append(text, copied, text.length()).toString();
+  }
+
+  /** Where the spaces and invisible characters that end just before {@code end} begin. */
+  private static int skipGap(String text, int end, int floor) {
+    int i = end;
+    while (i > floor) {
+      char c = text.charAt(i - 1);
+      if (!Character.isWhitespace(c)
+          && !Character.isSpaceChar(c)
+          && Character.getType(c) != Character.FORMAT) {
+        break;
+      }
+      i--;
+    }
+    return i;
+  }
+
+  /**
+   * Where a bracket that ends just before {@code end} begins, or -1: a bracket character, or HTML's
+   * {@code &lt;}, {@code &lt}, {@code &#60;} or {@code &#x3c;} written out.
+   */
+  private static int openerBefore(String text, int end, int floor) {
+    if (end <= floor) {
+      return -1;
+    }
+    if (OPENERS.indexOf(text.charAt(end - 1)) >= 0) {
+      return end - 1;
+    }
+    int j = text.charAt(end - 1) == ';' ? end - 1 : end;
+    if (j - 3 >= floor && text.regionMatches(true, j - 3, "&lt", 0, 3)) {
+      return j - 3;
+    }
+    int k = j;
+    while (k > floor && k > j - 7 && Character.digit(text.charAt(k - 1), 16) >= 0) {
+      k--;
+    }
+    if (k == j) {
+      return -1;
+    }
+    String digits = text.substring(k, j);
+    if (k - 3 >= floor
+        && (text.charAt(k - 1) == 'x' || text.charAt(k - 1) == 'X')
+        && text.charAt(k - 2) == '#'
+        && text.charAt(k - 3) == '&'
+        && Integer.parseInt(digits, 16) == 0x3C) {
+      return k - 3;
+    }
+    if (k - 2 >= floor
+        && digits.chars().allMatch(Character::isDigit)
+        && text.charAt(k - 1) == '#'
+        && text.charAt(k - 2) == '&'
+        && Integer.parseInt(digits) == 60) {
+      return k - 2;
+    }
+    return -1;
   }
 
   /**
