@@ -66,12 +66,13 @@ final class BrowserTool implements Tool {
 
   /**
    * The failure line after the message, for the model; the same failure as data under {@code
-   * error}, for clients.
+   * error}, for clients. A message may quote the page (an element's name, a URL): it is not fenced,
+   * but a marker in it is altered as in fenced text, so it cannot close or open a fence.
    */
   static ToolResult failure(BrowserException e) {
     return new ToolResult(
-        List.of(new Content.Text(e.getMessage() + "\n" + e.failureLine())),
+        List.of(new Content.Text(PageFence.neutralize(e.getMessage() + "\n" + e.failureLine()))),
         true,
-        Map.of("error", e.toStructured()));
+        Map.of("error", PageFence.neutralizeAll(e.toStructured())));
   }
 }

@@ -33,10 +33,15 @@ final class ExtractionTools {
               "max_text_chars", 1, 20_000, "Most characters of one field (default 2000)."));
 
   private final AgentBindings bindings;
+  private final PageFence.Sessions fences;
   private final BiConsumer<ToolCall, BrowserException> failed;
 
-  ExtractionTools(AgentBindings bindings, BiConsumer<ToolCall, BrowserException> failed) {
+  ExtractionTools(
+      AgentBindings bindings,
+      PageFence.Sessions fences,
+      BiConsumer<ToolCall, BrowserException> failed) {
     this.bindings = bindings;
+    this.fences = fences;
     this.failed = failed;
   }
 
@@ -87,7 +92,7 @@ final class ExtractionTools {
       columns = wanted;
     }
     List<Map<String, Object>> rows = new ArrayList<>();
-    StringBuilder text =
+    StringBuilder heading =
         new StringBuilder(
             e.truncated()
                 ? "Extracted "
@@ -98,6 +103,8 @@ final class ExtractionTools {
                     + kind
                     + " records (truncated)"
                 : "Extracted " + e.rows().size() + " " + kind + " records");
+    // The records are the page's: they go inside the fence, one per line as before.
+    StringBuilder text = new StringBuilder();
     for (int i = 0; i < e.rows().size(); i++) {
       Map<String, Object> row = new LinkedHashMap<>();
       List<String> cells = new ArrayList<>();
@@ -107,7 +114,7 @@ final class ExtractionTools {
         cells.add(c + "=" + v);
       }
       rows.add(row);
-      text.append('\n').append(i + 1).append(". ").append(String.join(" | ", cells));
+      text.append(i + 1).append(". ").append(String.join(" | ", cells)).append('\n');
     }
     Map<String, Object> structured = new LinkedHashMap<>();
     structured.put("kind", kind);
@@ -119,6 +126,10 @@ final class ExtractionTools {
     structured.put("rows", rows);
     structured.put("total", e.total());
     structured.put("truncated", e.truncated());
-    return ToolResult.text(text.toString(), structured);
+    PageFence fence = fences.of(call.agentSessionId());
+    if (!text.isEmpty()) {
+      heading.append('\n').append(fence.around(text.toString()));
+    }
+    return ToolResult.text(heading.toString(), BrowserTools.fenced(fence, structured));
   }
 }

@@ -37,11 +37,17 @@ final class FindInPage {
 
   private final AgentBindings bindings;
   private final Pager pager;
+  private final PageFence.Sessions fences;
   private final BiConsumer<ToolCall, BrowserException> failed;
 
-  FindInPage(AgentBindings bindings, Pager pager, BiConsumer<ToolCall, BrowserException> failed) {
+  FindInPage(
+      AgentBindings bindings,
+      Pager pager,
+      PageFence.Sessions fences,
+      BiConsumer<ToolCall, BrowserException> failed) {
     this.bindings = bindings;
     this.pager = pager;
+    this.fences = fences;
     this.failed = failed;
   }
 
@@ -111,18 +117,21 @@ final class FindInPage {
       }
       from = Math.max(m.end(), m.start() + 1);
     }
-    StringBuilder b = new StringBuilder();
-    b.append("Found ")
+    StringBuilder head = new StringBuilder();
+    head.append("Found ")
         .append(elementMatches)
         .append(elementMatches == 1 ? " element" : " elements")
         .append(" and ")
         .append(textMatches)
         .append(textMatches == 1 ? " line of text" : " lines of text")
         .append(" matching \"")
-        .append(text)
+        .append(PageFence.neutralize(text))
         .append("\" in observation ")
         .append(o.id())
         .append('\n');
+    // What matched is the page's, and so are the URL and title: all inside the fence. The text
+    // searched for, above, is the model's own; how much was searched, below, is ours.
+    StringBuilder b = new StringBuilder();
     b.append("URL: ").append(o.url()).append('\n');
     b.append("Title: ").append(o.title().isEmpty() ? "(untitled)" : o.title()).append('\n');
     if (!elements.isEmpty()) {
@@ -139,8 +148,10 @@ final class FindInPage {
         b.append(line.get("text")).append('\n');
       }
     }
+    PageFence fence = fences.of(call.agentSessionId());
+    head.append(fence.around(b.toString())).append('\n');
     if (o.text().length() < o.totalTextChars()) {
-      b.append("(the page has ")
+      head.append("(the page has ")
           .append(o.totalTextChars())
           .append(" characters of text; the first ")
           .append(o.text().length())
@@ -154,7 +165,7 @@ final class FindInPage {
     structured.put("elements", elements.stream().map(Rendering::json).toList());
     structured.put("text_matches", textMatches);
     structured.put("lines", lines);
-    return ToolResult.text(b.toString(), Map.of("find", structured));
+    return ToolResult.text(head.toString(), BrowserTools.fenced(fence, Map.of("find", structured)));
   }
 
   private static String shown(int shown, int total) {

@@ -16,22 +16,31 @@ import java.util.Set;
 final class Rendering {
   private Rendering() {}
 
-  static String text(ObservationPage page) {
+  /**
+   * The page as the model reads it. Our heading (the observation's id, the tab it is of) comes
+   * first; then, between {@code fence}'s markers, all that the page decides: its URL, status and
+   * title, the other tabs, the page's events, a dialog's message, a challenge, the elements (their
+   * refs and kinds are ours, their names, hints and values the page's) and the page's text; last,
+   * outside the fence, what to do about a dialog or a challenge and how to read on.
+   */
+  static String text(ObservationPage page, PageFence fence) {
     Observation o = page.observation();
-    StringBuilder b = new StringBuilder();
-    b.append("Observation ")
+    StringBuilder head = new StringBuilder();
+    head.append("Observation ")
         .append(o.id())
         .append(" (revision ")
         .append(o.revision())
         .append(", mode ")
         .append(page.mode().id())
         .append(")\n");
+    StringBuilder b = new StringBuilder();
+    StringBuilder after = new StringBuilder();
     b.append("URL: ").append(o.url()).append('\n');
     if (o.status() >= 400) {
       b.append("HTTP status: ").append(o.status()).append(" (the site answered with an error)\n");
     }
     b.append("Title: ").append(o.title().isEmpty() ? "(untitled)" : o.title()).append('\n');
-    tabs(b, o);
+    tabs(head, b, o);
     if (firstPage(page) && !o.pageEvents().isEmpty()) {
       b.append("Page events since the last observation:\n");
       o.pageEvents().forEach(event -> b.append("  - ").append(event).append('\n'));
@@ -42,13 +51,15 @@ final class Rendering {
       if (d.type().equals("prompt")) {
         b.append(", offering \"").append(d.defaultPrompt()).append('"');
       }
-      b.append(
-          "\n  The page runs nothing until it is answered: browser_dialog(accept=true|false"
-              + (o.dialog().type().equals("prompt") ? ", prompt_text" : "")
-              + ").\n");
+      b.append('\n');
+      after
+          .append(
+              "Dialog open: the page runs nothing until it is answered: browser_dialog(accept=true|false")
+          .append(o.dialog().type().equals("prompt") ? ", prompt_text" : "")
+          .append(").\n");
     }
     if (o.challenge() != null) {
-      challenge(b, o.challenge());
+      challenge(b, after, o.challenge());
     }
     int shown = page.elements().size();
     int hidden = Math.max(0, o.totalElements() - page.elementOffset() - shown);
@@ -116,19 +127,28 @@ final class Rendering {
           .append(" chars; a line that is an element or a record above shows its ref):\n")
           .append(withRefs(page));
     }
+    head.append(fence.around(b.toString())).append('\n');
+    if (!after.isEmpty()) {
+      head.append(after);
+    }
     if (page.continuation() != null) {
-      b.append("\n\nMore remains. Call browser_observe_next with continuation \"")
+      head.append("\nMore remains. Call browser_observe_next with continuation \"")
           .append(page.continuation())
           .append("\".");
     } else if ((page.textTruncated() && page.mode().textChars > 0) || page.elementsTruncated()) {
-      b.append(
-          "\n\nThe page holds more than this observation retained; re-observe with a larger budget or another"
+      head.append(
+          "\nThe page holds more than this observation retained; re-observe with a larger budget or another"
               + " mode.");
     }
-    return b.toString();
+    return head.toString().stripTrailing();
   }
 
-  private static void challenge(StringBuilder b, dev.periscope.api.browser.PageChallenge c) {
+  /**
+   * A challenge: what it is, where, on {@code b} (its frame is the page's); what it means for the
+   * model's next step on {@code after}, outside the fence.
+   */
+  private static void challenge(
+      StringBuilder b, StringBuilder after, dev.periscope.api.browser.PageChallenge c) {
     String what = c.describe();
     b.append("Challenge: ").append(Character.toUpperCase(what.charAt(0))).append(what.substring(1));
     if (!c.frame().isEmpty()) {
@@ -137,18 +157,21 @@ final class Rendering {
     if (c.ref() != null) {
       b.append(" (").append(c.ref()).append(')');
     }
-    b.append(
-        switch (c.kind()) {
-          case dev.periscope.api.browser.PageChallenge.INTERSTITIAL ->
-              ".\n  Nothing on this page can be acted on until it passes: wait and observe again, or"
-                  + " hand the page to a person.\n";
-          case dev.periscope.api.browser.PageChallenge.LOGIN_WALL ->
-              ".\n  What it covers cannot be acted on: sign in through it first, or hand the page to"
-                  + " a person.\n";
-          default ->
-              ".\n  It waits for a person: actions on it and on what it guards fail"
-                  + " BROWSER_CHALLENGE until it is solved.\n";
-        });
+    b.append(".\n");
+    after
+        .append("Challenge: ")
+        .append(
+            switch (c.kind()) {
+              case dev.periscope.api.browser.PageChallenge.INTERSTITIAL ->
+                  "Nothing on this page can be acted on until it passes: wait and observe again, or"
+                      + " hand the page to a person.\n";
+              case dev.periscope.api.browser.PageChallenge.LOGIN_WALL ->
+                  "What it covers cannot be acted on: sign in through it first, or hand the page to"
+                      + " a person.\n";
+              default ->
+                  "It waits for a person: actions on it and on what it guards fail"
+                      + " BROWSER_CHALLENGE until it is solved.\n";
+            });
   }
 
   /**
@@ -393,7 +416,7 @@ final class Rendering {
     return page.observation().groups().stream().filter(g -> refs.contains(g.ref())).toList();
   }
 
-  static String text(Transition t, ObservationPage page) {
+  static String text(Transition t, ObservationPage page, PageFence fence) {
     Transition.Metrics m = t.metrics();
     return "Transition "
         + t.id()
@@ -409,14 +432,14 @@ final class Rendering {
         + "ms action, "
         + m.observationMs()
         + "ms observation)\n\n"
-        + text(page);
+        + text(page, fence);
   }
 
   /**
    * Which tab the observation is of and how many there are; with more than one, each other tab on a
    * line of its own.
    */
-  private static void tabs(StringBuilder b, Observation o) {
+  private static void tabs(StringBuilder head, StringBuilder b, Observation o) {
     if (o.tabs().isEmpty()) {
       return;
     }
@@ -425,15 +448,15 @@ final class Rendering {
             .filter(dev.periscope.api.browser.PageTab::active)
             .findFirst()
             .orElse(null);
-    b.append("Tab: ")
+    head.append("Tab: ")
         .append(current == null ? "?" : String.valueOf(current.id()))
         .append(" of ")
         .append(o.tabs().size());
     if (o.tabs().size() == 1) {
-      b.append('\n');
+      head.append('\n');
       return;
     }
-    b.append(" (refs are this tab's; browser_tabs select switches)\n");
+    head.append(" (refs are this tab's; browser_tabs select switches)\n");
     for (dev.periscope.api.browser.PageTab t : o.tabs()) {
       if (!t.active()) {
         b.append("  tab ")

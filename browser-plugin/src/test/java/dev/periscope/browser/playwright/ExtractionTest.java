@@ -78,10 +78,14 @@ class ExtractionTest {
     assertFalse(all.isError(), all.text());
     assertEquals(12, rows(all).size());
     assertEquals(Map.of("title", "Paper number 1", "url", url("/paper/1")), rows(all).get(0));
+    // The records are the page's: inside the fence, after our heading.
     assertTrue(
         all.text()
-            .startsWith(
-                "Extracted 12 list records\n1. title=Paper number 1 | url=" + url("/paper/1")),
+            .matches(
+                "(?s)Extracted 12 list records\n<<page-content nonce=[A-Z2-7]{10}>>\n1\\. title=Paper"
+                    + " number 1 \\| url="
+                    + java.util.regex.Pattern.quote(url("/paper/1"))
+                    + "\n.*\n<</page-content nonce=[A-Z2-7]{10}>>"),
         all.text());
     ToolResult limited = call("list", "browser_extract_list", Map.of("limit", 5));
     assertTrue(

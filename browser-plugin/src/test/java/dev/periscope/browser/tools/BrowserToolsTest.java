@@ -460,4 +460,24 @@ class BrowserToolsTest {
         click.text());
     assertEquals(2, provider.environments.size(), "a click was run again on another browser");
   }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void pageTextIsFencedWithTheSessionsNonceWhichAResetRenews() {
+    ToolResult first = call("agent", "browser_open", Map.of("url", "https://example.test/a"));
+    Map<String, Object> flag = (Map<String, Object>) first.structured().get("page_content");
+    assertEquals(true, flag.get("fenced"));
+    String nonce = (String) flag.get("nonce");
+    PageFence fence = new PageFence(nonce);
+    assertTrue(
+        first.text().contains(fence.open() + "\nURL: https://example.test/a\n"), first.text());
+    // Another agent's browser session has a nonce of its own; a reset makes a new one.
+    ToolResult other = call("other", "browser_observe", Map.of());
+    assertNotEquals(
+        nonce, ((Map<String, Object>) other.structured().get("page_content")).get("nonce"));
+    call("agent", "browser_reset", Map.of());
+    ToolResult after = call("agent", "browser_open", Map.of("url", "https://example.test/a"));
+    assertNotEquals(
+        nonce, ((Map<String, Object>) after.structured().get("page_content")).get("nonce"));
+  }
 }
