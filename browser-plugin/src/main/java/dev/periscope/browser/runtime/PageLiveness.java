@@ -47,15 +47,18 @@ final class PageLiveness {
 
   /**
    * A liveness check: the page must answer within the liveness timeout, or the environment is
-   * faulted as unresponsive. The provider ends its own wait past that timeout ({@link
-   * CallDeadline#answerBy()}): a check that fails once the timeout has passed is a missed answer
-   * too.
+   * faulted as unresponsive. The check is the runtime's own: it stops it at the timeout itself, not
+   * at the margin's end. Its deadline carries the margin all the same, which the layers below read:
+   * the provider ends its own wait past the timeout ({@link CallDeadline#answerBy()}; a check that
+   * fails once the timeout has passed is a missed answer too), and a driver is given up only past
+   * {@link CallDeadline#abandon()}, well after the fault closed the page (a deadline without a
+   * margin would give the driver up as the check's call ends, and every session on it).
    */
   void check() {
     if (aborted.getAsBoolean()) {
       return;
     }
-    CallDeadline deadline = CallDeadline.startingNow(timeouts.livenessMs(), 0);
+    CallDeadline deadline = CallDeadline.startingNow(timeouts.livenessMs(), timeouts.marginMs());
     Runnable unresponsive =
         () ->
             fault.accept(

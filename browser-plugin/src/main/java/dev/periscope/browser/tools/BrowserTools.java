@@ -276,7 +276,8 @@ public final class BrowserTools implements AutoCloseable {
   private ToolResult shown(ToolCall call, ObservationPage page) {
     PageFence fence = fences.of(call.agentSessionId());
     return ToolResult.text(
-        Rendering.text(page, fence), fenced(fence, Map.of("observation", Rendering.json(page))));
+        Rendering.text(page, fence),
+        fenced(fence, Map.of("observation", StructuredRendering.json(page))));
   }
 
   /**
@@ -342,7 +343,7 @@ public final class BrowserTools implements AutoCloseable {
     handoff.put("storage_keys_changed", h.storageKeysChanged());
     return ToolResult.text(
         summary + Rendering.text(page, fence),
-        fenced(fence, Map.of("handoff", handoff, "observation", Rendering.json(page))));
+        fenced(fence, Map.of("handoff", handoff, "observation", StructuredRendering.json(page))));
   }
 
   private ToolResult observeNext(ToolCall call) {
@@ -443,8 +444,8 @@ public final class BrowserTools implements AutoCloseable {
         pager.first(
             call.agentSessionId(), t.after(), view.mode(), view.textChars(), view.elements());
     Map<String, Object> structured = new LinkedHashMap<>();
-    structured.put("transition", Rendering.json(t));
-    structured.put("observation", Rendering.json(page));
+    structured.put("transition", StructuredRendering.json(t));
+    structured.put("observation", StructuredRendering.json(page));
     PageFence fence = fences.of(call.agentSessionId());
     return ToolResult.text(Rendering.text(t, page, fence), fenced(fence, structured));
   }

@@ -162,7 +162,7 @@ final class FindInPage {
     structured.put("url", o.url());
     structured.put("title", o.title());
     structured.put("element_matches", elementMatches);
-    structured.put("elements", elements.stream().map(Rendering::json).toList());
+    structured.put("elements", elements.stream().map(StructuredRendering::json).toList());
     structured.put("text_matches", textMatches);
     structured.put("lines", lines);
     return ToolResult.text(head.toString(), BrowserTools.fenced(fence, Map.of("find", structured)));

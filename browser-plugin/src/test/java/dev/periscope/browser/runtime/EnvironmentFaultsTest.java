@@ -105,6 +105,9 @@ class EnvironmentFaultsTest {
     // A liveness check: its own timeout, which the runtime stops it at.
     eventually("a liveness check while idle", () -> environment(0).probeDeadline != null);
     assertEquals(200L, environment(0).probeDeadline.timeoutMs());
+    // With the margin, which the layers below read: without it, the lane would give the driver up
+    // as the check's own call ended (seen in BrowserFaultsTest: the browser went with the page).
+    assertEquals(100L, environment(0).probeDeadline.marginMs());
   }
 
   @Test

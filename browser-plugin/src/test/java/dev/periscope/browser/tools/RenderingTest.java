@@ -192,8 +192,8 @@ class RenderingTest {
             "grace@",
             "message",
             "Enter a full address."),
-        Rendering.json(field));
-    Map<String, Object> starJson = Rendering.json(star);
+        StructuredRendering.json(field));
+    Map<String, Object> starJson = StructuredRendering.json(star);
     assertEquals(1_048_576, starJson.get("value_chars"));
     assertEquals(true, starJson.get("aria_hidden"));
     assertEquals("star", starJson.get("icon"));
