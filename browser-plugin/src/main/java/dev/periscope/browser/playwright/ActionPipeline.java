@@ -20,11 +20,6 @@ final class ActionPipeline {
     return new ActionPipeline(List.of(stages));
   }
 
-  /** The stages, the outermost first. */
-  List<ActionStage> stages() {
-    return stages;
-  }
-
   /** Runs {@code action}, called {@code what}, through every stage. */
   <T> T run(String what, Callable<T> action) throws Exception {
     return from(0, what, action);

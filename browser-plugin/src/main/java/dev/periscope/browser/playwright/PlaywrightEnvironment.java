@@ -264,11 +264,15 @@ final class PlaywrightEnvironment
    */
   CallDeadline deadline() {
     CallDeadline d = handed;
-    return d != null
-        ? d
-        : CallDeadline.startingNow(
-            Math.max(policy.timeouts().actionMs(), policy.timeouts().navigationMs()),
-            timeoutMarginMs);
+    return d != null ? d : CallDeadline.startingNow(longerTimeoutMs(policy), timeoutMarginMs);
+  }
+
+  /**
+   * The bound of a call made outside any step of the runtime's: the longer of the action and
+   * navigation timeouts (the runtime's margin is added by whoever bounds it).
+   */
+  static long longerTimeoutMs(EnvironmentPolicy policy) {
+    return Math.max(policy.timeouts().actionMs(), policy.timeouts().navigationMs());
   }
 
   /**

@@ -317,7 +317,7 @@ public final class PlaywrightProvider implements CheckpointingProvider {
               },
               // No step of the runtime's: the opening's own bound, the longer timeout and the
               // runtime's margin (and a Grid's launch).
-              Math.max(policy.timeouts().actionMs(), policy.timeouts().navigationMs())
+              PlaywrightEnvironment.longerTimeoutMs(policy)
                   + settings.timeoutMarginMs()
                   + source.obtainMs());
       cancellation.throwIfCancelled();

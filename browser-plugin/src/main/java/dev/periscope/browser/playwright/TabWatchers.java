@@ -57,12 +57,19 @@ final class TabWatchers {
             line -> t.guards.report(line));
     t.observedFrames = List.of();
     ActionStage downloadsKept = downloads.stage(() -> t.page.url());
+    // An action's stages are an opening's with the document's arrival watched outermost.
     t.opening =
         ActionPipeline.of(
             t.dialogs, downloadsKept, t.navigations, newWindows, t.guards, t.dialogs.work);
-    var acting = new java.util.ArrayList<ActionStage>(t.opening.stages());
-    acting.add(0, documentArrived);
-    t.acting = ActionPipeline.of(acting.toArray(ActionStage[]::new));
+    t.acting =
+        ActionPipeline.of(
+            documentArrived,
+            t.dialogs,
+            downloadsKept,
+            t.navigations,
+            newWindows,
+            t.guards,
+            t.dialogs.work);
     t.unguarded = ActionPipeline.of(t.dialogs, newWindows, t.dialogs.work);
     faults.watchRenderer(page);
   }

@@ -72,7 +72,7 @@ public record CallDeadline(long startNanos, long timeoutMs, long marginMs) {
 
   /** When a driver that has not answered the call is given up. */
   public long abandon() {
-    return at(timeoutMs + 3 * marginMs);
+    return at(abandonAfterMs());
   }
 
   /** The span from the start to {@link #abandon()}, in ms. */
