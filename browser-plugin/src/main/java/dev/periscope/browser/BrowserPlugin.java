@@ -16,6 +16,7 @@ import dev.periscope.browser.playwright.PlaywrightProvider;
 import dev.periscope.browser.policy.DestinationPolicy;
 import dev.periscope.browser.runtime.CredentialChannel;
 import dev.periscope.browser.runtime.DefaultBrowserRuntime;
+import dev.periscope.browser.runtime.PageScripting;
 import dev.periscope.browser.store.AgentSessionStore;
 import dev.periscope.browser.store.RuntimeDatabase;
 import dev.periscope.browser.store.RuntimeRecords;
@@ -117,6 +118,7 @@ public final class BrowserPlugin extends Plugin {
                   .transitionLog(new SqliteTransitionLog(database))
                   .credentials(channel)
                   .handoffs(handoffs)
+                  .scripting(new PageScripting(settings.scriptingEnabled(), approval))
                   .build());
       effects
           .add(
@@ -129,6 +131,9 @@ public final class BrowserPlugin extends Plugin {
                   runtime, sessions, settings.tools(), attachments, channel, handoffs.available()));
       for (Tool tool : tools.tools()) {
         effects.add(toolRegistry.register(BrowserTools.SKILL, tool));
+      }
+      if (settings.scriptingEnabled()) {
+        effects.add(toolRegistry.register(BrowserTools.SCRIPTING_SKILL, tools.scriptTool()));
       }
       effects.add(toolRegistry.onAgentSessionEnded(tools::agentSessionEnded));
       OperatorTools operator =

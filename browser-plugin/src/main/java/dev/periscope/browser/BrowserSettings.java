@@ -26,7 +26,8 @@ public record BrowserSettings(
     PlaywrightSettings playwright,
     ToolSettings tools,
     CredentialSettings credentials,
-    dev.periscope.browser.handoff.LiveViewServer.Settings handoff) {
+    dev.periscope.browser.handoff.LiveViewServer.Settings handoff,
+    boolean scriptingEnabled) {
 
   public static final SettingBound OBSERVE_MAX_TEXT_CHARS =
       new SettingBound("observeMaxTextChars", 12_000, 1, 60_000);
@@ -191,7 +192,13 @@ public record BrowserSettings(
             credentialRefs(config),
             config.at("credentials.requireApproval").map(v -> (Boolean) v).orElse(true),
             modelTypedPasswords(config));
-    return new BrowserSettings(runtime, playwright, tools, credentials, handoff(config));
+    return new BrowserSettings(
+        runtime,
+        playwright,
+        tools,
+        credentials,
+        handoff(config),
+        config.at("scripting.enabled").map(v -> (Boolean) v).orElse(false));
   }
 
   /**

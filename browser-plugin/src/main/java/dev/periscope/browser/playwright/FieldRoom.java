@@ -173,6 +173,8 @@ final class FieldRoom {
         () -> {
           Tab t = env.tab();
           t.dialogs.requireNone(what);
+          // Marked before the secret goes in: a fill that fails halfway may have put some of it.
+          t.secretFilled = true;
           return ActionPipeline.of(t.navigations, t.guards)
               .run(
                   what,

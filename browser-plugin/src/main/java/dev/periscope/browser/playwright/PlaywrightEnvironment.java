@@ -135,6 +135,7 @@ final class PlaywrightEnvironment
     this.observation = new ObservationRoom(this);
     this.navigation = new NavigationRoom(this);
     this.fields = new FieldRoom(this);
+    this.scripts = new ScriptRoom(this);
     this.liveView = new LiveViewRoom(this);
     this.actions =
         new PlaywrightActions(
@@ -148,6 +149,7 @@ final class PlaywrightEnvironment
   private final ObservationRoom observation;
   private final NavigationRoom navigation;
   private final FieldRoom fields;
+  private final ScriptRoom scripts;
   private final LiveViewRoom liveView;
   private final PlaywrightActions actions;
 
@@ -170,6 +172,16 @@ final class PlaywrightEnvironment
   @Override
   public Extraction extract(String kind, ProviderElement region, int limit, int maxFieldChars) {
     return observation.extract(kind, region, limit, maxFieldChars);
+  }
+
+  @Override
+  public String scriptOrigin() {
+    return scripts.origin();
+  }
+
+  @Override
+  public BrowserAction.Evaluate.Evaluated evaluate(String expression, String origin, int maxChars) {
+    return scripts.evaluate(expression, origin, maxChars);
   }
 
   @Override

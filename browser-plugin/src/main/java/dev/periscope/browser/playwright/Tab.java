@@ -40,6 +40,9 @@ final class Tab {
   /** When it was last the current tab, in the environment's own count: the newest goes first. */
   long selected;
 
+  /** Whether a secret was filled in this tab: no script runs in it then ({@link ScriptRoom}). */
+  boolean secretFilled;
+
   Tab(int id) {
     this.id = id;
   }

@@ -87,6 +87,7 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     private TransitionLog transitionLog = TransitionLog.none();
     private CredentialChannel credentials = CredentialChannel.none();
     private dev.periscope.browser.handoff.Handoffs handoffs;
+    private PageScripting scripting = PageScripting.off();
 
     private Builder(RuntimeSettings settings) {
       this.settings = settings;
@@ -113,13 +114,20 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
       return this;
     }
 
+    /** Whether scripts run in pages, and who approves them; by default they do not. */
+    public Builder scripting(PageScripting pageScripting) {
+      this.scripting = pageScripting;
+      return this;
+    }
+
     public DefaultBrowserRuntime build() {
       return new DefaultBrowserRuntime(
           settings,
           checkpoints,
           transitionLog,
           credentials,
-          java.util.Optional.ofNullable(handoffs));
+          java.util.Optional.ofNullable(handoffs),
+          scripting);
     }
   }
 
@@ -128,8 +136,10 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
       CheckpointIndex checkpoints,
       TransitionLog transitionLog,
       CredentialChannel credentials,
-      java.util.Optional<dev.periscope.browser.handoff.Handoffs> handoffs) {
+      java.util.Optional<dev.periscope.browser.handoff.Handoffs> handoffs,
+      PageScripting scripting) {
     this.settings = settings;
+    this.scripting = scripting;
     this.credentials = credentials;
     this.handoffs = handoffs;
     this.transitions = new TransitionRecords(settings.maxTransitionsInMemory(), transitionLog);
@@ -141,6 +151,13 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
   /** Where credential fills get their secrets and approval. */
   CredentialChannel credentials() {
     return credentials;
+  }
+
+  private final PageScripting scripting;
+
+  /** Whether scripts run in pages, and who approves each. */
+  PageScripting scripting() {
+    return scripting;
   }
 
   private final java.util.Optional<dev.periscope.browser.handoff.Handoffs> handoffs;

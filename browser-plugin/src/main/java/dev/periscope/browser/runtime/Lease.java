@@ -218,9 +218,20 @@ final class Lease implements BrowserLease {
                         action.timeoutMs(timeouts().actionMs(), timeouts().navigationMs()),
                         () -> page.accept(environment.delegate().actions(), target, destination)));
           }
-          // The runtime's own action. Its browser calls are steps of their own: the time a person
-          // takes to approve is
-          // not the browser's.
+          // The runtime's own actions. Their browser calls are steps of their own: the time a
+          // person takes to approve is not the browser's.
+          if (action instanceof BrowserAction.Evaluate script) {
+            @SuppressWarnings("unchecked") // R is Evaluate's own result type
+            Acted<R> evaluated =
+                (Acted<R>)
+                    transition(
+                        script,
+                        budget,
+                        cancellation,
+                        waited,
+                        () -> runtime.scripting().run(this, script, cancellation));
+            return evaluated;
+          }
           BrowserAction.FillCredential fill = (BrowserAction.FillCredential) action;
           @SuppressWarnings("unchecked") // R is FillCredential's own result type
           Acted<R> filled =

@@ -496,6 +496,26 @@ final class ActionTools {
    * {@code browser_fill_credential}, offered only when the project has a credential source: the
    * model names a reference, never a value.
    */
+  /** The scripting skill's one tool: a script the user approves, its value as JSON. */
+  static Row<BrowserAction.Evaluate.Evaluated> evaluate() {
+    return row(
+        dev.periscope.browser.runtime.PageScripting.TOOL,
+        "Run a short JavaScript expression, or a function's text such as () => document.title, in"
+            + " the current tab and get its value as JSON (at most "
+            + BrowserAction.Evaluate.MAX_RESULT_CHARS
+            + " characters; a promise is awaited). The user approves each script, seeing its text"
+            + " and the page's origin. It never runs in a tab where a secret was filled.",
+        new ToolHints(false, true, false, true),
+        List.of(
+            Param.text(
+                    "expression",
+                    BrowserAction.Evaluate.MAX_EXPRESSION_CHARS,
+                    "The script: an expression, or a function's text that is called.")
+                .with("minLength", 1)
+                .asRequired()),
+        a -> new BrowserAction.Evaluate(a.string("expression")));
+  }
+
   static Row<BrowserAction.FillCredential.Filled> fillCredential(List<String> references) {
     String known =
         references.isEmpty()

@@ -32,6 +32,9 @@ import java.util.Optional;
 public final class BrowserTools implements AutoCloseable {
   public static final String SKILL = "browser";
 
+  /** The skill of {@code browser_evaluate}, offered only where the project enables scripting. */
+  public static final String SCRIPTING_SKILL = "browser-scripting";
+
   /**
    * What an observation retains for paging: the runtime's text limit and a bound on the elements.
    */
@@ -171,6 +174,11 @@ public final class BrowserTools implements AutoCloseable {
     return all;
   }
 
+  /** {@code browser_evaluate}, the scripting skill's one tool. */
+  public Tool scriptTool() {
+    return actionTool(ActionTools.evaluate());
+  }
+
   /**
    * A tool that performs a row's action and shows the transition with the first page of the
    * observation after it, under the row's heading.
@@ -200,6 +208,25 @@ public final class BrowserTools implements AutoCloseable {
             heading.add(row.heading().apply(args, acted.result()));
           }
           Map<String, Object> structured = shown.structured();
+          if (acted.result() instanceof BrowserAction.Evaluate.Evaluated script) {
+            // A script's value is the page's: inside the fence, in text and structured form.
+            PageFence fence = fences.of(call.agentSessionId());
+            heading.add(
+                "Script result, JSON of "
+                    + script.chars()
+                    + " characters"
+                    + (script.truncated()
+                        ? " (the first " + script.json().length() + " shown)"
+                        : "")
+                    + ":\n"
+                    + fence.around(script.json()));
+            structured = new LinkedHashMap<>(structured);
+            Map<String, Object> result = new LinkedHashMap<>();
+            result.put("json", script.json());
+            result.put("chars", script.chars());
+            result.put("truncated", script.truncated());
+            structured.put("result", result);
+          }
           if (!acted.downloads().isEmpty()) {
             List<DownloadStore.Stored> stored =
                 downloadStore.store(call.agentSessionId(), acted.downloads());

@@ -43,7 +43,9 @@ final class ToolsReference {
           "uploads",
           Map.of("roots", List.of("/home/me/uploads")),
           "credentials",
-          Map.of("refs", Map.of("github", "GITHUB_TOKEN")));
+          Map.of("refs", Map.of("github", "GITHUB_TOKEN")),
+          "scripting",
+          Map.of("enabled", true));
 
   /**
    * The agent tools a project or host may not be offered, and when they are. A tool missing from a
@@ -57,6 +59,9 @@ final class ToolsReference {
           "the project has credentials: references the host's credential service lists"
               + " (`credentials:` in the harness's project.yaml) or `credentials.refs`; its"
               + " description names them",
+          "browser_evaluate",
+          "the project enables scripting (`scripting.enabled: true`); the host's approval service"
+              + " then allows or refuses each script",
           "browser_handoff",
           "the host has an approval service, through which a person is given the live view");
 
@@ -94,9 +99,22 @@ final class ToolsReference {
         follows a setting, the tool says so. Hints are MCP's tool annotations (`readOnlyHint`,
         `destructiveHint`, `idempotentHint`, `openWorldHint`); those not listed are false.
         """);
+    Set<String> declared = new TreeSet<>();
+    skills.stream()
+        .filter(k -> k.audience() == SkillDeclaration.Audience.AGENT)
+        .forEach(k -> declared.addAll(k.tools()));
+    if (!declared.containsAll(agent.keySet())) {
+      throw new IllegalStateException(
+          "agent tools no skill of plugin.yaml declares: "
+              + new TreeSet<>(agent.keySet()).stream().filter(n -> !declared.contains(n)).toList());
+    }
     for (SkillDeclaration skill : skills) {
       boolean forAgents = skill.audience() == SkillDeclaration.Audience.AGENT;
-      Map<String, ToolDescriptor> tools = forAgents ? agent : operator;
+      Map<String, ToolDescriptor> tools = new LinkedHashMap<>(forAgents ? agent : operator);
+      if (forAgents) {
+        // The agent skills share the plugin's agent tools: each renders those it declares.
+        tools.keySet().retainAll(skill.tools());
+      }
       if (!new TreeSet<>(tools.keySet()).equals(new TreeSet<>(skill.tools()))) {
         throw new IllegalStateException(
             "plugin.yaml's skill "
@@ -213,7 +231,12 @@ final class ToolsReference {
             Optional.empty(),
             channel,
             handoffs)) {
-      return tools.tools().stream().map(Tool::descriptor).toList();
+      List<ToolDescriptor> all =
+          new ArrayList<>(tools.tools().stream().map(Tool::descriptor).toList());
+      if (settings.scriptingEnabled()) {
+        all.add(tools.scriptTool().descriptor());
+      }
+      return all;
     }
   }
 

@@ -76,6 +76,24 @@ final class LocalBrowser implements AutoCloseable {
       PluginConfiguration config,
       java.util.Optional<dev.periscope.api.host.AttachmentService> attachments)
       throws IOException {
+    this(
+        pages,
+        handlers,
+        credentials,
+        config,
+        attachments,
+        dev.periscope.browser.runtime.PageScripting.off());
+  }
+
+  /** With scripting as well: {@code browser_evaluate} is offered when it is enabled. */
+  LocalBrowser(
+      Map<String, String> pages,
+      Map<String, HttpHandler> handlers,
+      CredentialChannel credentials,
+      PluginConfiguration config,
+      java.util.Optional<dev.periscope.api.host.AttachmentService> attachments,
+      dev.periscope.browser.runtime.PageScripting scripting)
+      throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.createContext(
         "/",
@@ -88,14 +106,23 @@ final class LocalBrowser implements AutoCloseable {
     server.setExecutor(Executors.newCachedThreadPool());
     server.start();
     BrowserSettings settings = BrowserSettings.from(config);
-    runtime = DefaultBrowserRuntime.builder(settings.runtime()).credentials(credentials).build();
+    runtime =
+        DefaultBrowserRuntime.builder(settings.runtime())
+            .credentials(credentials)
+            .scripting(scripting)
+            .build();
     // Sessions resume, as they do by default: every action is followed by a real checkpoint.
     checkpoints = Files.createTempDirectory("local-browser-checkpoints-");
     provider =
         new PlaywrightProvider(
             settings.playwright(), java.util.Optional.of(checkpoints.resolve("checkpoints")));
     runtime.registerProvider(provider);
-    tools = ToolsForTests.tools(runtime, settings, credentials, attachments);
+    List<Tool> offered =
+        new java.util.ArrayList<>(ToolsForTests.tools(runtime, settings, credentials, attachments));
+    if (scripting.enabled()) {
+      offered.add(ToolsForTests.scriptTool());
+    }
+    tools = List.copyOf(offered);
   }
 
   LocalBrowser(Map<String, String> pages) throws IOException {

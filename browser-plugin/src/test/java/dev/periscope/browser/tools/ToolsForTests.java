@@ -44,6 +44,11 @@ public final class ToolsForTests {
     return current.tools();
   }
 
+  /** {@code browser_evaluate} of the tools made last. */
+  public static Tool scriptTool() {
+    return current.scriptTool();
+  }
+
   /** Ends an agent session as a host does: its browser session closes. */
   public static void endSession(String agentSessionId) {
     current.agentSessionEnded(agentSessionId);

@@ -214,6 +214,19 @@ final class ActionChecks {
     }
   }
 
+  static void validate(BrowserAction.Evaluate a) {
+    if (a.expression() == null || a.expression().isBlank()) {
+      throw invalid("/expression: a script to run is required");
+    }
+    if (a.expression().length() > BrowserAction.Evaluate.MAX_EXPRESSION_CHARS) {
+      throw invalid(
+          "/expression: at most "
+              + BrowserAction.Evaluate.MAX_EXPRESSION_CHARS
+              + " characters, and this one has "
+              + a.expression().length());
+    }
+  }
+
   static void validate(Select a) {
     requireRef(a.elementRef());
     if (a.values() == null || a.values().isEmpty()) {

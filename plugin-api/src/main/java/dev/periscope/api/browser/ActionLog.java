@@ -2,6 +2,7 @@ package dev.periscope.api.browser;
 
 import dev.periscope.api.browser.BrowserAction.AnswerDialog;
 import dev.periscope.api.browser.BrowserAction.Click;
+import dev.periscope.api.browser.BrowserAction.Evaluate;
 import dev.periscope.api.browser.BrowserAction.Fields;
 import dev.periscope.api.browser.BrowserAction.Fill;
 import dev.periscope.api.browser.BrowserAction.FillCredential;
@@ -58,6 +59,26 @@ final class ActionLog {
         .put("credential_ref", a.credentialRef())
         .put("value", "[REDACTED]")
         .map();
+  }
+
+  /** A script by its length and SHA-256, never its text: it may quote what the page holds. */
+  static Map<String, Object> describe(Evaluate a) {
+    String e = a.expression() == null ? "" : a.expression();
+    return Fields.of(a.kind())
+        .put("expression_chars", e.length())
+        .put("expression_sha256", sha256(e))
+        .map();
+  }
+
+  private static String sha256(String text) {
+    try {
+      byte[] d =
+          java.security.MessageDigest.getInstance("SHA-256")
+              .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      return java.util.HexFormat.of().formatHex(d);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java has SHA-256", e);
+    }
   }
 
   static Map<String, Object> describe(Scroll a) {

@@ -615,6 +615,72 @@ public sealed interface BrowserAction<R> {
     }
   }
 
+  /**
+   * Runs a script the model wrote in the current tab, the runtime's own action: only where the
+   * project enables scripting, never in a tab where a secret was filled, and only once the host's
+   * approval service has allowed it, shown the expression and the page's origin. The result is the
+   * script's value as JSON, bounded and redacted. Transitions record the expression's length and
+   * hash, never its text. Since host API 2.11.0.
+   */
+  record Evaluate(String expression) implements BrowserAction<Evaluate.Evaluated> {
+    /** The longest expression, in characters. */
+    public static final int MAX_EXPRESSION_CHARS = 10_000;
+
+    /** The most characters of a result's JSON the model is shown. */
+    public static final int MAX_RESULT_CHARS = 20_000;
+
+    /**
+     * What a script gave: its value as JSON ({@code null} for undefined), cut to a bound; {@code
+     * chars} is the whole JSON's length, so {@code chars > json.length()} when it was cut.
+     */
+    public record Evaluated(String json, int chars) {
+      public boolean truncated() {
+        return chars > json.length();
+      }
+    }
+
+    public String kind() {
+      return "evaluate";
+    }
+
+    public ElementTarget target() {
+      return null;
+    }
+
+    public void validate() {
+      ActionChecks.validate(this);
+    }
+
+    /** A script acts on the page as a key does: a challenge on the page refuses it. */
+    @Override
+    public boolean actsOnThePage() {
+      return true;
+    }
+
+    /** Approved for the page it was asked for: never run again on a fresh browser. */
+    @Override
+    public boolean repeatable() {
+      return false;
+    }
+
+    @Override
+    public String step() {
+      return "the script";
+    }
+
+    /**
+     * A script, and the promise it returns, has the action timeout: a navigation it starts goes on.
+     */
+    @Override
+    public long timeoutMs(long actionMs, long navigationMs) {
+      return actionMs;
+    }
+
+    public Map<String, Object> describe() {
+      return ActionLog.describe(this);
+    }
+  }
+
   /** Presses a key or a chord ({@link KeyChord}: {@code Enter}, {@code Control+A}, {@code F2}). */
   record Press(String observationId, String elementRef, String key) implements PageAction<Done> {
     public String kind() {

@@ -247,12 +247,21 @@ public final class Host implements AutoCloseable {
         .toList();
   }
 
-  /** The guidance of every enabled agent skill, for the model. */
+  /**
+   * The guidance of every enabled agent skill that offers a tool, for the model: a skill whose
+   * plugin registered none of its tools for this project (scripting the project left off) says
+   * nothing.
+   */
   public String guidance() {
+    java.util.Set<String> offering =
+        registry.all().stream()
+            .map(HostToolRegistry.Registered::skill)
+            .collect(java.util.stream.Collectors.toSet());
     StringBuilder b = new StringBuilder();
     for (PluginManifest m : PluginInstaller.installed(profile).values()) {
       m.skills().stream()
           .filter(s -> s.audience() == SkillDeclaration.Audience.AGENT && skillEnabled(s.name()))
+          .filter(s -> offering.contains(s.name()))
           .forEach(s -> b.append(s.guidance()).append('\n'));
     }
     return b.toString().strip();

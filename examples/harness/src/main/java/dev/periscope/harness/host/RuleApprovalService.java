@@ -49,6 +49,20 @@ final class RuleApprovalService implements ApprovalService {
           ? ApprovalDecision.ALLOW_ONCE
           : ApprovalDecision.DENY;
     }
+    if (SCRIPT.equals(request.toolName())) {
+      // The script itself, line by line, each shown as the terminal can show it safely.
+      Optional<String> answer =
+          terminal
+              .get()
+              .ask(
+                  String.format(
+                      "The agent asks to %s%nAllow this script on %s? [y/N] ",
+                      shownLines(request.reason()), shown(request.origin())),
+                  cancellation);
+      return answer.filter(a -> a.trim().equalsIgnoreCase("y")).isPresent()
+          ? ApprovalDecision.ALLOW_ONCE
+          : ApprovalDecision.DENY;
+    }
     Optional<String> answer =
         terminal
             .get()
@@ -65,6 +79,9 @@ final class RuleApprovalService implements ApprovalService {
         ? ApprovalDecision.ALLOW_ONCE
         : ApprovalDecision.DENY;
   }
+
+  /** The tool that runs a script the agent wrote: its question shows the script. */
+  static final String SCRIPT = "browser_evaluate";
 
   /** The tool that hands a page to a person: its question carries the live view's link. */
   static final String HANDOFF = "browser_handoff";

@@ -95,12 +95,16 @@ public class HostTest {
   }
 
   /**
-   * The tools a project without a credential source and without upload roots is offered: all but
-   * the credential fill and the file attach.
+   * The tools a project without a credential source, without upload roots and without scripting is
+   * offered: all but the credential fill, the file attach and the script.
    */
   public static List<String> toolsWithoutCredentials() throws Exception {
     return declaredTools().stream()
-        .filter(t -> !t.equals("browser_fill_credential") && !t.equals("browser_attach_file"))
+        .filter(
+            t ->
+                !t.equals("browser_fill_credential")
+                    && !t.equals("browser_attach_file")
+                    && !t.equals("browser_evaluate"))
         .toList();
   }
 
@@ -116,7 +120,8 @@ public class HostTest {
             + "    credentials: {refs: {site: SITE_PASSWORD}}\n"
             + "    uploads: {roots: [\""
             + projectDir
-            + "\"]}\n");
+            + "\"]}\n"
+            + "    scripting: {enabled: true}\n");
     try (Host host = start()) {
       assertEquals(declaredTools(), names(host));
       assertEquals(
@@ -248,12 +253,12 @@ public class HostTest {
     Path other =
         withDescriptor(
             homeDir.resolve("future.zip"),
-            "requires: \">=2.10.0 & <3.0.0\"",
+            "requires: \">=2.11.0 & <3.0.0\"",
             "requires: \">=3.0.0\"");
     var e =
         assertThrows(HarnessException.class, () -> PluginInstaller.add(home, "q", other, false));
     assertTrue(
-        e.getMessage().contains("requires host API >=3.0.0, and this host provides 2.10.0"),
+        e.getMessage().contains("requires host API >=3.0.0, and this host provides 2.11.0"),
         e.getMessage());
   }
 

@@ -67,6 +67,30 @@ public interface BrowserEnvironment extends AutoCloseable {
         ErrorCode.BROWSER_CAPABILITY_UNSUPPORTED, "this browser provider cannot fill credentials");
   }
 
+  /**
+   * The origin of the current tab's page, where a script would run ({@link
+   * dev.periscope.api.browser.BrowserAction.Evaluate}); {@code BROWSER_POLICY_DENIED} when a secret
+   * was filled in that tab, so no script is ever offered where one is. Since host API 2.11.0; a
+   * provider built before cannot run scripts.
+   */
+  default String scriptOrigin() {
+    throw new BrowserException(
+        ErrorCode.BROWSER_CAPABILITY_UNSUPPORTED, "this browser provider cannot run scripts");
+  }
+
+  /**
+   * Runs {@code expression} in the current tab, as the page's own script, if the tab's page is
+   * still of {@code origin} and holds no secret ({@code BROWSER_POLICY_DENIED} otherwise): a
+   * function's text is called, any other expression evaluated, a promise awaited. Returns its value
+   * as JSON cut to {@code maxChars}; a script that throws fails {@code BROWSER_ACTION_FAILED} with
+   * its message. Its requests go through the page's own policy and guards. Since host API 2.11.0.
+   */
+  default dev.periscope.api.browser.BrowserAction.Evaluate.Evaluated evaluate(
+      String expression, String origin, int maxChars) {
+    throw new BrowserException(
+        ErrorCode.BROWSER_CAPABILITY_UNSUPPORTED, "this browser provider cannot run scripts");
+  }
+
   Screenshot screenshot(boolean fullPage);
 
   /**
