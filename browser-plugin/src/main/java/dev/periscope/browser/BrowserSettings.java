@@ -164,6 +164,10 @@ public record BrowserSettings(
             MAX_CHECKPOINT_STORAGE_BYTES.read(config),
             MAX_TABS.read(config),
             new PlaywrightSettings.Downloads(downloads, DOWNLOAD_MAX_BYTES.read(config)),
+            config
+                .string("pageEvents.console")
+                .map(PlaywrightSettings.Console::of)
+                .orElse(PlaywrightSettings.Console.ERRORS),
             dev.periscope.browser.playwright.GridSettings.read(config),
             dev.periscope.browser.playwright.CdpSettings.read(config));
     ToolSettings tools =

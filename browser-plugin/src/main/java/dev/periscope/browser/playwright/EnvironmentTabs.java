@@ -274,11 +274,13 @@ final class EnvironmentTabs implements ActionStage {
    */
   List<String> takePageEvents() {
     List<String> taken = new ArrayList<>(current.guards.takePageEvents());
+    taken.addAll(current.console.take());
     taken.addAll(events);
     events.clear();
     for (Tab t : open) {
       if (t != current) {
         t.guards.takePageEvents().forEach(line -> taken.add("tab " + t.id + ": " + line));
+        t.console.take().forEach(line -> taken.add("tab " + t.id + ": " + line));
       }
     }
     return taken;

@@ -93,13 +93,9 @@ final class PlaywrightEnvironment
       Lane lane,
       PreparedContext prepared,
       EnvironmentPolicy policy,
-      long closeTimeoutMs,
-      long timeoutMarginMs,
+      PlaywrightSettings settings,
       Runnable onClosed,
       java.util.Optional<StateCheckpoints> saving,
-      long dialogTimeoutMs,
-      long storageCapBytes,
-      int maxTabs,
       PlaywrightSettings.Downloads downloadPolicy) {
     BrowserContext context = prepared.context();
     this.place = place;
@@ -111,8 +107,8 @@ final class PlaywrightEnvironment
     this.proxy = proxy;
     this.registryKey = registryKey;
     this.policy = policy;
-    this.closeTimeoutMs = closeTimeoutMs;
-    this.timeoutMarginMs = timeoutMarginMs;
+    this.closeTimeoutMs = settings.closeTimeoutMs();
+    this.timeoutMarginMs = settings.timeoutMarginMs();
     this.lane = lane;
     this.faults = new EnvironmentFaults(lane, this::ending);
     this.context = context;
@@ -123,12 +119,16 @@ final class PlaywrightEnvironment
         new EnvironmentTabs(
             context,
             prepared.page(),
-            maxTabs,
+            settings.maxTabs(),
             policy.timeouts().navigationMs(),
-            new TabWatchers(this, downloads, dialogTimeoutMs, faults)::equip,
+            new TabWatchers(this, downloads, settings.dialogTimeoutMs(), settings.console(), faults)
+                ::equip,
             this::ending,
             place.user());
-    this.state = saving.map(files -> new EnvironmentState(context, tabs, files, storageCapBytes));
+    this.state =
+        saving.map(
+            files ->
+                new EnvironmentState(context, tabs, files, settings.maxCheckpointStorageBytes()));
     // Death, noticed as it happens: Playwright's events arrive while a call runs or the lane
     // pumps them between calls; the driver process is watched by the JVM.
     this.driverExit = faults.watch(context.browser());

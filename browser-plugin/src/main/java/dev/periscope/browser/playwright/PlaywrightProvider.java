@@ -290,8 +290,7 @@ public final class PlaywrightProvider implements CheckpointingProvider {
                       lane,
                       prepared,
                       policy,
-                      settings.closeTimeoutMs(),
-                      settings.timeoutMarginMs(),
+                      settings,
                       () -> pool.leave(lane),
                       checkpoints.map(
                           files ->
@@ -301,9 +300,6 @@ public final class PlaywrightProvider implements CheckpointingProvider {
                                   version().orElseThrow(),
                                   restoredFrom,
                                   storageState)),
-                      settings.dialogTimeoutMs(),
-                      settings.maxCheckpointStorageBytes(),
-                      settings.maxTabs(),
                       source.downloads());
                 } catch (RuntimeException e) {
                   try {

@@ -26,6 +26,7 @@ public record PlaywrightSettings(
     long maxCheckpointStorageBytes,
     int maxTabs,
     Downloads downloads,
+    Console console,
     java.util.Optional<GridSettings> grid,
     java.util.Optional<CdpSettings> cdp) {
   /**
@@ -33,6 +34,21 @@ public record PlaywrightSettings(
    * than cancelled, and the most bytes one may take.
    */
   public record Downloads(boolean enabled, long maxBytes) {}
+
+  /** {@code pageEvents.console}: what of a page's complaints its observations list. */
+  public enum Console {
+    /** Nothing. */
+    OFF,
+    /** Console errors and warnings, uncaught errors, failed requests. The default. */
+    ERRORS,
+    /** Also every other console message (log, info, debug). */
+    ALL;
+
+    /** The setting's value ({@code off}, {@code errors}, {@code all}). */
+    public static Console of(String setting) {
+      return valueOf(setting.toUpperCase(java.util.Locale.ROOT));
+    }
+  }
 
   /** The pool's default size: one browser per core, at least 2 and at most 4. */
   public static int defaultBrowsers() {

@@ -17,6 +17,10 @@ final class Tab {
   PageGuards guards;
   NavigationOutcomes navigations;
   PageDialogs dialogs;
+
+  /** What the page complained of since the last observation (console, errors, requests). */
+  PageConsole console;
+
   ClickListeners clickListeners;
 
   /**

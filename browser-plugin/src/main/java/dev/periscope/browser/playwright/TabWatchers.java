@@ -16,15 +16,18 @@ final class TabWatchers {
   private final PageDownloads downloads;
   private final long dialogTimeoutMs;
   private final EnvironmentFaults faults;
+  private final PlaywrightSettings.Console console;
 
   TabWatchers(
       PlaywrightEnvironment env,
       PageDownloads downloads,
       long dialogTimeoutMs,
+      PlaywrightSettings.Console console,
       EnvironmentFaults faults) {
     this.env = env;
     this.downloads = downloads;
     this.dialogTimeoutMs = dialogTimeoutMs;
+    this.console = console;
     this.faults = faults;
   }
 
@@ -55,6 +58,7 @@ final class TabWatchers {
             dialogTimeoutMs,
             env.policy().timeouts().actionMs(),
             line -> t.guards.report(line));
+    t.console = new PageConsole(page, console);
     t.observedFrames = List.of();
     ActionStage downloadsKept = downloads.stage(() -> t.page.url());
     // An action's stages are an opening's with the document's arrival watched outermost.

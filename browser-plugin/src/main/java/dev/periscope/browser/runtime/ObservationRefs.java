@@ -132,7 +132,8 @@ final class ObservationRefs {
         textLines.add(new Observation.TextLine(line.line(), ref, group));
       }
     }
-    List<String> events = p.pageEvents();
+    // Each event one line, cut after redaction: a cut before it could show a secret's beginning.
+    List<String> events = p.pageEvents().stream().map(ObservationRefs::eventLine).toList();
     LostEnvironment lost = shown ? predecessor : null;
     if (lost != null) {
       predecessor = null;
@@ -375,5 +376,13 @@ final class ObservationRefs {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /** The most characters of one page event the model is shown. */
+  static final int MAX_EVENT_CHARS = 300;
+
+  private static String eventLine(String event) {
+    String line = event.replaceAll("[\\r\\n]+", " ");
+    return line.length() > MAX_EVENT_CHARS ? line.substring(0, MAX_EVENT_CHARS - 3) + "..." : line;
   }
 }

@@ -1,0 +1,199 @@
+package dev.periscope.browser.playwright;
+
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.Request;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a tab's page complained of since the last observation: console errors and warnings (every
+ * console message at {@link PlaywrightSettings.Console#ALL}), uncaught exceptions and unhandled
+ * rejections, and subresource requests that failed (an error status, a network error, a destination
+ * the policy refused). The observation lists them under its page events, bounded: one line counting
+ * them, then the first few, each cut to a line. Listeners run on the lane's thread as Playwright's
+ * events arrive.
+ */
+final class PageConsole {
+  /** The most complaints listed one by one; the count line says how many there were. */
+  static final int LISTED = 5;
+
+  /**
+   * The most characters of one listed complaint kept here: well past what the model is shown (the
+   * runtime cuts each page event after redaction), so that redaction sees a secret whole.
+   */
+  static final int LINE_CHARS = 600;
+
+  private final Page page;
+  private int errors;
+  private int warnings;
+  private int messages;
+  private int failedRequests;
+  private final List<String> listed = new ArrayList<>();
+
+  PageConsole(Page page, PlaywrightSettings.Console level) {
+    this.page = page;
+    if (level == PlaywrightSettings.Console.OFF) {
+      return;
+    }
+    page.onConsoleMessage(
+        m -> {
+          switch (m.type()) {
+            case "error" -> {
+              // Chromium's own line for a failed load: the request's line below tells it.
+              if (!m.text().startsWith("Failed to load resource:")) {
+                note(Kind.ERROR, "console error: " + m.text() + at(m.location()));
+              }
+            }
+            case "warning" -> note(Kind.WARNING, "console warning: " + m.text() + at(m.location()));
+            default -> {
+              if (level == PlaywrightSettings.Console.ALL) {
+                note(Kind.MESSAGE, "console " + m.type() + ": " + m.text());
+              }
+            }
+          }
+        });
+    page.onPageError(error -> note(Kind.ERROR, "uncaught error: " + uncaught(error)));
+    page.onResponse(
+        response -> {
+          if (response.status() >= 400 && !isDocument(response.request())) {
+            note(
+                Kind.REQUEST,
+                "request failed: "
+                    + response.request().method()
+                    + " "
+                    + response.url()
+                    + " ("
+                    + response.status()
+                    + ")");
+          }
+        });
+    page.onRequestFailed(
+        request -> {
+          String failure = String.valueOf(request.failure());
+          // A load the page or a navigation cancelled is no failure of the site's.
+          if (!failure.contains("ERR_ABORTED") && !isDocument(request)) {
+            note(
+                Kind.REQUEST,
+                "request failed: " + request.method() + " " + request.url() + " (" + failure + ")");
+          }
+        });
+  }
+
+  private enum Kind {
+    ERROR,
+    WARNING,
+    MESSAGE,
+    REQUEST
+  }
+
+  /**
+   * The main document's own failure is the navigation's outcome, told where it is; a missing
+   * favicon is nothing a person would notice.
+   */
+  private boolean isDocument(Request request) {
+    return (request.isNavigationRequest() && request.frame() == page.mainFrame())
+        || request.url().endsWith("/favicon.ico");
+  }
+
+  private synchronized void note(Kind kind, String line) {
+    switch (kind) {
+      case ERROR -> errors++;
+      case WARNING -> warnings++;
+      case MESSAGE -> messages++;
+      case REQUEST -> failedRequests++;
+    }
+    if (listed.size() < LISTED) {
+      listed.add(oneLine(line));
+    }
+  }
+
+  /**
+   * The lines since the last call: a count, then the first few complaints; none when the page said
+   * nothing.
+   */
+  synchronized List<String> take() {
+    int total = errors + warnings + messages + failedRequests;
+    if (total == 0) {
+      return List.of();
+    }
+    List<String> parts = new ArrayList<>();
+    count(parts, errors, "error");
+    count(parts, warnings, "warning");
+    count(parts, messages, "other console message");
+    count(parts, failedRequests, "failed request");
+    List<String> lines = new ArrayList<>();
+    lines.add(
+        "the page reported "
+            + String.join(", ", parts)
+            + (total > listed.size() ? " (the first " + listed.size() + " listed)" : ""));
+    lines.addAll(listed);
+    errors = 0;
+    warnings = 0;
+    messages = 0;
+    failedRequests = 0;
+    listed.clear();
+    return lines;
+  }
+
+  private static void count(List<String> parts, int n, String what) {
+    if (n > 0) {
+      parts.add(n + " " + what + (n == 1 ? "" : "s"));
+    }
+  }
+
+  /**
+   * An uncaught error as Playwright tells it (its message, then its stack, which repeats the
+   * message): the message, and where it was thrown.
+   */
+  static String uncaught(String error) {
+    if (error == null) {
+      return "(no message)";
+    }
+    String[] lines = error.split("\n");
+    String message = lines[0].strip();
+    for (String line : lines) {
+      String l = line.strip();
+      if (l.startsWith("at ")) {
+        String where = l.substring(3);
+        int open = where.lastIndexOf('(');
+        if (open >= 0 && where.endsWith(")")) {
+          where = where.substring(open + 1, where.length() - 1);
+        }
+        return message + at(where);
+      }
+    }
+    return message;
+  }
+
+  private static final java.util.regex.Pattern LINE_AND_COLUMN =
+      java.util.regex.Pattern.compile("^(.*?)(:\\d+:\\d+)$");
+
+  /**
+   * Where a message came from, short: the script's file name (no query) and its line and column,
+   * when known.
+   */
+  static String at(String location) {
+    if (location == null || location.isBlank()) {
+      return "";
+    }
+    String where = location;
+    String line = "";
+    var m = LINE_AND_COLUMN.matcher(location);
+    if (m.matches()) {
+      where = m.group(1);
+      line = m.group(2).equals(":0:0") ? "" : m.group(2);
+    }
+    int query = where.indexOf('?');
+    if (query >= 0) {
+      where = where.substring(0, query);
+    }
+    int slash = where.lastIndexOf('/');
+    String file = slash >= 0 && slash < where.length() - 1 ? where.substring(slash + 1) : where;
+    return " (" + file + line + ")";
+  }
+
+  private static String oneLine(String text) {
+    String line = text.replaceAll("\\s+", " ").strip();
+    return line.length() > LINE_CHARS ? line.substring(0, LINE_CHARS - 3) + "..." : line;
+  }
+}

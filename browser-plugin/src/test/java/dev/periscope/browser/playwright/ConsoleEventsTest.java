@@ -1,0 +1,171 @@
+package dev.periscope.browser.playwright;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.periscope.api.tool.ToolResult;
+import dev.periscope.browser.runtime.CredentialChannel;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The page's own complaints in the next observation's page events, on real Chromium: console errors
+ * and warnings, an uncaught error, an unhandled rejection, a fetch that gets 404, a missing image,
+ * a request the policy refuses; counted, the first five listed, each one line, redacted; told once.
+ * {@code pageEvents.console: all} adds the other console messages, {@code off} lists none.
+ */
+class ConsoleEventsTest {
+  static final String PASSWORD = "Pw-" + UUID.randomUUID().toString().substring(0, 12);
+
+  static final String NOISY =
+      """
+      <!doctype html><html><head><title>Noisy</title></head><body>
+      <h1>Noisy</h1>
+      <img src="/missing.png" alt="missing">
+      <button onclick="console.error('clicked and failed: ' + 'x'.repeat(1000))">Fail</button>
+      <button onclick="fetch('/api/cart?again=1')">Reload cart</button>
+      <label for="pw">Password</label><input id="pw" type="password">
+      <button onclick="console.error('the password is ' + pw.value)">Leak</button>
+      <script>
+        console.log('hello from the page');
+        console.warn('deprecated API used');
+        console.error('cart failed to load');
+        fetch('/api/cart').then(r => r.status);
+        fetch('http://127.0.0.3:8080/beacon').catch(() => {});
+        Promise.reject(new Error('nobody caught this'));
+        setTimeout(() => { throw new TypeError('x is undefined'); }, 0);
+      </script></body></html>""";
+
+  static LocalBrowser browser(String console) throws Exception {
+    CredentialChannel typedPasswords =
+        new CredentialChannel(
+            Optional.empty(), Map.of(), name -> null, true, Optional.empty(), true);
+    return new LocalBrowser(
+        Map.of(
+            "/noisy",
+            NOISY,
+            "/quiet",
+            "<html><head><title>Quiet</title></head><body>ok</body></html>"),
+        Map.of(
+            "/missing.png", ConsoleEventsTest::notFound, "/api/cart", ConsoleEventsTest::notFound),
+        typedPasswords,
+        LocalBrowser.withLoopback(Map.of("pageEvents", Map.of("console", console))),
+        Optional.empty());
+  }
+
+  static void notFound(com.sun.net.httpserver.HttpExchange exchange) throws java.io.IOException {
+    exchange.sendResponseHeaders(404, -1);
+    exchange.close();
+  }
+
+  @SuppressWarnings("unchecked")
+  static List<String> events(ToolResult r) {
+    Object events = LocalBrowser.observation(r).get("page_events");
+    return events == null ? List.of() : (List<String>) events;
+  }
+
+  /** The page events of the observation after the page's late complaints have come. */
+  static List<String> settled(LocalBrowser browser, String agent, ToolResult opened)
+      throws Exception {
+    Thread.sleep(300);
+    List<String> all = new java.util.ArrayList<>(events(opened));
+    all.addAll(events(browser.call(agent, "browser_observe", Map.of())));
+    return all;
+  }
+
+  @Test
+  void thePagesComplaintsAreCountedListedAndToldOnce() throws Exception {
+    try (LocalBrowser browser = browser("errors")) {
+      ToolResult opened = browser.open("noisy", "/noisy", "summary");
+      List<String> events = settled(browser, "noisy", opened);
+      String all = String.join("\n", events);
+      assertTrue(all.contains("the page reported"), all);
+      assertTrue(all.contains("console error: cart failed to load"), all);
+      assertTrue(all.contains("console warning: deprecated API used"), all);
+      // Two 404s and the request the policy refused: counted; past the first five, not listed.
+      assertTrue(all.contains("3 failed requests (the first 5 listed)"), all);
+      assertFalse(all.contains("Failed to load resource"), "Chromium's own line is not doubled");
+      assertFalse(all.contains("hello from the page"), "a log is not an error: " + all);
+      long listed = events.stream().filter(e -> !e.startsWith("the page reported")).count();
+      assertTrue(listed <= 2 * 5, all);
+      // The rest of the complaints: the uncaught error, the rejection and the refused request.
+      ToolResult later = browser.call("noisy", "browser_observe", Map.of());
+      assertTrue(
+          events(later).stream().noneMatch(e -> e.contains("cart failed to load")),
+          "told once: " + events(later));
+
+      ToolResult failed =
+          browser.call("noisy", "browser_click", LocalBrowser.target(later, "Fail"));
+      List<String> afterClick = events(failed);
+      assertEquals("the page reported 1 error", afterClick.get(0), String.join("\n", afterClick));
+      assertTrue(afterClick.get(1).startsWith("console error: clicked and failed: xxx"));
+      assertTrue(afterClick.get(1).length() <= 300, "one line, cut: " + afterClick.get(1).length());
+
+      ToolResult cart =
+          browser.call("noisy", "browser_click", LocalBrowser.target(failed, "Reload cart"));
+      String listed404 = String.join("\n", events(cart));
+      assertTrue(
+          listed404.contains("request failed: GET " + browser.url("/api/cart?again=1") + " (404)"),
+          listed404);
+    }
+  }
+
+  @Test
+  void everyKindOfComplaintIsCaught() throws Exception {
+    try (LocalBrowser browser = browser("errors")) {
+      ToolResult opened = browser.open("kinds", "/noisy", "summary");
+      List<String> events = new java.util.ArrayList<>(settled(browser, "kinds", opened));
+      // More than five complaints: the count line says how many were listed, and the rest are
+      // counted only. Each kind is seen in some observation of a fresh load.
+      for (int i = 0; i < 4 && !String.join("\n", events).contains("nobody caught this"); i++) {
+        events.addAll(events(browser.call("kinds", "browser_reload", Map.of())));
+        Thread.sleep(300);
+        events.addAll(events(browser.call("kinds", "browser_observe", Map.of())));
+      }
+      String all = String.join("\n", events);
+      System.out.println("page events of a noisy page:\n" + all);
+      assertTrue(all.contains("(the first 5 listed)"), all);
+      assertTrue(all.contains("6 failed request") || all.contains("failed request"), all);
+      assertTrue(all.contains("uncaught error: TypeError: x is undefined (noisy:"), all);
+      assertTrue(all.contains("uncaught error: Error: nobody caught this (noisy:"), all);
+    }
+  }
+
+  @Test
+  void aSecretThePageLogsIsRedacted() throws Exception {
+    try (LocalBrowser browser = browser("errors")) {
+      ToolResult page = browser.open("leak", "/quiet", "summary");
+      page = browser.open("leak", "/noisy", "document");
+      Map<String, Object> args = new HashMap<>(LocalBrowser.target(page, "Password"));
+      args.put("value", PASSWORD);
+      ToolResult filled = browser.call("leak", "browser_fill", args);
+      assertFalse(filled.isError(), filled.text());
+      ToolResult leaked =
+          browser.call("leak", "browser_click", LocalBrowser.target(filled, "Leak"));
+      String all = String.join("\n", events(leaked));
+      assertTrue(all.contains("console error: the password is [REDACTED:typed-password]"), all);
+      assertFalse((leaked.text() + leaked.structured()).contains(PASSWORD), leaked.text());
+    }
+  }
+
+  @Test
+  void allAddsEveryConsoleMessageAndOffListsNone() throws Exception {
+    try (LocalBrowser browser = browser("all")) {
+      ToolResult opened = browser.open("all", "/noisy", "summary");
+      String all = String.join("\n", settled(browser, "all", opened));
+      assertTrue(all.contains("other console message"), all);
+    }
+    try (LocalBrowser browser = browser("off")) {
+      ToolResult opened = browser.open("off", "/noisy", "summary");
+      List<String> events = settled(browser, "off", opened);
+      assertTrue(
+          events.stream().noneMatch(e -> e.contains("reported") || e.contains("console")),
+          String.join("\n", events));
+    }
+  }
+}
