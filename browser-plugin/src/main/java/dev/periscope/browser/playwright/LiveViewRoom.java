@@ -72,6 +72,11 @@ final class LiveViewRoom {
             throw new BrowserException(
                 ErrorCode.BROWSER_ENVIRONMENT_CLOSED, "the page the person was shown closed");
           }
+          if ("text".equals(input.kind()) || "key".equals(input.kind())) {
+            // A person who types may be typing a password the agent never sees: no script runs on
+            // this origin from now on, as if a secret had been filled there.
+            env.secretOrigins().add(CredentialFields.originOfUrl(shown.url()));
+          }
           LivePage.play(shown, input);
           return null;
         });

@@ -2,8 +2,10 @@ package dev.periscope.browser.playwright;
 
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Request;
+import dev.periscope.browser.policy.PolicyProxy;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * What a tab's page complained of since the last observation: console errors and warnings (every
@@ -35,48 +37,53 @@ final class PageConsole {
     if (level == PlaywrightSettings.Console.OFF) {
       return;
     }
-    page.onConsoleMessage(
-        m -> {
-          switch (m.type()) {
-            case "error" -> {
-              // Chromium's own line for a failed load: the request's line below tells it.
-              if (!m.text().startsWith("Failed to load resource:")) {
-                note(Kind.ERROR, "console error: " + m.text() + at(m.location()));
-              }
-            }
-            case "warning" -> note(Kind.WARNING, "console warning: " + m.text() + at(m.location()));
-            default -> {
-              if (level == PlaywrightSettings.Console.ALL) {
-                note(Kind.MESSAGE, "console " + m.type() + ": " + m.text());
-              }
-            }
-          }
-        });
-    page.onPageError(error -> note(Kind.ERROR, "uncaught error: " + uncaught(error)));
-    page.onResponse(
-        response -> {
-          if (response.status() >= 400 && !isDocument(response.request())) {
-            note(
-                Kind.REQUEST,
-                "request failed: "
-                    + response.request().method()
-                    + " "
-                    + response.url()
-                    + " ("
-                    + response.status()
-                    + ")");
-          }
-        });
-    page.onRequestFailed(
-        request -> {
-          String failure = String.valueOf(request.failure());
-          // A load the page or a navigation cancelled is no failure of the site's.
-          if (!failure.contains("ERR_ABORTED") && !isDocument(request)) {
-            note(
-                Kind.REQUEST,
-                "request failed: " + request.method() + " " + request.url() + " (" + failure + ")");
-          }
-        });
+    page.onConsoleMessage(m -> quietly(() -> console(m, level)));
+    page.onPageError(
+        error -> quietly(() -> note(Kind.ERROR, "uncaught error: " + uncaught(error))));
+    page.onResponse(response -> quietly(() -> response(response)));
+    page.onRequestFailed(request -> quietly(() -> failed(request)));
+  }
+
+  private void console(
+      com.microsoft.playwright.ConsoleMessage m, PlaywrightSettings.Console level) {
+    switch (m.type()) {
+      case "error" -> {
+        // Chromium's own line for a failed load: the request's line tells it.
+        if (!m.text().startsWith("Failed to load resource:")) {
+          note(Kind.ERROR, "console error: " + m.text() + at(m.location()));
+        }
+      }
+      case "warning" -> note(Kind.WARNING, "console warning: " + m.text() + at(m.location()));
+      default -> {
+        if (level == PlaywrightSettings.Console.ALL) {
+          note(Kind.MESSAGE, "console " + m.type() + ": " + m.text());
+        }
+      }
+    }
+  }
+
+  private void response(com.microsoft.playwright.Response response) {
+    if (response.status() >= 400 && !isDocument(response.request())) {
+      boolean refused =
+          response.headers().containsKey(PolicyProxy.DENIAL_HEADER.toLowerCase(Locale.ROOT));
+      note(
+          Kind.REQUEST,
+          "request failed: "
+              + response.request().method()
+              + " "
+              + response.url()
+              + (refused ? " (refused by the network policy)" : " (" + response.status() + ")"));
+    }
+  }
+
+  private void failed(Request request) {
+    String failure = String.valueOf(request.failure());
+    // A load the page or a navigation cancelled is no failure of the site's.
+    if (!failure.contains("ERR_ABORTED") && !isDocument(request)) {
+      note(
+          Kind.REQUEST,
+          "request failed: " + request.method() + " " + request.url() + " (" + failure + ")");
+    }
   }
 
   private enum Kind {
@@ -92,7 +99,19 @@ final class PageConsole {
    */
   private boolean isDocument(Request request) {
     return (request.isNavigationRequest() && request.frame() == page.mainFrame())
-        || request.url().endsWith("/favicon.ico");
+        || request.url().contains("/favicon");
+  }
+
+  /**
+   * Runs a listener's body: Playwright delivers events inside whatever call the lane is making, so
+   * a failure here must not fail that unrelated call.
+   */
+  private static void quietly(Runnable body) {
+    try {
+      body.run();
+    } catch (RuntimeException ignored) {
+      // an event this watch could not read (a closed page, a worker's request): not listed
+    }
   }
 
   private synchronized void note(Kind kind, String line) {
@@ -192,8 +211,11 @@ final class PageConsole {
     return " (" + file + line + ")";
   }
 
+  /**
+   * Bounded, but neither reshaped nor marked: the runtime redacts the line as the page wrote it,
+   * then makes it one line and cuts it for the model.
+   */
   private static String oneLine(String text) {
-    String line = text.replaceAll("\\s+", " ").strip();
-    return line.length() > LINE_CHARS ? line.substring(0, LINE_CHARS - 3) + "..." : line;
+    return text.length() > LINE_CHARS ? text.substring(0, LINE_CHARS) : text;
   }
 }

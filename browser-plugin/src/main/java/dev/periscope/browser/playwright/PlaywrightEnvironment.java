@@ -174,6 +174,16 @@ final class PlaywrightEnvironment
     return observation.extract(kind, region, limit, maxFieldChars);
   }
 
+  /**
+   * The origins a secret was filled on in this environment (the field's frame and its page): no
+   * script runs on a page of one ({@link ScriptRoom}). On the lane's thread.
+   */
+  java.util.Set<String> secretOrigins() {
+    return secretOrigins;
+  }
+
+  private final java.util.Set<String> secretOrigins = new java.util.HashSet<>();
+
   @Override
   public String scriptOrigin() {
     return scripts.origin();

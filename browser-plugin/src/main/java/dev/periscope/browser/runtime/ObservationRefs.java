@@ -382,7 +382,7 @@ final class ObservationRefs {
   static final int MAX_EVENT_CHARS = 300;
 
   private static String eventLine(String event) {
-    String line = event.replaceAll("[\\r\\n]+", " ");
+    String line = event.replaceAll("\\s+", " ").strip();
     return line.length() > MAX_EVENT_CHARS ? line.substring(0, MAX_EVENT_CHARS - 3) + "..." : line;
   }
 }

@@ -50,6 +50,13 @@ public final class PageScripting {
       Lease lease, BrowserAction.Evaluate script, Cancellation cancellation) {
     requireEnabled();
     Environment environment = lease.environment;
+    Redactions redactions = lease.runtime.redactions();
+    // As written, or escaped in a string literal as JSON escapes it.
+    if (!redactions.json(environment.sessionId, script.expression()).equals(script.expression())) {
+      // Asking would show the secret to whoever approves; running it would hand it to the page.
+      throw denied(
+          "the script holds a secret of this session, so it is neither shown to anyone nor run");
+    }
     var env = environment.delegate();
     String origin =
         environment.step(
@@ -62,7 +69,7 @@ public final class PageScripting {
             script.timeoutMs(lease.timeouts().actionMs(), lease.timeouts().navigationMs()),
             () -> env.evaluate(script.expression(), origin, bound + Redactions.CUT_SLACK));
     // Redacted first, then cut: the cut cannot end inside a secret and show its beginning.
-    String json = lease.runtime.redactions().text(environment.sessionId, raw.json());
+    String json = redactions.json(environment.sessionId, raw.json());
     int chars = raw.chars() - raw.json().length() + json.length();
     return new BrowserAction.Evaluate.Evaluated(
         json.length() > bound ? json.substring(0, bound) : json, chars);

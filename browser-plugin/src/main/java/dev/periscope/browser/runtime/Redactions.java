@@ -62,6 +62,33 @@ final class Redactions {
     return result;
   }
 
+  /**
+   * JSON text with every secret of the session redacted, as text is, and also where JSON escaped
+   * it: a secret holding a quote, a backslash or a control character appears escaped there.
+   */
+  String json(BrowserSessionId session, String json) {
+    String result = text(session, json);
+    Map<String, Secret> secrets = filled.get(session);
+    if (secrets == null || result == null) {
+      return result;
+    }
+    for (Map.Entry<String, Secret> e : secrets.entrySet()) {
+      String value = e.getValue().reveal();
+      String escaped = JSON_ESCAPING.toJson(value);
+      escaped = escaped.substring(1, escaped.length() - 1);
+      if (!escaped.isEmpty() && !escaped.equals(value)) {
+        String key = e.getKey();
+        String label = key.startsWith(TYPED_PASSWORD + "#") ? TYPED_PASSWORD : key;
+        result = result.replace(escaped, "[REDACTED:" + label + "]");
+      }
+    }
+    return result;
+  }
+
+  /** Escapes as JSON.stringify does: quotes, backslashes and control characters, nothing else. */
+  private static final com.google.gson.Gson JSON_ESCAPING =
+      new com.google.gson.GsonBuilder().disableHtmlEscaping().create();
+
   ProviderObservation observation(BrowserSessionId session, ProviderObservation o) {
     if (!filled.containsKey(session)) {
       return o;

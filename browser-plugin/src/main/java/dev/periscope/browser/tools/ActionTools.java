@@ -492,10 +492,6 @@ final class ActionTools {
         });
   }
 
-  /**
-   * {@code browser_fill_credential}, offered only when the project has a credential source: the
-   * model names a reference, never a value.
-   */
   /** The scripting skill's one tool: a script the user approves, its value as JSON. */
   static Row<BrowserAction.Evaluate.Evaluated> evaluate() {
     return row(
@@ -503,8 +499,9 @@ final class ActionTools {
         "Run a short JavaScript expression, or a function's text such as () => document.title, in"
             + " the current tab and get its value as JSON (at most "
             + BrowserAction.Evaluate.MAX_RESULT_CHARS
-            + " characters; a promise is awaited). The user approves each script, seeing its text"
-            + " and the page's origin. It never runs in a tab where a secret was filled.",
+            + " characters; a promise is awaited). Each script is approved first (by the user, who"
+            + " sees its text and the page's origin, or by the project's rules). It never runs"
+            + " where a secret was filled: not in that tab, not on a page of that origin.",
         new ToolHints(false, true, false, true),
         List.of(
             Param.text(
@@ -516,6 +513,10 @@ final class ActionTools {
         a -> new BrowserAction.Evaluate(a.string("expression")));
   }
 
+  /**
+   * {@code browser_fill_credential}, offered only when the project has a credential source: the
+   * model names a reference, never a value.
+   */
   static Row<BrowserAction.FillCredential.Filled> fillCredential(List<String> references) {
     String known =
         references.isEmpty()

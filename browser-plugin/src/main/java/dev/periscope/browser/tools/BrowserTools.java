@@ -222,7 +222,8 @@ public final class BrowserTools implements AutoCloseable {
                     + fence.around(script.json()));
             structured = new LinkedHashMap<>(structured);
             Map<String, Object> result = new LinkedHashMap<>();
-            result.put("json", script.json());
+            // The page's text: a fence marker in it is altered, as in the fenced text.
+            result.put("json", PageFence.neutralize(script.json()));
             result.put("chars", script.chars());
             result.put("truncated", script.truncated());
             structured.put("result", result);

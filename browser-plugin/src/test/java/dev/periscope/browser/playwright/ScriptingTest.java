@@ -30,17 +30,32 @@ import org.junit.jupiter.api.Test;
  * the network policy; the transitions keep its length and hash, never its text.
  */
 class ScriptingTest {
-  static final String PASSWORD = "Pw-" + UUID.randomUUID().toString().substring(0, 12);
+  /** With a quote and a backslash, which JSON escapes: its escaped copy is redacted too. */
+  static final String PASSWORD = "Pw\"" + UUID.randomUUID().toString().substring(0, 12) + "\\q";
+
+  /** The password as a script spells it without holding it. */
+  static String spelled(String secret) {
+    StringBuilder codes = new StringBuilder();
+    for (char c : secret.toCharArray()) {
+      codes.append(codes.length() == 0 ? "" : ",").append((int) c);
+    }
+    return "String.fromCharCode(" + codes + ")";
+  }
 
   static final String PAGE =
       """
       <!doctype html><html><head><title>Orders</title></head><body>
       <h1>Orders</h1><p id="total">3 orders</p>
       <label for="pw">Password</label><input id="pw" type="password">
+      <button onclick="window.open('about:blank')">Blank window</button>
       <script>window.shop = {orders: [{id: 7, sum: 12.5}, {id: 9, sum: 3}]};</script>
       </body></html>""";
 
   static LocalBrowser browser;
+
+  /** A second origin, 127.0.0.2, with the same page. */
+  static com.sun.net.httpserver.HttpServer second;
+
   static final List<ApprovalRequest> asked = new CopyOnWriteArrayList<>();
   static final AtomicReference<ApprovalDecision> answer = new AtomicReference<>();
 
@@ -62,11 +77,21 @@ class ScriptingTest {
             LocalBrowser.withLoopback(Map.of("actionTimeoutMs", 1500)),
             Optional.empty(),
             new PageScripting(true, Optional.of(approval)));
+    second =
+        com.sun.net.httpserver.HttpServer.create(
+            new java.net.InetSocketAddress(java.net.InetAddress.getByName("127.0.0.2"), 0), 0);
+    second.createContext("/", exchange -> LocalBrowser.respond(exchange, PAGE));
+    second.start();
   }
 
   @AfterAll
   static void stop() {
     browser.close();
+    second.stop(0);
+  }
+
+  static String secondUrl(String path) {
+    return "http://127.0.0.2:" + second.getAddress().getPort() + path;
   }
 
   @BeforeEach
@@ -126,7 +151,7 @@ class ScriptingTest {
   }
 
   @Test
-  void noScriptRunsInATabWhereASecretWasFilledAndNobodyIsAsked() {
+  void noScriptRunsWhereASecretWasFilledAndNobodyIsAsked() {
     ToolResult page = browser.open("secret", "/orders", "document");
     Map<String, Object> args = new HashMap<>(LocalBrowser.target(page, "Password"));
     args.put("value", PASSWORD);
@@ -136,18 +161,76 @@ class ScriptingTest {
     assertTrue(r.isError(), r.text());
     assertTrue(r.text().contains("a secret was filled in this tab"), r.text());
     assertTrue(asked.isEmpty(), "nobody was asked: " + asked);
-    assertFalse(r.text().contains(PASSWORD), r.text());
 
-    // Another tab runs scripts; a value that is the secret comes back redacted.
-    ToolResult other =
+    // Another tab of the same origin could read the field through its opener or a handle.
+    ToolResult sameOrigin =
         browser.call(
             "secret", "browser_tabs", Map.of("action", "open", "url", browser.url("/orders")));
+    assertFalse(sameOrigin.isError(), sameOrigin.text());
+    ToolResult fromThere = evaluate("secret", "() => window.opener");
+    assertTrue(
+        fromThere.text().contains("a secret was filled in this tab or on a page of"),
+        fromThere.text());
+    assertTrue(asked.isEmpty(), "nobody was asked: " + asked);
+
+    // A page of another origin runs scripts; a value that is the secret comes back redacted, its
+    // JSON-escaped copy too (the password holds a quote and a backslash).
+    ToolResult other =
+        browser.call(
+            "secret", "browser_tabs", Map.of("action", "open", "url", secondUrl("/orders")));
     assertFalse(other.isError(), other.text());
-    ToolResult echoed =
-        evaluate("secret", "'" + PASSWORD.substring(0, 5) + "' + '" + PASSWORD.substring(5) + "'");
+    ToolResult echoed = evaluate("secret", "({said: " + spelled(PASSWORD) + "})");
     assertFalse(echoed.isError(), echoed.text());
-    assertFalse((echoed.text() + echoed.structured()).contains(PASSWORD), echoed.text());
-    assertTrue(echoed.text().contains("[REDACTED:typed-password]"), echoed.text());
+    String shown = echoed.text() + echoed.structured();
+    assertFalse(shown.contains(PASSWORD), echoed.text());
+    assertFalse(
+        shown.contains(PASSWORD.replace("\\", "\\\\").replace("\"", "\\\"")), echoed.text());
+    assertTrue(echoed.text().contains("{\"said\":\"[REDACTED:typed-password]\"}"), echoed.text());
+
+    // A script that holds the secret itself is shown to no one and not run.
+    asked.clear();
+    ToolResult holding =
+        evaluate("secret", "'" + PASSWORD.replace("\\", "\\\\").replace("\"", "\\\"") + "'.length");
+    assertTrue(holding.isError(), holding.text());
+    assertTrue(holding.text().contains("holds a secret of this session"), holding.text());
+    assertTrue(asked.isEmpty(), "nobody was shown it: " + asked);
+    assertFalse((holding.text() + holding.structured()).contains(PASSWORD), holding.text());
+  }
+
+  @Test
+  void aPageWithoutAnOriginOfItsOwnRunsNoScript() {
+    ToolResult page = browser.open("blank", "/orders", "document");
+    // A window of about:blank shares its opener's origin: a script there could reach the opener.
+    ToolResult opened =
+        browser.call("blank", "browser_click", LocalBrowser.target(page, "Blank window"));
+    assertFalse(opened.isError(), opened.text());
+    ToolResult blank = browser.call("blank", "browser_tabs", Map.of("action", "select", "tab", 2));
+    assertFalse(blank.isError(), blank.text());
+    ToolResult r = evaluate("blank", "1 + 1");
+    assertTrue(r.isError(), r.text());
+    assertTrue(r.text().contains("no origin of its own"), r.text());
+    assertTrue(asked.isEmpty(), "nobody was asked: " + asked);
+  }
+
+  @Test
+  void aValueJsonCannotWriteFailsClearlyAndOddNumbersAreNull() {
+    browser.open("odd", "/orders", "summary");
+    ToolResult cyclic = evaluate("odd", "() => { const a = {}; a.self = a; return a; }");
+    assertTrue(cyclic.isError(), cyclic.text());
+    assertTrue(cyclic.text().contains("the script's value is not JSON"), cyclic.text());
+    ToolResult numbers =
+        evaluate("odd", "({nan: NaN, inf: [Infinity], big: 2 ** 40, when: new Date(0)})");
+    assertFalse(numbers.isError(), numbers.text());
+    assertTrue(
+        numbers
+            .text()
+            .contains(
+                "{\"nan\":null,\"inf\":[null],\"big\":1099511627776,\"when\":\"1970-01-01T00:00:00.000Z\"}"),
+        numbers.text());
+    ToolResult huge = evaluate("odd", "'x'.repeat(5000000)");
+    assertFalse(huge.isError(), huge.text());
+    assertTrue(
+        huge.text().contains("JSON of 5000002 characters (the first 20000 shown)"), huge.text());
   }
 
   @Test
@@ -180,7 +263,7 @@ class ScriptingTest {
     ToolResult r = evaluate("hangs", "() => new Promise(() => {})");
     long ms = (System.nanoTime() - start) / 1_000_000;
     assertTrue(r.isError(), r.text());
-    assertTrue(r.text().contains("did not answer within"), r.text());
+    assertTrue(r.text().contains("the script did not settle within the call's time"), r.text());
     // actionTimeoutMs 1500 and the margin's share: well before the navigation timeout (30 s).
     assertTrue(ms < 10_000, "bounded by the call's deadline: " + ms + " ms");
     ToolResult after = evaluate("hangs", "document.title");

@@ -44,6 +44,7 @@ class McpScriptingTest {
 
   static HttpServer site;
   static HttpServer other;
+  static HttpServer third;
   @TempDir Path home;
   @TempDir Path project;
 
@@ -55,12 +56,16 @@ class McpScriptingTest {
     other = HttpServer.create(new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 0), 0);
     other.createContext("/", e -> CredentialCanaryTest.respond(e, PAGE, null));
     other.start();
+    third = HttpServer.create(new InetSocketAddress(InetAddress.getByName("127.0.0.3"), 0), 0);
+    third.createContext("/", e -> CredentialCanaryTest.respond(e, PAGE, null));
+    third.start();
   }
 
   @AfterAll
   static void stopSites() {
     site.stop(0);
     other.stop(0);
+    third.stop(0);
   }
 
   static String siteUrl(String path) {
@@ -69,6 +74,10 @@ class McpScriptingTest {
 
   static String otherUrl(String path) {
     return "http://127.0.0.2:" + other.getAddress().getPort() + path;
+  }
+
+  static String thirdUrl(String path) {
+    return "http://127.0.0.3:" + third.getAddress().getPort() + path;
   }
 
   private Path install(String rules, String scripting) throws Exception {
@@ -84,7 +93,7 @@ class McpScriptingTest {
           rules: [%s]
         plugins:
           browser:
-            network: {mode: allowlist, allowCidrs: ["127.0.0.1/32", "127.0.0.2/32"]}
+            network: {mode: allowlist, allowCidrs: ["127.0.0.1/32", "127.0.0.2/32", "127.0.0.3/32"]}
             credentials: {modelTypedPasswords: allow}
             %s
         """
@@ -100,7 +109,11 @@ class McpScriptingTest {
   void approvedBoundedRedactedAndRefusedOverMcp() throws Exception {
     Path tmp =
         install(
-            "{tool: browser_evaluate, origin: \"" + siteUrl("") + "\", decision: allow}",
+            "{tool: browser_evaluate, origin: \""
+                + siteUrl("")
+                + "\", decision: allow}, {tool: browser_evaluate, origin: \""
+                + otherUrl("")
+                + "\", decision: allow}",
             "scripting: {enabled: true}");
     Path terminal = Files.writeString(home.resolve("tty"), "n\n");
     McpConnection mcp =
@@ -136,8 +149,8 @@ class McpScriptingTest {
           McpConnection.text(here).contains("a secret was filled in this tab"),
           McpConnection.text(here));
 
-      // Another tab of the same origin: a value that is the password comes back redacted.
-      mcp.call("browser_tabs", Map.of("action", "open", "url", siteUrl("/again")));
+      // A tab of another origin: a value that is the password comes back redacted.
+      mcp.call("browser_tabs", Map.of("action", "open", "url", otherUrl("/again")));
       CallToolResult echoed =
           evaluate(
               mcp,
@@ -154,7 +167,7 @@ class McpScriptingTest {
           McpConnection.text(echoed));
 
       // No rule for the other origin: the terminal is asked, shown the script, and says no.
-      mcp.call("browser_tabs", Map.of("action", "open", "url", otherUrl("/elsewhere")));
+      mcp.call("browser_tabs", Map.of("action", "open", "url", thirdUrl("/elsewhere")));
       CallToolResult refused =
           evaluate(mcp, "/* " + MARK + " */ document.title = 'changed by the script'");
       assertTrue(refused.isError(), McpConnection.text(refused));
@@ -163,7 +176,7 @@ class McpScriptingTest {
           McpConnection.text(refused));
       String prompt = Files.readString(terminal);
       assertTrue(prompt.contains("document.title = 'changed by the script'"), prompt);
-      assertTrue(prompt.contains("Allow this script on " + otherUrl("") + "?"), prompt);
+      assertTrue(prompt.contains("Allow this script on " + thirdUrl("") + "?"), prompt);
       CallToolResult after = mcp.call("browser_observe", Map.of());
       assertFalse(McpConnection.text(after).contains("changed by the script"), "it did not run");
       for (CallToolResult r : List.of(cart, big, here, echoed, refused)) {
