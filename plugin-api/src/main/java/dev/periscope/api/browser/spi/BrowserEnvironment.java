@@ -67,6 +67,19 @@ public interface BrowserEnvironment extends AutoCloseable {
         ErrorCode.BROWSER_CAPABILITY_UNSUPPORTED, "this browser provider cannot fill credentials");
   }
 
+  /**
+   * From now on, shows {@code guard} every request this environment's pages send (navigations,
+   * subresources, fetches, beacons, WebSocket handshakes and the messages a page sends over them)
+   * before it leaves, and refuses those it refuses before any byte of them leaves: the page sees a
+   * network error, and the provider adds the guard's line to the next observation's page events.
+   * The runtime calls it, on the environment's queue, before a secret goes into a page; a second
+   * call replaces the guard. Returns whether the environment guards; since host API 2.11.0, the
+   * default cannot and says false.
+   */
+  default boolean guardEgress(EgressGuard guard) {
+    return false;
+  }
+
   Screenshot screenshot(boolean fullPage);
 
   /**
