@@ -31,6 +31,9 @@ final class TabWatchers {
   /** Gives {@code t} the page {@code page} and what watches it. */
   void equip(Tab t, Page page) {
     env.place().user().ifPresent(u -> u.equip(page));
+    if (env.credentialFields().egress != null) {
+      env.credentialFields().egress.equip(page);
+    }
     t.page = page;
     // The environment's tabs are read as they are used: the first tab is equipped while they are
     // being made.

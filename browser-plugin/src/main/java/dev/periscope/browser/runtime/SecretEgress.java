@@ -69,7 +69,9 @@ final class SecretEgress {
     EgressGuard guard =
         (url, headers, body) -> {
           Optional<String> refused = refusal(url, headers, body);
-          refused.ifPresent(line -> journal(runtime, environment, line));
+          refused
+              .filter(this::firstOfItsKind)
+              .ifPresent(line -> journal(runtime, environment, line));
           return refused;
         };
     boolean guarding =
@@ -83,6 +85,16 @@ final class SecretEgress {
           environment,
           "this browser provider cannot keep a filled secret to its own origins: unguarded");
     }
+  }
+
+  /** The refusals journaled so far: a page that retries (an EventSource does) is journaled once. */
+  private final Set<String> journaled = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  /** The most refusals of one session the journal records. */
+  static final int MAX_JOURNALED = 100;
+
+  private boolean firstOfItsKind(String line) {
+    return journaled.size() < MAX_JOURNALED && journaled.add(line);
   }
 
   private static void journal(DefaultBrowserRuntime runtime, Environment environment, String line) {
@@ -135,19 +147,21 @@ final class SecretEgress {
   }
 
   /**
-   * The destination's origin as a page event and the journal name it: a host whose leftmost labels
-   * carry a secret shows them as {@code (…)} instead.
+   * The destination's origin as a page event and the journal name it: a host that carries a secret
+   * (in any of its labels, or across them) shows only its last two labels, the rest as {@code (…)},
+   * since a label that holds a piece of the secret is no more to be shown than the whole.
    */
   private String shown(Destination to) {
     String host = to.host();
-    String hidden = "";
-    while (!host.isEmpty() && carriesHost(host)) {
-      int dot = host.indexOf('.');
-      host = dot < 0 ? "" : host.substring(dot + 1);
-      hidden = "(a name that carries the secret)";
+    if (carriesHost(host)) {
+      String[] labels = host.split("\\.");
+      host =
+          "(a name that carries the secret)"
+              + (labels.length > 2
+                  ? "." + labels[labels.length - 2] + "." + labels[labels.length - 1]
+                  : "");
     }
-    String shownHost = hidden.isEmpty() ? host : host.isEmpty() ? hidden : hidden + "." + host;
-    return to.scheme() + "://" + shownHost + to.portSuffix();
+    return to.scheme() + "://" + host + to.portSuffix();
   }
 
   private boolean carriesHost(String host) {
