@@ -157,6 +157,16 @@ final class FieldRoom {
           if (fields.egress == null) {
             fields.egress = new EgressRoutes(env.context(), env.place().user());
           }
+          // What the browser's routes do not see (a preconnect's name) the proxy refuses.
+          env.proxy()
+              .refuseNamesCarrying(
+                  (host, port) ->
+                      guard
+                          .refusal(
+                              (port == 443 ? "https://" : "http://") + host + ":" + port + "/",
+                              java.util.Map.of(),
+                              null)
+                          .isPresent());
           return fields.egress.guard(
               guard,
               line -> env.tab().guards.report(line),

