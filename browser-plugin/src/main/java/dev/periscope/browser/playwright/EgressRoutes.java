@@ -1,11 +1,14 @@
 package dev.periscope.browser.playwright;
 
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
 import com.microsoft.playwright.BrowserContext;
-import com.microsoft.playwright.Page;
+import com.microsoft.playwright.CDPSession;
 import com.microsoft.playwright.Route;
 import com.microsoft.playwright.WebSocketFrame;
 import com.microsoft.playwright.WebSocketRoute;
 import dev.periscope.api.browser.spi.EgressGuard;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -65,16 +68,15 @@ final class EgressRoutes {
    * requests through it the first time ({@code pages}: the tabs open now, routed one by one in a
    * user's Chromium) and closing the WebSockets opened before it.
    */
-  boolean guard(EgressGuard next, Consumer<String> report, Iterable<Page> pages) {
+  boolean guard(EgressGuard next, Consumer<String> report, Iterable<Tab> tabs) {
     boolean first = guard == null;
     this.report = report;
     guard = next;
     if (first) {
-      if (user.isPresent()) {
-        pages.forEach(this::equip);
-      } else {
+      if (user.isEmpty()) {
         context.route(EVERY_URL, this::judged);
       }
+      tabs.forEach(this::equip);
       List<WebSocketRoute> open;
       synchronized (unjudged) {
         open = List.copyOf(unjudged);
@@ -91,11 +93,68 @@ final class EgressRoutes {
     return true;
   }
 
-  /** Routes a new tab of a user's Chromium once the guard is on; elsewhere the context does. */
-  void equip(Page page) {
-    if (guard != null && user.isPresent()) {
-      page.route(EVERY_URL, this::judged);
-      page.routeWebSocket(EVERY_URL, this::judged);
+  /**
+   * Once the guard is on, gives a tab what the context's route does not: in a user's Chromium,
+   * routes of its own; in the provider's own context, the redirects' next hops, which Playwright's
+   * routes let through unseen, judged through the tab's control session ({@link #hop}).
+   */
+  void equip(Tab tab) {
+    if (guard == null) {
+      return;
+    }
+    if (user.isPresent()) {
+      tab.page.route(EVERY_URL, this::judged);
+      tab.page.routeWebSocket(EVERY_URL, this::judged);
+      return;
+    }
+    CDPSession control = tab.guards.control();
+    control.on("Fetch.requestPaused", paused -> hop(control, paused));
+    JsonObject every = new JsonObject();
+    every.addProperty("urlPattern", "*");
+    every.addProperty("requestStage", "Request");
+    JsonArray patterns = new JsonArray();
+    patterns.add(every);
+    JsonObject enable = new JsonObject();
+    enable.add("patterns", patterns);
+    control.send("Fetch.enable", enable);
+  }
+
+  /**
+   * A request of the tab's process, paused: a redirect's next hop is judged (its URL, headers and
+   * the body a 307 or 308 sends again); a first hop was judged by the context's route and goes on.
+   */
+  private void hop(CDPSession control, JsonObject paused) {
+    JsonObject answer = new JsonObject();
+    answer.addProperty("requestId", paused.get("requestId").getAsString());
+    Optional<String> refused = Optional.empty();
+    if (paused.has("redirectedRequestId")) {
+      JsonObject request = paused.getAsJsonObject("request");
+      Map<String, String> headers = new java.util.HashMap<>();
+      if (request.has("headers")) {
+        request
+            .getAsJsonObject("headers")
+            .entrySet()
+            .forEach(h -> headers.put(h.getKey(), h.getValue().getAsString()));
+      }
+      String url =
+          request.get("url").getAsString()
+              + (request.has("urlFragment") ? request.get("urlFragment").getAsString() : "");
+      byte[] body =
+          request.has("postData")
+              ? request.get("postData").getAsString().getBytes(StandardCharsets.UTF_8)
+              : null;
+      refused = refusal(url, headers, body);
+    }
+    try {
+      if (refused.isPresent()) {
+        report.accept(refused.get());
+        answer.addProperty("errorReason", "BlockedByClient");
+        control.send("Fetch.failRequest", answer);
+      } else {
+        control.send("Fetch.continueRequest", answer);
+      }
+    } catch (com.microsoft.playwright.PlaywrightException gone) {
+      // the page or its request went meanwhile
     }
   }
 

