@@ -37,6 +37,16 @@ import javax.imageio.ImageIO;
  */
 final class CredentialFields {
   /**
+   * The way out of the secrets, guarded once the first goes in ({@link EgressRoutes}): the
+   * context's own from its start, or made then in a user's Chromium.
+   */
+  EgressRoutes egress;
+
+  CredentialFields(EgressRoutes egress) {
+    this.egress = egress;
+  }
+
+  /**
    * The mask's colour, opaque. Made when a mask is painted: {@link Color} loads AWT's native
    * libraries, which an environment that never masks should not wait for.
    */

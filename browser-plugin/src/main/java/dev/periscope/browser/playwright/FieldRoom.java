@@ -145,6 +145,33 @@ final class FieldRoom {
         t.page, env.registryKey(), () -> t.guards.dataUnderWaySince(typing), env.waitsEnd());
   }
 
+  /**
+   * Shows {@code guard} every request of the environment from now on ({@link EgressRoutes}): routed
+   * the first time, the guard replaced after.
+   */
+  boolean guardEgress(dev.periscope.api.browser.spi.EgressGuard guard) {
+    return env.call(
+        "guarding the secret's way out",
+        () -> {
+          CredentialFields fields = env.credentialFields();
+          if (fields.egress == null) {
+            fields.egress = new EgressRoutes(env.context(), env.place().user());
+          }
+          // What the browser's routes do not see (a preconnect's name) the proxy refuses.
+          env.proxy()
+              .refuseNamesCarrying(
+                  (host, port) ->
+                      guard
+                          .refusal(
+                              (port == 443 ? "https://" : "http://") + host + ":" + port + "/",
+                              java.util.Map.of(),
+                              null)
+                          .isPresent());
+          return fields.egress.guard(
+              guard, line -> env.tab().guards.report(line), env.tabs().all());
+        });
+  }
+
   List<String> originChain(ProviderElement element) {
     return env.call(
         "reading the field's origin",

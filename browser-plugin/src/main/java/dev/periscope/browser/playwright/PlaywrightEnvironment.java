@@ -71,10 +71,7 @@ final class PlaywrightEnvironment
   /** What its checkpoints are made of, when it keeps them. */
   private final java.util.Optional<EnvironmentState> state;
 
-  /**
-   * Every connection of this environment's browser goes through it; it closes before the context
-   * does.
-   */
+  /** Every connection of its browser goes through it; it closes before the context does. */
   private final PolicyProxy proxy;
 
   /**
@@ -83,7 +80,7 @@ final class PlaywrightEnvironment
    */
   private final BrowserPlace place;
 
-  private final CredentialFields credentialFields = new CredentialFields();
+  private final CredentialFields credentialFields;
 
   /** What it notices of its browser's death, and tells the runtime once. */
   private final EnvironmentFaults faults;
@@ -100,6 +97,7 @@ final class PlaywrightEnvironment
     BrowserContext context = prepared.context();
     this.place = place;
     this.saved = prepared.tabs();
+    this.credentialFields = new CredentialFields(prepared.egress());
     PolicyProxy proxy = prepared.proxy();
     String registryKey = prepared.registryKey();
     this.downloadPolicy = downloadPolicy;
@@ -110,7 +108,7 @@ final class PlaywrightEnvironment
     this.closeTimeoutMs = settings.closeTimeoutMs();
     this.timeoutMarginMs = settings.timeoutMarginMs();
     this.lane = lane;
-    this.faults = new EnvironmentFaults(lane, this::ending);
+    this.faults = new EnvironmentFaults(lane, this::ended);
     this.context = context;
     this.onClosed = onClosed;
     // A page the context gets while an action runs is that action's: a tab. Any other is closed
@@ -123,7 +121,7 @@ final class PlaywrightEnvironment
             policy.timeouts().navigationMs(),
             new TabWatchers(this, downloads, settings.dialogTimeoutMs(), settings.console(), faults)
                 ::equip,
-            this::ending,
+            this::ended,
             place.user());
     this.state =
         saving.map(
@@ -205,6 +203,12 @@ final class PlaywrightEnvironment
     return fields.fillCredential(element, secret, expectedChain);
   }
 
+  /** {@link EgressRoutes}, kept with the fields that hold secrets. */
+  @Override
+  public boolean guardEgress(dev.periscope.api.browser.spi.EgressGuard guard) {
+    return fields.guardEgress(guard);
+  }
+
   @Override
   public AutoCloseable screencast(
       int maxWidth,
@@ -256,13 +260,10 @@ final class PlaywrightEnvironment
     return proxy;
   }
 
-  /** This environment's watch on the lane's driver; removed when it closes. */
+  /** Its watch on the lane's driver; removed when it closes. */
   private final Runnable driverExit;
 
-  /**
-   * The deadline the runtime handed down with the step now running ({@link #within}); null between
-   * steps.
-   */
+  /** The deadline handed down with the step running now ({@link #within}); null between steps. */
   private volatile CallDeadline handed;
 
   /** The runtime's margin past a step's timeout, for work no step of the runtime's bounds. */
@@ -376,11 +377,6 @@ final class PlaywrightEnvironment
     }
   }
 
-  /** Whether this environment is closing or was aborted. */
-  private boolean ending() {
-    return closed.get() || aborted;
-  }
-
   /** Where its context is ({@link BrowserPlace}). */
   BrowserPlace place() {
     return place;
@@ -388,7 +384,7 @@ final class PlaywrightEnvironment
 
   /** Whether this environment is closing or was aborted, for those that watch it from outside. */
   boolean ended() {
-    return ending();
+    return closed.get() || aborted;
   }
 
   /** {@link EnvironmentFaults#retire}: its Grid node drains. */

@@ -22,7 +22,8 @@ record PreparedContext(
     PolicyProxy proxy,
     String registryKey,
     BrowserStorage.SavedTabs tabs,
-    UserTabs user) {
+    UserTabs user,
+    EgressRoutes egress) {
 
   /**
    * Makes one on {@code browser}, owning {@code proxy} (closed if this fails), with the storage
@@ -57,6 +58,8 @@ record PreparedContext(
       context = browser.newContext(options);
       String registryKey = newRegistryKey();
       context.addInitScript(PageScripts.guards(registryKey, downloadsAllowed));
+      // Its WebSockets pass through the egress guard's route from the first document on.
+      EgressRoutes egress = EgressRoutes.onContext(context);
       Page page = context.newPage();
       // The browser learns the proxy's credentials from the proxy itself, before any page of the
       // agent loads.
@@ -65,7 +68,7 @@ record PreparedContext(
         BrowserStorage.restoreSession(context, page, stored.sessionStorage());
       }
       return new PreparedContext(
-          context, page, proxy, registryKey, stored == null ? null : stored.tabs(), null);
+          context, page, proxy, registryKey, stored == null ? null : stored.tabs(), null, egress);
     } catch (RuntimeException e) {
       BrowserContext made = context;
       try {
@@ -100,7 +103,8 @@ record PreparedContext(
       String registryKey = newRegistryKey();
       UserTabs user =
           new UserTabs(browser, discovery, registryKey, proxy, requestLevelPolicy, viewport);
-      return new PreparedContext(user.context(), user.newTab(), proxy, registryKey, null, user);
+      return new PreparedContext(
+          user.context(), user.newTab(), proxy, registryKey, null, user, null);
     } catch (RuntimeException e) {
       try {
         proxy.close();

@@ -50,6 +50,9 @@ final class TabWatchers {
             env::ended,
             downloads);
     t.clickListeners = new ClickListeners(t.guards.control(), env.registryKey());
+    if (env.credentialFields().egress != null) {
+      env.credentialFields().egress.equip(t);
+    }
     t.navigations = new NavigationOutcomes(page, env.proxy());
     t.dialogs =
         new PageDialogs(

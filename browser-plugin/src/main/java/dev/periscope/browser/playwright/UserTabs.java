@@ -307,6 +307,11 @@ final class UserTabs {
     }
   }
 
+  /** Whether the policy admits a request to {@code url} (always, without request-level checks). */
+  boolean admits(String url) {
+    return !requestLevel || verdict(url) == Verdict.ADMITTED;
+  }
+
   private enum Verdict {
     ADMITTED,
     DENIED,

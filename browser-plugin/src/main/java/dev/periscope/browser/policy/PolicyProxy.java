@@ -274,8 +274,34 @@ public final class PolicyProxy implements AutoCloseable {
     policy = java.util.Objects.requireNonNull(assigned, "policy");
   }
 
+  /**
+   * The egress guard's check of a name before it is resolved ({@code host}, {@code port}: whether
+   * it carries a secret filled in the session, to somewhere else than the secret's own origins);
+   * null until a secret is filled.
+   */
+  private volatile java.util.function.BiPredicate<String, Integer> carriesSecret;
+
+  /**
+   * From now on refuses, before resolving it, every name that {@code carriesSecret} says carries a
+   * secret (a CONNECT's or a request's host): the browser's own checks do not see a preconnect.
+   */
+  public void refuseNamesCarrying(java.util.function.BiPredicate<String, Integer> carriesSecret) {
+    this.carriesSecret = carriesSecret;
+  }
+
   /** Judges a destination; records a denial. */
   DestinationPolicy.Verdict judge(String host, int port) {
+    var secret = carriesSecret;
+    if (secret != null && host != null && secret.test(host, port)) {
+      // Neither the record nor the verdict names it: the name is the secret's carrier.
+      String hidden = "(a name that carries a filled secret)";
+      denied(hidden, port, "it carries a secret filled in this session");
+      return new DestinationPolicy.Verdict(
+          DestinationPolicy.Verdict.Outcome.DENIED,
+          hidden,
+          List.of(),
+          "it carries a secret filled in this session");
+    }
     DestinationPolicy rules = policy;
     DestinationPolicy.Verdict v =
         rules == null

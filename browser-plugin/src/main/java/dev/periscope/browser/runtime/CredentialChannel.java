@@ -131,20 +131,24 @@ public final class CredentialChannel {
   /**
    * A credential fill, on the environment's queue: the secret is resolved, the origins of the
    * field's frame and of every frame around it checked against the credential's origins (before
-   * anyone is asked), approval obtained, the secret handed to {@code filled} (so the session
-   * redacts it from then on) and only then to the provider, which checks the origins once more as
-   * it fills. Returns the number of characters filled.
+   * anyone is asked), approval obtained, the secret handed to {@code filled} with its own origins
+   * (so the session redacts it and guards its way out from then on) and only then to the provider,
+   * which checks the origins once more as it fills. Its own origins are the credential's; for a
+   * credential bound to none, the origin of the field's frame. Returns the number of characters
+   * filled.
    */
   int fill(
       Field field,
       String ref,
       Cancellation cancellation,
-      java.util.function.Consumer<Secret> filled) {
+      java.util.function.BiConsumer<Secret, List<OriginPattern>> filled) {
     Credential credential = resolve(ref);
     List<String> chain = field.originChain();
     checkOrigins(credential, chain, field.name());
     approve(credential, chain, field.name(), cancellation);
-    filled.accept(credential.secret());
+    filled.accept(
+        credential.secret(),
+        credential.origins().isEmpty() ? SecretEgress.origins(chain.get(0)) : credential.origins());
     return field.fill(credential.secret(), chain);
   }
 

@@ -278,10 +278,12 @@ final class Lease implements BrowserLease {
                 credentialField(target),
                 action.credentialRef(),
                 cancellation,
-                secret ->
-                    runtime
-                        .redactions()
-                        .remember(environment.sessionId, action.credentialRef(), secret));
+                (secret, own) -> {
+                  runtime
+                      .redactions()
+                      .remember(environment.sessionId, action.credentialRef(), secret);
+                  guardEgress(action.credentialRef(), secret, own);
+                });
     return new BrowserAction.FillCredential.Filled(chars);
   }
 
@@ -321,11 +323,25 @@ final class Lease implements BrowserLease {
     List<String> chain =
         environment.step(
             "reading the field's origin", timeouts().actionMs(), () -> env.originChain(target));
+    guardEgress(Redactions.TYPED_PASSWORD, secret, SecretEgress.origins(chain.get(0)));
     environment.step(
         "filling the password",
         timeouts().actionThenNavigationMs(),
         () -> env.fillCredential(target, secret, chain));
     return BrowserAction.Done.DONE;
+  }
+
+  /** Guards the way out of {@code secret} before it goes into the page ({@link SecretEgress}). */
+  private void guardEgress(
+      String ref,
+      dev.periscope.api.host.Secret secret,
+      List<dev.periscope.api.host.OriginPattern> own) {
+    if (secret.isEmpty()) {
+      return;
+    }
+    SecretEgress egress = runtime.redactions().egress(environment.sessionId);
+    egress.add(ref, secret, own);
+    egress.arm(runtime, environment);
   }
 
   /**

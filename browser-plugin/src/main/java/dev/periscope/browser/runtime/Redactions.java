@@ -41,8 +41,17 @@ final class Redactions {
     remember(session, TYPED_PASSWORD + "#" + typed.incrementAndGet(), secret);
   }
 
+  /** Each session's egress guard, made as its first secret is filled. */
+  private final Map<BrowserSessionId, SecretEgress> egress = new ConcurrentHashMap<>();
+
+  /** The egress guard of {@code session}'s secrets. */
+  SecretEgress egress(BrowserSessionId session) {
+    return egress.computeIfAbsent(session, s -> new SecretEgress());
+  }
+
   void forget(BrowserSessionId session) {
     filled.remove(session);
+    egress.remove(session);
   }
 
   String text(BrowserSessionId session, String text) {

@@ -264,7 +264,7 @@ public final class RuntimeRecords {
    * (a fault and the recovery after it, a challenge the page began to show).
    */
   public static final List<String> JOURNAL_KINDS =
-      List.of("fault", "recover", "challenge", "handoff", "attach", "detach");
+      List.of("fault", "recover", "challenge", "handoff", "attach", "detach", "egress");
 
   /** One journal event of a browser session. */
   public record JournalEvent(

@@ -229,6 +229,35 @@ class PolicyProxyTest {
     assertEquals("inside.test", proxy.deniedSince(mark).get(0).host());
   }
 
+  /**
+   * A name that carries a filled secret is refused before it is resolved (a preconnect's CONNECT,
+   * which the browser's own checks do not see), and neither the answer nor the record names it.
+   */
+  @Test
+  void aNameCarryingASecretIsRefusedUnresolvedAndUnnamed() throws IOException {
+    java.util.concurrent.atomic.AtomicInteger resolved =
+        new java.util.concurrent.atomic.AtomicInteger();
+    start(
+        DestinationPolicy.strict(),
+        host -> {
+          resolved.incrementAndGet();
+          return List.of(PUBLIC);
+        });
+    proxy.refuseNamesCarrying((host, port) -> host.contains("c4n4ry"));
+    long mark = proxy.denialMark();
+    String tunnel = connect("x-c4n4ry-x.site.test:443");
+    assertTrue(tunnel.startsWith("HTTP/1.1 403"), tunnel);
+    assertFalse(tunnel.contains("c4n4ry"), tunnel);
+    String forwarded = get("http://c4n4ry.site.test/", "c4n4ry.site.test");
+    assertTrue(forwarded.startsWith("HTTP/1.1 403"), forwarded);
+    assertEquals(0, resolved.get(), "nothing was resolved");
+    assertEquals(List.of(), dialled, "nothing was dialled");
+    assertEquals(2, proxy.deniedSince(mark).size());
+    assertTrue(proxy.deniedSince(mark).stream().noneMatch(d -> d.host().contains("c4n4ry")));
+    String other = get("http://site.test/page", "site.test");
+    assertTrue(other.startsWith("HTTP/1.1 200"), "other names pass: " + other);
+  }
+
   @Test
   void connectIsAdmittedOnlyForAdmittedTargetsAndTunnels() throws IOException {
     start(DestinationPolicy.strict(), answering("site.test", PUBLIC));

@@ -69,9 +69,9 @@ public interface BrowserEnvironment extends AutoCloseable {
 
   /**
    * The origin of the current tab's page, where a script would run ({@link
-   * dev.periscope.api.browser.BrowserAction.Evaluate}); {@code BROWSER_POLICY_DENIED} when a secret
-   * was filled in that tab, so no script is ever offered where one is. Since host API 2.11.0; a
-   * provider built before cannot run scripts.
+   * dev.periscope.api.browser.BrowserAction.Evaluate}); {@code BROWSER_POLICY_DENIED} where a
+   * secret is (a tab it was filled in, a page of its origin), so no one is asked for a script
+   * there. Since host API 2.11.0; a provider built before cannot run scripts.
    */
   default String scriptOrigin() {
     throw new BrowserException(
@@ -89,6 +89,19 @@ public interface BrowserEnvironment extends AutoCloseable {
       String expression, String origin, int maxChars) {
     throw new BrowserException(
         ErrorCode.BROWSER_CAPABILITY_UNSUPPORTED, "this browser provider cannot run scripts");
+  }
+
+  /**
+   * From now on, shows {@code guard} every request this environment's pages send (navigations,
+   * subresources, fetches, beacons, WebSocket handshakes and the messages a page sends over them)
+   * before it leaves, and refuses those it refuses before any byte of them leaves: the page sees a
+   * network error, and the provider adds the guard's line to the next observation's page events.
+   * The runtime calls it, on the environment's queue, before a secret goes into a page; a second
+   * call replaces the guard. Returns whether the environment guards; since host API 2.11.0, the
+   * default cannot and says false.
+   */
+  default boolean guardEgress(EgressGuard guard) {
+    return false;
   }
 
   Screenshot screenshot(boolean fullPage);
