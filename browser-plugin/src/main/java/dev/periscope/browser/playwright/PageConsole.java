@@ -78,8 +78,11 @@ final class PageConsole {
 
   private void failed(Request request) {
     String failure = String.valueOf(request.failure());
-    // A load the page or a navigation cancelled is no failure of the site's.
-    if (!failure.contains("ERR_ABORTED") && !isDocument(request)) {
+    // A load the page or a navigation cancelled is no failure of the site's; one a guard refused
+    // in the browser (the egress guard, a request-level policy) is told by that guard's own line.
+    if (!failure.contains("ERR_ABORTED")
+        && !failure.contains("ERR_BLOCKED_BY_CLIENT")
+        && !isDocument(request)) {
       note(
           Kind.REQUEST,
           "request failed: " + request.method() + " " + request.url() + " (" + failure + ")");

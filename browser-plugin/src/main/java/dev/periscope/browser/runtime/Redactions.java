@@ -98,6 +98,18 @@ final class Redactions {
   private static final com.google.gson.Gson JSON_ESCAPING =
       new com.google.gson.GsonBuilder().disableHtmlEscaping().create();
 
+  /**
+   * A page event with the session's secrets redacted; one that still carries a secret in another
+   * form (a failed request's URL with it base64-encoded, say) is not shown at all.
+   */
+  private String pageEvent(BrowserSessionId session, String line) {
+    String redacted = text(session, line);
+    SecretEgress guard = egress.get(session);
+    return guard != null && guard.carries(redacted)
+        ? "(a page event that carries a secret of this session in another form; not shown)"
+        : redacted;
+  }
+
   ProviderObservation observation(BrowserSessionId session, ProviderObservation o) {
     if (!filled.containsKey(session)) {
       return o;
@@ -112,7 +124,7 @@ final class Redactions {
         elements,
         o.totalElements(),
         o.elementsTruncated(),
-        o.pageEvents().stream().map(line -> text(session, line)).toList(),
+        o.pageEvents().stream().map(line -> pageEvent(session, line)).toList(),
         o.status(),
         o.dialog() == null
             ? null

@@ -47,6 +47,19 @@ final class SecretEgress {
     }
   }
 
+  /**
+   * Whether {@code text} carries a guarded secret in any of its forms (plain, percent-encoded,
+   * base64, hex, reversed): a line of the page's that quotes a request's URL may.
+   */
+  boolean carries(String text) {
+    for (Guarded g : guarded) {
+      if (g.forms().foundIn(text)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The patterns of origins as a frame's origin chain names them; an opaque one is none. */
   static List<OriginPattern> origins(String... origins) {
     List<OriginPattern> patterns = new ArrayList<>();
