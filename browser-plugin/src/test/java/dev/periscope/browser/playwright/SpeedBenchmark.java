@@ -39,8 +39,8 @@ import java.util.regex.Pattern;
  * at once, and cold start (each in a process of its own). Run with {@code ./bench speed}. Prints
  * figures and ratios; asserts nothing.
  *
- * <p>Arguments: the sections to run ({@code click fill open refusals summary warm agents cold});
- * all by default.
+ * <p>Arguments: the sections to run ({@code click fill open refusals summary warm agents cold
+ * guarded}); all by default.
  */
 public final class SpeedBenchmark {
   static final int ROUNDS = 40;
@@ -54,7 +54,16 @@ public final class SpeedBenchmark {
   private final String base;
 
   private SpeedBenchmark() throws IOException {
-    server = RawPlaywright.serve(Map.of("/counter", COUNTER, "/big", ObservationTest.listing(300)));
+    server =
+        RawPlaywright.serve(
+            Map.of(
+                "/counter",
+                COUNTER,
+                "/login-counter",
+                COUNTER.replace(
+                    "</body>", "<label for=pw>Password</label><input id=pw type=password></body>"),
+                "/big",
+                ObservationTest.listing(300)));
     base = "http://127.0.0.1:" + server.getAddress().getPort();
   }
 
@@ -65,7 +74,8 @@ public final class SpeedBenchmark {
     }
     List<String> sections =
         args.length == 0
-            ? List.of("click", "fill", "open", "refusals", "summary", "warm", "agents", "cold")
+            ? List.of(
+                "click", "fill", "open", "refusals", "summary", "warm", "agents", "cold", "guarded")
             : List.of(args);
     SpeedBenchmark bench = new SpeedBenchmark();
     try (Playwright playwright = RawPlaywright.create();
@@ -87,6 +97,7 @@ public final class SpeedBenchmark {
           case "agents" -> bench.agents();
           case "cold" -> ColdStart.run(bench.base);
           case "summary" -> bench.summary();
+          case "guarded" -> bench.guarded();
           default -> throw new IllegalArgumentException("no section " + s);
         }
       }
@@ -113,6 +124,31 @@ public final class SpeedBenchmark {
       DefaultBrowserRuntime runtime = DefaultBrowserRuntime.builder(s.runtime()).build();
       runtime.registerProvider(provider);
       return new Periscope(runtime, provider, ToolsForTests.tools(runtime, s));
+    }
+
+    /** As {@link #loopback}, with passwords the user gave allowed: a fill arms the egress guard. */
+    static Periscope typedPasswords() {
+      BrowserSettings s =
+          BrowserSettings.from(
+              new PluginConfiguration(
+                  Map.of(
+                      "persistence",
+                      "ephemeral",
+                      "network",
+                      Map.of("mode", "allowlist", "allowCidrs", List.of("127.0.0.1/32")),
+                      "credentials",
+                      Map.of("modelTypedPasswords", "allow"))));
+      dev.periscope.browser.runtime.CredentialChannel channel =
+          new dev.periscope.browser.runtime.CredentialChannel(
+              Optional.empty(), Map.of(), name -> null, true, Optional.empty(), true);
+      PlaywrightProvider provider =
+          new PlaywrightProvider(
+              s.playwright(), Optional.empty(), Resolver.system(), Upstream.direct());
+      provider.prelaunch();
+      DefaultBrowserRuntime runtime =
+          DefaultBrowserRuntime.builder(s.runtime()).credentials(channel).build();
+      runtime.registerProvider(provider);
+      return new Periscope(runtime, provider, ToolsForTests.tools(runtime, s, channel));
     }
 
     static Periscope loopback() {
@@ -230,6 +266,48 @@ public final class SpeedBenchmark {
       ours = median(() -> r.call("a", "browser_open", Map.of("url", base + "/counter")));
     }
     report("open + observation", ours, "Playwright goto + AI snapshot", raw);
+  }
+
+  // click and open with the egress guard armed (a password the user gave filled in the session),
+  // next to the same calls in a session of the same runtime with no secret
+
+  private void guarded() {
+    String url = base + "/login-counter";
+    double plainClick;
+    double plainOpen;
+    double armedClick;
+    double armedOpen;
+    try (Periscope r = Periscope.typedPasswords()) {
+      ToolResult plain = r.call("plain", "browser_open", Map.of("url", url));
+      ToolResult armed = r.call("armed", "browser_open", Map.of("url", url));
+      Map<String, Object> args = new java.util.HashMap<>(target(armed, "Password"));
+      args.put("value", "bench-secret-" + System.nanoTime());
+      armed = r.call("armed", "browser_fill", args);
+      if (armed.isError()) {
+        throw new IllegalStateException(armed.text());
+      }
+      Object[] last = {plain, armed};
+      plainClick =
+          median(
+              () ->
+                  last[0] = r.call("plain", "browser_click", target((ToolResult) last[0], "Add")));
+      armedClick =
+          median(
+              () ->
+                  last[1] = r.call("armed", "browser_click", target((ToolResult) last[1], "Add")));
+      plainOpen = median(() -> r.call("plain", "browser_open", Map.of("url", url)));
+      armedOpen = median(() -> r.call("armed", "browser_open", Map.of("url", url)));
+    }
+    report(
+        "click + observation, guard armed",
+        armedClick,
+        "the same, no secret in the session",
+        plainClick);
+    report(
+        "open + observation, guard armed",
+        armedOpen,
+        "the same, no secret in the session",
+        plainOpen);
   }
 
   // refused navigations
