@@ -202,7 +202,7 @@ final class FieldRoom {
           t.dialogs.requireNone(what);
           // Marked before the secret goes in: a fill that fails halfway may have put some of it.
           t.secretFilled = true;
-          env.secretOrigins().addAll(expectedChain);
+          env.scripts().secretOn(expectedChain);
           return ActionPipeline.of(t.navigations, t.guards)
               .run(
                   what,

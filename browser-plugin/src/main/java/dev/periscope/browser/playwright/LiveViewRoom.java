@@ -75,7 +75,7 @@ final class LiveViewRoom {
           if ("text".equals(input.kind()) || "key".equals(input.kind())) {
             // A person who types may be typing a password the agent never sees: no script runs on
             // this origin from now on, as if a secret had been filled there.
-            env.secretOrigins().add(CredentialFields.originOfUrl(shown.url()));
+            env.scripts().secretOn(java.util.List.of(CredentialFields.originOfUrl(shown.url())));
           }
           LivePage.play(shown, input);
           return null;

@@ -172,15 +172,10 @@ final class PlaywrightEnvironment
     return observation.extract(kind, region, limit, maxFieldChars);
   }
 
-  /**
-   * The origins a secret was filled on in this environment (the field's frame and its page): no
-   * script runs on a page of one ({@link ScriptRoom}). On the lane's thread.
-   */
-  java.util.Set<String> secretOrigins() {
-    return secretOrigins;
+  /** Where scripts run, and where not: the origins a secret was filled on ({@link ScriptRoom}). */
+  ScriptRoom scripts() {
+    return scripts;
   }
-
-  private final java.util.Set<String> secretOrigins = new java.util.HashSet<>();
 
   @Override
   public String scriptOrigin() {
@@ -203,8 +198,7 @@ final class PlaywrightEnvironment
     return fields.fillCredential(element, secret, expectedChain);
   }
 
-  /** {@link EgressRoutes}, kept with the fields that hold secrets. */
-  @Override
+  @Override // EgressRoutes, kept with the fields that hold secrets
   public boolean guardEgress(dev.periscope.api.browser.spi.EgressGuard guard) {
     return fields.guardEgress(guard);
   }
@@ -287,23 +281,10 @@ final class PlaywrightEnvironment
    */
   CallDeadline deadline() {
     CallDeadline d = handed;
-    return d != null ? d : CallDeadline.startingNow(longerTimeoutMs(policy), timeoutMarginMs);
+    return d != null ? d : CallDeadline.startingNow(policy.timeouts().longerMs(), timeoutMarginMs);
   }
 
-  /**
-   * The bound of a call made outside any step of the runtime's: the longer of the action and
-   * navigation timeouts (the runtime's margin is added by whoever bounds it).
-   */
-  static long longerTimeoutMs(EnvironmentPolicy policy) {
-    return Math.max(policy.timeouts().actionMs(), policy.timeouts().navigationMs());
-  }
-
-  /**
-   * When the waits after an action (for a navigation's headers, the windows and downloads it
-   * started) end at the latest: a second before the timeout of the call they are part of, leaving
-   * it time to answer (and to close a page whose navigation got no headers) before the runtime's
-   * deadline.
-   */
+  /** When the waits after an action end at the latest ({@link CallDeadline#waitsEnd()}). */
   long waitsEnd() {
     return lane.running().waitsEnd();
   }

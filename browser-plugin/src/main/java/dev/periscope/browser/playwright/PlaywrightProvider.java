@@ -313,9 +313,7 @@ public final class PlaywrightProvider implements CheckpointingProvider {
               },
               // No step of the runtime's: the opening's own bound, the longer timeout and the
               // runtime's margin (and a Grid's launch).
-              PlaywrightEnvironment.longerTimeoutMs(policy)
-                  + settings.timeoutMarginMs()
-                  + source.obtainMs());
+              policy.timeouts().longerMs() + settings.timeoutMarginMs() + source.obtainMs());
       cancellation.throwIfCancelled();
       environment.reopenSaved();
       source.opened(environment);

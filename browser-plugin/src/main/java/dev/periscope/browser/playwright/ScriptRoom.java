@@ -38,8 +38,19 @@ final class ScriptRoom {
 
   private final PlaywrightEnvironment env;
 
+  /**
+   * The origins a secret was filled on in this environment (the field's frame and its page), or a
+   * person typed on in a handoff. On the lane's thread.
+   */
+  private final java.util.Set<String> secretOrigins = new java.util.HashSet<>();
+
   ScriptRoom(PlaywrightEnvironment env) {
     this.env = env;
+  }
+
+  /** No script runs on a page of these origins from now on: a secret may be there. */
+  void secretOn(java.util.Collection<String> origins) {
+    secretOrigins.addAll(origins);
   }
 
   String origin() {
@@ -110,7 +121,7 @@ final class ScriptRoom {
    * (about:blank shares its opener's).
    */
   private void refuse(Tab t, String origin) {
-    if (t.secretFilled || env.secretOrigins().contains(origin)) {
+    if (t.secretFilled || secretOrigins.contains(origin)) {
       throw new BrowserException(
           ErrorCode.BROWSER_POLICY_DENIED,
           "a secret was filled in this tab or on a page of "

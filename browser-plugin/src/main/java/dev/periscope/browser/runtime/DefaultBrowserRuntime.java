@@ -73,65 +73,11 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
    * CheckpointIndex#inMemory()}, {@link TransitionLog#none()}) or goes without ({@link
    * CredentialChannel#none()}).
    */
-  public static Builder builder(RuntimeSettings settings) {
-    return new Builder(settings);
+  public static RuntimeBuilder builder(RuntimeSettings settings) {
+    return new RuntimeBuilder(settings);
   }
 
-  /**
-   * How a runtime is put together: its settings, where it indexes checkpoints and logs transitions,
-   * its credentials.
-   */
-  public static final class Builder {
-    private final RuntimeSettings settings;
-    private CheckpointIndex checkpoints = CheckpointIndex.inMemory();
-    private TransitionLog transitionLog = TransitionLog.none();
-    private CredentialChannel credentials = CredentialChannel.none();
-    private dev.periscope.browser.handoff.Handoffs handoffs;
-    private PageScripting scripting = PageScripting.off();
-
-    private Builder(RuntimeSettings settings) {
-      this.settings = settings;
-    }
-
-    public Builder checkpoints(CheckpointIndex index) {
-      this.checkpoints = index;
-      return this;
-    }
-
-    public Builder transitionLog(TransitionLog log) {
-      this.transitionLog = log;
-      return this;
-    }
-
-    public Builder credentials(CredentialChannel channel) {
-      this.credentials = channel;
-      return this;
-    }
-
-    /** Where pages are handed to a person ({@code browser_handoff}); without it, they are not. */
-    public Builder handoffs(dev.periscope.browser.handoff.Handoffs desk) {
-      this.handoffs = desk;
-      return this;
-    }
-
-    /** Whether scripts run in pages, and who approves them; by default they do not. */
-    public Builder scripting(PageScripting pageScripting) {
-      this.scripting = pageScripting;
-      return this;
-    }
-
-    public DefaultBrowserRuntime build() {
-      return new DefaultBrowserRuntime(
-          settings,
-          checkpoints,
-          transitionLog,
-          credentials,
-          java.util.Optional.ofNullable(handoffs),
-          scripting);
-    }
-  }
-
-  private DefaultBrowserRuntime(
+  DefaultBrowserRuntime(
       RuntimeSettings settings,
       CheckpointIndex checkpoints,
       TransitionLog transitionLog,

@@ -220,30 +220,18 @@ final class Lease implements BrowserLease {
           }
           // The runtime's own actions. Their browser calls are steps of their own: the time a
           // person takes to approve is not the browser's.
-          if (action instanceof BrowserAction.Evaluate script) {
-            @SuppressWarnings("unchecked") // R is Evaluate's own result type
-            Acted<R> evaluated =
-                (Acted<R>)
-                    transition(
-                        script,
-                        budget,
-                        cancellation,
-                        waited,
-                        () -> runtime.scripting().run(this, script, cancellation));
-            return evaluated;
-          }
-          BrowserAction.FillCredential fill = (BrowserAction.FillCredential) action;
-          @SuppressWarnings("unchecked") // R is FillCredential's own result type
-          Acted<R> filled =
-              (Acted<R>)
-                  transition(
-                      fill,
-                      budget,
-                      cancellation,
-                      waited,
-                      () -> fillCredential(fill, target, cancellation));
-          return filled;
+          return transition(
+              action, budget, cancellation, waited, () -> ownAction(action, target, cancellation));
         });
+  }
+
+  /** Performs one of the runtime's own actions (a script, a credential fill). */
+  @SuppressWarnings("unchecked") // R is the action's own result type
+  private <R> R ownAction(
+      BrowserAction<R> action, ProviderElement target, Cancellation cancellation) {
+    return action instanceof BrowserAction.Evaluate script
+        ? (R) runtime.scripting().run(this, script, cancellation)
+        : (R) fillCredential((BrowserAction.FillCredential) action, target, cancellation);
   }
 
   /**

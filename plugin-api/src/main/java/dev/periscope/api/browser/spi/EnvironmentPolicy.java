@@ -50,6 +50,14 @@ public record EnvironmentPolicy(
             "timeouts must be positive: " + actionMs + ", " + navigationMs);
       }
     }
+
+    /**
+     * The longer of the two: what bounds a call made outside any step of the runtime's (the
+     * runtime's margin is added by whoever bounds it). Since host API 2.11.0.
+     */
+    public long longerMs() {
+      return Math.max(actionMs, navigationMs);
+    }
   }
 
   /**
