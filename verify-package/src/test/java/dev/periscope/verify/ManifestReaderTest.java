@@ -25,8 +25,10 @@ class ManifestReaderTest {
     assertEquals(java.util.List.of("storageDomain"), m.requiredServices());
     assertEquals("browser", m.skills().get(0).name());
     assertEquals(SkillDeclaration.Audience.AGENT, m.skills().get(0).audience());
-    assertEquals("browser-operator", m.skills().get(1).name());
-    assertEquals(SkillDeclaration.Audience.OPERATOR, m.skills().get(1).audience());
+    assertEquals("browser-scripting", m.skills().get(1).name());
+    assertEquals(SkillDeclaration.Audience.AGENT, m.skills().get(1).audience());
+    assertEquals("browser-operator", m.skills().get(2).name());
+    assertEquals(SkillDeclaration.Audience.OPERATOR, m.skills().get(2).audience());
     assertEquals("object", m.configSchema().get("type"));
   }
 
