@@ -91,13 +91,16 @@ class CommandLineTest {
         "add --replace");
     var list = harness("plugin", "list", "--profile", "p");
     assertEquals(
-        "browser 0.1.0  skills: browser (enabled), browser-operator (operator)\n", list.out());
+        "browser 0.1.0  skills: browser (enabled), browser-scripting (enabled),"
+            + " browser-operator (operator)\n",
+        list.out());
     assertUserError(
         harness("skill", "disable", "browser-operator", "--profile", "p"),
         "is an operator skill: it is never offered to agents");
     assertEquals(0, harness("skill", "disable", "browser", "--profile", "p").exitCode());
     assertEquals(
-        "browser 0.1.0  skills: browser (disabled), browser-operator (operator)\n",
+        "browser 0.1.0  skills: browser (disabled), browser-scripting (enabled),"
+            + " browser-operator (operator)\n",
         harness("plugin", "list", "--profile", "p").out());
     assertUserError(
         harness("skill", "enable", "painting", "--profile", "p"),
