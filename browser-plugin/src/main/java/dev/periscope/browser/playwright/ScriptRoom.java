@@ -97,11 +97,15 @@ final class ScriptRoom {
               throw failed("the script failed", e);
             }
             Object serialised = value.evaluate(SERIALISED, maxChars);
-            if (!(serialised instanceof Map<?, ?> m) || m.containsKey("error")) {
+            Map<?, ?> m =
+                serialised instanceof Map<?, ?> map
+                    ? map
+                    : java.util.Collections.singletonMap("error", serialised);
+            if (m.containsKey("error")) {
               throw new BrowserException(
                   ErrorCode.BROWSER_ACTION_FAILED,
                   "the script's value is not JSON ("
-                      + cut(serialised instanceof Map<?, ?> m2 ? m2.get("error") : serialised)
+                      + cut(m.get("error"))
                       + "); return what JSON.stringify can write");
             }
             return new BrowserAction.Evaluate.Evaluated(

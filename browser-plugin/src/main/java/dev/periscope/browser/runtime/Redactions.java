@@ -64,9 +64,7 @@ final class Redactions {
     List<Map.Entry<String, Secret>> longestFirst = new java.util.ArrayList<>(secrets.entrySet());
     longestFirst.sort((a, b) -> Integer.compare(b.getValue().length(), a.getValue().length()));
     for (Map.Entry<String, Secret> e : longestFirst) {
-      String key = e.getKey();
-      String label = key.startsWith(TYPED_PASSWORD + "#") ? TYPED_PASSWORD : key;
-      result = e.getValue().redactFrom(result, "[REDACTED:" + label + "]");
+      result = e.getValue().redactFrom(result, marker(e.getKey()));
     }
     return result;
   }
@@ -86,12 +84,17 @@ final class Redactions {
       String escaped = JSON_ESCAPING.toJson(value);
       escaped = escaped.substring(1, escaped.length() - 1);
       if (!escaped.isEmpty() && !escaped.equals(value)) {
-        String key = e.getKey();
-        String label = key.startsWith(TYPED_PASSWORD + "#") ? TYPED_PASSWORD : key;
-        result = result.replace(escaped, "[REDACTED:" + label + "]");
+        result = result.replace(escaped, marker(e.getKey()));
       }
     }
     return result;
+  }
+
+  /**
+   * What stands in for a secret: its reference, or one label for every password the model typed.
+   */
+  private static String marker(String key) {
+    return "[REDACTED:" + (key.startsWith(TYPED_PASSWORD + "#") ? TYPED_PASSWORD : key) + "]";
   }
 
   /** Escapes as JSON.stringify does: quotes, backslashes and control characters, nothing else. */
