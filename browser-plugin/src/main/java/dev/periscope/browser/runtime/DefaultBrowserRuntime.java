@@ -311,6 +311,9 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
         return;
       }
       faults.opened(environment, startedAt, start);
+      // A session whose secrets went into a page: its new browser (after a fault, a release, a
+      // restore) is guarded from the start, as the page's stored data may hold them.
+      redactions.guarding(slot.sessionId).ifPresent(egress -> egress.arm(this, environment));
       if (environment.attached) {
         journalAttachment(environment, startedAt, start);
       }

@@ -49,6 +49,11 @@ final class Redactions {
     return egress.computeIfAbsent(session, s -> new SecretEgress());
   }
 
+  /** The egress guard of {@code session}, if a secret of it is guarded. */
+  java.util.Optional<SecretEgress> guarding(BrowserSessionId session) {
+    return java.util.Optional.ofNullable(egress.get(session)).filter(SecretEgress::guards);
+  }
+
   void forget(BrowserSessionId session) {
     filled.remove(session);
     egress.remove(session);

@@ -37,6 +37,11 @@ final class SecretEgress {
 
   private final List<Guarded> guarded = new CopyOnWriteArrayList<>();
 
+  /** Whether any secret is guarded. */
+  boolean guards() {
+    return !guarded.isEmpty();
+  }
+
   /**
    * Guards {@code secret}, shown as {@code ref}, which may go only to {@code own} (patterns, or the
    * origin strings of {@code ownOrigins}; an opaque origin admits nothing).

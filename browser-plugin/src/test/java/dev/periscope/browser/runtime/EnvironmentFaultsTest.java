@@ -648,4 +648,49 @@ class EnvironmentFaultsTest {
     assertTrue(recorded("fault").isEmpty());
     lease.close();
   }
+
+  @Test
+  void aBrowserThatReplacesOneAFilledSecretWentIntoIsGuardedFromTheStart() throws Exception {
+    CredentialChannel channel =
+        new CredentialChannel(
+            java.util.Optional.empty(),
+            java.util.Map.of("bank", "BANK_VAR"),
+            java.util.Map.of("BANK_VAR", "hunter2-canary")::get,
+            true,
+            java.util.Optional.of(
+                (request, c) -> dev.periscope.api.host.ApprovalDecision.ALLOW_ONCE),
+            false);
+    runtime =
+        DefaultBrowserRuntime.builder(RuntimeSettings.defaults().with(SHORT))
+            .credentials(channel)
+            .build();
+    provider = new FakeProvider("fake", true, Set.of(Capability.SCREENSHOT, Capability.CHECKPOINT));
+    runtime.registerProvider(provider);
+    BrowserLease lease = acquire(new Object());
+    lease.navigate("https://example.test/login", BUDGET, Cancellation.none());
+    assertEquals(null, environment(0).egressGuard, "no secret, no guard");
+    Observation o = lease.observe(BUDGET, Cancellation.none());
+    lease.act(
+        new dev.periscope.api.browser.BrowserAction.FillCredential(o.id(), "e3", "bank"),
+        BUDGET,
+        Cancellation.none());
+    assertTrue(environment(0).egressGuard != null, "guarded as the secret went in");
+    lease.close();
+    // The browser dies while idle; the session goes on in a new one, which the page's stored data
+    // (restored from the checkpoint) may have carried the secret into.
+    environment(0).die(EnvironmentFault.Cause.BROWSER_EXITED, "Chromium exited");
+    BrowserLease next = acquire(new Object());
+    next.observe(BUDGET, Cancellation.none());
+    eventually("a second environment", () -> provider.environments.size() == 2);
+    var guard = environment(1).egressGuard;
+    assertTrue(guard != null, "the new browser is guarded before any fill");
+    assertTrue(
+        guard
+            .refusal("https://elsewhere.test/?p=hunter2-canary", java.util.Map.of(), null)
+            .isPresent(),
+        "the secret still goes nowhere else");
+    assertFalse(
+        guard.refusal("https://elsewhere.test/?p=harmless", java.util.Map.of(), null).isPresent());
+    next.close();
+  }
 }

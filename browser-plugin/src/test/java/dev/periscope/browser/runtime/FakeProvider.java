@@ -181,6 +181,15 @@ public class FakeProvider implements CheckpointingProvider {
             new ProviderElement(
                 "2", "fp-password", "input:password", "textbox", "Password", false, "password", 1));
 
+    /** The egress guard the runtime handed this environment, if any. */
+    public volatile dev.periscope.api.browser.spi.EgressGuard egressGuard;
+
+    @Override
+    public boolean guardEgress(dev.periscope.api.browser.spi.EgressGuard guard) {
+      egressGuard = guard;
+      return true;
+    }
+
     /** Runs at the start of the next observation, once: a test makes the browser die there. */
     public volatile Runnable onNextObserve;
 
