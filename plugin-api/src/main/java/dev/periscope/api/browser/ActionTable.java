@@ -37,8 +37,8 @@ import java.util.function.Predicate;
  * guards treat it and which {@link Handler} method performs it. What a row leaves out is the
  * default: no element, any element admitted, the action and then the navigation timeout, "the
  * kind", repeatable when it names no element, not acting on the page, changing its target, no
- * entered text. A new action adds its record (in {@link BrowserAction}), its Handler method and its
- * row here.
+ * entered text. A new action adds its record (in {@link BrowserAction}), its Handler method, its
+ * row here and, when its result is {@code Done}, its name in {@link DonePageAction}'s permits.
  */
 final class ActionTable {
   private ActionTable() {}
