@@ -1,26 +1,67 @@
 package dev.periscope.api.browser;
 
 import dev.periscope.api.browser.BrowserAction.AnswerDialog;
+import dev.periscope.api.browser.BrowserAction.Check;
 import dev.periscope.api.browser.BrowserAction.Click;
+import dev.periscope.api.browser.BrowserAction.Drag;
 import dev.periscope.api.browser.BrowserAction.Evaluate;
-import dev.periscope.api.browser.BrowserAction.Fields;
 import dev.periscope.api.browser.BrowserAction.Fill;
 import dev.periscope.api.browser.BrowserAction.FillCredential;
+import dev.periscope.api.browser.BrowserAction.History;
+import dev.periscope.api.browser.BrowserAction.Navigate;
 import dev.periscope.api.browser.BrowserAction.PointAt;
+import dev.periscope.api.browser.BrowserAction.Press;
 import dev.periscope.api.browser.BrowserAction.Scroll;
+import dev.periscope.api.browser.BrowserAction.Select;
 import dev.periscope.api.browser.BrowserAction.Tabs;
 import dev.periscope.api.browser.BrowserAction.Type;
 import dev.periscope.api.browser.BrowserAction.Upload;
 import dev.periscope.api.browser.BrowserAction.Wait;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * How the transition log records the actions with more to say than their refs: the bodies of their
- * {@code describe()}. A value typed, a prompt's answer, a wait's text and name are the model's own
- * words: only their length is recorded; a credential only by its reference.
+ * How the transition log records each action: the bodies of their {@code describe()}, named by
+ * their rows in {@link ActionTable}. A value typed, a prompt's answer, a wait's text and name are
+ * the model's own words: only their length is recorded; a credential only by its reference.
  */
 final class ActionLog {
   private ActionLog() {}
+
+  /** An action that says no more than its kind and the element it names (a hover, a clear). */
+  static Map<String, Object> describe(BrowserAction<?> a, String elementRef) {
+    return Fields.of(a.kind()).put("element_ref", elementRef).map();
+  }
+
+  static Map<String, Object> describe(Navigate a) {
+    return Fields.of(a.kind()).put("url", a.url()).map();
+  }
+
+  static Map<String, Object> describe(Drag a) {
+    return Fields.of(a.kind())
+        .put("element_ref", a.elementRef())
+        .put("to_element_ref", a.toElementRef())
+        .map();
+  }
+
+  static Map<String, Object> describe(Press a) {
+    return Fields.of(a.kind())
+        .putIfPresent("element_ref", a.elementRef())
+        .put("key", a.key())
+        .map();
+  }
+
+  static Map<String, Object> describe(Select a) {
+    return Fields.of(a.kind()).put("element_ref", a.elementRef()).put("values", a.values()).map();
+  }
+
+  static Map<String, Object> describe(Check a) {
+    return Fields.of(a.kind()).put("element_ref", a.elementRef()).put("checked", a.checked()).map();
+  }
+
+  static Map<String, Object> describe(History a) {
+    return Fields.of(a.kind()).map();
+  }
 
   static Map<String, Object> describe(Click a) {
     Fields f = Fields.of(a.kind()).put("element_ref", a.elementRef());
@@ -142,5 +183,31 @@ final class ActionLog {
       f.put("value", "[REDACTED]").put("value_length", a.text().length());
     }
     return f.map();
+  }
+
+  /** The fields of an action's description, in order. */
+  static final class Fields {
+    private final Map<String, Object> fields = new LinkedHashMap<>();
+
+    private Fields() {}
+
+    static Fields of(String kind) {
+      Fields f = new Fields();
+      f.fields.put("kind", kind);
+      return f;
+    }
+
+    Fields put(String key, Object value) {
+      fields.put(key, value);
+      return this;
+    }
+
+    Fields putIfPresent(String key, Object value) {
+      return value == null ? this : put(key, value);
+    }
+
+    Map<String, Object> map() {
+      return fields;
+    }
   }
 }

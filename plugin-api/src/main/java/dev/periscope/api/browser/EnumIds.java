@@ -13,6 +13,11 @@ final class EnumIds {
     return constant.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
   }
 
+  /** Every constant's id, in order: what a tool's schema offers. */
+  static <E extends Enum<E>> java.util.List<String> all(Class<E> type) {
+    return java.util.Arrays.stream(type.getEnumConstants()).map(EnumIds::id).toList();
+  }
+
   /** Every constant's id, comma-separated. */
   static <E extends Enum<E>> String ids(Class<E> type) {
     StringBuilder b = new StringBuilder();
