@@ -157,6 +157,22 @@ class KeyChordsTest {
     assertEquals(List.of("selected"), state(end, "Peter Müller"), end.text());
   }
 
+  @Test
+  void arrowKeysAndEndMoveTheChoiceOfTheAuthoringPracticesListbox() {
+    ToolResult list = browser.open("listbox", "/pages/apg/listbox.html", "interactive");
+    ToolResult plutonium = browser.call("listbox", "browser_click", target(list, "Plutonium"));
+    assertTrue(
+        plutonium.text().contains("listbox — Transuranium elements: = \"Plutonium\""),
+        plutonium.text());
+    ToolResult down = browser.call("listbox", "browser_press", Map.of("key", "ArrowDown"));
+    assertTrue(
+        down.text().contains("listbox — Transuranium elements: = \"Americium\""), down.text());
+    ToolResult end = browser.call("listbox", "browser_press", Map.of("key", "End"));
+    // The last option, scrolled into the box, is chosen and listed.
+    assertTrue(end.text().contains("listbox — Transuranium elements: = \"Oganesson\""), end.text());
+    assertEquals(List.of("selected"), state(end, "Oganesson"), end.text());
+  }
+
   private static ToolResult press(String agent, ToolResult from, String name, String key) {
     return browser.call(agent, "browser_press", with(target(from, name), Map.of("key", key)));
   }
