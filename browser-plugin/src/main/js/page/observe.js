@@ -8,6 +8,7 @@ import { findChallenge } from './challenge.js';
 import { coverAt } from './cover.js';
 import { makeIconFor } from './icons.js';
 import { makeLabelsOf } from './labels.js';
+import { listingRole } from './listing-role.js';
 import { makeNames } from './names.js';
 import { makeRecords } from './records.js';
 import { makeSeen } from './seen.js';
@@ -24,23 +25,6 @@ const observe = (request) => {
     if (r.width === 0 && r.height === 0) return false;
     const s = getComputedStyle(el);
     return s.visibility !== 'hidden' && s.display !== 'none';
-  };
-  const implicitRole = (el) => {
-    const tag = el.tagName.toLowerCase();
-    const type = (el.getAttribute('type') || 'text').toLowerCase();
-    if (tag === 'a') return 'link';
-    if (tag === 'button' || tag === 'summary') return 'button';
-    if (tag === 'select') return el.multiple ? 'listbox' : 'combobox';
-    if (tag === 'textarea') return 'textbox';
-    if (tag === 'option') return 'option';
-    if (tag === 'input') {
-      if (['button', 'submit', 'reset', 'image'].includes(type)) return 'button';
-      if (type === 'checkbox' || type === 'radio') return type;
-      if (type === 'range') return 'slider';
-      if (type === 'search') return 'searchbox';
-      return 'textbox';
-    }
-    return 'generic';
   };
   // The accessible name (names.js): what the observation calls an element, and a separate hint for a field with
   // no name from what a user sees beside it.
@@ -136,7 +120,7 @@ const observe = (request) => {
     const explicit = el.getAttribute('role');
     if (explicit && explicit !== 'generic' && explicit !== 'presentation' && explicit !== 'none') return explicit;
     if (clickables.has(el)) return looksLikeLink(el) ? 'link' : 'button';
-    return implicitRole(el);
+    return listingRole(el);
   };
   // What a clickable without semantics looks like: an anchor without href, or inline text set apart by its
   // underline or colour, is a link; anything else a button.

@@ -1,6 +1,5 @@
 package dev.periscope.api.browser;
 
-import dev.periscope.api.browser.spi.BrowserEnvironment;
 import dev.periscope.api.browser.spi.ProviderElement;
 import java.util.List;
 import java.util.Map;
@@ -300,7 +299,8 @@ public sealed interface BrowserAction<R> {
   /**
    * Fills the secret a credential reference stands for into a field: the runtime resolves it,
    * checks the field's origin, asks for approval and hands it to {@link
-   * BrowserEnvironment#fillCredential}. The result is how many characters the field then holds.
+   * dev.periscope.api.browser.spi.BrowserEnvironment#fillCredential}. The result is how many
+   * characters the field then holds.
    */
   record FillCredential(String observationId, String elementRef, String credentialRef)
       implements BrowserAction<FillCredential.Filled> {
