@@ -367,7 +367,7 @@ final class ActionTools {
                         "url",
                         dev.periscope.api.browser.UrlGlob.MAX_CHARS,
                         "For url: a glob over the whole URL; ** is anything, * anything but /,"
-                            + " {a,b} either."),
+                            + " {a,b} either, a backslash makes the next character itself."),
                     Param.pattern(
                         "role",
                         "^[a-z]{2,20}$",

@@ -6,12 +6,12 @@ import java.util.List;
 /**
  * A glob over a whole URL, as Playwright spells one: {@code **} is any run of characters ({@code
  * **}{@code /} also none, so {@code /**}{@code /x} matches {@code /x}), {@code *} any run without a
- * {@code /}, {@code {a,b}} either alternative; every other character, {@code ?} included, is
- * itself. A URL longer than {@value #MAX_URL_CHARS} characters matches no glob. {@code **}{@code
- * /checkout/*} matches {@code https://shop.example/checkout/payment}. A bare origin is the URL of
- * its root, as a browser spells it: {@code https://shop.example} matches {@code
- * https://shop.example/}. Matching takes time in proportion to the URL's length times the glob's,
- * whatever the glob (no backtracking).
+ * {@code /}, {@code {a,b}} either alternative; a backslash makes the character after it itself
+ * ({@code \*} a star); every other character, {@code ?} included, is itself. A URL longer than
+ * {@value #MAX_URL_CHARS} characters matches no glob. {@code **}{@code /checkout/*} matches {@code
+ * https://shop.example/checkout/payment}. A bare origin is the URL of its root, as a browser spells
+ * it: {@code https://shop.example} matches {@code https://shop.example/}. Matching takes time in
+ * proportion to the URL's length times the glob's, whatever the glob (no backtracking).
  */
 public final class UrlGlob {
   /** The most characters a glob may have. */
@@ -61,6 +61,19 @@ public final class UrlGlob {
       char c = text.charAt(i);
       if (c == STAR || c == STARS) {
         throw invalid(field, "'" + text + "' holds a character a URL cannot");
+      }
+      if (c == '\\' && i + 1 < text.length()) {
+        // An escaped character is itself: \* a star, \{ a brace, \, a comma, \\ a backslash.
+        char literal = text.charAt(++i);
+        if (literal == STAR || literal == STARS) {
+          throw invalid(field, "'" + text + "' holds a character a URL cannot");
+        }
+        if (choices != null) {
+          choice.append(literal);
+        } else {
+          spelled.forEach(b -> b.append(literal));
+        }
+        continue;
       }
       if (c == '{') {
         if (choices != null) {

@@ -36,6 +36,17 @@ class UrlGlobTest {
     assertTrue(UrlGlob.of("http://a.test/a.b", "/url").matches("http://a.test/a.b"));
     assertFalse(
         UrlGlob.of("http://a.test/a.b", "/url").matches("http://a.test/aXb"), ". is itself");
+    // A backslash makes the next character itself, as in Playwright's globs.
+    UrlGlob star = UrlGlob.of("**/a\\*b", "/url");
+    assertTrue(star.matches("http://a.test/a*b"));
+    assertFalse(star.matches("http://a.test/aXb"), "an escaped star is a star, not any run");
+    UrlGlob braces = UrlGlob.of("**/\\{a\\,b\\}", "/url");
+    assertTrue(braces.matches("http://a.test/{a,b}"));
+    assertFalse(braces.matches("http://a.test/a"));
+    assertTrue(
+        UrlGlob.of("**/{x\\,y,z}", "/url").matches("http://a.test/x,y"), "a comma in a choice");
+    assertTrue(UrlGlob.of("**/a\\\\b", "/url").matches("http://a.test/a\\b"));
+    assertTrue(UrlGlob.of("**/end\\", "/url").matches("http://a.test/end\\"), "a last backslash");
   }
 
   @Test
