@@ -32,6 +32,20 @@ final class PageConsole {
   private int failedRequests;
   private final List<String> listed = new ArrayList<>();
 
+  /**
+   * A request that failed with a bare network error, by URL: its line's place among the listed
+   * ones, or -1 when only counted or told in an earlier observation. Chromium also tells a request
+   * CORS stopped as a console error; the two are one complaint.
+   */
+  private final java.util.Map<String, Integer> failedBare = new java.util.HashMap<>();
+
+  /** The URLs a CORS console error told of whose request's failure has not come yet. */
+  private final java.util.Set<String> corsTold = new java.util.HashSet<>();
+
+  /** Chromium's console line for a request CORS stopped: the URL it names. */
+  private static final java.util.regex.Pattern CORS =
+      java.util.regex.Pattern.compile("^Access to \\S+ at '([^']+)' from origin .* CORS policy");
+
   PageConsole(Page page, PlaywrightSettings.Console level) {
     this.page = page;
     if (level == PlaywrightSettings.Console.OFF) {
@@ -49,7 +63,7 @@ final class PageConsole {
     switch (m.type()) {
       case "error" -> {
         // Chromium's own line for a failed load: the request's line tells it.
-        if (!m.text().startsWith("Failed to load resource:")) {
+        if (!m.text().startsWith("Failed to load resource:") && !cors(m.text())) {
           note(Kind.ERROR, "console error: " + m.text() + at(m.location()));
         }
       }
@@ -83,10 +97,44 @@ final class PageConsole {
     if (!failure.contains("ERR_ABORTED")
         && !failure.contains("ERR_BLOCKED_BY_CLIENT")
         && !isDocument(request)) {
-      note(
-          Kind.REQUEST,
-          "request failed: " + request.method() + " " + request.url() + " (" + failure + ")");
+      String url = request.url();
+      boolean bare = failure.equals("net::ERR_FAILED");
+      synchronized (this) {
+        if (bare && corsTold.remove(url)) {
+          return;
+        }
+        int at =
+            note(
+                Kind.REQUEST,
+                "request failed: " + request.method() + " " + url + " (" + failure + ")");
+        if (bare) {
+          failedBare.put(url, at);
+        }
+      }
     }
+  }
+
+  /**
+   * Whether a console error is the CORS side of a request's failure already noted, whose listed
+   * line it then completes; else it is noted, and the request's own failure will not be again.
+   */
+  private synchronized boolean cors(String text) {
+    var m = CORS.matcher(text);
+    if (!m.find()) {
+      return false;
+    }
+    String url = m.group(1);
+    Integer at = failedBare.remove(url);
+    if (at == null) {
+      corsTold.add(url);
+      return false;
+    }
+    if (at >= 0) {
+      int cut = text.indexOf("CORS policy");
+      listed.set(
+          at, oneLine(listed.get(at).replaceFirst("\\)$", ", " + text.substring(cut) + ")")));
+    }
+    return true;
   }
 
   private enum Kind {
@@ -117,7 +165,8 @@ final class PageConsole {
     }
   }
 
-  private synchronized void note(Kind kind, String line) {
+  /** Counts a complaint and lists it among the first few: its place there, or -1. */
+  private synchronized int note(Kind kind, String line) {
     switch (kind) {
       case ERROR -> errors++;
       case WARNING -> warnings++;
@@ -126,7 +175,9 @@ final class PageConsole {
     }
     if (listed.size() < LISTED) {
       listed.add(oneLine(line));
+      return listed.size() - 1;
     }
+    return -1;
   }
 
   /**
@@ -154,6 +205,13 @@ final class PageConsole {
     messages = 0;
     failedRequests = 0;
     listed.clear();
+    // The other half of a pair may come after this observation: the half told is remembered (a
+    // page's worth), no longer listed here.
+    failedBare.replaceAll((url, at) -> -1);
+    if (failedBare.size() > 100 || corsTold.size() > 100) {
+      failedBare.clear();
+      corsTold.clear();
+    }
     return lines;
   }
 

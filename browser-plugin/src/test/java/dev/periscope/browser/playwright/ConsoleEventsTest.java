@@ -102,9 +102,16 @@ class ConsoleEventsTest {
       assertTrue(all.contains("the page reported"), all);
       assertTrue(all.contains("console error: cart failed to load"), all);
       assertTrue(all.contains("console warning: deprecated API used"), all);
-      // Two 404s and the request the policy refused: each counted once, in whichever observation
-      // came after it.
-      assertEquals(3, counted(events, "failed request"), all);
+      // Three errors (a console error, an uncaught one, a rejection), two 404s and the fetch the
+      // policy refused (which CORS stops in the page): each counted once, in whichever observation
+      // came after it, the fetch as an error or a failed request as Chromium's events came.
+      assertEquals(6, counted(events, "failed request") + counted(events, "error"), all);
+      // A cross-origin fetch CORS stopped is one complaint: Chromium's console line and the
+      // request's failure are told as one line (when it is among the first five).
+      List<String> beacon =
+          events.stream().filter(e -> e.contains("127.0.0.3:8080/beacon")).toList();
+      assertTrue(beacon.size() <= 1, all);
+      beacon.forEach(line -> assertTrue(line.contains("CORS policy"), all));
       assertFalse(all.contains("Failed to load resource"), "Chromium's own line is not doubled");
       assertFalse(all.contains("hello from the page"), "a log is not an error: " + all);
       // Told once: a later observation repeats none of them.
