@@ -26,7 +26,10 @@ import java.util.function.Consumer;
 final class LivePage {
   private LivePage() {}
 
-  /** Starts the screencast; each frame is acknowledged, or Chromium sends no more. */
+  /**
+   * Starts the screencast; each frame is acknowledged, or Chromium sends no more. Frames come on
+   * the lane's thread as it pumps the driver's events (between calls, and within them).
+   */
   static CDPSession startScreencast(
       BrowserContext context,
       Page page,
@@ -49,7 +52,9 @@ final class LivePage {
           JsonObject ack = new JsonObject();
           ack.addProperty("sessionId", event.get("sessionId").getAsInt());
           try {
-            cdp.send("Page.screencastFrameAck", ack);
+            // Sent without waiting for Chromium's answer: a frame that comes while the agent's
+            // call runs on the lane costs that call no round trip.
+            com.microsoft.playwright.impl.Unanswered.send(cdp, "Page.screencastFrameAck", ack);
           } catch (PlaywrightException gone) {
             // the page went away; so does its screencast
           }
