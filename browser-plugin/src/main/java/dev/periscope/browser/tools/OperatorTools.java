@@ -140,6 +140,12 @@ public final class OperatorTools {
             true,
             call -> cdpCheck()),
         tool(
+            "browser_forget_project",
+            "Forget every agent session of this host's project: their checkpoints and audit trails.",
+            List.of(),
+            false,
+            call -> forgetProject()),
+        tool(
             "browser_watch",
             "Print a one-time link to a read-only live view of a running session's current tab (no"
                 + " input, no Done or Give up): it works for one viewer, expires unused, and ends with"
@@ -157,13 +163,7 @@ public final class OperatorTools {
                         + ")."),
                 Param.bool("stop", "Stop the session's open watches instead.")),
             false,
-            this::watch),
-        tool(
-            "browser_forget_project",
-            "Forget every agent session of this host's project: their checkpoints and audit trails.",
-            List.of(),
-            false,
-            call -> forgetProject()));
+            this::watch));
   }
 
   private ToolResult watch(ToolCall call) {

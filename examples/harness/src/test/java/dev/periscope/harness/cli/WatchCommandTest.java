@@ -69,6 +69,7 @@ class WatchCommandTest {
       document.getElementById('next').addEventListener('click', () => {
         clicks++; document.body.style.background = colours[clicks % 4]; show(); });
       document.addEventListener('keydown', () => { keys++; show(); });
+      if (location.search === '?later') setTimeout(() => document.body.style.background = '#0000ff', 1500);
       </script></body></html>""";
 
   private static final Pattern LINK =
@@ -220,10 +221,10 @@ class WatchCommandTest {
       List<Long> watched = new ArrayList<>();
       try (Host host = host()) {
         observation[0] = observationId(call(host, "browser_open", Map.of("url", url)));
-        for (int i = 0; i < 8; i++) {
+        for (int i = 0; i < 12; i++) {
           alone.add(click(host, observation));
         }
-        // Eight clicks: white again.
+        // Twelve clicks: white again.
         link = watchLink("agent");
         URI at = URI.create(link);
         int port = at.getPort();
@@ -254,10 +255,11 @@ class WatchCommandTest {
 
         // Frames keep coming while the agent acts, and show each change.
         for (String colour : List.of("red", "green", "blue", "white")) {
-          watched.add(click(host, observation));
+          click(host, observation);
           awaitColour(watcher, colour);
         }
-        for (int i = 0; i < 4; i++) {
+        // The agent's clicks while watched, as fast as it makes them (the frames' cost on them).
+        for (int i = 0; i < 12; i++) {
           watched.add(click(host, observation));
         }
         awaitColour(watcher, "white");
@@ -325,10 +327,19 @@ class WatchCommandTest {
 
         // Nothing reached the page, and the agent's session goes on as before.
         ToolResult seen = call(host, "browser_observe", Map.of());
-        assertTrue(seen.text().contains("clicks: 16 keys: 0"), seen.text());
+        assertTrue(seen.text().contains("clicks: 28 keys: 0"), seen.text());
         observation[0] = observationId(seen);
         click(host, observation);
         awaitColour(watcher, "red");
+        // Frames come while the agent's own call holds its browser: a five-second wait, during
+        // which the page turns blue by itself.
+        call(host, "browser_open", Map.of("url", url + "?later"));
+        java.util.concurrent.CompletableFuture<ToolResult> waiting =
+            java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> call(host, "browser_wait", Map.of("until", "delay", "timeout_ms", 5_000)));
+        awaitColour(watcher, "blue");
+        assertFalse(waiting.isDone(), "the frame came only after the agent's call");
+        waiting.get(30, java.util.concurrent.TimeUnit.SECONDS);
         System.out.printf(
             "agent's click + observation: median %d ms alone, %d ms watched (%s / %s)%n",
             median(alone), median(watched), alone, watched);
