@@ -30,7 +30,7 @@ public final class Watches implements AutoCloseable {
   static final long TICK_MS = 250;
 
   /** The widest and tallest frame a watch streams. */
-  private static final int MAX_PIXELS = 1600;
+  private static final int MAX_PIXELS = 1024;
 
   /** A running environment of a browser session, and what says it went. */
   public record Watchable(Object environment, BooleanSupplier gone) {}

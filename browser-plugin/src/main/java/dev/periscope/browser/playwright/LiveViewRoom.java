@@ -14,6 +14,11 @@ final class LiveViewRoom {
   /** How long starting or stopping a watch's screencast may take on the lane. */
   private static final long WATCH_CALL_MS = 5_000;
 
+  /** A watch's frames: JPEG quality, and every how many painted frames one is taken. */
+  private static final int WATCH_QUALITY = 50;
+
+  private static final int WATCH_NTH = 2;
+
   private final PlaywrightEnvironment env;
   private final Lane lane;
 
@@ -34,7 +39,13 @@ final class LiveViewRoom {
               () -> {
                 watched[0] = env.tab().page;
                 return LivePage.startScreencast(
-                    env.context(), watched[0], maxWidth, maxHeight, frames);
+                    env.context(),
+                    watched[0],
+                    maxWidth,
+                    maxHeight,
+                    WATCH_QUALITY,
+                    WATCH_NTH,
+                    frames);
               },
               WATCH_CALL_MS);
     } catch (com.microsoft.playwright.PlaywrightException e) {
