@@ -41,7 +41,7 @@ final class LivePage {
 
   /**
    * The same, with the JPEG {@code quality} and only every {@code nth} frame Chromium paints: a
-   * watch's lighter stream, which costs the page's own work less.
+   * watch's lighter stream.
    */
   static CDPSession startScreencast(
       BrowserContext context,

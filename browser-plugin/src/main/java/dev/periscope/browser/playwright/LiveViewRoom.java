@@ -14,10 +14,14 @@ final class LiveViewRoom {
   /** How long starting or stopping a watch's screencast may take on the lane. */
   private static final long WATCH_CALL_MS = 5_000;
 
-  /** A watch's frames: JPEG quality, and every how many painted frames one is taken. */
+  /**
+   * A watch's frames: JPEG quality, and every how many painted frames one is taken (every one: with
+   * fewer, a page that paints once after a change and then rests would show the watcher the state
+   * before it).
+   */
   private static final int WATCH_QUALITY = 50;
 
-  private static final int WATCH_NTH = 2;
+  private static final int WATCH_NTH = 1;
 
   private final PlaywrightEnvironment env;
   private final Lane lane;
