@@ -10,6 +10,7 @@ import dev.periscope.api.tool.Tool;
 import dev.periscope.api.tool.ToolRegistry;
 import dev.periscope.browser.handoff.Handoffs;
 import dev.periscope.browser.handoff.LiveViewServer;
+import dev.periscope.browser.handoff.Watches;
 import dev.periscope.browser.playwright.CdpCheck;
 import dev.periscope.browser.playwright.GridCheck;
 import dev.periscope.browser.playwright.PlaywrightProvider;
@@ -22,6 +23,7 @@ import dev.periscope.browser.store.RuntimeDatabase;
 import dev.periscope.browser.store.RuntimeRecords;
 import dev.periscope.browser.store.SqliteCheckpointIndex;
 import dev.periscope.browser.store.SqliteTransitionLog;
+import dev.periscope.browser.store.WatchRequests;
 import dev.periscope.browser.tools.BrowserTools;
 import dev.periscope.browser.tools.OperatorTools;
 import jakarta.inject.Inject;
@@ -136,6 +138,7 @@ public final class BrowserPlugin extends Plugin {
         effects.add(toolRegistry.register(BrowserTools.SCRIPTING_SKILL, tools.scriptTool()));
       }
       effects.add(toolRegistry.onAgentSessionEnded(tools::agentSessionEnded));
+      WatchRequests watchRequests = effects.add(new WatchRequests(storage));
       OperatorTools operator =
           new OperatorTools(
               new RuntimeRecords(database),
@@ -143,12 +146,15 @@ public final class BrowserPlugin extends Plugin {
               project,
               Optional.of(BrowserModule.checkpointPayloads(project)),
               () -> settings.playwright().grid().map(GridCheck::of),
-              () -> settings.playwright().cdp().map(c -> CdpCheck.of(c, 5_000)));
+              () -> settings.playwright().cdp().map(c -> CdpCheck.of(c, 5_000)),
+              Optional.of(watchRequests));
       for (Tool tool : operator.tools()) {
         effects.add(toolRegistry.register(OperatorTools.SKILL, tool));
       }
       // Last, so it closes first: every handoff still waiting ends before its lease is released.
       effects.add(handoffs);
+      // Before the handoffs' server and the runtime: each watch's screencast stops on a live lane.
+      effects.add(new Watches(handoffs.server(), watchRequests, runtime.watchable()));
     } catch (RuntimeException e) {
       try {
         effects.close();

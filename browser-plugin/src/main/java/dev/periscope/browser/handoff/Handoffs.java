@@ -34,6 +34,11 @@ public final class Handoffs implements AutoCloseable {
     this.approval = approval;
   }
 
+  /** The server its live views are on, which watches share. */
+  public LiveViewServer server() {
+    return server;
+  }
+
   /** Whether anyone can be asked to take a page. */
   public boolean available() {
     return approval.isPresent();

@@ -15,14 +15,30 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * One handoff's live view: its one-time link, the cookie the link is traded for, the newest frame
- * of the page, the person's input on its way to the page, and how the handoff ends. Thread-safe.
+ * One live view: its one-time link, the cookie the link is traded for, the newest frame of the
+ * page, and how it ends. A handoff's view also takes the person's input on its way to the page; a
+ * watch ({@link Kind#WATCH}) is the same view read-only: it plays nothing, and only its closing
+ * ends it. Thread-safe.
  */
 public final class LiveView implements AutoCloseable {
   private static final SecureRandom RANDOM = new SecureRandom();
 
+  /** What a view is for: a handoff (input, Done, Give up) or a watch (only the page's frames). */
+  public enum Kind {
+    HANDOFF,
+    WATCH;
+
+    /** Its paths' first segment and its cookie's name. */
+    String path() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
   final String id = HexFormat.of().formatHex(bytes(16));
-  private final byte[] token = Base64.getUrlEncoder().withoutPadding().encode(bytes(32));
+  final Kind kind;
+  private final String token;
+  private final byte[] tokenHash;
+  private final long expiresAtMs;
   private final byte[] cookie = Base64.getUrlEncoder().withoutPadding().encode(bytes(32));
   private final AtomicBoolean tokenUsed = new AtomicBoolean();
   private final LiveViewEnvironment environment;
@@ -33,10 +49,29 @@ public final class LiveView implements AutoCloseable {
   private LiveViewEnvironment.Frame frame;
   private long frameSeq;
 
+  /** A handoff's view, with a token of its own whose link never expires by itself. */
   LiveView(LiveViewEnvironment environment, String message, Runnable onClose) {
+    this.kind = Kind.HANDOFF;
     this.environment = environment;
     this.message = message;
     this.onClose = onClose;
+    this.token = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes(32));
+    this.tokenHash = tokenHash(token);
+    this.expiresAtMs = Long.MAX_VALUE;
+  }
+
+  /**
+   * A watch: its token is known here only by its hash ({@link #tokenHash}), and its link works
+   * until {@code expiresAtMs} (the epoch's milliseconds).
+   */
+  LiveView(String message, byte[] tokenHash, long expiresAtMs, Runnable onClose) {
+    this.kind = Kind.WATCH;
+    this.environment = null;
+    this.message = message;
+    this.onClose = onClose;
+    this.token = null;
+    this.tokenHash = tokenHash.clone();
+    this.expiresAtMs = expiresAtMs;
   }
 
   private static byte[] bytes(int n) {
@@ -45,15 +80,41 @@ public final class LiveView implements AutoCloseable {
     return b;
   }
 
-  String token() {
-    return new String(token, StandardCharsets.US_ASCII);
+  /** A new link token: 256 random bits, URL-safe. */
+  public static String newToken() {
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes(32));
   }
 
-  /** The link's token, once: true only for the first request that presents it. */
+  /** The SHA-256 of a token, what a watch keeps of it. */
+  public static byte[] tokenHash(String token) {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  String token() {
+    if (token == null) {
+      throw new IllegalStateException("a watch's token is known only to whoever asked for it");
+    }
+    return token;
+  }
+
+  /**
+   * The link's token, once: true only for the first request that presents it, before the link
+   * expires.
+   */
   boolean redeem(String given) {
     return given != null
-        && MessageDigest.isEqual(token, given.getBytes(StandardCharsets.US_ASCII))
+        && !expired()
+        && MessageDigest.isEqual(tokenHash, tokenHash(given))
         && tokenUsed.compareAndSet(false, true);
+  }
+
+  /** Whether the link's time is over (a redeemed link stays redeemed). */
+  boolean expired() {
+    return System.currentTimeMillis() >= expiresAtMs;
   }
 
   /** Whether the link's token was presented already (a second use is refused, not "wrong"). */
@@ -101,6 +162,9 @@ public final class LiveView implements AutoCloseable {
    * played, so none reaches the page after it.
    */
   void play(LiveViewEnvironment.PersonInput input) {
+    if (kind == Kind.WATCH) {
+      throw new IllegalStateException("a watch plays no input");
+    }
     synchronized (playing) {
       if (!ended.isDone()) {
         environment.play(input);
@@ -122,7 +186,8 @@ public final class LiveView implements AutoCloseable {
     }
   }
 
-  boolean isEnded() {
+  /** Whether the view ended (its handoff, or the watch was closed). */
+  public boolean isEnded() {
     return ended.isDone();
   }
 

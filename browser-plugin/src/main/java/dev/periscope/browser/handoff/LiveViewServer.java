@@ -39,17 +39,23 @@ import org.slf4j.LoggerFactory;
  *       sent on to the view, so the token stays in no address bar or history; no token is 401, a
  *       used or wrong one 403;
  *   <li>every other request needs the cookie; one that changes anything (input, the ending) also
- *       needs the server's own {@code Origin}; every request needs the server's own {@code Host}
- *       (no DNS rebinding), and bodies are bounded;
+ *       needs the server's own {@code Origin}, and one that carries another {@code Origin} is
+ *       refused whatever it asks; every request needs the server's own {@code Host} (no DNS
+ *       rebinding), and bodies are bounded;
  *   <li>the page is streamed as JPEG frames (the provider's screencast) that the view asks for one
  *       at a time; the person's mouse and keyboard go back as one small JSON event each, played in
  *       order; "done" and "give up" end the handoff;
  *   <li>nothing the person types is logged, and nothing here ever reaches the model.
  * </ul>
+ *
+ * <p>A watch ({@link LiveView.Kind#WATCH}) is the same view, read-only, at {@code /watch/ID/}: the
+ * same token (kept only as its hash, and expiring), cookie, Host and Origin rules; the page shows
+ * no controls, and input or an ending sent to it anyway is refused (403) and reaches nothing.
  */
 public final class LiveViewServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LiveViewServer.class);
-  private static final Pattern PATH = Pattern.compile("^/handoff/([0-9a-f]{32})(/|/([a-z.]+))?$");
+  private static final Pattern PATH =
+      Pattern.compile("^/(handoff|watch)/([0-9a-f]{32})(/|/([a-z.]+))?$");
   private static final int MAX_BODY = 4_096;
   private static final long FRAME_WAIT_MS = 2_000;
 
@@ -92,11 +98,32 @@ public final class LiveViewServer implements AutoCloseable {
   }
 
   /**
+   * A watch, read-only, of a page whose frames the caller feeds in ({@link LiveView#frame}): its
+   * link is {@link #place} with {@code ?token=} and the token whose SHA-256 is {@code tokenHash},
+   * working once until {@code expiresAtMs}.
+   */
+  public synchronized LiveView openWatch(String message, byte[] tokenHash, long expiresAtMs) {
+    if (closed) {
+      throw new IllegalStateException("the live view server is stopped");
+    }
+    start();
+    LiveView[] made = new LiveView[1];
+    made[0] = new LiveView(message, tokenHash, expiresAtMs, () -> views.remove(made[0].id));
+    views.put(made[0].id, made[0]);
+    return made[0];
+  }
+
+  /**
    * The one-time link to {@code view}: for the person, through the host, never for the model or a
    * log.
    */
   public String link(LiveView view) {
-    return origin + "/handoff/" + view.id + "?token=" + view.token();
+    return place(view) + "?token=" + view.token();
+  }
+
+  /** Where {@code view} is, without its token. */
+  public String place(LiveView view) {
+    return origin + "/" + view.kind.path() + "/" + view.id;
   }
 
   private void start() {
@@ -167,13 +194,24 @@ public final class LiveViewServer implements AutoCloseable {
       if (!expectedHost.equals(request.getHeaders().get(HttpHeader.HOST))) {
         return text(response, callback, 421, "this live view answers only at " + origin);
       }
-      Matcher m = PATH.matcher(request.getHttpURI().getPath());
-      LiveView view = m.matches() ? views.get(m.group(1)) : null;
-      if (view == null || view.isEnded()) {
-        return text(response, callback, 404, "no such handoff, or it ended");
+      String from = request.getHeaders().get(HttpHeader.ORIGIN);
+      if (from != null && !origin.equals(from)) {
+        // Another site's script (a frame fetched cross-origin, say): refused whatever it asks.
+        return text(response, callback, 403, "not from this live view");
       }
-      String part = m.group(3);
-      if (m.group(2) == null) {
+      Matcher m = PATH.matcher(request.getHttpURI().getPath());
+      LiveView view = m.matches() ? views.get(m.group(2)) : null;
+      if (view == null || view.isEnded() || !view.kind.path().equals(m.group(1))) {
+        return text(
+            response,
+            callback,
+            404,
+            m.matches() && "watch".equals(m.group(1))
+                ? "no such watch, or it ended"
+                : "no such handoff, or it ended");
+      }
+      String part = m.group(4);
+      if (m.group(3) == null) {
         return enter(view, request, response, callback);
       }
       if (!view.holds(cookie(request, view))) {
@@ -200,6 +238,13 @@ public final class LiveViewServer implements AutoCloseable {
       }
       if (post && !origin.equals(request.getHeaders().get(HttpHeader.ORIGIN))) {
         return text(response, callback, 403, "not from this live view");
+      }
+      if (post && view.kind == LiveView.Kind.WATCH) {
+        return text(
+            response,
+            callback,
+            403,
+            "a watch only shows the page: it takes no input and no ending");
       }
       if ("input".equals(part) && post) {
         JsonObject event = json(request);
@@ -253,18 +298,22 @@ public final class LiveViewServer implements AutoCloseable {
             403,
             view.redeemed()
                 ? "this link was used already: it works once"
-                : "this link's token is not this handoff's");
+                : view.expired()
+                    ? "this link expired: ask for a new one"
+                    : "this link's token is not this " + view.kind.path() + "'s");
       }
+      String path = "/" + view.kind.path() + "/" + view.id + "/";
       response
           .getHeaders()
           .put(
               HttpHeader.SET_COOKIE,
-              "handoff="
+              view.kind.path()
+                  + "="
                   + view.cookie()
-                  + "; Path=/handoff/"
-                  + view.id
-                  + "/; HttpOnly; SameSite=Strict");
-      response.getHeaders().put(HttpHeader.LOCATION, "/handoff/" + view.id + "/");
+                  + "; Path="
+                  + path
+                  + "; HttpOnly; SameSite=Strict");
+      response.getHeaders().put(HttpHeader.LOCATION, path);
       return write(response, callback, 303, null, new byte[0]);
     }
 
@@ -278,7 +327,7 @@ public final class LiveViewServer implements AutoCloseable {
       }
       LiveView.Numbered shown = view.frameAfter(after, FRAME_WAIT_MS);
       if (view.isEnded()) {
-        return text(response, callback, 410, "the handoff ended");
+        return text(response, callback, 410, "the " + view.kind.path() + " ended");
       }
       if (shown == null) {
         return write(response, callback, 204, null, new byte[0]);
@@ -296,7 +345,7 @@ public final class LiveViewServer implements AutoCloseable {
 
   private static String cookie(Request request, LiveView view) {
     for (org.eclipse.jetty.http.HttpCookie c : Request.getCookies(request)) {
-      if (c.getName().equals("handoff")) {
+      if (c.getName().equals(view.kind.path())) {
         return c.getValue();
       }
     }
@@ -371,10 +420,16 @@ public final class LiveViewServer implements AutoCloseable {
     return Double.isFinite(d) ? Math.max(-100_000, Math.min(100_000, d)) : 0;
   }
 
+  /** The view's page; a watch's has no controls (the part between its control marks). */
   private static byte[] page(LiveView view) {
-    return new String(resource("view.html"), StandardCharsets.UTF_8)
-        .replace("{{message}}", escape(view.message))
-        .getBytes(StandardCharsets.UTF_8);
+    String html =
+        new String(resource("view.html"), StandardCharsets.UTF_8)
+            .replace("{{message}}", escape(view.message))
+            .replace("{{mode}}", view.kind.path());
+    if (view.kind == LiveView.Kind.WATCH) {
+      html = html.replaceAll("(?s)<!--controls-->.*?<!--/controls-->", "");
+    }
+    return html.getBytes(StandardCharsets.UTF_8);
   }
 
   static String escape(String s) {

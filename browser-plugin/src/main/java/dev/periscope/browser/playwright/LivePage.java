@@ -26,12 +26,30 @@ import java.util.function.Consumer;
 final class LivePage {
   private LivePage() {}
 
-  /** Starts the screencast; each frame is acknowledged, or Chromium sends no more. */
+  /**
+   * Starts the screencast; each frame is acknowledged, or Chromium sends no more. Frames come on
+   * the lane's thread as it pumps the driver's events (between calls, and within them).
+   */
   static CDPSession startScreencast(
       BrowserContext context,
       Page page,
       int maxWidth,
       int maxHeight,
+      Consumer<LiveViewEnvironment.Frame> frames) {
+    return startScreencast(context, page, maxWidth, maxHeight, 70, 1, frames);
+  }
+
+  /**
+   * The same, with the JPEG {@code quality} and only every {@code nth} frame Chromium paints: a
+   * watch's lighter stream.
+   */
+  static CDPSession startScreencast(
+      BrowserContext context,
+      Page page,
+      int maxWidth,
+      int maxHeight,
+      int quality,
+      int nth,
       Consumer<LiveViewEnvironment.Frame> frames) {
     CDPSession cdp = context.newCDPSession(page);
     cdp.on(
@@ -49,14 +67,17 @@ final class LivePage {
           JsonObject ack = new JsonObject();
           ack.addProperty("sessionId", event.get("sessionId").getAsInt());
           try {
-            cdp.send("Page.screencastFrameAck", ack);
+            // Sent without waiting for Chromium's answer: a frame that comes while the agent's
+            // call runs on the lane costs that call no round trip.
+            com.microsoft.playwright.impl.Unanswered.send(cdp, "Page.screencastFrameAck", ack);
           } catch (PlaywrightException gone) {
             // the page went away; so does its screencast
           }
         });
     JsonObject start = new JsonObject();
     start.addProperty("format", "jpeg");
-    start.addProperty("quality", 70);
+    start.addProperty("quality", quality);
+    start.addProperty("everyNthFrame", nth);
     start.addProperty("maxWidth", maxWidth);
     start.addProperty("maxHeight", maxHeight);
     try {

@@ -6,13 +6,84 @@ import dev.periscope.api.browser.ErrorCode;
 
 /**
  * The environment's side of a live view ({@link LivePage}): the screencast of the current tab, a
- * person's input played on the page shown, and the page's state the view compares.
+ * person's input played on the page shown, and the page's state the view compares. A watch is the
+ * same screencast with nothing else: no person holds the page, and it starts and stops as work of
+ * its own on the lane, bounded by itself, between the agent's calls (never inside one).
  */
 final class LiveViewRoom {
-  private final PlaywrightEnvironment env;
+  /** How long starting or stopping a watch's screencast may take on the lane. */
+  private static final long WATCH_CALL_MS = 5_000;
 
-  LiveViewRoom(PlaywrightEnvironment env) {
+  /**
+   * A watch's frames: JPEG quality, and every how many painted frames one is taken (every one: with
+   * fewer, a page that paints once after a change and then rests would show the watcher the state
+   * before it).
+   */
+  private static final int WATCH_QUALITY = 50;
+
+  private static final int WATCH_NTH = 1;
+
+  private final PlaywrightEnvironment env;
+  private final Lane lane;
+
+  LiveViewRoom(PlaywrightEnvironment env, Lane lane) {
     this.env = env;
+    this.lane = lane;
+  }
+
+  AutoCloseable watch(
+      int maxWidth,
+      int maxHeight,
+      java.util.function.Consumer<dev.periscope.api.browser.spi.LiveViewEnvironment.Frame> frames) {
+    Page[] watched = new Page[1];
+    com.microsoft.playwright.CDPSession cdp;
+    try {
+      cdp =
+          lane.call(
+              () -> {
+                watched[0] = env.tab().page;
+                return LivePage.startScreencast(
+                    env.context(),
+                    watched[0],
+                    maxWidth,
+                    maxHeight,
+                    WATCH_QUALITY,
+                    WATCH_NTH,
+                    frames);
+              },
+              WATCH_CALL_MS);
+    } catch (com.microsoft.playwright.PlaywrightException e) {
+      throw new BrowserException(
+          ErrorCode.BROWSER_ENVIRONMENT_CLOSED, "the page to watch went: " + e.getMessage());
+    }
+    return () -> {
+      try {
+        lane.call(
+            () -> {
+              stop(cdp, watched[0]);
+              return null;
+            },
+            WATCH_CALL_MS);
+      } catch (RuntimeException gone) {
+        // the page or the browser went first, and the screencast with it
+      }
+    };
+  }
+
+  /**
+   * Stops a screencast of {@code page}. A page that holds a dialog open answers no command of this
+   * session until the dialog is answered: it stops acknowledging frames now, and goes after the
+   * answer. Lane thread.
+   */
+  private void stop(com.microsoft.playwright.CDPSession cdp, Page page) {
+    LivePage.stopAcknowledging(cdp);
+    if (page.isClosed()) {
+      // nothing to stop: the session went with its page
+    } else if (env.tab().page == page && env.tab().dialogs.pending().isPresent()) {
+      env.tab().dialogs.afterAnswer(() -> LivePage.stopScreencast(cdp));
+    } else {
+      LivePage.stopScreencast(cdp);
+    }
   }
 
   AutoCloseable screencast(
@@ -36,16 +107,7 @@ final class LiveViewRoom {
             "stopping the live view",
             () -> {
               try {
-                // A page that holds a dialog open answers no command of this session until the
-                // dialog is answered: it stops acknowledging frames now, and goes after the answer.
-                LivePage.stopAcknowledging(cdp);
-                if (page.isClosed()) {
-                  // nothing to stop: the session went with its page
-                } else if (env.tab().page == page && env.tab().dialogs.pending().isPresent()) {
-                  env.tab().dialogs.afterAnswer(() -> LivePage.stopScreencast(cdp));
-                } else {
-                  LivePage.stopScreencast(cdp);
-                }
+                stop(cdp, page);
               } finally {
                 // Only now: a page the person's last input opened may have come meanwhile.
                 livePage = null;

@@ -16,6 +16,7 @@ import dev.periscope.api.browser.spi.CheckpointingEnvironment;
 import dev.periscope.api.browser.spi.DownloadedFile;
 import dev.periscope.api.browser.spi.EnvironmentFault;
 import dev.periscope.api.browser.spi.EnvironmentPolicy;
+import dev.periscope.api.browser.spi.LiveViewEnvironment;
 import dev.periscope.api.browser.spi.ProviderElement;
 import dev.periscope.api.browser.spi.ProviderObservation;
 import dev.periscope.browser.Cleanup;
@@ -37,8 +38,7 @@ import java.util.Optional;
  * package-private surface: {@link #tab()}, {@link #call}, {@link #guarded}, {@link #act}, {@link
  * #resolve}, {@link #settle} and the like.
  */
-final class PlaywrightEnvironment
-    implements CheckpointingEnvironment, dev.periscope.api.browser.spi.LiveViewEnvironment {
+final class PlaywrightEnvironment implements CheckpointingEnvironment, LiveViewEnvironment {
   private static final org.slf4j.Logger LOG =
       org.slf4j.LoggerFactory.getLogger(PlaywrightEnvironment.class);
 
@@ -134,14 +134,12 @@ final class PlaywrightEnvironment
     this.navigation = new NavigationRoom(this);
     this.fields = new FieldRoom(this);
     this.scripts = new ScriptRoom(this);
-    this.liveView = new LiveViewRoom(this);
+    this.liveView = new LiveViewRoom(this, lane);
+    var pointer = new PointerRoom(this);
+    var waits = new WaitAndScrollRoom(this);
     this.actions =
         new PlaywrightActions(
-            new PointerRoom(this),
-            fields,
-            navigation,
-            new WaitAndScrollRoom(this),
-            new DialogAndTabRoom(this, navigation));
+            pointer, fields, navigation, waits, new DialogAndTabRoom(this, navigation));
   }
 
   private final ObservationRoom observation;
@@ -199,25 +197,27 @@ final class PlaywrightEnvironment
   }
 
   @Override // EgressRoutes, kept with the fields that hold secrets
-  public boolean guardEgress(dev.periscope.api.browser.spi.EgressGuard guard) {
-    return fields.guardEgress(guard);
+  public boolean guardEgress(dev.periscope.api.browser.spi.EgressGuard g) {
+    return fields.guardEgress(g);
   }
 
   @Override
-  public AutoCloseable screencast(
-      int maxWidth,
-      int maxHeight,
-      java.util.function.Consumer<dev.periscope.api.browser.spi.LiveViewEnvironment.Frame> frames) {
-    return liveView.screencast(maxWidth, maxHeight, frames);
+  public AutoCloseable screencast(int maxW, int maxH, java.util.function.Consumer<Frame> frames) {
+    return liveView.screencast(maxW, maxH, frames);
   }
 
   @Override
-  public void play(dev.periscope.api.browser.spi.LiveViewEnvironment.PersonInput input) {
+  public AutoCloseable watch(int maxW, int maxH, java.util.function.Consumer<Frame> frames) {
+    return liveView.watch(maxW, maxH, frames);
+  }
+
+  @Override
+  public void play(PersonInput input) {
     liveView.play(input);
   }
 
   @Override
-  public dev.periscope.api.browser.spi.LiveViewEnvironment.State pageState() {
+  public State pageState() {
     return liveView.pageState();
   }
 

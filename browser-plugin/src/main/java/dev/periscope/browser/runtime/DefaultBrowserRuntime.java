@@ -113,6 +113,44 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     return handoffs;
   }
 
+  /**
+   * The browser sessions this runtime runs, as the watch desk looks for them: an environment that
+   * has opened, and what says it went (its slot left, or it no longer admits calls). Never through
+   * an environment's queue.
+   */
+  public dev.periscope.browser.handoff.Watches.Sessions watchable() {
+    return new dev.periscope.browser.handoff.Watches.Sessions() {
+      @Override
+      public java.util.Optional<dev.periscope.browser.handoff.Watches.Watchable> running(
+          String id) {
+        synchronized (DefaultBrowserRuntime.this) {
+          for (Slot s : slots.values()) {
+            if (s.sessionId.value().equals(id)
+                && s.opening.isDone()
+                && !s.opening.isCompletedExceptionally()) {
+              Environment env = s.opening.join();
+              return java.util.Optional.of(
+                  new dev.periscope.browser.handoff.Watches.Watchable(
+                      env.delegate(), () -> !stillRuns(s, env)));
+            }
+          }
+        }
+        return java.util.Optional.empty();
+      }
+
+      @Override
+      public boolean any() {
+        synchronized (DefaultBrowserRuntime.this) {
+          return !slots.isEmpty();
+        }
+      }
+    };
+  }
+
+  private synchronized boolean stillRuns(Slot slot, Environment env) {
+    return slots.get(slot.owner) == slot && env.usable();
+  }
+
   /** Writes a resuming session's checkpoint now, if its state changed. Caller holds the queue. */
   void checkpointNow(Slot slot, Environment env, long timeoutMs) {
     opener.checkpoint(slot, env, timeoutMs);

@@ -35,6 +35,7 @@ public final class OperatorTools {
   private final BrowserRuntime runtime;
   private final ProjectContext project;
   private final Optional<Path> payloads;
+  private final Optional<WatchLinks> watches;
   private final java.util.function.Supplier<Optional<GridCheck>> grid;
   private final java.util.function.Supplier<Optional<dev.periscope.browser.playwright.CdpCheck>>
       cdp;
@@ -62,6 +63,20 @@ public final class OperatorTools {
       Optional<Path> payloads,
       java.util.function.Supplier<Optional<GridCheck>> grid,
       java.util.function.Supplier<Optional<dev.periscope.browser.playwright.CdpCheck>> cdp) {
+    this(records, runtime, project, payloads, grid, cdp, Optional.empty());
+  }
+
+  /** With the watch requests ({@code browser_watch}) where the store has them. */
+  public OperatorTools(
+      RuntimeRecords records,
+      BrowserRuntime runtime,
+      ProjectContext project,
+      Optional<Path> payloads,
+      java.util.function.Supplier<Optional<GridCheck>> grid,
+      java.util.function.Supplier<Optional<dev.periscope.browser.playwright.CdpCheck>> cdp,
+      Optional<dev.periscope.browser.store.WatchRequests> watches) {
+    this.watches =
+        watches.map(w -> new WatchLinks(records, w, project == null ? "?" : project.profile()));
     this.grid = grid;
     this.cdp = cdp;
     this.records = records;
@@ -129,7 +144,42 @@ public final class OperatorTools {
             "Forget every agent session of this host's project: their checkpoints and audit trails.",
             List.of(),
             false,
-            call -> forgetProject()));
+            call -> forgetProject()),
+        tool(
+            "browser_watch",
+            "Print a one-time link to a read-only live view of a running session's current tab (no"
+                + " input, no Done or Give up): it works for one viewer, expires unused, and ends with"
+                + " the session or when stopped (stop: true).",
+            List.of(
+                Param.string("session", "An agent session id or a browser session id.")
+                    .asRequired(),
+                Param.string("project", "The project of the agent session (its directory)."),
+                Param.integer(
+                    "expires_in_seconds",
+                    1,
+                    WatchLinks.MAX_EXPIRES_S,
+                    "How long the link works unused (default "
+                        + WatchLinks.DEFAULT_EXPIRES_S
+                        + ")."),
+                Param.bool("stop", "Stop the session's open watches instead.")),
+            false,
+            this::watch));
+  }
+
+  private ToolResult watch(ToolCall call) {
+    if (watches.isEmpty()) {
+      return ToolResult.error(
+          "this host keeps no watch requests: watching needs the plugin's store");
+    }
+    Arguments args = new Arguments(call.arguments());
+    return watches
+        .get()
+        .watch(
+            args.string("session"),
+            Optional.ofNullable(args.optionalString("project")).map(OperatorTools::canonical),
+            args.optionalBool("stop", false),
+            args.integer("expires_in_seconds", 1, WatchLinks.MAX_EXPIRES_S)
+                .orElse(WatchLinks.DEFAULT_EXPIRES_S));
   }
 
   private ToolResult sessions(ToolCall call) {

@@ -1,7 +1,9 @@
 // The live view of a handoff: frames of the page come one request at a time; the person's mouse
-// and keyboard go back as one JSON event each, sent strictly in order.
+// and keyboard go back as one JSON event each, sent strictly in order. A watch (data-mode="watch")
+// only shows the frames: it has no controls and sends nothing.
 (() => {
-  const base = location.pathname; // /handoff/ID/
+  const base = location.pathname; // /handoff/ID/ or /watch/ID/
+  const watch = document.body.dataset.mode === 'watch';
   const img = document.getElementById('view');
   const status = document.getElementById('status');
   let seq = 0, width = 0, height = 0, ended = false, chain = Promise.resolve();
@@ -9,15 +11,17 @@
   function finish(text) {
     ended = true;
     status.textContent = text;
-    document.getElementById('done').disabled = true;
-    document.getElementById('give-up').disabled = true;
+    for (const id of ['done', 'give-up']) {
+      const button = document.getElementById(id);
+      if (button) button.disabled = true;
+    }
   }
 
   async function frames() {
     while (!ended) {
       try {
         const r = await fetch(base + 'frame?after=' + seq, { cache: 'no-store' });
-        if (r.status === 410 || r.status === 404) { finish('The handoff has ended. You can close this page.'); return; }
+        if (r.status === 410 || r.status === 404) { finish(watch ? 'The watch has ended. You can close this page.' : 'The handoff has ended. You can close this page.'); return; }
         if (r.status === 200) {
           seq = Number(r.headers.get('X-Frame-Seq'));
           width = Number(r.headers.get('X-Viewport-Width'));
@@ -26,13 +30,16 @@
           const old = img.src;
           img.src = url;
           if (old.startsWith('blob:')) URL.revokeObjectURL(old);
-          status.textContent = 'Live. Click the page to use it; press Done when you have finished.';
+          status.textContent = watch ? 'Live. You are watching: this view only shows the page.' : 'Live. Click the page to use it; press Done when you have finished.';
         }
       } catch (e) {
         await new Promise(done => setTimeout(done, 500));
       }
     }
   }
+
+  frames();
+  if (watch) return;
 
   function send(event) {
     if (ended) return;
@@ -80,5 +87,4 @@
   }
   document.getElementById('done').addEventListener('click', () => end('done'));
   document.getElementById('give-up').addEventListener('click', () => end('give-up'));
-  frames();
 })();

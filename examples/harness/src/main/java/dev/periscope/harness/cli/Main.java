@@ -37,6 +37,7 @@ import picocli.CommandLine.Parameters;
       AttachCommand.class,
       Main.SessionsCommand.class,
       Main.TransitionsCommand.class,
+      WatchCommand.class,
       Main.CheckpointsCommand.class,
       CredentialsCommand.class,
       McpCommand.class,

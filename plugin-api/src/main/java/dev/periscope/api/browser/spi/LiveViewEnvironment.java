@@ -21,6 +21,19 @@ public interface LiveViewEnvironment extends BrowserEnvironment {
    */
   AutoCloseable screencast(int maxWidth, int maxHeight, Consumer<Frame> frames);
 
+  /**
+   * Streams the current tab to a watcher, who only looks: like {@link #screencast}, but called from
+   * any thread while the agent goes on acting (never from the runtime's queue for the environment,
+   * which it does not hold), and nothing about the session changes (no person holds the page, no
+   * input is ever played). Each frame is acknowledged without waiting for Chromium's answer, so a
+   * watch costs the session's own calls no round trip. Since host API 2.12.0; the default cannot.
+   *
+   * @throws UnsupportedOperationException when the environment cannot be watched
+   */
+  default AutoCloseable watch(int maxWidth, int maxHeight, Consumer<Frame> frames) {
+    throw new UnsupportedOperationException("this environment cannot be watched");
+  }
+
   /** One frame of a screencast, with the viewport it shows, in CSS pixels. */
   record Frame(byte[] jpeg, int viewportWidth, int viewportHeight) {}
 
