@@ -19,6 +19,9 @@ import java.util.Map;
  * through the page's policy like any other.
  */
 final class ScriptRoom {
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(PlaywrightEnvironment.class);
+
   /** The value as JSON, cut in the page: {@code {json, chars}}, or {@code {error}}. */
   private static final String SERIALISED =
       """
@@ -111,12 +114,25 @@ final class ScriptRoom {
             return new BrowserAction.Evaluate.Evaluated(
                 String.valueOf(m.get("json")), ((Number) m.get("chars")).intValue());
           } finally {
-            if (value != null) {
-              value.dispose();
-            }
-            document.dispose();
+            letGo(value);
+            letGo(document);
           }
         });
+  }
+
+  /**
+   * Lets go of a handle, best effort: the value is read by then, and a handle the page does not let
+   * go of in time (a busy page, a value of megabytes) goes with its document anyway.
+   */
+  private static void letGo(JSHandle handle) {
+    if (handle == null) {
+      return;
+    }
+    try {
+      handle.dispose();
+    } catch (PlaywrightException slow) {
+      LOG.debug("a script's handle was not let go of: {}", slow.getMessage());
+    }
   }
 
   /**
