@@ -21,6 +21,7 @@ import dev.periscope.browser.store.AgentSessionStore;
 import dev.periscope.browser.store.RuntimeDatabase;
 import dev.periscope.browser.store.RuntimeRecords;
 import dev.periscope.browser.store.SqliteCheckpointIndex;
+import dev.periscope.browser.store.SqliteRecordings;
 import dev.periscope.browser.store.SqliteTransitionLog;
 import dev.periscope.browser.tools.BrowserTools;
 import dev.periscope.browser.tools.OperatorTools;
@@ -119,6 +120,7 @@ public final class BrowserPlugin extends Plugin {
                   .credentials(channel)
                   .handoffs(handoffs)
                   .scripting(new PageScripting(settings.scriptingEnabled(), approval))
+                  .recording(settings.recording(), new SqliteRecordings(database, attachments))
                   .build());
       effects
           .add(

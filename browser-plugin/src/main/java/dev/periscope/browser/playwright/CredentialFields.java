@@ -233,6 +233,11 @@ final class CredentialFields {
    * mask.
    */
   static byte[] paint(byte[] png, List<BoundingBox> boxes, double ratio) {
+    return paint(png, boxes, ratio, "png");
+  }
+
+  /** The image with every box painted over, written back in {@code format} (png, jpg). */
+  static byte[] paint(byte[] png, List<BoundingBox> boxes, double ratio, String format) {
     if (boxes.isEmpty()) {
       return png;
     }
@@ -251,7 +256,7 @@ final class CredentialFields {
         g.dispose();
       }
       ByteArrayOutputStream out = new ByteArrayOutputStream(png.length);
-      ImageIO.write(image, "png", out);
+      ImageIO.write(image, format, out);
       return out.toByteArray();
     } catch (IOException e) {
       throw new UncheckedIOException(e);

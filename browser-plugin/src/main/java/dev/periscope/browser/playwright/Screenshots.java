@@ -2,6 +2,10 @@ package dev.periscope.browser.playwright;
 
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.BoundingBox;
+import com.microsoft.playwright.options.ScreenshotAnimations;
+import com.microsoft.playwright.options.ScreenshotCaret;
+import com.microsoft.playwright.options.ScreenshotScale;
+import com.microsoft.playwright.options.ScreenshotType;
 import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.Screenshot;
@@ -66,6 +70,28 @@ final class Screenshots {
     return new Screenshot(
         png, header.getInt(), header.getInt(), null, page.url(), page.title(), settled);
   }
+
+  /**
+   * A recording's frame: the viewport as a JPEG at CSS size (one image pixel per CSS pixel, however
+   * dense the screen), masked as {@link #capture} masks: the fields that received a credential,
+   * where they were before and after. No size script and no view: it must cost the action little.
+   */
+  static byte[] frame(Page page, CredentialFields credentialFields) {
+    List<BoundingBox> masks = new ArrayList<>(credentialFields.masks(page, false));
+    byte[] jpeg =
+        page.screenshot(
+            new Page.ScreenshotOptions()
+                .setType(ScreenshotType.JPEG)
+                .setQuality(FRAME_QUALITY)
+                .setScale(ScreenshotScale.CSS)
+                .setAnimations(ScreenshotAnimations.ALLOW)
+                .setCaret(ScreenshotCaret.INITIAL));
+    masks.addAll(credentialFields.masks(page, false));
+    return CredentialFields.paint(jpeg, masks, 1, "jpg");
+  }
+
+  /** JPEG quality of a recording's frame: enough to read a page's headings at half size. */
+  private static final int FRAME_QUALITY = 70;
 
   /** A script that reads the viewport, pixel ratio, scroll position and URL of the page. */
   static final String VIEW = PageScripts.script("view");

@@ -83,7 +83,10 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
       TransitionLog transitionLog,
       CredentialChannel credentials,
       java.util.Optional<dev.periscope.browser.handoff.Handoffs> handoffs,
-      PageScripting scripting) {
+      PageScripting scripting,
+      RecordingSettings recording,
+      RecordingStore recordings) {
+    this.recorder = new SessionRecorder(recording, recordings, redactions);
     this.settings = settings;
     this.scripting = scripting;
     this.credentials = credentials;
@@ -92,6 +95,18 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     this.opener = new EnvironmentOpener(checkpoints, closings, settings, watchdog);
     this.actionCheckpoints = new ActionCheckpoints(opener, this::prune);
     this.faults = new EnvironmentFaults(transitions, openers, settings.cleanupTimeoutMs());
+  }
+
+  private final SessionRecorder recorder;
+
+  /** What records each session after each action ({@code recording}). */
+  SessionRecorder recorder() {
+    return recorder;
+  }
+
+  /** Waits until every frame taken so far is written to the recording store. */
+  public void flushRecordings() {
+    recorder.flush();
   }
 
   /** Where credential fills get their secrets and approval. */
@@ -311,6 +326,7 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
         return;
       }
       faults.opened(environment, startedAt, start);
+      environment.afterClose(failure -> recorder.environmentClosed(slot.sessionId));
       if (environment.attached) {
         journalAttachment(environment, startedAt, start);
       }
@@ -502,6 +518,7 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
   public void discard(BrowserSessionId sessionId) {
     faults.forget(sessionId);
     opener.discard(sessionId, registry::byId);
+    recorder.delete(sessionId);
     redactions.forget(sessionId);
   }
 
@@ -517,7 +534,7 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
       detached.forEach(s -> live.add(s.sessionId));
     }
     try {
-      opener.prune(live, registry::byId);
+      opener.prune(live, registry::byId).forEach(recorder::delete);
     } catch (RuntimeException e) {
       LOG.warn("checkpoint retention failed: {}", e.getMessage());
     }
@@ -551,6 +568,7 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
       Thread.currentThread().interrupt();
     }
     cleanup.run(() -> actionCheckpoints.close(settings.cleanupTimeoutMs()));
+    cleanup.run(recorder::close);
     watchdog.close();
     cleanup.done();
   }

@@ -114,8 +114,8 @@ final class Environment {
    * Runs {@code then} once the environment's browser has closed, after its close: with the close's
    * failure, or null when it closed.
    */
-  void afterClose(java.util.function.Consumer<RuntimeException> then) {
-    afterClose = then;
+  void afterClose(java.util.function.Consumer<RuntimeException> then) { // each runs, in order
+    afterClose = afterClose.andThen(then);
   }
 
   /**

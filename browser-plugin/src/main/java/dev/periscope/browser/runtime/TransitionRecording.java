@@ -57,8 +57,14 @@ final class TransitionRecording {
             metrics(start, acted, System.nanoTime(), environmentWait, after),
             code);
     runtime.recordTransition(t, before, environment.placement());
+    runtime.recorder().after(environment, t, after, FRAME_TIMEOUT_MS);
     return t;
   }
+
+  /**
+   * The most a recording's frame may take: a page that cannot be photographed by then gives none.
+   */
+  private static final long FRAME_TIMEOUT_MS = 5_000;
 
   private static Transition.Metrics metrics(
       long start, long acted, long done, long environmentWait, Observation after) {
