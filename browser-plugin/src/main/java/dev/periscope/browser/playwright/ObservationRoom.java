@@ -227,7 +227,8 @@ final class ObservationRoom {
         () ->
             env.tab().dialogs.pending().isPresent() || env.tab().guards.navigating()
                 ? null
-                : Screenshots.frame(env.tab().page, env.credentialFields()));
+                : Screenshots.frame(
+                    env.tab().page, env.tab().guards.control(), env.credentialFields()));
   }
 
   Extraction extract(String kind, ProviderElement region, int limit, int maxFieldChars) {

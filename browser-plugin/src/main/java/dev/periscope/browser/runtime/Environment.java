@@ -44,7 +44,7 @@ final class Environment {
   final BrowserProvider provider;
   final int generation;
   private final BrowserEnvironment delegate;
-  private final FifoGate queue = new FifoGate();
+  final FifoGate queue = new FifoGate(); // the recorder reserves the turn after an action
   private final ObservationRefs refs;
   private final Watchdog watchdog;
   private final RuntimeSettings.Timeouts timeouts;

@@ -3,24 +3,17 @@ package dev.periscope.browser.runtime;
 import dev.periscope.api.browser.BrowserSessionId;
 import dev.periscope.api.browser.Observation;
 import dev.periscope.api.browser.Transition;
-import java.awt.Graphics2D;
-import java.awt.RenderingHints;
-import java.awt.image.BufferedImage;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import javax.imageio.ImageIO;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Records each session ({@link RecordingSettings}): after each action, on the environment's queue,
- * only the frame is taken (the provider's cheap viewport JPEG, masked); halving it, the attachment
+ * only the frame is taken (the provider's cheap half-size viewport JPEG, masked); the attachment
  * and the rows are written on this recorder's own thread, in order, so the action does not wait for
  * them. Everything page-derived is redacted here as tool results are, before it is kept. Off, it
  * costs an action one field read. A recording that cannot be written only warns: it never changes
@@ -35,6 +28,16 @@ final class SessionRecorder implements AutoCloseable {
   private final Redactions redactions;
   private final ExecutorService writer;
 
+  /**
+   * Where frames are taken, each waiting for its environment's turn: a thread per frame under way
+   * (never a bounded pool: a frame whose turn comes must find a thread).
+   */
+  private final ExecutorService captures;
+
+  /** Frames taken or waiting for their turn, not yet handed to the writer. */
+  private final java.util.concurrent.atomic.AtomicInteger pending =
+      new java.util.concurrent.atomic.AtomicInteger();
+
   SessionRecorder(RecordingSettings settings, RecordingStore store, Redactions redactions) {
     this.settings = settings;
     this.store = store;
@@ -48,6 +51,15 @@ final class SessionRecorder implements AutoCloseable {
                   t.setDaemon(true);
                   return t;
                 });
+    this.captures =
+        writer == null
+            ? null
+            : Executors.newCachedThreadPool(
+                r -> {
+                  Thread t = new Thread(r, "periscope-recorder-frame");
+                  t.setDaemon(true);
+                  return t;
+                });
   }
 
   boolean on() {
@@ -55,27 +67,19 @@ final class SessionRecorder implements AutoCloseable {
   }
 
   /**
-   * After transition {@code t} of {@code environment}'s session: takes the frame (on the queue;
-   * caller holds it) and hands the rest to the writer. An environment that was aborted gives none.
+   * After transition {@code t} of {@code environment}'s session (caller holds the queue): keeps
+   * what the call already has (the transition, the observation's text and page events), and
+   * reserves the environment's next turn for the frame, taken on a thread of the recorder's once
+   * this call has left: the page as the action left it, before any later action, while the agent
+   * reads the result. An environment aborted by then, or an action of unknown outcome, gives no
+   * image.
    */
   void after(Environment environment, Transition t, Observation after, long frameTimeoutMs) {
     if (!on()) {
       return;
     }
-    byte[] shot = null;
-    if (!environment.aborted() && t.outcome() != Transition.Outcome.UNKNOWN) {
-      try {
-        shot =
-            environment.step(
-                "the recording's frame",
-                frameTimeoutMs,
-                () -> environment.delegate().recordingFrame());
-      } catch (RuntimeException e) {
-        LOG.debug("no frame of transition {} for the recording: {}", t.id(), e.getMessage());
-      }
-    }
     BrowserSessionId session = environment.sessionId;
-    RecordingStore.Frame frame =
+    RecordingStore.Frame text =
         new RecordingStore.Frame(
             session,
             t.id(),
@@ -89,8 +93,58 @@ final class SessionRecorder implements AutoCloseable {
             after == null ? null : after.title(),
             after == null ? null : after.text(),
             after == null ? List.of() : after.pageEvents(),
-            shot);
-    submit("record transition " + t.id(), () -> store.add(halved(frame), settings.budgetBytes()));
+            null);
+    if (environment.aborted() || t.outcome() == Transition.Outcome.UNKNOWN) {
+      submit("record transition " + t.id(), () -> store.add(text, settings.budgetBytes()));
+      return;
+    }
+    java.util.concurrent.CompletableFuture<Void> turn = environment.queue.reserve();
+    Runnable frame =
+        () -> {
+          byte[] shot = null;
+          try {
+            turn.join();
+            // A browser shutting down still takes it: its queue drains before it closes.
+            if (!environment.aborted()) {
+              shot =
+                  environment.step(
+                      "the recording's frame",
+                      frameTimeoutMs,
+                      () -> environment.delegate().recordingFrame());
+            }
+          } catch (RuntimeException e) {
+            LOG.debug("no frame of transition {} for the recording: {}", t.id(), e.getMessage());
+          } finally {
+            environment.queue.exit();
+          }
+          RecordingStore.Frame f = withImage(text, shot);
+          submit("record transition " + t.id(), () -> store.add(f, settings.budgetBytes()));
+          pending.decrementAndGet();
+        };
+    pending.incrementAndGet();
+    try {
+      captures.execute(frame);
+    } catch (java.util.concurrent.RejectedExecutionException closed) {
+      pending.decrementAndGet();
+      turn.thenRun(environment.queue::exit);
+    }
+  }
+
+  private static RecordingStore.Frame withImage(RecordingStore.Frame f, byte[] image) {
+    return new RecordingStore.Frame(
+        f.sessionId(),
+        f.transitionId(),
+        f.at(),
+        f.generation(),
+        f.action(),
+        f.outcome(),
+        f.errorCode(),
+        f.durationMs(),
+        f.url(),
+        f.title(),
+        f.observation(),
+        f.pageEvents(),
+        image);
   }
 
   /** An environment of the session closed: {@code on-failure} drops a recording with no failure. */
@@ -130,56 +184,16 @@ final class SessionRecorder implements AutoCloseable {
     }
   }
 
-  /** The frame with its image at half its size (a JPEG still), or as it was if it cannot be. */
-  private static RecordingStore.Frame halved(RecordingStore.Frame f) {
-    if (f.image() == null) {
-      return f;
-    }
-    try {
-      BufferedImage image = ImageIO.read(new ByteArrayInputStream(f.image()));
-      if (image == null || image.getWidth() < 2 || image.getHeight() < 2) {
-        return f;
-      }
-      BufferedImage half =
-          new BufferedImage(
-              image.getWidth() / 2, image.getHeight() / 2, BufferedImage.TYPE_INT_RGB);
-      Graphics2D g = half.createGraphics();
-      try {
-        g.setRenderingHint(
-            RenderingHints.KEY_INTERPOLATION, RenderingHints.VALUE_INTERPOLATION_BILINEAR);
-        g.drawImage(image, 0, 0, half.getWidth(), half.getHeight(), null);
-      } finally {
-        g.dispose();
-      }
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      ImageIO.write(half, "jpg", out);
-      return new RecordingStore.Frame(
-          f.sessionId(),
-          f.transitionId(),
-          f.at(),
-          f.generation(),
-          f.action(),
-          f.outcome(),
-          f.errorCode(),
-          f.durationMs(),
-          f.url(),
-          f.title(),
-          f.observation(),
-          f.pageEvents(),
-          out.toByteArray());
-    } catch (IOException | RuntimeException e) {
-      return f;
-    }
-  }
-
   /** Waits (bounded) for the frames already taken to be written, then stops the writer. */
   @Override
   public void close() {
     if (writer == null) {
       return;
     }
-    writer.shutdown();
+    captures.shutdown();
     try {
+      captures.awaitTermination(10, TimeUnit.SECONDS);
+      writer.shutdown();
       writer.awaitTermination(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -190,6 +204,10 @@ final class SessionRecorder implements AutoCloseable {
   void flush() {
     if (on()) {
       try {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (pending.get() > 0 && System.nanoTime() < end) {
+          Thread.sleep(5);
+        }
         writer.submit(() -> {}).get(30, TimeUnit.SECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();

@@ -60,7 +60,11 @@ class RecordingTest {
             "/noisy",
             ConsoleEventsTest.NOISY,
             "/quiet",
-            "<html><head><title>Quiet</title></head><body><h1>All quiet</h1></body></html>"),
+            "<html><head><title>Quiet</title></head><body><h1>All quiet</h1></body></html>",
+            "/login",
+            "<html><head><title>Login</title></head><body><h1>Sign in</h1><input type=password"
+                + " aria-label=Password style='position:fixed;left:20px;top:140px;width:400px;"
+                + "height:32px;font-size:24px'></body></html>"),
         Map.of(
             "/missing.png", ConsoleEventsTest::notFound, "/api/cart", ConsoleEventsTest::notFound),
         new CredentialChannel(
@@ -125,6 +129,35 @@ class RecordingTest {
   }
 
   @Test
+  void aFieldThatReceivedASecretIsMaskedInItsFrames() throws Exception {
+    try (LocalBrowser browser = browser("always", 16 * 1024 * 1024)) {
+      ToolResult page = browser.open("mask", "/login", "summary");
+      Map<String, Object> args = new HashMap<>(LocalBrowser.target(page, "Password"));
+      args.put("value", ConsoleEventsTest.PASSWORD);
+      assertFalse(browser.call("mask", "browser_fill", args).isError());
+      SqliteRecordings.Recording r = recording(browser, session(browser));
+      SqliteRecordings.KeptFrame filled = r.frames().get(r.frames().size() - 1);
+      assertTrue(filled.action().contains("\"kind\":\"fill\""), filled.action());
+      BufferedImage frame =
+          ImageIO.read(
+              new ByteArrayInputStream(
+                  attachments.open(filled.imageRef()).orElseThrow().content()));
+      // The field's box at half size (10..210 x 70..86): the mask's colour, as JPEG keeps it.
+      java.awt.Color mask = CredentialFields.mask();
+      for (int x = 14; x < 206; x += 7) {
+        for (int y = 73; y < 84; y += 3) {
+          java.awt.Color seen = new java.awt.Color(frame.getRGB(x, y));
+          int off =
+              Math.abs(seen.getRed() - mask.getRed())
+                  + Math.abs(seen.getGreen() - mask.getGreen())
+                  + Math.abs(seen.getBlue() - mask.getBlue());
+          assertTrue(off < 40, "pixel " + x + "," + y + " is " + seen + ", not the mask");
+        }
+      }
+    }
+  }
+
+  @Test
   void offTakesNoFrameAndWritesNothing() throws Exception {
     try (LocalBrowser browser = browser("off", 16 * 1024 * 1024)) {
       browser.open("off", "/quiet", "summary");
@@ -156,7 +189,7 @@ class RecordingTest {
       assertEquals(
           List.of("succeeded", "failed"), kept.frames().stream().map(f -> f.outcome()).toList());
       assertEquals("BROWSER_POLICY_DENIED", kept.frames().get(1).errorCode());
-      assertEquals(2, attachments.size(), "the dropped recording's images went with it");
+      assertEquals(2, attachments.size(), "the dropped recording's images went with it: " + kept);
     }
   }
 
