@@ -25,6 +25,7 @@ import dev.periscope.browser.store.SqliteRecordings;
 import dev.periscope.browser.store.SqliteTransitionLog;
 import dev.periscope.browser.tools.BrowserTools;
 import dev.periscope.browser.tools.OperatorTools;
+import dev.periscope.browser.tools.RecordingTool;
 import jakarta.inject.Inject;
 import jakarta.inject.Provider;
 import java.util.Optional;
@@ -149,6 +150,15 @@ public final class BrowserPlugin extends Plugin {
       for (Tool tool : operator.tools()) {
         effects.add(toolRegistry.register(OperatorTools.SKILL, tool));
       }
+      effects.add(
+          toolRegistry.register(
+              OperatorTools.SKILL,
+              new RecordingTool(
+                      new RuntimeRecords(database),
+                      new SqliteRecordings(database, attachments),
+                      attachments,
+                      project)
+                  .tool()));
       // Last, so it closes first: every handoff still waiting ends before its lease is released.
       effects.add(handoffs);
     } catch (RuntimeException e) {

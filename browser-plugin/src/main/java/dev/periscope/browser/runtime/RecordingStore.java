@@ -27,6 +27,7 @@ public interface RecordingStore {
       String title,
       String observation,
       List<String> pageEvents,
+      List<String> files,
       byte[] image) {}
 
   /**
@@ -34,6 +35,12 @@ public interface RecordingStore {
    * budgetBytes}, counting what it dropped.
    */
   void add(Frame frame, long budgetBytes);
+
+  /**
+   * Keeps the failure a call of the session ended with, as the model read it (message and failure
+   * line, redacted), with the transition the call made, if it made one.
+   */
+  void failure(BrowserSessionId sessionId, Instant at, String transitionId, String text);
 
   /**
    * Deletes the session's recording unless one of its actions failed or a fault ended a browser.
@@ -47,6 +54,10 @@ public interface RecordingStore {
     return new RecordingStore() {
       @Override
       public void add(Frame frame, long budgetBytes) {}
+
+      @Override
+      public void failure(
+          BrowserSessionId sessionId, Instant at, String transitionId, String text) {}
 
       @Override
       public void dropUnlessFailed(BrowserSessionId sessionId) {}

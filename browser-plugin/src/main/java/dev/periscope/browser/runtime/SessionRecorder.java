@@ -74,10 +74,16 @@ final class SessionRecorder implements AutoCloseable {
    * reads the result. An environment aborted by then, or an action of unknown outcome, gives no
    * image.
    */
-  void after(Environment environment, Transition t, Observation after, long frameTimeoutMs) {
+  void after(
+      Environment environment,
+      Transition t,
+      Observation after,
+      List<dev.periscope.api.browser.spi.DownloadedFile> files,
+      long frameTimeoutMs) {
     if (!on()) {
       return;
     }
+    thisCall.set(t.id());
     BrowserSessionId session = environment.sessionId;
     RecordingStore.Frame text =
         new RecordingStore.Frame(
@@ -93,6 +99,20 @@ final class SessionRecorder implements AutoCloseable {
             after == null ? null : after.title(),
             after == null ? null : after.text(),
             after == null ? List.of() : after.pageEvents(),
+            files.stream()
+                .map(
+                    f ->
+                        redactions.text(
+                            session,
+                            f.name()
+                                + " ("
+                                + f.mimeType()
+                                + ", "
+                                + f.content().length
+                                + " bytes, sha256 "
+                                + f.sha256()
+                                + ")"))
+                .toList(),
             null);
     if (environment.aborted() || t.outcome() == Transition.Outcome.UNKNOWN) {
       submit("record transition " + t.id(), () -> store.add(text, settings.budgetBytes()));
@@ -144,7 +164,39 @@ final class SessionRecorder implements AutoCloseable {
         f.title(),
         f.observation(),
         f.pageEvents(),
+        f.files(),
         image);
+  }
+
+  /** The transition the current call on this thread made, if it made one. */
+  private final ThreadLocal<String> thisCall = new ThreadLocal<>();
+
+  /** A call of a lease begins on this thread: it has made no transition yet. */
+  void callStarts() {
+    if (on()) {
+      thisCall.remove();
+    }
+  }
+
+  /** The most characters of a failure a recording keeps. */
+  private static final int MAX_FAILURE_CHARS = 2_000;
+
+  /**
+   * A call ended with {@code failure} (already redacted): kept with the transition it made, if any.
+   * Returns the failure, for the caller to throw.
+   */
+  dev.periscope.api.browser.BrowserException failed(
+      Environment environment, dev.periscope.api.browser.BrowserException failure) {
+    if (on()) {
+      String transition = thisCall.get();
+      thisCall.remove();
+      String text = failure.getMessage() + "\n" + failure.failureLine();
+      String kept =
+          text.length() <= MAX_FAILURE_CHARS ? text : text.substring(0, MAX_FAILURE_CHARS);
+      java.time.Instant at = java.time.Instant.now();
+      submit("record a failure", () -> store.failure(environment.sessionId, at, transition, kept));
+    }
+    return failure;
   }
 
   /** An environment of the session closed: {@code on-failure} drops a recording with no failure. */

@@ -41,6 +41,16 @@ final class TransitionRecording {
 
   /** Records how the action ended; {@code acted} is when the action itself was over. */
   Transition end(Transition.Outcome outcome, Observation after, long acted, ErrorCode code) {
+    return end(outcome, after, acted, code, java.util.List.of());
+  }
+
+  /** The same, with the files the action downloaded (for the recording: name, type, size). */
+  Transition end(
+      Transition.Outcome outcome,
+      Observation after,
+      long acted,
+      ErrorCode code,
+      java.util.List<dev.periscope.api.browser.spi.DownloadedFile> files) {
     Transition t =
         new Transition(
             id,
@@ -57,7 +67,7 @@ final class TransitionRecording {
             metrics(start, acted, System.nanoTime(), environmentWait, after),
             code);
     runtime.recordTransition(t, before, environment.placement());
-    runtime.recorder().after(environment, t, after, FRAME_TIMEOUT_MS);
+    runtime.recorder().after(environment, t, after, files, FRAME_TIMEOUT_MS);
     return t;
   }
 

@@ -52,8 +52,11 @@ public final class RuntimeDatabase implements AutoCloseable {
             browser_session TEXT NOT NULL, transition TEXT NOT NULL, at TEXT NOT NULL,
             generation INTEGER NOT NULL, action TEXT NOT NULL, outcome TEXT NOT NULL, error_code TEXT,
             duration_ms INTEGER NOT NULL, url TEXT, title TEXT, observation TEXT, page_events TEXT,
-            image_ref TEXT, image_bytes INTEGER NOT NULL, bytes INTEGER NOT NULL);
+            files TEXT, image_ref TEXT, image_bytes INTEGER NOT NULL, bytes INTEGER NOT NULL);
           CREATE INDEX recording_frames_by_session ON recording_frames (browser_session, seq);
+          CREATE TABLE recording_failures (seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            browser_session TEXT NOT NULL, at TEXT NOT NULL, transition TEXT, failure TEXT NOT NULL);
+          CREATE INDEX recording_failures_by_session ON recording_failures (browser_session, seq);
           CREATE TABLE recordings (browser_session TEXT PRIMARY KEY,
             dropped_frames INTEGER NOT NULL DEFAULT 0, dropped_bytes INTEGER NOT NULL DEFAULT 0)"""));
 

@@ -47,12 +47,20 @@ public final class SqliteRecordings implements RecordingStore {
       String title,
       String observation,
       List<String> pageEvents,
+      List<String> files,
       String imageRef,
       long bytes) {}
 
+  /** A failure a call ended with, as the model read it, and the transition the call made. */
+  public record Failure(String at, String transitionId, String text) {}
+
   /** A session's recording: its frames, oldest first, and what its budget dropped. */
   public record Recording(
-      BrowserSessionId sessionId, List<KeptFrame> frames, int droppedFrames, long droppedBytes) {
+      BrowserSessionId sessionId,
+      List<KeptFrame> frames,
+      List<Failure> failures,
+      int droppedFrames,
+      long droppedBytes) {
     public long bytes() {
       return frames.stream().mapToLong(KeptFrame::bytes).sum();
     }
@@ -80,13 +88,15 @@ public final class SqliteRecordings implements RecordingStore {
     }
     long imageBytes = ref == null ? 0 : f.image().length;
     String events = JSON.toJson(f.pageEvents());
+    String files = JSON.toJson(f.files());
     long bytes =
         imageBytes
             + utf8(f.action())
             + utf8(f.url())
             + utf8(f.title())
             + utf8(f.observation())
-            + utf8(events);
+            + utf8(events)
+            + utf8(files);
     String imageRef = ref;
     List<String> dropped = new ArrayList<>();
     run(
@@ -96,7 +106,8 @@ public final class SqliteRecordings implements RecordingStore {
               c.prepareStatement(
                   "INSERT INTO recording_frames (browser_session, transition, at, generation, action,"
                       + " outcome, error_code, duration_ms, url, title, observation, page_events,"
-                      + " image_ref, image_bytes, bytes) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
+                      + " files, image_ref, image_bytes, bytes)"
+                      + " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
             int i = 0;
             insert.setString(++i, f.sessionId().value());
             insert.setString(++i, f.transitionId());
@@ -110,6 +121,7 @@ public final class SqliteRecordings implements RecordingStore {
             insert.setString(++i, f.title());
             insert.setString(++i, f.observation());
             insert.setString(++i, events);
+            insert.setString(++i, files);
             insert.setString(++i, imageRef);
             insert.setLong(++i, imageBytes);
             insert.setLong(++i, bytes);
@@ -174,6 +186,25 @@ public final class SqliteRecordings implements RecordingStore {
   }
 
   @Override
+  public void failure(
+      BrowserSessionId session, java.time.Instant at, String transitionId, String text) {
+    run(
+        "record a failure",
+        c -> {
+          try (PreparedStatement insert =
+              c.prepareStatement(
+                  "INSERT INTO recording_failures (browser_session, at, transition, failure)"
+                      + " VALUES (?, ?, ?, ?)")) {
+            insert.setString(1, session.value());
+            insert.setString(2, at.toString());
+            insert.setString(3, transitionId);
+            insert.setString(4, text);
+            return insert.executeUpdate();
+          }
+        });
+  }
+
+  @Override
   public void dropUnlessFailed(BrowserSessionId session) {
     boolean failed =
         run(
@@ -217,6 +248,7 @@ public final class SqliteRecordings implements RecordingStore {
               for (String sql :
                   List.of(
                       "DELETE FROM recording_frames WHERE browser_session = ?",
+                      "DELETE FROM recording_failures WHERE browser_session = ?",
                       "DELETE FROM recordings WHERE browser_session = ?")) {
                 try (PreparedStatement d = c.prepareStatement(sql)) {
                   d.setString(1, session.value());
@@ -244,6 +276,19 @@ public final class SqliteRecordings implements RecordingStore {
               }
             }
           }
+          List<Failure> failures = new ArrayList<>();
+          try (PreparedStatement q =
+              c.prepareStatement(
+                  "SELECT * FROM recording_failures WHERE browser_session = ? ORDER BY seq")) {
+            q.setString(1, session.value());
+            try (ResultSet r = q.executeQuery()) {
+              while (r.next()) {
+                failures.add(
+                    new Failure(
+                        r.getString("at"), r.getString("transition"), r.getString("failure")));
+              }
+            }
+          }
           int droppedFrames = 0;
           long droppedBytes = 0;
           try (PreparedStatement q =
@@ -256,20 +301,23 @@ public final class SqliteRecordings implements RecordingStore {
               }
             }
           }
-          return frames.isEmpty() && droppedFrames == 0
+          return frames.isEmpty() && droppedFrames == 0 && failures.isEmpty()
               ? Optional.<Recording>empty()
-              : Optional.of(new Recording(session, frames, droppedFrames, droppedBytes));
+              : Optional.of(new Recording(session, frames, failures, droppedFrames, droppedBytes));
         });
   }
 
-  private static KeptFrame frame(ResultSet r) throws SQLException {
-    String events = r.getString("page_events");
-    List<String> pageEvents = new ArrayList<>();
-    if (events != null) {
-      for (var e : JSON.fromJson(events, com.google.gson.JsonArray.class)) {
-        pageEvents.add(e.getAsString());
+  private static List<String> strings(String json) {
+    List<String> out = new ArrayList<>();
+    if (json != null) {
+      for (var e : JSON.fromJson(json, com.google.gson.JsonArray.class)) {
+        out.add(e.getAsString());
       }
     }
+    return out;
+  }
+
+  private static KeptFrame frame(ResultSet r) throws SQLException {
     return new KeptFrame(
         r.getLong("seq"),
         r.getString("transition"),
@@ -282,7 +330,8 @@ public final class SqliteRecordings implements RecordingStore {
         r.getString("url"),
         r.getString("title"),
         r.getString("observation"),
-        pageEvents,
+        strings(r.getString("page_events")),
+        strings(r.getString("files")),
         r.getString("image_ref"),
         r.getLong("bytes"));
   }

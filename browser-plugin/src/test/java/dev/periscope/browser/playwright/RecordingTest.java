@@ -189,6 +189,10 @@ class RecordingTest {
       assertEquals(
           List.of("succeeded", "failed"), kept.frames().stream().map(f -> f.outcome()).toList());
       assertEquals("BROWSER_POLICY_DENIED", kept.frames().get(1).errorCode());
+      assertEquals(1, kept.failures().size(), kept.failures().toString());
+      SqliteRecordings.Failure line = kept.failures().get(0);
+      assertEquals(kept.frames().get(1).transitionId(), line.transitionId());
+      assertTrue(line.text().contains("code=BROWSER_POLICY_DENIED"), line.text());
       assertEquals(2, attachments.size(), "the dropped recording's images went with it: " + kept);
     }
   }
