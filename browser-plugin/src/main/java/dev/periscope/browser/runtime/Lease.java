@@ -61,7 +61,10 @@ final class Lease implements BrowserLease {
 
   @Override
   public Observation observe(ObservationBudget budget, Cancellation cancellation) {
-    return run(cancellation, CallFailures.Rerun.READ, () -> observeNow(budget, true));
+    return run(
+        cancellation,
+        CallFailures.Rerun.READ,
+        () -> runtime.recorder().observed(environment, observeNow(budget, true)));
   }
 
   /**

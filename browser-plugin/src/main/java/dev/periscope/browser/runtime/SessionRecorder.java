@@ -168,6 +168,34 @@ final class SessionRecorder implements AutoCloseable {
         image);
   }
 
+  /**
+   * An observation the model asked for (not an action's): its page events, when it has any, are
+   * kept too (a row without an image or a transition), so the recording has every page event the
+   * model was told of. Returns the observation.
+   */
+  Observation observed(Environment environment, Observation o) {
+    if (on() && !o.pageEvents().isEmpty()) {
+      RecordingStore.Frame events =
+          new RecordingStore.Frame(
+              environment.sessionId,
+              o.id(),
+              java.time.Instant.now(),
+              o.generation(),
+              "{\"kind\":\"observe\"}",
+              "succeeded",
+              null,
+              0,
+              o.url(),
+              o.title(),
+              null,
+              o.pageEvents(),
+              List.of(),
+              null);
+      submit("record page events", () -> store.add(events, settings.budgetBytes()));
+    }
+    return o;
+  }
+
   /** The transition the current call on this thread made, if it made one. */
   private final ThreadLocal<String> thisCall = new ThreadLocal<>();
 

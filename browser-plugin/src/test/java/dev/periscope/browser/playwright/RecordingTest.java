@@ -61,6 +61,9 @@ class RecordingTest {
             ConsoleEventsTest.NOISY,
             "/quiet",
             "<html><head><title>Quiet</title></head><body><h1>All quiet</h1></body></html>",
+            "/late",
+            "<html><head><title>Late</title></head><body>ok<script>setTimeout(() =>"
+                + " console.error('a late complaint'), 1500)</script></body></html>",
             "/login",
             "<html><head><title>Login</title></head><body><h1>Sign in</h1><input type=password"
                 + " aria-label=Password style='position:fixed;left:20px;top:140px;width:400px;"
@@ -104,6 +107,25 @@ class RecordingTest {
 
       SqliteRecordings.Recording r = recording(browser, id);
       List<String> kinds = r.frames().stream().map(f -> f.action()).toList();
+      String seen =
+          String.join("\n", r.frames().stream().flatMap(f -> f.pageEvents().stream()).toList());
+      // The page logged errors, threw, failed a fetch and loaded a missing image: as the
+      // observations told them, the fetch's 404 counted past the first five listed.
+      for (String complaint :
+          List.of(
+              "console error: cart failed to load",
+              "uncaught error: TypeError: x is undefined",
+              "3 failed requests (the first 5 listed)",
+              "request failed: GET " + browser.url("/missing.png") + " (404)")) {
+        assertTrue(seen.contains(complaint), complaint + " in\n" + seen);
+      }
+      r =
+          new SqliteRecordings.Recording(
+              r.sessionId(),
+              r.frames().stream().filter(f -> !f.action().contains("observe")).toList(),
+              r.failures(),
+              r.droppedFrames(),
+              r.droppedBytes());
       assertEquals(3, r.frames().size(), "open, fill, click: " + kinds);
       assertEquals(0, r.droppedFrames());
       for (SqliteRecordings.KeptFrame f : r.frames()) {
@@ -154,6 +176,24 @@ class RecordingTest {
           assertTrue(off < 40, "pixel " + x + "," + y + " is " + seen + ", not the mask");
         }
       }
+    }
+  }
+
+  @Test
+  void thePageEventsOfAnObservationTheModelAskedForAreKeptWithoutAnImage() throws Exception {
+    try (LocalBrowser browser = browser("always", 16 * 1024 * 1024)) {
+      browser.open("late", "/late", "summary");
+      Thread.sleep(2000);
+      ToolResult observed = browser.call("late", "browser_observe", Map.of());
+      assertTrue(
+          ConsoleEventsTest.events(observed).toString().contains("a late complaint"),
+          observed.text());
+      SqliteRecordings.Recording r = recording(browser, session(browser));
+      assertEquals(2, r.frames().size(), r.frames().toString());
+      SqliteRecordings.KeptFrame row = r.frames().get(1);
+      assertEquals("{\"kind\":\"observe\"}", row.action());
+      assertEquals(null, row.imageRef());
+      assertTrue(row.pageEvents().toString().contains("console error: a late complaint"));
     }
   }
 
