@@ -61,9 +61,7 @@ final class PlaywrightEnvironment
 
   private final PlaywrightSettings.Downloads downloadPolicy;
 
-  /**
-   * The page-global name of this environment's registry: random, page scripts cannot rely on it.
-   */
+  /** The page-global name of its registry: random, so page scripts cannot rely on it. */
   private final String registryKey;
 
   private final AtomicBoolean closed = new AtomicBoolean();
