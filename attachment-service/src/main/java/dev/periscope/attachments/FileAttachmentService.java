@@ -192,6 +192,59 @@ public final class FileAttachmentService implements AttachmentService {
     }
   }
 
+  /**
+   * Deletes the ref from the index, then its file unless another ref holds the same bytes (the
+   * store is content-addressed).
+   */
+  @Override
+  public boolean delete(String ref) {
+    try {
+      Optional<Path> orphan =
+          index.transaction(
+              c -> {
+                String sha;
+                String mime;
+                try (PreparedStatement s =
+                    c.prepareStatement("SELECT sha256, mime_type FROM attachments WHERE ref = ?")) {
+                  s.setString(1, ref);
+                  try (ResultSet r = s.executeQuery()) {
+                    if (!r.next()) {
+                      return null;
+                    }
+                    sha = r.getString(1);
+                    mime = r.getString(2);
+                  }
+                }
+                try (PreparedStatement d =
+                    c.prepareStatement("DELETE FROM attachments WHERE ref = ?")) {
+                  d.setString(1, ref);
+                  d.executeUpdate();
+                }
+                try (PreparedStatement s =
+                    c.prepareStatement("SELECT COUNT(*) FROM attachments WHERE sha256 = ?")) {
+                  s.setString(1, sha);
+                  try (ResultSet r = s.executeQuery()) {
+                    r.next();
+                    return r.getInt(1) == 0
+                        ? Optional.of(directory.resolve(sha + "." + extension(mime)))
+                        : Optional.<Path>empty();
+                  }
+                }
+              });
+      if (orphan == null) {
+        return false;
+      }
+      if (orphan.isPresent()) {
+        Files.deleteIfExists(orphan.get());
+      }
+      return true;
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot delete attachment " + ref + ": " + e.getMessage(), e);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete the file of attachment " + ref, e);
+    }
+  }
+
   /** Where the host keeps an attachment: for the host's own output, never for a tool result. */
   public Optional<Path> locate(String ref) {
     return open(ref)

@@ -2,6 +2,7 @@ package dev.periscope.attachments;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -71,6 +72,21 @@ class FileAttachmentServiceTest {
     try (var files = Files.list(home.resolve("attachments"))) {
       assertEquals(1, files.count());
     }
+  }
+
+  @Test
+  void deletesARefAndItsFileOnceNoOtherRefHoldsTheSameBytes() throws Exception {
+    byte[] png = png(12, 12);
+    var a = store.saveImage(png, "image/png", null);
+    var b = store.saveImage(png, "image/png", null);
+    assertTrue(store.delete(a.ref()));
+    assertTrue(store.open(a.ref()).isEmpty());
+    assertArrayEquals(png, store.open(b.ref()).orElseThrow().content(), "the other ref keeps it");
+    assertTrue(store.delete(b.ref()));
+    try (var files = Files.list(home.resolve("attachments"))) {
+      assertEquals(0, files.count(), "the file went with its last ref");
+    }
+    assertFalse(store.delete(b.ref()), "an unknown ref: nothing to delete");
   }
 
   @Test

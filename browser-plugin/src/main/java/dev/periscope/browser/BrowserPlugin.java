@@ -22,10 +22,12 @@ import dev.periscope.browser.store.AgentSessionStore;
 import dev.periscope.browser.store.RuntimeDatabase;
 import dev.periscope.browser.store.RuntimeRecords;
 import dev.periscope.browser.store.SqliteCheckpointIndex;
+import dev.periscope.browser.store.SqliteRecordings;
 import dev.periscope.browser.store.SqliteTransitionLog;
 import dev.periscope.browser.store.WatchRequests;
 import dev.periscope.browser.tools.BrowserTools;
 import dev.periscope.browser.tools.OperatorTools;
+import dev.periscope.browser.tools.RecordingTool;
 import jakarta.inject.Inject;
 import jakarta.inject.Provider;
 import java.util.Optional;
@@ -121,6 +123,7 @@ public final class BrowserPlugin extends Plugin {
                   .credentials(channel)
                   .handoffs(handoffs)
                   .scripting(new PageScripting(settings.scriptingEnabled(), approval))
+                  .recording(settings.recording(), new SqliteRecordings(database, attachments))
                   .build());
       effects
           .add(
@@ -151,6 +154,15 @@ public final class BrowserPlugin extends Plugin {
       for (Tool tool : operator.tools()) {
         effects.add(toolRegistry.register(OperatorTools.SKILL, tool));
       }
+      effects.add(
+          toolRegistry.register(
+              OperatorTools.SKILL,
+              new RecordingTool(
+                      new RuntimeRecords(database),
+                      new SqliteRecordings(database, attachments),
+                      attachments,
+                      project)
+                  .tool()));
       // Last, so it closes first: every handoff still waiting ends before its lease is released.
       effects.add(handoffs);
       // Before the handoffs' server and the runtime: each watch's screencast stops on a live lane.

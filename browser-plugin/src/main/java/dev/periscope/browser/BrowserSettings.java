@@ -8,6 +8,7 @@ import dev.periscope.api.browser.spi.NetworkPolicy;
 import dev.periscope.browser.playwright.PlaywrightSettings;
 import dev.periscope.browser.policy.DestinationPolicy;
 import dev.periscope.browser.runtime.CredentialSettings;
+import dev.periscope.browser.runtime.RecordingSettings;
 import dev.periscope.browser.runtime.RuntimeSettings;
 import dev.periscope.browser.tools.Mode;
 import dev.periscope.browser.tools.ToolSettings;
@@ -27,7 +28,8 @@ public record BrowserSettings(
     ToolSettings tools,
     CredentialSettings credentials,
     dev.periscope.browser.handoff.LiveViewServer.Settings handoff,
-    boolean scriptingEnabled) {
+    boolean scriptingEnabled,
+    RecordingSettings recording) {
 
   public static final SettingBound OBSERVE_MAX_TEXT_CHARS =
       new SettingBound("observeMaxTextChars", 12_000, 1, 60_000);
@@ -202,7 +204,25 @@ public record BrowserSettings(
         tools,
         credentials,
         handoff(config),
-        config.at("scripting.enabled").map(v -> (Boolean) v).orElse(false));
+        config.at("scripting.enabled").map(v -> (Boolean) v).orElse(false),
+        recording(config));
+  }
+
+  /** The most bytes one session's recording takes (its frames' images and text). */
+  public static final SettingBound RECORDING_BUDGET_BYTES =
+      new SettingBound("recording.budgetBytes", 16 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024);
+
+  /** {@code recording.mode}: off, on-failure (the default) or always; and its budget. */
+  private static RecordingSettings recording(PluginConfiguration config) {
+    String mode = config.string("recording.mode").orElse("on-failure");
+    try {
+      return new RecordingSettings(
+          RecordingSettings.Mode.of(mode), RECORDING_BUDGET_BYTES.read(config));
+    } catch (IllegalArgumentException e) {
+      throw new ConfigurationException(
+          "plugins.browser.recording.mode",
+          "plugins.browser.recording.mode must be off, on-failure or always (found " + mode + ")");
+    }
   }
 
   /**

@@ -233,11 +233,30 @@ final class CredentialFields {
    * mask.
    */
   static byte[] paint(byte[] png, List<BoundingBox> boxes, double ratio) {
+    return paint(png, boxes, ratio, "png");
+  }
+
+  /**
+   * The image of a viewport {@code cssWidth} CSS pixels wide, at whatever scale, with every box
+   * painted over; written back in {@code format} (png, jpg).
+   */
+  static byte[] paintScaled(byte[] bytes, List<BoundingBox> boxes, double cssWidth, String format) {
+    return boxes.isEmpty() ? bytes : paint(bytes, boxes, -cssWidth, format);
+  }
+
+  /**
+   * The image with every box painted over, written back in {@code format} (png, jpg); a negative
+   * {@code ratio} is the CSS width of the image, its ratio then read from the image.
+   */
+  private static byte[] paint(byte[] png, List<BoundingBox> boxes, double ratio, String format) {
     if (boxes.isEmpty()) {
       return png;
     }
     try {
       BufferedImage image = ImageIO.read(new ByteArrayInputStream(png));
+      if (ratio < 0) {
+        ratio = image.getWidth() / -ratio;
+      }
       Graphics2D g = image.createGraphics();
       try {
         g.setColor(mask());
@@ -251,7 +270,7 @@ final class CredentialFields {
         g.dispose();
       }
       ByteArrayOutputStream out = new ByteArrayOutputStream(png.length);
-      ImageIO.write(image, "png", out);
+      ImageIO.write(image, format, out);
       return out.toByteArray();
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -218,6 +218,19 @@ final class ObservationRoom {
         });
   }
 
+  /**
+   * A recording's frame of the current tab, or null while a dialog holds it (none can be taken).
+   */
+  byte[] recordingFrame() {
+    return env.call(
+        "the recording's frame",
+        () ->
+            env.tab().dialogs.pending().isPresent() || env.tab().guards.navigating()
+                ? null
+                : Screenshots.frame(
+                    env.tab().page, env.tab().guards.control(), env.credentialFields()));
+  }
+
   Extraction extract(String kind, ProviderElement region, int limit, int maxFieldChars) {
     return env.call(
         "extracting " + kind,

@@ -23,6 +23,7 @@ import dev.periscope.browser.Cleanup;
 import dev.periscope.browser.policy.PolicyProxy;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One BrowserContext with its tabs ({@link Tab}: the first page, and each page an action of the
@@ -60,24 +61,18 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, LiveViewE
 
   private final PlaywrightSettings.Downloads downloadPolicy;
 
-  /**
-   * The page-global name of this environment's registry: random, so page scripts cannot rely on it.
-   */
+  /** The page-global name of its registry: random, so page scripts cannot rely on it. */
   private final String registryKey;
 
-  private final java.util.concurrent.atomic.AtomicBoolean closed =
-      new java.util.concurrent.atomic.AtomicBoolean();
+  private final AtomicBoolean closed = new AtomicBoolean();
 
   /** What its checkpoints are made of, when it keeps them. */
-  private final java.util.Optional<EnvironmentState> state;
+  private final Optional<EnvironmentState> state;
 
   /** Every connection of its browser goes through it; it closes before the context does. */
   private final PolicyProxy proxy;
 
-  /**
-   * Where its context is, and how it lets it go: on the lane's Chromium, a Grid session's or the
-   * user's ({@link BrowserPlace}).
-   */
+  /** Where its context is: on the lane's Chromium, a Grid session's or the user's. */
   private final BrowserPlace place;
 
   private final CredentialFields credentialFields;
@@ -92,7 +87,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, LiveViewE
       EnvironmentPolicy policy,
       PlaywrightSettings settings,
       Runnable onClosed,
-      java.util.Optional<StateCheckpoints> saving,
+      Optional<StateCheckpoints> saving,
       PlaywrightSettings.Downloads downloadPolicy) {
     BrowserContext context = prepared.context();
     this.place = place;
@@ -163,6 +158,11 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, LiveViewE
   @Override
   public Screenshot screenshot(boolean fullPage) {
     return observation.screenshot(fullPage);
+  }
+
+  @Override
+  public byte[] recordingFrame() {
+    return observation.recordingFrame();
   }
 
   @Override

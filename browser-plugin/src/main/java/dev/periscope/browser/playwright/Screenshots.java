@@ -1,5 +1,7 @@
 package dev.periscope.browser.playwright;
 
+import com.google.gson.JsonObject;
+import com.microsoft.playwright.CDPSession;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.BoundingBox;
 import dev.periscope.api.browser.BrowserException;
@@ -9,6 +11,7 @@ import dev.periscope.api.browser.ScreenshotView;
 import dev.periscope.api.browser.spi.EnvironmentPolicy;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 
@@ -66,6 +69,41 @@ final class Screenshots {
     return new Screenshot(
         png, header.getInt(), header.getInt(), null, page.url(), page.title(), settled);
   }
+
+  /**
+   * A recording's frame: the viewport as a JPEG at half its CSS size, scaled and encoded by
+   * Chromium (DevTools' {@code Page.captureScreenshot}, asked for speed over the page's own control
+   * session), masked as {@link #capture} masks: the fields that received a credential, where they
+   * were before and after. No size script and no view: it must cost the action little.
+   */
+  static byte[] frame(Page page, CDPSession control, CredentialFields credentialFields) {
+    List<BoundingBox> masks = new ArrayList<>(credentialFields.masks(page, false));
+    JsonObject viewport =
+        control.send("Page.getLayoutMetrics").getAsJsonObject("cssVisualViewport");
+    double width = viewport.get("clientWidth").getAsDouble();
+    JsonObject clip = new JsonObject();
+    clip.addProperty("x", viewport.get("pageX").getAsDouble());
+    clip.addProperty("y", viewport.get("pageY").getAsDouble());
+    clip.addProperty("width", width);
+    clip.addProperty("height", viewport.get("clientHeight").getAsDouble());
+    clip.addProperty("scale", FRAME_SCALE);
+    JsonObject params = new JsonObject();
+    params.addProperty("format", "jpeg");
+    params.addProperty("quality", FRAME_QUALITY);
+    params.addProperty("optimizeForSpeed", true);
+    params.add("clip", clip);
+    byte[] jpeg =
+        Base64.getDecoder()
+            .decode(control.send("Page.captureScreenshot", params).get("data").getAsString());
+    masks.addAll(credentialFields.masks(page, false));
+    return CredentialFields.paintScaled(jpeg, masks, width, "jpg");
+  }
+
+  /** A recording's frame is half the viewport's CSS size. */
+  private static final double FRAME_SCALE = 0.5;
+
+  /** JPEG quality of a recording's frame: enough to read a page's headings at half size. */
+  private static final int FRAME_QUALITY = 70;
 
   /** A script that reads the viewport, pixel ratio, scroll position and URL of the page. */
   static final String VIEW = PageScripts.script("view");

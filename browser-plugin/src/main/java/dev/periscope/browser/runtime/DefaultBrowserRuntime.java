@@ -83,7 +83,10 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
       TransitionLog transitionLog,
       CredentialChannel credentials,
       java.util.Optional<dev.periscope.browser.handoff.Handoffs> handoffs,
-      PageScripting scripting) {
+      PageScripting scripting,
+      RecordingSettings recording,
+      RecordingStore recordings) {
+    this.recorder = new SessionRecorder(recording, recordings, redactions);
     this.settings = settings;
     this.scripting = scripting;
     this.credentials = credentials;
@@ -92,6 +95,18 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     this.opener = new EnvironmentOpener(checkpoints, closings, settings, watchdog);
     this.actionCheckpoints = new ActionCheckpoints(opener, this::prune);
     this.faults = new EnvironmentFaults(transitions, openers, settings.cleanupTimeoutMs());
+  }
+
+  private final SessionRecorder recorder;
+
+  /** What records each session after each action ({@code recording}). */
+  SessionRecorder recorder() {
+    return recorder;
+  }
+
+  /** Waits until every frame taken so far is written to the recording store. */
+  public void flushRecordings() {
+    recorder.flush();
   }
 
   /** Where credential fills get their secrets and approval. */
@@ -352,8 +367,9 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
       // A session whose secrets went into a page: its new browser (after a fault, a release, a
       // restore) is guarded from the start, as the page's stored data may hold them.
       redactions.guarding(slot.sessionId).ifPresent(egress -> egress.arm(this, environment));
+      environment.afterClose(failure -> recorder.environmentClosed(slot.sessionId));
       if (environment.attached) {
-        journalAttachment(environment, startedAt, start);
+        transitions.journalAttachment(environment, startedAt, start);
       }
       environment.watch(
           () -> detach(slot),
@@ -485,46 +501,6 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     return cleanup.failure();
   }
 
-  /**
-   * The journal's {@code attach} event of an environment that works in a browser someone else runs,
-   * and, once it closes, its {@code detach}: where that browser is, and how long each took.
-   */
-  private void journalAttachment(
-      Environment environment, java.time.Instant startedAt, long startNanos) {
-    String where = environment.placement() == null ? "a running browser" : environment.placement();
-    long ms = (System.nanoTime() - startNanos) / 1_000_000;
-    transitions.add(
-        environment.event("attach", where, Transition.Outcome.SUCCEEDED, null, null, startedAt, ms),
-        null,
-        environment.placement());
-    environment.afterClose(
-        failure ->
-            transitions.add(
-                environment.event(
-                    "detach",
-                    failure == null
-                        ? where
-                        : where
-                            + ": the close failed: "
-                            + firstLine(
-                                failure.getMessage() == null
-                                    ? failure.toString()
-                                    : failure.getMessage()),
-                    failure == null ? Transition.Outcome.SUCCEEDED : Transition.Outcome.FAILED,
-                    null,
-                    null,
-                    java.time.Instant.now(),
-                    0),
-                null,
-                environment.placement()));
-  }
-
-  /** A failure's message as the journal keeps it: its first line, at most 300 characters. */
-  private static String firstLine(String message) {
-    String line = String.valueOf(message).lines().findFirst().orElse("");
-    return line.length() <= 300 ? line : line.substring(0, 300) + "...";
-  }
-
   void recordTransition(Transition t, Observation before, String placement) {
     transitions.add(t, before, placement);
   }
@@ -543,6 +519,7 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
   public void discard(BrowserSessionId sessionId) {
     faults.forget(sessionId);
     opener.discard(sessionId, registry::byId);
+    recorder.delete(sessionId);
     redactions.forget(sessionId);
   }
 
@@ -558,7 +535,7 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
       detached.forEach(s -> live.add(s.sessionId));
     }
     try {
-      opener.prune(live, registry::byId);
+      opener.prune(live, registry::byId).forEach(recorder::delete);
     } catch (RuntimeException e) {
       LOG.warn("checkpoint retention failed: {}", e.getMessage());
     }
@@ -592,6 +569,7 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
       Thread.currentThread().interrupt();
     }
     cleanup.run(() -> actionCheckpoints.close(settings.cleanupTimeoutMs()));
+    cleanup.run(recorder::close);
     watchdog.close();
     cleanup.done();
   }

@@ -44,7 +44,7 @@ final class Environment {
   final BrowserProvider provider;
   final int generation;
   private final BrowserEnvironment delegate;
-  private final FifoGate queue = new FifoGate();
+  final FifoGate queue = new FifoGate(); // the recorder reserves the turn after an action
   private final ObservationRefs refs;
   private final Watchdog watchdog;
   private final RuntimeSettings.Timeouts timeouts;
@@ -114,8 +114,8 @@ final class Environment {
    * Runs {@code then} once the environment's browser has closed, after its close: with the close's
    * failure, or null when it closed.
    */
-  void afterClose(java.util.function.Consumer<RuntimeException> then) {
-    afterClose = then;
+  void afterClose(java.util.function.Consumer<RuntimeException> then) { // each runs, in order
+    afterClose = afterClose.andThen(then);
   }
 
   /**

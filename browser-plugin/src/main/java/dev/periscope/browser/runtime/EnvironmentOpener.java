@@ -207,15 +207,19 @@ final class EnvironmentOpener {
         });
   }
 
-  /** Applies retention; the live sessions' records stay. */
-  void prune(Set<BrowserSessionId> live, Function<String, Optional<BrowserProvider>> providers) {
+  /** Applies retention; the live sessions' records stay. Returns the sessions whose it dropped. */
+  java.util.List<BrowserSessionId> prune(
+      Set<BrowserSessionId> live, Function<String, Optional<BrowserProvider>> providers) {
+    java.util.List<BrowserSessionId> pruned = new java.util.ArrayList<>();
     for (CheckpointIndex.Entry dropped :
         checkpoints.prune(settings.checkpointTtl(), settings.maxCheckpoints(), live)) {
+      pruned.add(dropped.sessionId());
       providers
           .apply(dropped.checkpoint().providerId())
           .filter(p -> p instanceof CheckpointingProvider)
           .ifPresent(p -> destroy((CheckpointingProvider) p, dropped));
     }
+    return pruned;
   }
 
   private static void destroy(CheckpointingProvider provider, CheckpointIndex.Entry entry) {

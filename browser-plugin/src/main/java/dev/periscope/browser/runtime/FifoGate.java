@@ -72,6 +72,15 @@ public final class FifoGate {
     return true;
   }
 
+  /**
+   * Takes a place in line now for work that another thread does later: the future completes when
+   * the turn is that work's (at once if the gate was free), and the work then calls {@link #exit}.
+   */
+  public CompletableFuture<Void> reserve() {
+    CompletableFuture<Void> turn = join();
+    return turn == null ? CompletableFuture.completedFuture(null) : turn;
+  }
+
   /** Passes the turn to the next in line, or frees the gate. */
   public synchronized void exit() {
     CompletableFuture<Void> next = line.pollFirst();

@@ -61,7 +61,10 @@ final class Lease implements BrowserLease {
 
   @Override
   public Observation observe(ObservationBudget budget, Cancellation cancellation) {
-    return run(cancellation, CallFailures.Rerun.READ, () -> observeNow(budget, true));
+    return run(
+        cancellation,
+        CallFailures.Rerun.READ,
+        () -> runtime.recorder().observed(environment, observeNow(budget, true)));
   }
 
   /**
@@ -522,12 +525,14 @@ final class Lease implements BrowserLease {
       throw new BrowserException(
           ErrorCode.BROWSER_ENVIRONMENT_CLOSED, "this browser lease was released");
     }
+    runtime.recorder().callStarts();
     try {
       return environment.queued(cancellation, operation);
     } catch (RuntimeException e) {
+      BrowserException failure = failures.failure(cancellation, rerun, e);
       throw runtime
-          .redactions()
-          .failure(environment.sessionId, failures.failure(cancellation, rerun, e));
+          .recorder()
+          .failed(environment, runtime.redactions().failure(environment.sessionId, failure));
     }
   }
 
@@ -583,9 +588,8 @@ final class Lease implements BrowserLease {
               e)
           .withUrl(environment.lastUrl());
     }
+    var files = environment.delegate().takeDownloads();
     return new Acted<>(
-        result,
-        recording.end(Transition.Outcome.SUCCEEDED, after, acted, null),
-        environment.delegate().takeDownloads());
+        result, recording.end(Transition.Outcome.SUCCEEDED, after, acted, null, files), files);
   }
 }

@@ -11,6 +11,8 @@ public final class RuntimeBuilder {
   private CredentialChannel credentials = CredentialChannel.none();
   private dev.periscope.browser.handoff.Handoffs handoffs;
   private PageScripting scripting = PageScripting.off();
+  private RecordingSettings recording = RecordingSettings.off();
+  private RecordingStore recordings = RecordingStore.none();
 
   RuntimeBuilder(RuntimeSettings settings) {
     this.settings = settings;
@@ -43,6 +45,13 @@ public final class RuntimeBuilder {
     return this;
   }
 
+  /** Whether each session is recorded after each action, and where; by default it is not. */
+  public RuntimeBuilder recording(RecordingSettings settings, RecordingStore store) {
+    this.recording = settings;
+    this.recordings = store;
+    return this;
+  }
+
   public DefaultBrowserRuntime build() {
     return new DefaultBrowserRuntime(
         settings,
@@ -50,6 +59,8 @@ public final class RuntimeBuilder {
         transitionLog,
         credentials,
         java.util.Optional.ofNullable(handoffs),
-        scripting);
+        scripting,
+        recording,
+        recordings);
   }
 }

@@ -41,6 +41,16 @@ final class TransitionRecording {
 
   /** Records how the action ended; {@code acted} is when the action itself was over. */
   Transition end(Transition.Outcome outcome, Observation after, long acted, ErrorCode code) {
+    return end(outcome, after, acted, code, java.util.List.of());
+  }
+
+  /** The same, with the files the action downloaded (for the recording: name, type, size). */
+  Transition end(
+      Transition.Outcome outcome,
+      Observation after,
+      long acted,
+      ErrorCode code,
+      java.util.List<dev.periscope.api.browser.spi.DownloadedFile> files) {
     Transition t =
         new Transition(
             id,
@@ -57,8 +67,14 @@ final class TransitionRecording {
             metrics(start, acted, System.nanoTime(), environmentWait, after),
             code);
     runtime.recordTransition(t, before, environment.placement());
+    runtime.recorder().after(environment, t, after, files, FRAME_TIMEOUT_MS);
     return t;
   }
+
+  /**
+   * The most a recording's frame may take: a page that cannot be photographed by then gives none.
+   */
+  private static final long FRAME_TIMEOUT_MS = 5_000;
 
   private static Transition.Metrics metrics(
       long start, long acted, long done, long environmentWait, Observation after) {

@@ -100,4 +100,43 @@ final class TransitionRecords {
     all.sort(Comparator.comparing(TransitionRecord::startedAt));
     return all;
   }
+
+  /**
+   * The journal's {@code attach} event of an environment that works in a browser someone else runs,
+   * and, once it closes, its {@code detach}: where that browser is, and how long each took.
+   */
+  void journalAttachment(Environment environment, java.time.Instant startedAt, long startNanos) {
+    String where = environment.placement() == null ? "a running browser" : environment.placement();
+    long ms = (System.nanoTime() - startNanos) / 1_000_000;
+    add(
+        environment.event("attach", where, Transition.Outcome.SUCCEEDED, null, null, startedAt, ms),
+        null,
+        environment.placement());
+    environment.afterClose(
+        failure ->
+            add(
+                environment.event(
+                    "detach",
+                    failure == null
+                        ? where
+                        : where
+                            + ": the close failed: "
+                            + firstLine(
+                                failure.getMessage() == null
+                                    ? failure.toString()
+                                    : failure.getMessage()),
+                    failure == null ? Transition.Outcome.SUCCEEDED : Transition.Outcome.FAILED,
+                    null,
+                    null,
+                    java.time.Instant.now(),
+                    0),
+                null,
+                environment.placement()));
+  }
+
+  /** A failure's message as the journal keeps it: its first line, at most 300 characters. */
+  private static String firstLine(String message) {
+    String line = String.valueOf(message).lines().findFirst().orElse("");
+    return line.length() <= 300 ? line : line.substring(0, 300) + "...";
+  }
 }

@@ -8,9 +8,10 @@ import java.util.List;
 /**
  * The {@code browser_runtime} storage domain and its schema: {@code agent_sessions}, {@code
  * checkpoints} and {@code transitions} (with the {@code cause} of fault and recover records since
- * version 3, the {@code placement} since 4, the {@code environment_ms} a call waited since 5). A
- * database whose schema is newer than this plugin knows fails closed: it is closed again,
- * untouched, with a message naming both versions.
+ * version 3, the {@code placement} since 4, the {@code environment_ms} a call waited since 5), and
+ * since 6 the sessions' recordings ({@code recording_frames}, {@code recordings}). A database whose
+ * schema is newer than this plugin knows fails closed: it is closed again, untouched, with a
+ * message naming both versions.
  */
 public final class RuntimeDatabase implements AutoCloseable {
   public static final String DOMAIN = "browser_runtime";
@@ -42,7 +43,22 @@ public final class RuntimeDatabase implements AutoCloseable {
           new Migration(4, "ALTER TABLE transitions ADD COLUMN placement TEXT"),
           // How long the call waited for its environment before the action (a browser starting).
           new Migration(
-              5, "ALTER TABLE transitions ADD COLUMN environment_ms INTEGER NOT NULL DEFAULT 0"));
+              5, "ALTER TABLE transitions ADD COLUMN environment_ms INTEGER NOT NULL DEFAULT 0"),
+          // Each session's recording: a frame after each action, and what its budget dropped.
+          new Migration(
+              6,
+              """
+          CREATE TABLE recording_frames (seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            browser_session TEXT NOT NULL, transition TEXT NOT NULL, at TEXT NOT NULL,
+            generation INTEGER NOT NULL, action TEXT NOT NULL, outcome TEXT NOT NULL, error_code TEXT,
+            duration_ms INTEGER NOT NULL, url TEXT, title TEXT, observation TEXT, page_events TEXT,
+            files TEXT, image_ref TEXT, image_bytes INTEGER NOT NULL, bytes INTEGER NOT NULL);
+          CREATE INDEX recording_frames_by_session ON recording_frames (browser_session, seq);
+          CREATE TABLE recording_failures (seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            browser_session TEXT NOT NULL, at TEXT NOT NULL, transition TEXT, failure TEXT NOT NULL);
+          CREATE INDEX recording_failures_by_session ON recording_failures (browser_session, seq);
+          CREATE TABLE recordings (browser_session TEXT PRIMARY KEY,
+            dropped_frames INTEGER NOT NULL DEFAULT 0, dropped_bytes INTEGER NOT NULL DEFAULT 0)"""));
 
   static final int VERSION = MIGRATIONS.get(MIGRATIONS.size() - 1).version();
 

@@ -63,7 +63,8 @@ public final class RuntimeRecords {
       String errorCode,
       String cause,
       String placement,
-      long environmentMs) {}
+      long environmentMs,
+      String id) {}
 
   private final StorageDomain domain;
 
@@ -160,7 +161,8 @@ public final class RuntimeRecords {
                         r.getString("error_code"),
                         r.getString("cause"),
                         r.getString("placement"),
-                        r.getLong("environment_ms")));
+                        r.getLong("environment_ms"),
+                        r.getString("id")));
               }
             }
           }

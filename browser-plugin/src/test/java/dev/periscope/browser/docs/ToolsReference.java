@@ -242,8 +242,15 @@ final class ToolsReference {
 
   /** The operator tools; building their descriptors needs none of what they read. */
   static List<ToolDescriptor> operatorTools() {
-    return new OperatorTools(null, null, null, Optional.empty())
-        .tools().stream().map(Tool::descriptor).toList();
+    List<ToolDescriptor> all =
+        new ArrayList<>(
+            new OperatorTools(null, null, null, Optional.empty())
+                .tools().stream().map(Tool::descriptor).toList());
+    all.add(
+        new dev.periscope.browser.tools.RecordingTool(null, null, Optional.empty(), null)
+            .tool()
+            .descriptor());
+    return all;
   }
 
   /** The tools a project without upload roots or credentials, on a host without handoffs, lacks. */

@@ -94,6 +94,19 @@ final class LocalBrowser implements AutoCloseable {
       java.util.Optional<dev.periscope.api.host.AttachmentService> attachments,
       dev.periscope.browser.runtime.PageScripting scripting)
       throws IOException {
+    this(pages, handlers, credentials, config, attachments, scripting, b -> b);
+  }
+
+  /** With more of the runtime's making: a recording store, say. */
+  LocalBrowser(
+      Map<String, String> pages,
+      Map<String, HttpHandler> handlers,
+      CredentialChannel credentials,
+      PluginConfiguration config,
+      java.util.Optional<dev.periscope.api.host.AttachmentService> attachments,
+      dev.periscope.browser.runtime.PageScripting scripting,
+      java.util.function.UnaryOperator<dev.periscope.browser.runtime.RuntimeBuilder> more)
+      throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.createContext(
         "/",
@@ -107,9 +120,10 @@ final class LocalBrowser implements AutoCloseable {
     server.start();
     BrowserSettings settings = BrowserSettings.from(config);
     runtime =
-        DefaultBrowserRuntime.builder(settings.runtime())
-            .credentials(credentials)
-            .scripting(scripting)
+        more.apply(
+                DefaultBrowserRuntime.builder(settings.runtime())
+                    .credentials(credentials)
+                    .scripting(scripting))
             .build();
     // Sessions resume, as they do by default: every action is followed by a real checkpoint.
     checkpoints = Files.createTempDirectory("local-browser-checkpoints-");

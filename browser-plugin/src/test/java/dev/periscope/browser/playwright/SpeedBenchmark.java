@@ -40,7 +40,7 @@ import java.util.regex.Pattern;
  * figures and ratios; asserts nothing.
  *
  * <p>Arguments: the sections to run ({@code click fill open refusals summary warm agents cold
- * guarded}); all by default.
+ * guarded recording}); all by default.
  */
 public final class SpeedBenchmark {
   static final int ROUNDS = 40;
@@ -75,7 +75,16 @@ public final class SpeedBenchmark {
     List<String> sections =
         args.length == 0
             ? List.of(
-                "click", "fill", "open", "refusals", "summary", "warm", "agents", "cold", "guarded")
+                "click",
+                "fill",
+                "open",
+                "refusals",
+                "summary",
+                "warm",
+                "agents",
+                "cold",
+                "guarded",
+                "recording")
             : List.of(args);
     SpeedBenchmark bench = new SpeedBenchmark();
     try (Playwright playwright = RawPlaywright.create();
@@ -98,6 +107,7 @@ public final class SpeedBenchmark {
           case "cold" -> ColdStart.run(bench.base);
           case "summary" -> bench.summary();
           case "guarded" -> bench.guarded();
+          case "recording" -> RecordingBenchmark.run(bench.base);
           default -> throw new IllegalArgumentException("no section " + s);
         }
       }

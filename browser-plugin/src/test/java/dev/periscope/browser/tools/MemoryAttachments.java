@@ -41,6 +41,11 @@ public final class MemoryAttachments implements AttachmentService {
     return Optional.ofNullable(stored.get(ref));
   }
 
+  @Override
+  public boolean delete(String ref) {
+    return stored.remove(ref) != null;
+  }
+
   /** How many attachments are stored. */
   public int size() {
     return stored.size();

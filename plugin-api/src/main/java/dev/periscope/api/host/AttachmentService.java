@@ -26,6 +26,14 @@ public interface AttachmentService {
     throw new AttachmentRejectedException("attachment refused: this store keeps images only");
   }
 
+  /**
+   * Deletes an attachment by its ref; returns whether there was one. A session's recording deletes
+   * its frames with it. Since host API 2.12.0; a store that cannot delete keeps it and says false.
+   */
+  default boolean delete(String ref) {
+    return false;
+  }
+
   /** Reads an attachment back by its ref. */
   Optional<Attachment> open(String ref);
 }

@@ -37,6 +37,7 @@ import picocli.CommandLine.Parameters;
       AttachCommand.class,
       Main.SessionsCommand.class,
       Main.TransitionsCommand.class,
+      ReportCommand.class,
       WatchCommand.class,
       Main.CheckpointsCommand.class,
       CredentialsCommand.class,
@@ -252,8 +253,8 @@ public final class Main implements Runnable {
             "skill '"
                 + skill
                 + "' is an operator skill: it is never offered to agents, so there is nothing to"
-                + " enable or disable; its tools run from harness sessions, transitions, checkpoints"
-                + " and doctor");
+                + " enable or disable; its tools run from harness sessions, transitions, report,"
+                + " checkpoints and doctor");
       }
       Path file =
           project == null ? p.settings() : ProjectConfig.fileOf(ProjectConfig.canonical(project));

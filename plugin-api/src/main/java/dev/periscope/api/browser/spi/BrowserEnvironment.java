@@ -107,6 +107,16 @@ public interface BrowserEnvironment extends AutoCloseable {
   Screenshot screenshot(boolean fullPage);
 
   /**
+   * A frame of a session's recording: the viewport as a JPEG at half its CSS size, masked as every
+   * screenshot is (each field that received a credential painted over), taken cheaply (no budget
+   * check, no view). Since host API 2.12.0; the default has none and returns null, and the
+   * recording keeps the transition without an image.
+   */
+  default byte[] recordingFrame() {
+    return null;
+  }
+
+  /**
    * Reads records of one {@code kind} from the region an element stands for (the whole page when
    * null), by the provider's fixed traversal. Only providers that advertise {@link
    * Capability#EXTRACTION} implement it.

@@ -1,0 +1,279 @@
+package dev.periscope.browser.playwright;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.periscope.api.PluginConfiguration;
+import dev.periscope.api.browser.BrowserSessionId;
+import dev.periscope.api.tool.ToolResult;
+import dev.periscope.browser.BrowserSettings;
+import dev.periscope.browser.runtime.CredentialChannel;
+import dev.periscope.browser.store.RuntimeDatabase;
+import dev.periscope.browser.store.SqliteRecordings;
+import dev.periscope.browser.store.SqliteTransitionLog;
+import dev.periscope.browser.tools.MemoryAttachments;
+import dev.periscope.browser.tools.ToolsForTests;
+import dev.periscope.storage.SqliteStorageDomains;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayInputStream;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A recording of each session on real Chromium and real SQLite ({@code recording}): after each
+ * action a half-size JPEG of the viewport in the attachment store, the transition, the
+ * observation's text and the page's complaints, redacted; {@code on-failure} drops a session's
+ * recording when its browser closes with no failed action; the budget drops the oldest frames and
+ * counts them; deleting the checkpoint deletes the recording; {@code off} takes nothing.
+ */
+class RecordingTest {
+  @TempDir Path dir;
+  private RuntimeDatabase database;
+  private SqliteRecordings recordings;
+  private final MemoryAttachments attachments = new MemoryAttachments();
+
+  @AfterEach
+  void close() {
+    if (database != null) {
+      database.close();
+    }
+  }
+
+  private LocalBrowser browser(String mode, int budgetBytes) throws Exception {
+    database = new RuntimeDatabase(new SqliteStorageDomains(dir));
+    recordings = new SqliteRecordings(database, Optional.of(attachments));
+    PluginConfiguration config =
+        LocalBrowser.withLoopback(
+            Map.of("recording", Map.of("mode", mode, "budgetBytes", budgetBytes)));
+    BrowserSettings settings = BrowserSettings.from(config);
+    return new LocalBrowser(
+        Map.of(
+            "/noisy",
+            ConsoleEventsTest.NOISY,
+            "/quiet",
+            "<html><head><title>Quiet</title></head><body><h1>All quiet</h1></body></html>",
+            "/late",
+            "<html><head><title>Late</title></head><body>ok<script>setTimeout(() =>"
+                + " console.error('a late complaint'), 1500)</script></body></html>",
+            "/login",
+            "<html><head><title>Login</title></head><body><h1>Sign in</h1><input type=password"
+                + " aria-label=Password style='position:fixed;left:20px;top:140px;width:400px;"
+                + "height:32px;font-size:24px'></body></html>"),
+        Map.of(
+            "/missing.png", ConsoleEventsTest::notFound, "/api/cart", ConsoleEventsTest::notFound),
+        new CredentialChannel(
+            Optional.empty(), Map.of(), name -> null, true, Optional.empty(), true),
+        config,
+        Optional.of(attachments),
+        dev.periscope.browser.runtime.PageScripting.off(),
+        b ->
+            b.transitionLog(new SqliteTransitionLog(database))
+                .recording(settings.recording(), recordings));
+  }
+
+  /** The browser session of the newest transition: the agent's. */
+  private static BrowserSessionId session(LocalBrowser browser) {
+    var recent = browser.runtime().transitions();
+    return new BrowserSessionId(recent.get(recent.size() - 1).sessionId());
+  }
+
+  private SqliteRecordings.Recording recording(LocalBrowser browser, BrowserSessionId id) {
+    browser.runtime().flushRecordings();
+    return recordings.recording(id).orElseThrow(() -> new AssertionError("no recording of " + id));
+  }
+
+  @Test
+  void eachActionLeavesAHalfSizeFrameWithItsTextAndThePagesComplaintsRedacted() throws Exception {
+    try (LocalBrowser browser = browser("always", 16 * 1024 * 1024)) {
+      ToolResult page = browser.open("rec", "/noisy", "document");
+      Thread.sleep(300);
+      page = browser.call("rec", "browser_observe", Map.of());
+      Map<String, Object> args = new HashMap<>(LocalBrowser.target(page, "Password"));
+      args.put("value", ConsoleEventsTest.PASSWORD);
+      ToolResult filled = browser.call("rec", "browser_fill", args);
+      assertFalse(filled.isError(), filled.text());
+      ToolResult leaked = browser.call("rec", "browser_click", LocalBrowser.target(filled, "Leak"));
+      assertFalse(leaked.isError(), leaked.text());
+      BrowserSessionId id = session(browser);
+
+      SqliteRecordings.Recording r = recording(browser, id);
+      List<String> kinds = r.frames().stream().map(f -> f.action()).toList();
+      String seen =
+          String.join("\n", r.frames().stream().flatMap(f -> f.pageEvents().stream()).toList());
+      // The page logged errors, threw, failed a fetch and loaded a missing image: as the
+      // observations told them, the fetch's 404 counted past the first five listed.
+      for (String complaint :
+          List.of(
+              "console error: cart failed to load",
+              "uncaught error: TypeError: x is undefined",
+              "3 failed requests (the first 5 listed)",
+              "request failed: GET " + browser.url("/missing.png") + " (404)")) {
+        assertTrue(seen.contains(complaint), complaint + " in\n" + seen);
+      }
+      r =
+          new SqliteRecordings.Recording(
+              r.sessionId(),
+              r.frames().stream().filter(f -> !f.action().contains("observe")).toList(),
+              r.failures(),
+              r.droppedFrames(),
+              r.droppedBytes());
+      assertEquals(3, r.frames().size(), "open, fill, click: " + kinds);
+      assertEquals(0, r.droppedFrames());
+      for (SqliteRecordings.KeptFrame f : r.frames()) {
+        assertNotNull(f.imageRef(), "every frame has its image: " + f.action());
+        byte[] jpeg = attachments.open(f.imageRef()).orElseThrow().content();
+        BufferedImage image = ImageIO.read(new ByteArrayInputStream(jpeg));
+        assertEquals(640, image.getWidth(), "half the viewport's 1280 CSS pixels");
+        assertEquals(360, image.getHeight());
+        assertEquals("succeeded", f.outcome());
+        assertTrue(f.url().endsWith("/noisy"), f.url());
+      }
+      SqliteRecordings.KeptFrame opened = r.frames().get(0);
+      assertTrue(opened.action().contains("\"kind\":\"navigate\""), opened.action());
+      assertTrue(opened.observation().contains("Noisy"), opened.observation());
+      String events = String.join("\n", opened.pageEvents());
+      assertTrue(events.contains("console error: cart failed to load"), events);
+      String all =
+          String.join("\n", r.frames().stream().flatMap(f -> f.pageEvents().stream()).toList());
+      assertTrue(all.contains("the password is [REDACTED:typed-password]"), all);
+      String kept = r.frames().toString();
+      assertFalse(kept.contains(ConsoleEventsTest.PASSWORD), "no secret in the recording: " + kept);
+    }
+  }
+
+  @Test
+  void aFieldThatReceivedASecretIsMaskedInItsFrames() throws Exception {
+    try (LocalBrowser browser = browser("always", 16 * 1024 * 1024)) {
+      ToolResult page = browser.open("mask", "/login", "summary");
+      Map<String, Object> args = new HashMap<>(LocalBrowser.target(page, "Password"));
+      args.put("value", ConsoleEventsTest.PASSWORD);
+      assertFalse(browser.call("mask", "browser_fill", args).isError());
+      SqliteRecordings.Recording r = recording(browser, session(browser));
+      SqliteRecordings.KeptFrame filled = r.frames().get(r.frames().size() - 1);
+      assertTrue(filled.action().contains("\"kind\":\"fill\""), filled.action());
+      BufferedImage frame =
+          ImageIO.read(
+              new ByteArrayInputStream(
+                  attachments.open(filled.imageRef()).orElseThrow().content()));
+      // The field's box at half size (10..210 x 70..86): the mask's colour, as JPEG keeps it.
+      java.awt.Color mask = CredentialFields.mask();
+      for (int x = 14; x < 206; x += 7) {
+        for (int y = 73; y < 84; y += 3) {
+          java.awt.Color seen = new java.awt.Color(frame.getRGB(x, y));
+          int off =
+              Math.abs(seen.getRed() - mask.getRed())
+                  + Math.abs(seen.getGreen() - mask.getGreen())
+                  + Math.abs(seen.getBlue() - mask.getBlue());
+          assertTrue(off < 40, "pixel " + x + "," + y + " is " + seen + ", not the mask");
+        }
+      }
+    }
+  }
+
+  @Test
+  void thePageEventsOfAnObservationTheModelAskedForAreKeptWithoutAnImage() throws Exception {
+    try (LocalBrowser browser = browser("always", 16 * 1024 * 1024)) {
+      browser.open("late", "/late", "summary");
+      Thread.sleep(2000);
+      ToolResult observed = browser.call("late", "browser_observe", Map.of());
+      assertTrue(
+          ConsoleEventsTest.events(observed).toString().contains("a late complaint"),
+          observed.text());
+      SqliteRecordings.Recording r = recording(browser, session(browser));
+      assertEquals(2, r.frames().size(), r.frames().toString());
+      SqliteRecordings.KeptFrame row = r.frames().get(1);
+      assertEquals("{\"kind\":\"observe\"}", row.action());
+      assertEquals(null, row.imageRef());
+      assertTrue(row.pageEvents().toString().contains("console error: a late complaint"));
+    }
+  }
+
+  @Test
+  void offTakesNoFrameAndWritesNothing() throws Exception {
+    try (LocalBrowser browser = browser("off", 16 * 1024 * 1024)) {
+      browser.open("off", "/quiet", "summary");
+      browser.call("off", "browser_observe", Map.of());
+      browser.runtime().flushRecordings();
+      assertTrue(recordings.recording(session(browser)).isEmpty());
+      assertEquals(0, attachments.size());
+    }
+  }
+
+  @Test
+  void onFailureKeepsOnlyTheRecordingOfASessionWhoseActionFailed() throws Exception {
+    try (LocalBrowser browser = browser("on-failure", 16 * 1024 * 1024)) {
+      browser.open("fine", "/quiet", "summary");
+      BrowserSessionId fine = session(browser);
+      assertEquals(1, recording(browser, fine).frames().size(), "recorded while it runs");
+
+      browser.open("failing", "/quiet", "summary");
+      ToolResult refused =
+          browser.call("failing", "browser_open", Map.of("url", "http://127.0.0.3:8080/"));
+      assertTrue(refused.isError(), refused.text());
+      BrowserSessionId failing = session(browser);
+
+      ToolsForTests.endSession("fine");
+      ToolsForTests.endSession("failing");
+      browser.runtime().flushRecordings();
+      assertTrue(recordings.recording(fine).isEmpty(), "nothing failed: dropped");
+      SqliteRecordings.Recording kept = recording(browser, failing);
+      assertEquals(
+          List.of("succeeded", "failed"), kept.frames().stream().map(f -> f.outcome()).toList());
+      assertEquals("BROWSER_POLICY_DENIED", kept.frames().get(1).errorCode());
+      assertEquals(1, kept.failures().size(), kept.failures().toString());
+      SqliteRecordings.Failure line = kept.failures().get(0);
+      assertEquals(kept.frames().get(1).transitionId(), line.transitionId());
+      assertTrue(line.text().contains("code=BROWSER_POLICY_DENIED"), line.text());
+      assertEquals(2, attachments.size(), "the dropped recording's images went with it: " + kept);
+    }
+  }
+
+  @Test
+  void overItsBudgetARecordingDropsItsOldestFramesAndSaysHowMany() throws Exception {
+    try (LocalBrowser browser = browser("always", 64 * 1024)) {
+      browser.open("budget", "/noisy", "document");
+      for (int i = 0; i < 24; i++) {
+        browser.call("budget", "browser_reload", Map.of());
+      }
+      BrowserSessionId id = session(browser);
+      SqliteRecordings.Recording r = recording(browser, id);
+      System.out.println(
+          "a recording of 25 frames in 64 KiB: "
+              + r.frames().size()
+              + " kept, "
+              + r.bytes()
+              + " bytes; "
+              + r.droppedFrames()
+              + " dropped, "
+              + r.droppedBytes()
+              + " bytes");
+      assertTrue(r.droppedFrames() > 0, "dropped: " + r.droppedFrames());
+      assertEquals(25, r.frames().size() + r.droppedFrames(), "every frame kept or counted");
+      assertTrue(r.bytes() <= 64 * 1024, "within the budget: " + r.bytes());
+      assertEquals(r.frames().size(), attachments.size(), "the dropped frames' images are deleted");
+      assertTrue(r.frames().get(r.frames().size() - 1).action().contains("reload"));
+    }
+  }
+
+  @Test
+  void deletingTheCheckpointDeletesTheRecording() throws Exception {
+    try (LocalBrowser browser = browser("always", 16 * 1024 * 1024)) {
+      browser.open("gone", "/quiet", "summary");
+      BrowserSessionId id = session(browser);
+      assertEquals(1, recording(browser, id).frames().size());
+      ToolsForTests.endSession("gone");
+      browser.runtime().discard(id);
+      assertTrue(recordings.recording(id).isEmpty());
+      assertEquals(0, attachments.size());
+    }
+  }
+}
