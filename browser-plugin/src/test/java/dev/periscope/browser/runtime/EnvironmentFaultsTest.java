@@ -380,7 +380,8 @@ class EnvironmentFaultsTest {
     clicking.start();
     eventually(
         "the click runs",
-        () -> environment(0).actions.stream().anyMatch(a -> a.startsWith("click")));
+        // A copy, taken under the list's lock: the click's thread adds to it meanwhile.
+        () -> List.copyOf(environment(0).actions).stream().anyMatch(a -> a.startsWith("click")));
     return clicking;
   }
 
