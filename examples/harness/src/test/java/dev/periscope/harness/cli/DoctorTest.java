@@ -101,7 +101,7 @@ class DoctorTest {
     assertTrue(
         r.out().contains("→ nothing to repair: its next call continues from its last checkpoint"),
         r.out());
-    assertTrue(r.out().contains("[ok  ] checkpoints p     schema 5, 1 checkpoint(s)"), r.out());
+    assertTrue(r.out().contains("[ok  ] checkpoints p     schema 6, 1 checkpoint(s)"), r.out());
     // The journal says the same as information, and the fault's cause.
     assertTrue(r.out().contains("[info] journal p"), r.out());
     assertTrue(
@@ -141,7 +141,7 @@ class DoctorTest {
     assertTrue(
         gone.out()
             .contains(
-                "[ok  ] checkpoints p     schema 5, 1 checkpoint(s), 1 with the payload gone"),
+                "[ok  ] checkpoints p     schema 6, 1 checkpoint(s), 1 with the payload gone"),
         gone.out());
   }
 }
