@@ -64,6 +64,13 @@ class RecordingTest {
             "/late",
             "<html><head><title>Late</title></head><body>ok<script>setTimeout(() =>"
                 + " console.error('a late complaint'), 1500)</script></body></html>",
+            "/colours",
+            "<html><head><title>Colours</title></head><body style='margin:0'><button"
+                + " onclick=\"const c=['red','lime','blue','white'];"
+                + "const b=document.getElementById('b');"
+                + "b.style.background=c[(c.indexOf(b.style.background)+1)%4]\">Next"
+                + " colour</button><div id=b style='background:white;height:90vh'></div>"
+                + "</body></html>",
             "/login",
             "<html><head><title>Login</title></head><body><h1>Sign in</h1><input type=password"
                 + " aria-label=Password style='position:fixed;left:20px;top:140px;width:400px;"
@@ -147,6 +154,42 @@ class RecordingTest {
       assertTrue(all.contains("the password is [REDACTED:typed-password]"), all);
       String kept = r.frames().toString();
       assertFalse(kept.contains(ConsoleEventsTest.PASSWORD), "no secret in the recording: " + kept);
+    }
+  }
+
+  /** The colour of a frame's pixel, as the page's one of red, lime, blue or white. */
+  private static String colourAt(byte[] jpeg, int x, int y) throws Exception {
+    java.awt.Color c =
+        new java.awt.Color(ImageIO.read(new ByteArrayInputStream(jpeg)).getRGB(x, y));
+    int r = c.getRed();
+    int g = c.getGreen();
+    int b = c.getBlue();
+    return r > 200 && g < 80 && b < 80
+        ? "red"
+        : r < 80 && g > 200 && b < 80
+            ? "lime"
+            : r < 80 && g < 80 && b > 200
+                ? "blue"
+                : r > 200 && g > 200 && b > 200 ? "white" : c.toString();
+  }
+
+  @Test
+  void clicksBackToBackEachLeaveTheFrameOfWhatTheyPainted() throws Exception {
+    try (LocalBrowser browser = browser("always", 16 * 1024 * 1024)) {
+      ToolResult page = browser.open("colours", "/colours", "summary");
+      List<String> expected = new java.util.ArrayList<>(List.of("white"));
+      for (String colour : List.of("red", "lime", "blue", "white", "red", "lime")) {
+        page = browser.call("colours", "browser_click", LocalBrowser.target(page, "Next colour"));
+        assertFalse(page.isError(), page.text());
+        expected.add(colour);
+      }
+      SqliteRecordings.Recording r = recording(browser, session(browser));
+      List<String> seen = new java.util.ArrayList<>();
+      for (SqliteRecordings.KeptFrame f : r.frames()) {
+        assertNotNull(f.imageRef(), "every frame has its image: " + f.action());
+        seen.add(colourAt(attachments.open(f.imageRef()).orElseThrow().content(), 320, 250));
+      }
+      assertEquals(expected, seen, "each frame shows the page as its action left it");
     }
   }
 
