@@ -51,7 +51,7 @@ final class Operations {
       Path project,
       java.util.List<String> tools,
       Map<String, Object> arguments) {
-    Host host = Host.start(home, profile, project, Host.Options.defaults());
+    Host host = Host.start(home, profile, project, Host.Options.defaults().forOperators());
     java.util.List<ToolResult> results = new java.util.ArrayList<>();
     try {
       if (host.operatorTools().isEmpty()) {

@@ -51,12 +51,21 @@ public final class Host implements AutoCloseable {
   /**
    * What a host provides; tests and embedders can withhold services to model a smaller host.
    * Approval prompts go to {@code terminal}; without one, approvals follow the project's rules
-   * alone.
+   * alone. {@code settings} are laid over the project's plugin settings: by plugin id, a dotted key
+   * (as a plugin's configuration reads it) and its value.
    */
   public record Options(
-      Set<String> withheldServices, long attachmentMaxBytes, Optional<Terminal> terminal) {
+      Set<String> withheldServices,
+      long attachmentMaxBytes,
+      Optional<Terminal> terminal,
+      Map<String, Map<String, Object>> settings) {
     public Options(Set<String> withheldServices, long attachmentMaxBytes) {
-      this(withheldServices, attachmentMaxBytes, Optional.empty());
+      this(withheldServices, attachmentMaxBytes, Optional.empty(), Map.of());
+    }
+
+    public Options(
+        Set<String> withheldServices, long attachmentMaxBytes, Optional<Terminal> terminal) {
+      this(withheldServices, attachmentMaxBytes, terminal, Map.of());
     }
 
     public static Options defaults() {
@@ -68,7 +77,28 @@ public final class Host implements AutoCloseable {
      * Terminal#fromEnvironment()}).
      */
     public Options askingOnTheTerminal() {
-      return new Options(withheldServices, attachmentMaxBytes, Terminal.fromEnvironment());
+      return new Options(
+          withheldServices, attachmentMaxBytes, Terminal.fromEnvironment(), settings);
+    }
+
+    /**
+     * These options with plugin {@code pluginId}'s setting {@code dottedKey} set to {@code value}.
+     */
+    public Options withSetting(String pluginId, String dottedKey, Object value) {
+      Map<String, Map<String, Object>> all = new LinkedHashMap<>(settings);
+      Map<String, Object> own = new LinkedHashMap<>(all.getOrDefault(pluginId, Map.of()));
+      own.put(dottedKey, value);
+      all.put(pluginId, Map.copyOf(own));
+      return new Options(withheldServices, attachmentMaxBytes, terminal, Map.copyOf(all));
+    }
+
+    /**
+     * These options for a host that only runs operator tools (the harness's sessions, transitions,
+     * checkpoints, report, watch ...): the browser plugin starts no browser ahead of agent calls
+     * that never come ({@code pool.prelaunch} off).
+     */
+    public Options forOperators() {
+      return withSetting("browser", "pool.prelaunch", false);
     }
   }
 
@@ -84,6 +114,9 @@ public final class Host implements AutoCloseable {
    */
   private final Map<String, SkillDeclaration.Audience> skills;
 
+  /** Settings laid over the project's, by plugin ({@link Options#settings()}). */
+  private final Map<String, Map<String, Object>> settings;
+
   private HostPluginManager plugins;
 
   private Host(
@@ -91,8 +124,10 @@ public final class Host implements AutoCloseable {
       ProjectConfig project,
       SqliteStorageDomains storage,
       FileAttachmentService attachments,
-      Map<String, SkillDeclaration.Audience> skills) {
+      Map<String, SkillDeclaration.Audience> skills,
+      Map<String, Map<String, Object>> settings) {
     this.skills = Map.copyOf(skills);
+    this.settings = settings;
     this.profile = profile;
     this.project = project;
     this.storage = storage;
@@ -117,7 +152,7 @@ public final class Host implements AutoCloseable {
             : null;
     Map<String, SkillDeclaration.Audience> skills = new LinkedHashMap<>();
     installed.values().forEach(m -> m.skills().forEach(k -> skills.put(k.name(), k.audience())));
-    Host host = new Host(profile, project, storage, attachments, skills);
+    Host host = new Host(profile, project, storage, attachments, skills, options.settings());
     try {
       host.startPlugins(installed, provided, options.terminal());
     } catch (RuntimeException e) {
@@ -216,7 +251,25 @@ public final class Host implements AutoCloseable {
     @SuppressWarnings("unchecked")
     Map<String, Object> values =
         section == null ? Map.of() : Yaml.JSON.convertValue(section, Map.class);
+    for (var set : settings.getOrDefault(pluginId, Map.of()).entrySet()) {
+      values = withValue(values, set.getKey().split("\\."), 0, set.getValue());
+    }
     return new PluginConfiguration(values);
+  }
+
+  /** {@code values} with the value at {@code path} (from {@code at}) set, maps made as needed. */
+  private static Map<String, Object> withValue(
+      Map<String, Object> values, String[] path, int at, Object value) {
+    Map<String, Object> out = new LinkedHashMap<>(values);
+    if (at == path.length - 1) {
+      out.put(path[at], value);
+      return out;
+    }
+    @SuppressWarnings("unchecked")
+    Map<String, Object> inner =
+        out.get(path[at]) instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+    out.put(path[at], withValue(inner, path, at + 1, value));
+    return out;
   }
 
   /** The tools offered to agents now: those of enabled agent skills. */

@@ -215,7 +215,7 @@ class CommandLineTest {
     Path descriptor = home.resolve("profiles/p/plugins/browser/plugin.yaml");
     Files.writeString(
         descriptor, Files.readString(descriptor).replace("Periscope", "Someone else"));
-    var r = harness("doctor");
+    var r = harness("doctor", "--no-live-check");
     assertEquals(1, r.exitCode(), r.out());
     assertTrue(r.out().contains("[FAIL] p/browser"), r.out());
     assertTrue(r.out().contains("differs from"), r.out());

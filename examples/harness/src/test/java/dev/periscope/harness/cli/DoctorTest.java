@@ -78,7 +78,15 @@ class DoctorTest {
   void reportsASessionWhoseLastBrowserEndedByAFaultAndItsRemedy() throws Exception {
     logInThen("crashed-agent", true);
     var r =
-        HarnessProcess.run(home, tmp, "doctor", "--profile", "p", "--project", project.toString());
+        HarnessProcess.run(
+            home,
+            tmp,
+            "doctor",
+            "--no-live-check",
+            "--profile",
+            "p",
+            "--project",
+            project.toString());
     assertEquals(
         0, r.exitCode(), r.out() + r.err()); // a past fault is a warning, not a broken installation
     // The project's Grid, asked of the plugin on that project: this one names none.
@@ -102,6 +110,8 @@ class DoctorTest {
         r.out().contains("→ nothing to repair: its next call continues from its last checkpoint"),
         r.out());
     assertTrue(r.out().contains("[ok  ] checkpoints p     schema 6, 1 checkpoint(s)"), r.out());
+    // The live check is left out when asked (CommandLineTest runs it).
+    assertTrue(r.out().contains("[info] live check        left out (--no-live-check)"), r.out());
     // The journal says the same as information, and the fault's cause.
     assertTrue(r.out().contains("[info] journal p"), r.out());
     assertTrue(
@@ -111,7 +121,7 @@ class DoctorTest {
 
     // Once the session has gone on in a fresh browser, it is no longer reported.
     logInThen("crashed-agent", false);
-    var after = HarnessProcess.run(home, tmp, "doctor", "--profile", "p");
+    var after = HarnessProcess.run(home, tmp, "doctor", "--no-live-check", "--profile", "p");
     assertFalse(after.out().contains("[warn] fault p"), after.out());
     // The journal keeps it: what happened to the session, not what is wrong now.
     assertTrue(after.out().contains("(agent session crashed-agent): fault at "), after.out());
@@ -122,7 +132,7 @@ class DoctorTest {
     logInThen("agent", false);
     Path payloads = home.resolve("profiles/p/data/plugins/browser/checkpoints");
     Files.setPosixFilePermissions(payloads, PosixFilePermissions.fromString("rwxr-xr-x"));
-    var open = HarnessProcess.run(home, tmp, "doctor", "--profile", "p");
+    var open = HarnessProcess.run(home, tmp, "doctor", "--no-live-check", "--profile", "p");
     assertEquals(1, open.exitCode(), open.out());
     assertTrue(
         open.out()
@@ -137,7 +147,7 @@ class DoctorTest {
         Files.delete(payload);
       }
     }
-    var gone = HarnessProcess.run(home, tmp, "doctor", "--profile", "p");
+    var gone = HarnessProcess.run(home, tmp, "doctor", "--no-live-check", "--profile", "p");
     assertTrue(
         gone.out()
             .contains(

@@ -107,7 +107,14 @@ class CdpAttachTest {
     installed();
     var r =
         HarnessProcess.run(
-            homeDir, tmp, "doctor", "--profile", "p", "--project", projectDir.toString());
+            homeDir,
+            tmp,
+            "doctor",
+            "--no-live-check",
+            "--profile",
+            "p",
+            "--project",
+            projectDir.toString());
     assertTrue(r.out().contains("[ok  ] cdp "), r.out());
     assertTrue(r.out().contains("network policy: request-level"), r.out());
   }
