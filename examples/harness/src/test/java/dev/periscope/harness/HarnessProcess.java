@@ -28,8 +28,8 @@ public final class HarnessProcess {
 
   /**
    * The command line {@code ./harness} runs, from this module's classes and libraries: the same JVM
-   * options (its own output to standard error, the JIT's first tier only) and the temp directory
-   * given.
+   * options (its own output to standard error, the JIT's first tier only, an application class-data
+   * archive of the harness's classes) and the temp directory given.
    */
   public static List<String> java(Path tmp) {
     return java(tmp, false);
@@ -47,11 +47,12 @@ public final class HarnessProcess {
     if (!http) {
       command.add("-XX:TieredStopAtLevel=1");
     }
+    ClassData.archive().ifPresent(a -> command.add("-XX:SharedArchiveFile=" + a));
     command.addAll(
         List.of(
             "-Djava.io.tmpdir=" + tmp,
             "-cp",
-            "target/classes" + java.io.File.pathSeparator + "target/lib/*",
+            ClassData.classPath(),
             "dev.periscope.harness.cli.Main"));
     return command;
   }

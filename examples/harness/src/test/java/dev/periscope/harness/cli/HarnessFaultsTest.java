@@ -212,6 +212,7 @@ class HarnessFaultsTest {
         ending.end(wire);
         // The cleanup deadline (10 s) bounds the stop; the rest is the JVM's own exit.
         long ms = (System.nanoTime() - start) / 1_000_000;
+        System.out.println("stopped during a stuck call in " + ms + " ms");
         assertTrue(ms < 20_000, "stopping took " + ms + " ms");
       } finally {
         watched.close();
