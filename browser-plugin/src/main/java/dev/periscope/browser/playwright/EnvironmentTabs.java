@@ -287,6 +287,20 @@ final class EnvironmentTabs implements ActionStage {
   }
 
   /**
+   * Every complaint of the pages since the recording last took them: the current tab's, then each
+   * other tab's, marked with its number ({@link PageConsole#takeRecorded}).
+   */
+  List<String> takeRecordedComplaints() {
+    List<String> taken = new ArrayList<>(current.console.takeRecorded());
+    for (Tab t : open) {
+      if (t != current) {
+        t.console.takeRecorded().forEach(line -> taken.add("tab " + t.id + ": " + line));
+      }
+    }
+    return taken;
+  }
+
+  /**
    * The open tabs, the current one marked; {@code currentTitle} is the current tab's title when
    * just observed (null: read it).
    */

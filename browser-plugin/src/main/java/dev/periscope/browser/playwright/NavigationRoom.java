@@ -24,8 +24,12 @@ final class NavigationRoom {
 
   private final PlaywrightEnvironment env;
 
-  NavigationRoom(PlaywrightEnvironment env) {
+  /** The tabs the checkpoint the environment was restored from held, until they are reopened. */
+  private BrowserStorage.SavedTabs saved;
+
+  NavigationRoom(PlaywrightEnvironment env, BrowserStorage.SavedTabs saved) {
     this.env = env;
+    this.saved = saved;
   }
 
   /**
@@ -261,7 +265,9 @@ final class NavigationRoom {
    * their order. A tab that cannot be reopened stays blank, and the next observation's page events
    * say why. Called once, by the provider, right after a restore.
    */
-  void reopenSaved(BrowserStorage.SavedTabs saved) {
+  void reopenSaved() {
+    BrowserStorage.SavedTabs saved = this.saved;
+    this.saved = null;
     if (saved == null || saved.urls().isEmpty()) {
       return;
     }

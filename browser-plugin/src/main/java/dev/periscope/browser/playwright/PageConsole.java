@@ -33,6 +33,17 @@ final class PageConsole {
   private final List<String> listed = new ArrayList<>();
 
   /**
+   * The most complaints the recording keeps one by one between two of its frames; past it they are
+   * counted.
+   */
+  static final int RECORDED = 200;
+
+  /** Every complaint since the recording last took them ({@link #takeRecorded}). */
+  private final List<String> recorded = new ArrayList<>();
+
+  private int recordedOver;
+
+  /**
    * A request that failed with a bare network error, by URL: its line's place among the listed
    * ones, or -1 when only counted or told in an earlier observation. Chromium also tells a request
    * CORS stopped as a console error; the two are one complaint.
@@ -173,11 +184,31 @@ final class PageConsole {
       case MESSAGE -> messages++;
       case REQUEST -> failedRequests++;
     }
+    if (recorded.size() < RECORDED) {
+      recorded.add(oneLine(line));
+    } else {
+      recordedOver++;
+    }
     if (listed.size() < LISTED) {
       listed.add(oneLine(line));
       return listed.size() - 1;
     }
     return -1;
+  }
+
+  /**
+   * Every complaint since the last call, one per line as noted (a request CORS stopped is its
+   * console line and its failure's), for the session's recording; the observations' own listing is
+   * unaffected. Past {@link #RECORDED}, a last line counts the rest.
+   */
+  synchronized List<String> takeRecorded() {
+    List<String> lines = new ArrayList<>(recorded);
+    if (recordedOver > 0) {
+      lines.add("and " + recordedOver + " more complaint(s), not kept one by one");
+    }
+    recorded.clear();
+    recordedOver = 0;
+    return lines;
   }
 
   /**

@@ -91,7 +91,6 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, LiveViewE
       PlaywrightSettings.Downloads downloadPolicy) {
     BrowserContext context = prepared.context();
     this.place = place;
-    this.saved = prepared.tabs();
     this.credentialFields = new CredentialFields(prepared.egress());
     PolicyProxy proxy = prepared.proxy();
     String registryKey = prepared.registryKey();
@@ -126,7 +125,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, LiveViewE
     // pumps them between calls; the driver process is watched by the JVM.
     this.driverExit = faults.watch(context.browser());
     this.observation = new ObservationRoom(this);
-    this.navigation = new NavigationRoom(this);
+    this.navigation = new NavigationRoom(this, prepared.tabs());
     this.fields = new FieldRoom(this);
     this.scripts = new ScriptRoom(this);
     this.liveView = new LiveViewRoom(this, lane);
@@ -163,6 +162,11 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, LiveViewE
   @Override
   public byte[] recordingFrame() {
     return observation.recordingFrame();
+  }
+
+  @Override
+  public List<String> recordingComplaints() {
+    return call("the pages' complaints", tabs::takeRecordedComplaints);
   }
 
   @Override
@@ -221,18 +225,10 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, LiveViewE
     return liveView.pageState();
   }
 
-  /**
-   * Opens the tabs a restored checkpoint held ({@link NavigationRoom#reopenSaved}). Called once, by
-   * the provider, right after a restore.
-   */
+  /** Opens the tabs a restored checkpoint held: once, by the provider, right after a restore. */
   void reopenSaved() {
-    BrowserStorage.SavedTabs saved = this.saved;
-    this.saved = null;
-    navigation.reopenSaved(saved);
+    navigation.reopenSaved();
   }
-
-  /** The tabs the checkpoint this environment was restored from held, until they are reopened. */
-  private BrowserStorage.SavedTabs saved;
 
   @Override
   public boolean attached() {

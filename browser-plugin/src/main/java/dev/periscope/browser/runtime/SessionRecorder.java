@@ -122,6 +122,7 @@ final class SessionRecorder implements AutoCloseable {
     Runnable frame =
         () -> {
           byte[] shot = null;
+          List<String> complaints = new java.util.ArrayList<>();
           try {
             turn.join();
             // A browser shutting down still takes it: its queue drains before it closes.
@@ -130,14 +131,17 @@ final class SessionRecorder implements AutoCloseable {
                   environment.step(
                       "the recording's frame",
                       frameTimeoutMs,
-                      () -> environment.delegate().recordingFrame());
+                      () -> {
+                        complaints.addAll(environment.delegate().recordingComplaints());
+                        return environment.delegate().recordingFrame();
+                      });
             }
           } catch (RuntimeException e) {
             LOG.debug("no frame of transition {} for the recording: {}", t.id(), e.getMessage());
           } finally {
             environment.queue.exit();
           }
-          RecordingStore.Frame f = withImage(text, shot);
+          RecordingStore.Frame f = withImage(inFull(text, complaints, session), shot);
           submit("record transition " + t.id(), () -> store.add(f, settings.budgetBytes()));
           pending.decrementAndGet();
         };
@@ -148,6 +152,35 @@ final class SessionRecorder implements AutoCloseable {
       pending.decrementAndGet();
       turn.thenRun(environment.queue::exit);
     }
+  }
+
+  /**
+   * {@code f} with every complaint of the pages, redacted, after the page events the model was
+   * told, when those listed only the first few.
+   */
+  private RecordingStore.Frame inFull(
+      RecordingStore.Frame f, List<String> complaints, BrowserSessionId session) {
+    if (complaints.isEmpty() || f.pageEvents().stream().noneMatch(e -> e.contains(" listed)"))) {
+      return f;
+    }
+    List<String> events = new java.util.ArrayList<>(f.pageEvents());
+    events.add("every complaint of the pages since the last frame, in full:");
+    complaints.forEach(c -> events.add(redactions.text(session, c)));
+    return new RecordingStore.Frame(
+        f.sessionId(),
+        f.transitionId(),
+        f.at(),
+        f.generation(),
+        f.action(),
+        f.outcome(),
+        f.errorCode(),
+        f.durationMs(),
+        f.url(),
+        f.title(),
+        f.observation(),
+        List.copyOf(events),
+        f.files(),
+        f.image());
   }
 
   private static RecordingStore.Frame withImage(RecordingStore.Frame f, byte[] image) {

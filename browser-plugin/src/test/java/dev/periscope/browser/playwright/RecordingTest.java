@@ -194,6 +194,32 @@ class RecordingTest {
   }
 
   @Test
+  void complaintsTheModelWasToldOnlyTheFirstFiveOfAreKeptInFull() throws Exception {
+    try (LocalBrowser browser = browser("always", 16 * 1024 * 1024)) {
+      browser.open("many", "/noisy", "summary");
+      Thread.sleep(300);
+      ToolResult page = browser.call("many", "browser_observe", Map.of());
+      ToolResult complained =
+          browser.call("many", "browser_click", LocalBrowser.target(page, "Complain"));
+      String told = String.join("\n", ConsoleEventsTest.events(complained));
+      assertTrue(told.contains("7 errors (the first 5 listed)"), told);
+      assertFalse(told.contains("complaint 6"), told);
+      SqliteRecordings.Recording r = recording(browser, session(browser));
+      SqliteRecordings.KeptFrame click = r.frames().get(r.frames().size() - 1);
+      assertTrue(click.action().contains("\"kind\":\"click\""), click.action());
+      List<String> kept = click.pageEvents();
+      int full = kept.indexOf("every complaint of the pages since the last frame, in full:");
+      assertTrue(full > 0, "the complaints in full after what the model was told: " + kept);
+      List<String> rest = kept.subList(full + 1, kept.size());
+      for (int i = 1; i <= 7; i++) {
+        String line = "console error: complaint " + i;
+        assertEquals(
+            1, rest.stream().filter(l -> l.startsWith(line)).count(), line + " once in " + rest);
+      }
+    }
+  }
+
+  @Test
   void aFieldThatReceivedASecretIsMaskedInItsFrames() throws Exception {
     try (LocalBrowser browser = browser("always", 16 * 1024 * 1024)) {
       ToolResult page = browser.open("mask", "/login", "summary");

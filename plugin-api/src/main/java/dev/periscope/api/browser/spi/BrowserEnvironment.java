@@ -117,6 +117,17 @@ public interface BrowserEnvironment extends AutoCloseable {
   }
 
   /**
+   * Every complaint of the environment's pages since the last call (console errors and warnings,
+   * uncaught errors, failed requests, one per line as observations list them, other tabs' marked),
+   * for the session's recording: in full, where an observation's page events count them and list
+   * the first few. Called in the recording's turn after an action. Since host API 2.13.0; the
+   * default has none, and the recording keeps what the observations listed.
+   */
+  default java.util.List<String> recordingComplaints() {
+    return java.util.List.of();
+  }
+
+  /**
    * Reads records of one {@code kind} from the region an element stands for (the whole page when
    * null), by the provider's fixed traversal. Only providers that advertise {@link
    * Capability#EXTRACTION} implement it.
