@@ -196,6 +196,11 @@ final class CredentialFields {
             + secret.redactFrom(reason, "[REDACTED]"));
   }
 
+  /** Whether any field received a credential (every capture of its page masks it then). */
+  boolean any() {
+    return !filled.isEmpty();
+  }
+
   /** The rectangles, in CSS pixels of the capture, of every filled field still on the page. */
   List<BoundingBox> masks(Page page, boolean fullPage) {
     List<BoundingBox> boxes = new ArrayList<>();

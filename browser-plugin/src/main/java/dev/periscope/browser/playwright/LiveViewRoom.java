@@ -49,7 +49,7 @@ final class LiveViewRoom {
                     maxHeight,
                     WATCH_QUALITY,
                     WATCH_NTH,
-                    frames);
+                    f -> masked(f, watched[0]).ifPresent(frames));
               },
               WATCH_CALL_MS);
     } catch (com.microsoft.playwright.PlaywrightException e) {
@@ -68,6 +68,29 @@ final class LiveViewRoom {
         // the page or the browser went first, and the screencast with it
       }
     };
+  }
+
+  /**
+   * A watch's frame with every field that received a credential painted over where it is now (a
+   * watcher is not the person the secret is theirs, as a handoff's is); empty when the fields could
+   * not be found, as no unmasked frame goes out. Lane thread, as the frame comes.
+   */
+  private java.util.Optional<dev.periscope.api.browser.spi.LiveViewEnvironment.Frame> masked(
+      dev.periscope.api.browser.spi.LiveViewEnvironment.Frame f, Page page) {
+    CredentialFields fields = env.credentialFields();
+    if (!fields.any()) {
+      return java.util.Optional.of(f);
+    }
+    try {
+      byte[] jpeg =
+          CredentialFields.paintScaled(
+              f.jpeg(), fields.masks(page, false), f.viewportWidth(), "jpg");
+      return java.util.Optional.of(
+          new dev.periscope.api.browser.spi.LiveViewEnvironment.Frame(
+              jpeg, f.viewportWidth(), f.viewportHeight()));
+    } catch (RuntimeException unknown) {
+      return java.util.Optional.empty();
+    }
   }
 
   /**

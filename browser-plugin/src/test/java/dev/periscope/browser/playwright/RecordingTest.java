@@ -249,6 +249,47 @@ class RecordingTest {
   }
 
   @Test
+  void aWatchersFramesHaveAFieldThatReceivedASecretPaintedOver() throws Exception {
+    try (LocalBrowser browser = browser("off", 16 * 1024 * 1024)) {
+      ToolResult page = browser.open("watched", "/login", "summary");
+      Map<String, Object> args = new HashMap<>(LocalBrowser.target(page, "Password"));
+      args.put("value", ConsoleEventsTest.PASSWORD);
+      assertFalse(browser.call("watched", "browser_fill", args).isError());
+      var live =
+          (dev.periscope.api.browser.spi.LiveViewEnvironment)
+              browser
+                  .runtime()
+                  .watchable()
+                  .running(session(browser).value())
+                  .orElseThrow()
+                  .environment();
+      var frames =
+          new java.util.concurrent.LinkedBlockingQueue<
+              dev.periscope.api.browser.spi.LiveViewEnvironment.Frame>();
+      try (AutoCloseable cast = live.watch(640, 360, frames::add)) {
+        // Frames come as the lane pumps the driver's events: an observation makes it pump.
+        browser.call("watched", "browser_observe", Map.of());
+        var f = frames.poll(20, java.util.concurrent.TimeUnit.SECONDS);
+        assertNotNull(f, "no frame reached the watcher");
+        BufferedImage frame = ImageIO.read(new ByteArrayInputStream(f.jpeg()));
+        double ratio = frame.getWidth() / 1280.0;
+        java.awt.Color mask = CredentialFields.mask();
+        for (int x = 28; x < 412; x += 12) {
+          for (int y = 146; y < 168; y += 5) {
+            java.awt.Color seen =
+                new java.awt.Color(frame.getRGB((int) (x * ratio), (int) (y * ratio)));
+            int off =
+                Math.abs(seen.getRed() - mask.getRed())
+                    + Math.abs(seen.getGreen() - mask.getGreen())
+                    + Math.abs(seen.getBlue() - mask.getBlue());
+            assertTrue(off < 40, "CSS pixel " + x + "," + y + " is " + seen + ", not the mask");
+          }
+        }
+      }
+    }
+  }
+
+  @Test
   void thePageEventsOfAnObservationTheModelAskedForAreKeptWithoutAnImage() throws Exception {
     try (LocalBrowser browser = browser("always", 16 * 1024 * 1024)) {
       browser.open("late", "/late", "summary");
