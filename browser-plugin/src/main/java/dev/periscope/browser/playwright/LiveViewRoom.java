@@ -31,27 +31,45 @@ final class LiveViewRoom {
     this.lane = lane;
   }
 
+  /**
+   * A watch open on this environment: the page its screencast shows now (the current tab's; it
+   * follows the agent to another tab) and where its frames go. Lane thread.
+   */
+  private static final class Watch {
+    final int maxWidth;
+    final int maxHeight;
+    final java.util.function.Consumer<dev.periscope.api.browser.spi.LiveViewEnvironment.Frame>
+        frames;
+    Page page;
+    com.microsoft.playwright.CDPSession cdp;
+
+    Watch(
+        int maxWidth,
+        int maxHeight,
+        java.util.function.Consumer<dev.periscope.api.browser.spi.LiveViewEnvironment.Frame>
+            frames) {
+      this.maxWidth = maxWidth;
+      this.maxHeight = maxHeight;
+      this.frames = frames;
+    }
+  }
+
+  /** The watches open on this environment. Lane thread. */
+  private final java.util.List<Watch> watches = new java.util.ArrayList<>();
+
   AutoCloseable watch(
       int maxWidth,
       int maxHeight,
       java.util.function.Consumer<dev.periscope.api.browser.spi.LiveViewEnvironment.Frame> frames) {
-    Page[] watched = new Page[1];
-    com.microsoft.playwright.CDPSession cdp;
+    Watch w = new Watch(maxWidth, maxHeight, frames);
     try {
-      cdp =
-          lane.call(
-              () -> {
-                watched[0] = env.tab().page;
-                return LivePage.startScreencast(
-                    env.context(),
-                    watched[0],
-                    maxWidth,
-                    maxHeight,
-                    WATCH_QUALITY,
-                    WATCH_NTH,
-                    f -> masked(f, watched[0]).ifPresent(frames));
-              },
-              WATCH_CALL_MS);
+      lane.call(
+          () -> {
+            cast(w, env.tab().page);
+            watches.add(w);
+            return null;
+          },
+          WATCH_CALL_MS);
     } catch (com.microsoft.playwright.PlaywrightException e) {
       throw new BrowserException(
           ErrorCode.BROWSER_ENVIRONMENT_CLOSED, "the page to watch went: " + e.getMessage());
@@ -60,7 +78,8 @@ final class LiveViewRoom {
       try {
         lane.call(
             () -> {
-              stop(cdp, watched[0]);
+              watches.remove(w);
+              stop(w.cdp, w.page);
               return null;
             },
             WATCH_CALL_MS);
@@ -68,6 +87,55 @@ final class LiveViewRoom {
         // the page or the browser went first, and the screencast with it
       }
     };
+  }
+
+  /** Starts {@code w}'s screencast of {@code page}. Lane thread. */
+  private void cast(Watch w, Page page) {
+    w.cdp =
+        LivePage.startScreencast(
+            env.context(),
+            page,
+            w.maxWidth,
+            w.maxHeight,
+            WATCH_QUALITY,
+            WATCH_NTH,
+            f -> masked(f, page).ifPresent(w.frames));
+    w.page = page;
+  }
+
+  /**
+   * Runs a call's {@code work}, then moves each watch to the tab the agent is on ({@link #follow}).
+   */
+  <T> T following(java.util.concurrent.Callable<T> work) throws Exception {
+    T result = work.call();
+    follow();
+    return result;
+  }
+
+  /**
+   * After a call: a watch of a tab that is no longer the current one moves to the current tab (a
+   * failure leaves it where it was). Lane thread; nothing when nobody watches.
+   */
+  private void follow() {
+    if (watches.isEmpty()) {
+      return;
+    }
+    Tab current = env.tab();
+    if (current.dialogs.pending().isPresent()) {
+      return;
+    }
+    for (Watch w : watches) {
+      if (w.page != current.page && !current.page.isClosed()) {
+        try {
+          com.microsoft.playwright.CDPSession old = w.cdp;
+          Page was = w.page;
+          cast(w, current.page);
+          stop(old, was);
+        } catch (RuntimeException e) {
+          // the new tab could not be cast: the watch stays where it was
+        }
+      }
+    }
   }
 
   /**

@@ -427,7 +427,7 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, LiveViewE
           ErrorCode.BROWSER_ENVIRONMENT_CLOSED, "this browser environment was aborted");
     }
     try {
-      return lane.call(work, deadline());
+      return lane.call(() -> liveView.following(work), deadline());
     } catch (PlaywrightException e) {
       faults.noticeDeath(e);
       throw BrowserException.of(

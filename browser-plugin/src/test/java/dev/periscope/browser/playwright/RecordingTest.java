@@ -71,6 +71,8 @@ class RecordingTest {
                 + "b.style.background=c[(c.indexOf(b.style.background)+1)%4]\">Next"
                 + " colour</button><div id=b style='background:white;height:90vh'></div>"
                 + "</body></html>",
+            "/red",
+            "<html><head><title>Red</title></head><body style='background:red'>Red</body></html>",
             "/login",
             "<html><head><title>Login</title></head><body><h1>Sign in</h1><input type=password"
                 + " aria-label=Password style='position:fixed;left:20px;top:140px;width:400px;"
@@ -285,6 +287,47 @@ class RecordingTest {
             assertTrue(off < 40, "CSS pixel " + x + "," + y + " is " + seen + ", not the mask");
           }
         }
+      }
+    }
+  }
+
+  @Test
+  void aWatchFollowsTheAgentToTheTabItOpened() throws Exception {
+    try (LocalBrowser browser = browser("off", 16 * 1024 * 1024)) {
+      browser.open("follow", "/quiet", "summary");
+      var live =
+          (dev.periscope.api.browser.spi.LiveViewEnvironment)
+              browser
+                  .runtime()
+                  .watchable()
+                  .running(session(browser).value())
+                  .orElseThrow()
+                  .environment();
+      var colours = new java.util.concurrent.LinkedBlockingQueue<String>();
+      try (AutoCloseable cast =
+          live.watch(
+              640,
+              360,
+              f -> {
+                try {
+                  colours.add(colourAt(f.jpeg(), 320, 250));
+                } catch (Exception e) {
+                  colours.add(e.toString());
+                }
+              })) {
+        browser.call("follow", "browser_observe", Map.of());
+        assertEquals("white", colours.poll(20, java.util.concurrent.TimeUnit.SECONDS));
+        ToolResult opened =
+            browser.call(
+                "follow", "browser_tabs", Map.of("action", "open", "url", browser.url("/red")));
+        assertFalse(opened.isError(), opened.text());
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        String seen = null;
+        while (!"red".equals(seen) && System.nanoTime() < deadline) {
+          browser.call("follow", "browser_observe", Map.of());
+          seen = colours.poll(500, java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
+        assertEquals("red", seen, "the watcher was shown the tab the agent opened");
       }
     }
   }
