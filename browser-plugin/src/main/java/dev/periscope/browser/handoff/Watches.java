@@ -4,7 +4,6 @@ import dev.periscope.api.browser.spi.LiveViewEnvironment;
 import dev.periscope.browser.store.WatchRequests;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -49,7 +48,7 @@ public final class Watches implements AutoCloseable {
   private final LiveViewServer server;
   private final WatchRequests store;
   private final Sessions sessions;
-  private final String me = UUID.randomUUID().toString();
+  private final String me = WatchRequests.holder();
   private final Map<String, Open> open = new ConcurrentHashMap<>();
   private final ScheduledExecutorService desk =
       Executors.newSingleThreadScheduledExecutor(

@@ -136,6 +136,37 @@ public final class WatchRequests implements AutoCloseable {
     update("DELETE FROM watches WHERE held_by = ?", by);
   }
 
+  /**
+   * The name a process holds requests by: its process id, then a random part (a process id alone is
+   * reused).
+   */
+  public static String holder() {
+    return ProcessHandle.current().pid() + ":" + java.util.UUID.randomUUID();
+  }
+
+  /**
+   * Forgets what nobody will end: requests whose link expired over a minute ago and that no process
+   * holds, and requests held by a process of this machine that no longer runs (it was killed, and
+   * its watches with it). Returns how many went.
+   */
+  public int sweep(long nowMs) {
+    int gone =
+        update("DELETE FROM watches WHERE held_by IS NULL AND expires_at_ms < ?", nowMs - 60_000);
+    for (String state : List.of("claimed", "open", "stop", "refused")) {
+      for (Request r : inState(state)) {
+        String by = r.heldBy().orElse("");
+        int colon = by.indexOf(':');
+        if (colon > 0 && by.substring(0, colon).chars().allMatch(Character::isDigit)) {
+          long pid = Long.parseLong(by.substring(0, colon));
+          if (ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true)) {
+            gone += update("DELETE FROM watches WHERE id = ?", r.id());
+          }
+        }
+      }
+    }
+    return gone;
+  }
+
   private int update(String sql, Object... args) {
     try {
       return domain.transaction(

@@ -49,6 +49,8 @@ final class WatchLinks {
       return ToolResult.error(
           "no agent or browser session \"" + session + "\" in profile " + profile);
     }
+    // What a killed process left (its watches, a request its operator never withdrew) goes first.
+    store.sweep(System.currentTimeMillis());
     if (stop) {
       int stopped = ids.stream().mapToInt(id -> store.stop(id.value())).sum();
       return stopped == 0
