@@ -21,7 +21,6 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import javax.imageio.ImageIO;
@@ -212,13 +211,16 @@ final class CredentialFields {
       scrollX = scroll.get(0).doubleValue();
       scrollY = scroll.get(1).doubleValue();
     }
-    for (Iterator<ElementHandle> i = filled.iterator(); i.hasNext(); ) {
-      ElementHandle field = i.next();
+    // A copy: a call to the driver may deliver events, and their handlers may look here too.
+    for (ElementHandle field : List.copyOf(filled)) {
       BoundingBox box;
       try {
         box = field.boundingBox();
-      } catch (PlaywrightException gone) {
-        i.remove(); // its document is gone: the next page does not hold this value
+      } catch (PlaywrightException e) {
+        if (!detached(e)) {
+          throw e; // not known to be gone (a timeout): nothing is shown unmasked
+        }
+        filled.remove(field); // its document is gone: the next page does not hold this value
         continue;
       }
       if (box != null) {
@@ -231,6 +233,18 @@ final class CredentialFields {
       }
     }
     return boxes;
+  }
+
+  /** Whether a failure says the element's document or page is gone, not only that it was slow. */
+  private static boolean detached(PlaywrightException e) {
+    String m = String.valueOf(e.getMessage());
+    return m.contains("not attached")
+        || m.contains("has been closed")
+        || m.contains("Execution context was destroyed")
+        || m.contains("Cannot find context")
+        || m.contains("Could not find node")
+        || m.contains("is disposed")
+        || m.contains("Target closed");
   }
 
   /**

@@ -51,16 +51,41 @@ final class LivePage {
       int quality,
       int nth,
       Consumer<LiveViewEnvironment.Frame> frames) {
+    return startPainted(
+        context,
+        page,
+        maxWidth,
+        maxHeight,
+        quality,
+        nth,
+        painted -> frames.accept(painted.frame()));
+  }
+
+  /** A frame and where the page was scrolled when Chromium painted it, in CSS pixels. */
+  record Painted(LiveViewEnvironment.Frame frame, double scrollX, double scrollY) {}
+
+  /** The same, each frame with the page's scroll offsets as Chromium painted it. */
+  static CDPSession startPainted(
+      BrowserContext context,
+      Page page,
+      int maxWidth,
+      int maxHeight,
+      int quality,
+      int nth,
+      Consumer<Painted> frames) {
     CDPSession cdp = context.newCDPSession(page);
     cdp.on(
         "Page.screencastFrame",
         event -> {
           JsonObject meta = event.getAsJsonObject("metadata");
           frames.accept(
-              new LiveViewEnvironment.Frame(
-                  Base64.getDecoder().decode(event.get("data").getAsString()),
-                  (int) Math.round(meta.get("deviceWidth").getAsDouble()),
-                  (int) Math.round(meta.get("deviceHeight").getAsDouble())));
+              new Painted(
+                  new LiveViewEnvironment.Frame(
+                      Base64.getDecoder().decode(event.get("data").getAsString()),
+                      (int) Math.round(meta.get("deviceWidth").getAsDouble()),
+                      (int) Math.round(meta.get("deviceHeight").getAsDouble())),
+                  meta.has("scrollOffsetX") ? meta.get("scrollOffsetX").getAsDouble() : 0,
+                  meta.has("scrollOffsetY") ? meta.get("scrollOffsetY").getAsDouble() : 0));
           if (STOPPED.contains(cdp)) {
             return; // unacknowledged, the screencast sends nothing more
           }

@@ -8,7 +8,9 @@ import dev.periscope.api.browser.ErrorCode;
  * The environment's side of a live view ({@link LivePage}): the screencast of the current tab, a
  * person's input played on the page shown, and the page's state the view compares. A watch is the
  * same screencast with nothing else: no person holds the page, and it starts and stops as work of
- * its own on the lane, bounded by itself, between the agent's calls (never inside one).
+ * its own on the lane, bounded by itself, between the agent's calls. At the end of each of the
+ * agent's calls (inside it), a watch moves to the tab the agent is on, and where a secret was
+ * filled it reads where the filled fields are, to mask its frames.
  */
 final class LiveViewRoom {
   /** How long starting or stopping a watch's screencast may take on the lane. */
@@ -43,6 +45,16 @@ final class LiveViewRoom {
     Page page;
     com.microsoft.playwright.CDPSession cdp;
 
+    /**
+     * Where the fields that received a secret are on {@link #page}, in CSS pixels of the viewport,
+     * and the page's scroll offsets when they were found: read on the lane after each call, never
+     * inside the frame's event (no call to the driver is made there). Null: not read yet.
+     */
+    volatile Masks masks;
+
+    /** The latest frame not sent for want of masks: sent once they are read, if they fit it. */
+    volatile LivePage.Painted held;
+
     Watch(
         int maxWidth,
         int maxHeight,
@@ -53,6 +65,12 @@ final class LiveViewRoom {
       this.frames = frames;
     }
   }
+
+  /** Filled fields' boxes on a watched page, and its scroll offsets then. */
+  private record Masks(
+      java.util.List<com.microsoft.playwright.options.BoundingBox> boxes,
+      double scrollX,
+      double scrollY) {}
 
   /** The watches open on this environment. Lane thread. */
   private final java.util.List<Watch> watches = new java.util.ArrayList<>();
@@ -91,16 +109,44 @@ final class LiveViewRoom {
 
   /** Starts {@code w}'s screencast of {@code page}. Lane thread. */
   private void cast(Watch w, Page page) {
+    // The masks first: Chromium sends the page's first frame as the screencast starts.
+    w.page = page;
+    w.held = null;
+    readMasks(w);
     w.cdp =
-        LivePage.startScreencast(
+        LivePage.startPainted(
             env.context(),
             page,
             w.maxWidth,
             w.maxHeight,
             WATCH_QUALITY,
             WATCH_NTH,
-            f -> masked(f, page).ifPresent(w.frames));
-    w.page = page;
+            painted -> masked(painted, w).ifPresent(w.frames));
+  }
+
+  /**
+   * Reads where {@code w}'s page has fields that received a secret (none: nothing to read). Lane
+   * thread, outside any event; a page that cannot say leaves the masks unknown, and no frame goes
+   * out until they are known.
+   */
+  private void readMasks(Watch w) {
+    CredentialFields fields = env.credentialFields();
+    if (!fields.any()) {
+      w.masks = new Masks(java.util.List.of(), 0, 0);
+      return;
+    }
+    try {
+      @SuppressWarnings("unchecked")
+      java.util.List<Number> scroll =
+          (java.util.List<Number>) w.page.evaluate("() => [scrollX, scrollY]");
+      w.masks =
+          new Masks(
+              fields.masks(w.page, false),
+              scroll.get(0).doubleValue(),
+              scroll.get(1).doubleValue());
+    } catch (RuntimeException unknown) {
+      w.masks = null;
+    }
   }
 
   /**
@@ -126,37 +172,59 @@ final class LiveViewRoom {
     }
     for (Watch w : watches) {
       if (w.page != current.page && !current.page.isClosed()) {
+        com.microsoft.playwright.CDPSession old = w.cdp;
+        Page was = w.page;
         try {
-          com.microsoft.playwright.CDPSession old = w.cdp;
-          Page was = w.page;
           cast(w, current.page);
-          stop(old, was);
         } catch (RuntimeException e) {
           // the new tab could not be cast: the watch stays where it was
+          w.page = was;
+          w.cdp = old;
+          readMasks(w);
+          continue;
+        }
+        try {
+          stop(old, was);
+        } catch (RuntimeException gone) {
+          // the old tab went, and its screencast with it
+        }
+      } else {
+        readMasks(w);
+        LivePage.Painted held = w.held;
+        if (held != null) {
+          masked(held, w).ifPresent(w.frames);
         }
       }
     }
   }
 
   /**
-   * A watch's frame with every field that received a credential painted over where it is now (a
-   * watcher is not the person the secret is theirs, as a handoff's is); empty when the fields could
-   * not be found, as no unmasked frame goes out. Lane thread, as the frame comes.
+   * A watch's frame with every field that received a secret painted over (a watcher is not the
+   * person the secret is theirs, as a handoff's is), from the boxes read after the last call; empty
+   * when they are unknown or the page has scrolled since they were read, as no unmasked frame goes
+   * out. Pure Java: it runs inside the driver's event, where no call to the driver may be made.
    */
   private java.util.Optional<dev.periscope.api.browser.spi.LiveViewEnvironment.Frame> masked(
-      dev.periscope.api.browser.spi.LiveViewEnvironment.Frame f, Page page) {
-    CredentialFields fields = env.credentialFields();
-    if (!fields.any()) {
+      LivePage.Painted painted, Watch w) {
+    var f = painted.frame();
+    if (!env.credentialFields().any()) {
       return java.util.Optional.of(f);
     }
+    Masks m = w.masks;
+    if (m == null
+        || Math.abs(m.scrollX() - painted.scrollX()) > 1
+        || Math.abs(m.scrollY() - painted.scrollY()) > 1) {
+      w.held = painted;
+      return java.util.Optional.empty();
+    }
+    w.held = null;
     try {
-      byte[] jpeg =
-          CredentialFields.paintScaled(
-              f.jpeg(), fields.masks(page, false), f.viewportWidth(), "jpg");
       return java.util.Optional.of(
           new dev.periscope.api.browser.spi.LiveViewEnvironment.Frame(
-              jpeg, f.viewportWidth(), f.viewportHeight()));
-    } catch (RuntimeException unknown) {
+              CredentialFields.paintScaled(f.jpeg(), m.boxes(), f.viewportWidth(), "jpg"),
+              f.viewportWidth(),
+              f.viewportHeight()));
+    } catch (RuntimeException unreadable) {
       return java.util.Optional.empty();
     }
   }

@@ -38,10 +38,18 @@ final class PageConsole {
    */
   static final int RECORDED = 200;
 
-  /** Every complaint since the recording last took them ({@link #takeRecorded}). */
+  /** Every complaint since the last observation, one per line as noted. */
   private final List<String> recorded = new ArrayList<>();
 
   private int recordedOver;
+
+  /**
+   * The complaints of the observations that listed only the first few, in full, until the recording
+   * takes them ({@link #takeRecorded}).
+   */
+  private final List<String> untold = new ArrayList<>();
+
+  private int untoldOver;
 
   /**
    * A request that failed with a bare network error, by URL: its line's place among the listed
@@ -197,17 +205,18 @@ final class PageConsole {
   }
 
   /**
-   * Every complaint since the last call, one per line as noted (a request CORS stopped is its
-   * console line and its failure's), for the session's recording; the observations' own listing is
-   * unaffected. Past {@link #RECORDED}, a last line counts the rest.
+   * For the session's recording, every complaint of the observations since the last call that
+   * listed only the first few (one per line as noted, a request CORS stopped as its failure alone);
+   * the complaints an observation listed in full are in its page events already. Past {@link
+   * #RECORDED} per observation, a line counts the rest.
    */
   synchronized List<String> takeRecorded() {
-    List<String> lines = new ArrayList<>(recorded);
-    if (recordedOver > 0) {
-      lines.add("and " + recordedOver + " more complaint(s), not kept one by one");
+    List<String> lines = new ArrayList<>(untold);
+    if (untoldOver > 0) {
+      lines.add("and " + untoldOver + " more complaint(s), not kept one by one");
     }
-    recorded.clear();
-    recordedOver = 0;
+    untold.clear();
+    untoldOver = 0;
     return lines;
   }
 
@@ -231,6 +240,16 @@ final class PageConsole {
             + String.join(", ", parts)
             + (total > listed.size() ? " (the first " + listed.size() + " listed)" : ""));
     lines.addAll(listed);
+    if (total > listed.size()) {
+      untold.addAll(recorded);
+      untoldOver += recordedOver;
+      if (untold.size() > 4 * RECORDED) {
+        untoldOver += untold.size() - 4 * RECORDED;
+        untold.subList(4 * RECORDED, untold.size()).clear();
+      }
+    }
+    recorded.clear();
+    recordedOver = 0;
     errors = 0;
     warnings = 0;
     messages = 0;

@@ -155,16 +155,16 @@ final class SessionRecorder implements AutoCloseable {
   }
 
   /**
-   * {@code f} with every complaint of the pages, redacted, after the page events the model was
-   * told, when those listed only the first few.
+   * {@code f} with every complaint, redacted, of the observations since the last frame that listed
+   * only the first few, after the page events the model was told.
    */
   private RecordingStore.Frame inFull(
       RecordingStore.Frame f, List<String> complaints, BrowserSessionId session) {
-    if (complaints.isEmpty() || f.pageEvents().stream().noneMatch(e -> e.contains(" listed)"))) {
+    if (complaints.isEmpty()) {
       return f;
     }
     List<String> events = new java.util.ArrayList<>(f.pageEvents());
-    events.add("every complaint of the pages since the last frame, in full:");
+    events.add("every complaint the observations since the last frame counted, in full:");
     complaints.forEach(c -> events.add(redactions.text(session, c)));
     return new RecordingStore.Frame(
         f.sessionId(),

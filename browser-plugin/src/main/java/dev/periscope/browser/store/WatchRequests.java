@@ -137,27 +137,47 @@ public final class WatchRequests implements AutoCloseable {
   }
 
   /**
-   * The name a process holds requests by: its process id, then a random part (a process id alone is
-   * reused).
+   * The name a process holds requests by: its process id and this machine (its host name and pid
+   * namespace, so that another container or computer sharing the profile is not taken for this
+   * one), then a random part (a process id alone is reused).
    */
   public static String holder() {
-    return ProcessHandle.current().pid() + ":" + java.util.UUID.randomUUID();
+    return ProcessHandle.current().pid() + "@" + MACHINE + ":" + java.util.UUID.randomUUID();
+  }
+
+  /** This machine as {@link #holder} names it: host name and pid namespace, without : or @. */
+  static final String MACHINE = machine();
+
+  private static String machine() {
+    String host = System.getenv().getOrDefault("HOSTNAME", "");
+    String namespace = "";
+    try {
+      host = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/sys/kernel/hostname"));
+      namespace =
+          java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/self/ns/pid"))
+              .toString()
+              .replaceAll("[^0-9]", "");
+    } catch (java.io.IOException | RuntimeException elsewhere) {
+      // not Linux: the host name alone
+    }
+    return (host.strip() + "/" + namespace).replaceAll("[:@\\s]", "_");
   }
 
   /**
    * Forgets what nobody will end: requests whose link expired over a minute ago and that no process
-   * holds, and requests held by a process of this machine that no longer runs (it was killed, and
-   * its watches with it). Returns how many went.
+   * holds, and requests held by a process of this machine (as {@link #holder} names it) that no
+   * longer runs (it was killed, and its watches with it). Returns how many went.
    */
   public int sweep(long nowMs) {
     int gone =
         update("DELETE FROM watches WHERE held_by IS NULL AND expires_at_ms < ?", nowMs - 60_000);
+    String here = "@" + MACHINE + ":";
     for (String state : List.of("claimed", "open", "stop", "refused")) {
       for (Request r : inState(state)) {
         String by = r.heldBy().orElse("");
-        int colon = by.indexOf(':');
-        if (colon > 0 && by.substring(0, colon).chars().allMatch(Character::isDigit)) {
-          long pid = Long.parseLong(by.substring(0, colon));
+        int at = by.indexOf(here);
+        if (at > 0 && by.substring(0, at).chars().allMatch(Character::isDigit)) {
+          long pid = Long.parseLong(by.substring(0, at));
           if (ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true)) {
             gone += update("DELETE FROM watches WHERE id = ?", r.id());
           }

@@ -210,7 +210,8 @@ class RecordingTest {
       SqliteRecordings.KeptFrame click = r.frames().get(r.frames().size() - 1);
       assertTrue(click.action().contains("\"kind\":\"click\""), click.action());
       List<String> kept = click.pageEvents();
-      int full = kept.indexOf("every complaint of the pages since the last frame, in full:");
+      int full =
+          kept.indexOf("every complaint the observations since the last frame counted, in full:");
       assertTrue(full > 0, "the complaints in full after what the model was told: " + kept);
       List<String> rest = kept.subList(full + 1, kept.size());
       for (int i = 1; i <= 7; i++) {

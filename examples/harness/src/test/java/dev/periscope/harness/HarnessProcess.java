@@ -22,7 +22,13 @@ public final class HarnessProcess {
           .toAbsolutePath()
           .normalize();
 
-  public record Result(int exitCode, String out, String err, Set<ProcessHandle> descendants) {}
+  /**
+   * A finished harness process: {@code descendants} every process it started, recorded while it
+   * ran, and {@code commands} the command of each as seen then (a process that has exited no longer
+   * says its command).
+   */
+  public record Result(
+      int exitCode, String out, String err, Set<ProcessHandle> descendants, Set<String> commands) {}
 
   private HarnessProcess() {}
 
@@ -100,17 +106,25 @@ public final class HarnessProcess {
     pb.redirectError(err.toFile());
     Process p = pb.start();
     Set<ProcessHandle> seen = ConcurrentHashMap.newKeySet();
+    Set<String> commands = ConcurrentHashMap.newKeySet();
     // Descendants are recorded while the harness lives: after it exits, orphans would no longer be
     // its children.
     while (!p.waitFor(20, TimeUnit.MILLISECONDS)) {
-      p.toHandle().descendants().forEach(seen::add);
+      p.toHandle()
+          .descendants()
+          .forEach(
+              d -> {
+                seen.add(d);
+                d.info().command().ifPresent(commands::add);
+              });
     }
     try {
       return new Result(
           p.exitValue(),
           java.nio.file.Files.readString(out, StandardCharsets.UTF_8),
           java.nio.file.Files.readString(err, StandardCharsets.UTF_8),
-          seen);
+          seen,
+          commands);
     } finally {
       java.nio.file.Files.deleteIfExists(out);
       java.nio.file.Files.deleteIfExists(err);

@@ -108,11 +108,9 @@ class DurableSessionsTest {
     var sessions = harness("sessions", "--profile", "p", "--project", project.toString());
     assertEquals(0, sessions.exitCode(), sessions.err());
     // An operator's command reads the plugin's records: it starts no driver and no browser.
-    List<String> started =
-        sessions.descendants().stream().map(p -> p.info().command().orElse("?")).toList();
     assertTrue(
-        started.stream().noneMatch(c -> c.contains("chromium") || c.endsWith("node")),
-        "harness sessions started " + started);
+        sessions.commands().stream().noneMatch(c -> c.contains("chromium") || c.endsWith("node")),
+        "harness sessions started " + sessions.commands());
     List<String> rows = sessions.out().lines().filter(l -> l.startsWith("agent-")).toList();
     assertEquals(2, rows.size(), sessions.out());
     String[] a = rows.get(0).split("\\s+");

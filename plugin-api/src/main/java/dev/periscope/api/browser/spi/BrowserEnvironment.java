@@ -117,11 +117,11 @@ public interface BrowserEnvironment extends AutoCloseable {
   }
 
   /**
-   * Every complaint of the environment's pages since the last call (console errors and warnings,
-   * uncaught errors, failed requests, one per line as observations list them, other tabs' marked),
-   * for the session's recording: in full, where an observation's page events count them and list
-   * the first few. Called in the recording's turn after an action. Since host API 2.13.0; the
-   * default has none, and the recording keeps what the observations listed.
+   * For the session's recording, every complaint (console errors and warnings, uncaught errors,
+   * failed requests, one per line, other tabs' marked) of the observations since the last call that
+   * counted them and listed only the first few: what the model was told of in part, in full. Called
+   * in the recording's turn after an action. Since host API 2.13.0; the default has none, and the
+   * recording keeps what the observations listed.
    */
   default java.util.List<String> recordingComplaints() {
     return java.util.List.of();
