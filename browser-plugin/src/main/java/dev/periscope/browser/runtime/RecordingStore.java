@@ -28,7 +28,45 @@ public interface RecordingStore {
       String observation,
       List<String> pageEvents,
       List<String> files,
-      byte[] image) {}
+      byte[] image) {
+    /** This frame with {@code image} (null: none). */
+    Frame withImage(byte[] image) {
+      return new Frame(
+          sessionId,
+          transitionId,
+          at,
+          generation,
+          action,
+          outcome,
+          errorCode,
+          durationMs,
+          url,
+          title,
+          observation,
+          pageEvents,
+          files,
+          image);
+    }
+
+    /** This frame with {@code events} as its page events. */
+    Frame withPageEvents(List<String> events) {
+      return new Frame(
+          sessionId,
+          transitionId,
+          at,
+          generation,
+          action,
+          outcome,
+          errorCode,
+          durationMs,
+          url,
+          title,
+          observation,
+          List.copyOf(events),
+          files,
+          image);
+    }
+  }
 
   /**
    * Keeps {@code frame}; then drops the session's oldest frames until it is within {@code

@@ -141,7 +141,7 @@ final class SessionRecorder implements AutoCloseable {
           } finally {
             environment.queue.exit();
           }
-          RecordingStore.Frame f = withImage(inFull(text, complaints, session), shot);
+          RecordingStore.Frame f = inFull(text, complaints, session).withImage(shot);
           submit("record transition " + t.id(), () -> store.add(f, settings.budgetBytes()));
           pending.decrementAndGet();
         };
@@ -166,39 +166,7 @@ final class SessionRecorder implements AutoCloseable {
     List<String> events = new java.util.ArrayList<>(f.pageEvents());
     events.add("every complaint the observations since the last frame counted, in full:");
     complaints.forEach(c -> events.add(redactions.text(session, c)));
-    return new RecordingStore.Frame(
-        f.sessionId(),
-        f.transitionId(),
-        f.at(),
-        f.generation(),
-        f.action(),
-        f.outcome(),
-        f.errorCode(),
-        f.durationMs(),
-        f.url(),
-        f.title(),
-        f.observation(),
-        List.copyOf(events),
-        f.files(),
-        f.image());
-  }
-
-  private static RecordingStore.Frame withImage(RecordingStore.Frame f, byte[] image) {
-    return new RecordingStore.Frame(
-        f.sessionId(),
-        f.transitionId(),
-        f.at(),
-        f.generation(),
-        f.action(),
-        f.outcome(),
-        f.errorCode(),
-        f.durationMs(),
-        f.url(),
-        f.title(),
-        f.observation(),
-        f.pageEvents(),
-        f.files(),
-        image);
+    return f.withPageEvents(events);
   }
 
   /**

@@ -222,6 +222,26 @@ class RecordingTest {
     }
   }
 
+  /**
+   * The login page's password field (CSS 20..420 x 140..172), inside its edges, is the mask's
+   * colour (as JPEG keeps it) in {@code frame}, at whatever scale of the 1280-pixel viewport.
+   */
+  private static void assertMasked(BufferedImage frame) {
+    double ratio = frame.getWidth() / 1280.0;
+    java.awt.Color mask = CredentialFields.mask();
+    for (int x = 28; x < 412; x += 12) {
+      for (int y = 146; y < 168; y += 5) {
+        java.awt.Color seen =
+            new java.awt.Color(frame.getRGB((int) (x * ratio), (int) (y * ratio)));
+        int off =
+            Math.abs(seen.getRed() - mask.getRed())
+                + Math.abs(seen.getGreen() - mask.getGreen())
+                + Math.abs(seen.getBlue() - mask.getBlue());
+        assertTrue(off < 40, "CSS pixel " + x + "," + y + " is " + seen + ", not the mask");
+      }
+    }
+  }
+
   @Test
   void aFieldThatReceivedASecretIsMaskedInItsFrames() throws Exception {
     try (LocalBrowser browser = browser("always", 16 * 1024 * 1024)) {
@@ -236,18 +256,7 @@ class RecordingTest {
           ImageIO.read(
               new ByteArrayInputStream(
                   attachments.open(filled.imageRef()).orElseThrow().content()));
-      // The field's box at half size (10..210 x 70..86): the mask's colour, as JPEG keeps it.
-      java.awt.Color mask = CredentialFields.mask();
-      for (int x = 14; x < 206; x += 7) {
-        for (int y = 73; y < 84; y += 3) {
-          java.awt.Color seen = new java.awt.Color(frame.getRGB(x, y));
-          int off =
-              Math.abs(seen.getRed() - mask.getRed())
-                  + Math.abs(seen.getGreen() - mask.getGreen())
-                  + Math.abs(seen.getBlue() - mask.getBlue());
-          assertTrue(off < 40, "pixel " + x + "," + y + " is " + seen + ", not the mask");
-        }
-      }
+      assertMasked(frame);
     }
   }
 
@@ -275,19 +284,7 @@ class RecordingTest {
         var f = frames.poll(20, java.util.concurrent.TimeUnit.SECONDS);
         assertNotNull(f, "no frame reached the watcher");
         BufferedImage frame = ImageIO.read(new ByteArrayInputStream(f.jpeg()));
-        double ratio = frame.getWidth() / 1280.0;
-        java.awt.Color mask = CredentialFields.mask();
-        for (int x = 28; x < 412; x += 12) {
-          for (int y = 146; y < 168; y += 5) {
-            java.awt.Color seen =
-                new java.awt.Color(frame.getRGB((int) (x * ratio), (int) (y * ratio)));
-            int off =
-                Math.abs(seen.getRed() - mask.getRed())
-                    + Math.abs(seen.getGreen() - mask.getGreen())
-                    + Math.abs(seen.getBlue() - mask.getBlue());
-            assertTrue(off < 40, "CSS pixel " + x + "," + y + " is " + seen + ", not the mask");
-          }
-        }
+        assertMasked(frame);
       }
     }
   }
