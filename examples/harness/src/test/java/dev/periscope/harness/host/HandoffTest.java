@@ -296,7 +296,15 @@ class HandoffTest {
       assertTrue(result.text().contains("Pay 10 EUR?"), "the dialog waits: " + result.text());
       ToolResult answered = call(host, "browser_dialog", Map.of("accept", true));
       assertTrue(answered.text().contains("Paid"), answered.text());
+      // The person's tab can come after the answer: its document commits only once the dialog
+      // that paused its opener's renderer is answered, and its event follows. Listing tabs is no
+      // action, so it never ends the person's claim on a tab that opens late.
       ToolResult tabs = call(host, "browser_tabs", Map.of("action", "list"));
+      deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+      while (!tabs.text().contains("2 open") && System.nanoTime() < deadline) {
+        Thread.sleep(200);
+        tabs = call(host, "browser_tabs", Map.of("action", "list"));
+      }
       assertTrue(
           tabs.text().contains("2 open"),
           "the person's tab was closed: "
