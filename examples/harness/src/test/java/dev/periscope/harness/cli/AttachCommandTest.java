@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.periscope.harness.HarnessProcess;
+import dev.periscope.harness.InstalledProfiles;
 import dev.periscope.harness.LoginSite;
 import dev.periscope.harness.TestProjects;
 import dev.periscope.harness.profile.HarnessHome;
-import dev.periscope.harness.profile.PluginInstaller;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -31,7 +31,7 @@ class AttachCommandTest {
 
   @BeforeEach
   void install() throws Exception {
-    PluginInstaller.add(new HarnessHome(home), "p", HarnessProcess.PACKAGE, false);
+    InstalledProfiles.install(new HarnessHome(home), "p");
   }
 
   private HarnessProcess.Result harness(String... args) throws Exception {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.periscope.harness.HarnessProcess;
+import dev.periscope.harness.InstalledProfiles;
 import dev.periscope.harness.TestProjects;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,11 +26,7 @@ class CredentialsCommandTest {
   @Test
   void storesListsAndRemovesWithoutEverShowingAValue() throws Exception {
     String canary = "canary-" + Long.toHexString(System.nanoTime());
-    assertEquals(
-        0,
-        HarnessProcess.run(
-                home, tmp, "plugin", "add", "--profile", "p", HarnessProcess.PACKAGE.toString())
-            .exitCode());
+    InstalledProfiles.install(home, "p");
     var set =
         HarnessProcess.run(
             home,
@@ -85,11 +82,7 @@ class CredentialsCommandTest {
 
   @Test
   void refusesAMalformedOriginInTheProjectFileNamingIt() throws Exception {
-    assertEquals(
-        0,
-        HarnessProcess.run(
-                home, tmp, "plugin", "add", "--profile", "p", HarnessProcess.PACKAGE.toString())
-            .exitCode());
+    InstalledProfiles.install(home, "p");
     TestProjects.project(
         project,
         TestProjects.LOOPBACK_ONLY

@@ -8,6 +8,7 @@ import dev.periscope.api.Cancellation;
 import dev.periscope.api.tool.ToolResult;
 import dev.periscope.harness.BrowserProcesses;
 import dev.periscope.harness.HarnessProcess;
+import dev.periscope.harness.InstalledProfiles;
 import dev.periscope.harness.LoginSite;
 import dev.periscope.harness.TestProjects;
 import dev.periscope.harness.host.Host;
@@ -32,11 +33,7 @@ class DoctorTest {
 
   @BeforeEach
   void install() throws Exception {
-    assertEquals(
-        0,
-        HarnessProcess.run(
-                home, tmp, "plugin", "add", "--profile", "p", HarnessProcess.PACKAGE.toString())
-            .exitCode());
+    InstalledProfiles.install(home, "p");
     TestProjects.project(project, TestProjects.LOOPBACK_ONLY);
   }
 

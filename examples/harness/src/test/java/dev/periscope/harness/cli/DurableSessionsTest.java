@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.periscope.harness.HarnessProcess;
+import dev.periscope.harness.InstalledProfiles;
 import dev.periscope.harness.LoginSite;
 import dev.periscope.harness.TestProjects;
 import java.io.BufferedReader;
@@ -75,8 +76,7 @@ class DurableSessionsTest {
   }
 
   private void install() throws Exception {
-    var add = harness("plugin", "add", "--profile", "p", HarnessProcess.PACKAGE.toString());
-    assertEquals(0, add.exitCode(), add.err());
+    InstalledProfiles.install(home, "p");
     TestProjects.project(project, TestProjects.LOOPBACK_ONLY);
   }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.periscope.harness.BrowserProcesses;
 import dev.periscope.harness.HarnessProcess;
+import dev.periscope.harness.InstalledProfiles;
 import dev.periscope.harness.LoginSite;
 import dev.periscope.harness.TestProjects;
 import dev.periscope.harness.mcp.McpConnection;
@@ -53,10 +54,7 @@ class HarnessFaultsTest {
 
   @BeforeEach
   void start() throws Exception {
-    var add =
-        HarnessProcess.run(
-            home, tmp, "plugin", "add", "--profile", "p", HarnessProcess.PACKAGE.toString());
-    assertEquals(0, add.exitCode(), add.err());
+    InstalledProfiles.install(home, "p");
     TestProjects.project(project, PROJECT);
     site =
         new LoginSite()

@@ -15,10 +15,10 @@ import com.sun.net.httpserver.HttpServer;
 import dev.periscope.api.Cancellation;
 import dev.periscope.api.tool.ToolResult;
 import dev.periscope.harness.HarnessProcess;
+import dev.periscope.harness.InstalledProfiles;
 import dev.periscope.harness.TestProjects;
 import dev.periscope.harness.host.Host;
 import dev.periscope.harness.profile.HarnessHome;
-import dev.periscope.harness.profile.PluginInstaller;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -104,7 +104,7 @@ class WatchCommandTest {
   @BeforeEach
   void install() throws Exception {
     home = new HarnessHome(homeDir);
-    PluginInstaller.add(home, "p", HarnessProcess.PACKAGE, false);
+    InstalledProfiles.install(home, "p");
     TestProjects.project(projectDir, TestProjects.LOOPBACK_ONLY);
   }
 

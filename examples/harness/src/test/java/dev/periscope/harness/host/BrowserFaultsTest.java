@@ -8,11 +8,10 @@ import dev.periscope.api.Cancellation;
 import dev.periscope.api.tool.ToolResult;
 import dev.periscope.harness.BrowserProcesses;
 import dev.periscope.harness.FaultPages;
-import dev.periscope.harness.HarnessProcess;
+import dev.periscope.harness.InstalledProfiles;
 import dev.periscope.harness.LoginSite;
 import dev.periscope.harness.TestProjects;
 import dev.periscope.harness.profile.HarnessHome;
-import dev.periscope.harness.profile.PluginInstaller;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
@@ -68,7 +67,7 @@ class BrowserFaultsTest {
   void start() throws Exception {
     site = FaultPages.addTo(new LoginSite(), released);
     home = new HarnessHome(homeDir);
-    PluginInstaller.add(home, "p", HarnessProcess.PACKAGE, false);
+    InstalledProfiles.install(home, "p");
     TestProjects.project(projectDir, PROJECT);
     host = Host.start(home, "p", projectDir, Host.Options.defaults());
   }

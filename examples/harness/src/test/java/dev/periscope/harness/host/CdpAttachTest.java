@@ -7,11 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.periscope.api.Cancellation;
 import dev.periscope.api.tool.ToolResult;
 import dev.periscope.harness.HarnessProcess;
+import dev.periscope.harness.InstalledProfiles;
 import dev.periscope.harness.LoginSite;
 import dev.periscope.harness.TestProjects;
 import dev.periscope.harness.UserChromium;
 import dev.periscope.harness.profile.HarnessHome;
-import dev.periscope.harness.profile.PluginInstaller;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -51,7 +51,7 @@ class CdpAttachTest {
 
   private HarnessHome installed() throws Exception {
     HarnessHome home = new HarnessHome(homeDir);
-    PluginInstaller.add(home, "p", HarnessProcess.PACKAGE, true);
+    InstalledProfiles.install(home, "p");
     TestProjects.project(
         projectDir,
         """

@@ -8,10 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.sun.net.httpserver.HttpServer;
 import dev.periscope.api.Cancellation;
 import dev.periscope.api.tool.ToolResult;
-import dev.periscope.harness.HarnessProcess;
+import dev.periscope.harness.InstalledProfiles;
 import dev.periscope.harness.TestProjects;
 import dev.periscope.harness.profile.HarnessHome;
-import dev.periscope.harness.profile.PluginInstaller;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -82,7 +81,7 @@ class ConcurrentAgentsTest {
     server.setExecutor(Executors.newCachedThreadPool());
     server.start();
     HarnessHome home = new HarnessHome(homeDir);
-    PluginInstaller.add(home, "p", HarnessProcess.PACKAGE, false);
+    InstalledProfiles.install(home, "p");
     TestProjects.project(projectDir, TestProjects.LOOPBACK_ONLY);
     host = Host.start(home, "p", projectDir, Host.Options.defaults());
   }

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.periscope.api.Cancellation;
 import dev.periscope.api.tool.ToolResult;
-import dev.periscope.harness.HarnessProcess;
+import dev.periscope.harness.InstalledProfiles;
 import dev.periscope.harness.TestProjects;
 import dev.periscope.harness.profile.HarnessHome;
 import dev.periscope.harness.profile.PluginInstaller;
@@ -118,7 +118,7 @@ import dev.periscope.api.browser.spi.*;
   @BeforeEach
   void install() throws Exception {
     home = new HarnessHome(homeDir);
-    PluginInstaller.add(home, "p", HarnessProcess.PACKAGE, false);
+    InstalledProfiles.install(home, "p");
     Path stub =
         new TestPackage()
             .descriptor(DESCRIPTOR)

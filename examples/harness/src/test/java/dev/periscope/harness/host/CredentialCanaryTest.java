@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.periscope.harness.HarnessProcess;
+import dev.periscope.harness.InstalledProfiles;
 import dev.periscope.harness.TestProjects;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
@@ -181,10 +182,7 @@ public class CredentialCanaryTest {
   }
 
   private void install(Path at, Path tmp) throws Exception {
-    var add =
-        harness(
-            at, tmp, null, "plugin", "add", "--profile", "p", HarnessProcess.PACKAGE.toString());
-    assertEquals(0, add.exitCode(), add.err());
+    InstalledProfiles.install(at, "p");
     var set =
         harness(
             at,

@@ -8,7 +8,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.periscope.api.Cancellation;
 import dev.periscope.api.tool.ToolResult;
 import dev.periscope.credentials.CredentialStore;
-import dev.periscope.harness.HarnessProcess;
+import dev.periscope.harness.InstalledProfiles;
 import dev.periscope.harness.LoginSite;
 import dev.periscope.harness.SeleniumGrid;
 import dev.periscope.harness.TestProjects;
@@ -132,7 +132,7 @@ class GridProviderTest {
       throws Exception {
     HarnessHome home = new HarnessHome(homeDir);
     // A test may start a second host in the same home: the package is installed again.
-    PluginInstaller.add(home, "p", HarnessProcess.PACKAGE, true);
+    InstalledProfiles.install(home, "p");
     installed.accept(home);
     TestProjects.project(
         projectDir,

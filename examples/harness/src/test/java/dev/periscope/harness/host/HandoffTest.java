@@ -14,10 +14,9 @@ import com.sun.net.httpserver.HttpServer;
 import dev.periscope.api.Cancellation;
 import dev.periscope.api.tool.ToolResult;
 import dev.periscope.attachments.FileAttachmentService;
-import dev.periscope.harness.HarnessProcess;
+import dev.periscope.harness.InstalledProfiles;
 import dev.periscope.harness.TestProjects;
 import dev.periscope.harness.profile.HarnessHome;
-import dev.periscope.harness.profile.PluginInstaller;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -116,7 +115,7 @@ class HandoffTest {
   @BeforeEach
   void install() throws Exception {
     home = new HarnessHome(homeDir);
-    PluginInstaller.add(home, "p", HarnessProcess.PACKAGE, false);
+    InstalledProfiles.install(home, "p");
     TestProjects.project(projectDir, TestProjects.LOOPBACK_ONLY);
   }
 

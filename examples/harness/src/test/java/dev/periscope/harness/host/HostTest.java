@@ -14,6 +14,7 @@ import dev.periscope.api.tool.ToolDescriptor;
 import dev.periscope.api.tool.ToolResult;
 import dev.periscope.harness.HarnessException;
 import dev.periscope.harness.HarnessProcess;
+import dev.periscope.harness.InstalledProfiles;
 import dev.periscope.harness.TestProjects;
 import dev.periscope.harness.demo.DemoSite;
 import dev.periscope.harness.profile.HarnessHome;
@@ -45,7 +46,7 @@ public class HostTest {
   @BeforeEach
   void install() throws Exception {
     home = new HarnessHome(homeDir);
-    PluginInstaller.add(home, "p", HarnessProcess.PACKAGE, false);
+    InstalledProfiles.install(home, "p");
     TestProjects.project(projectDir, TestProjects.LOOPBACK_ONLY);
     processesBefore = descendants();
   }

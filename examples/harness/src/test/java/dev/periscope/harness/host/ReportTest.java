@@ -13,9 +13,9 @@ import com.sun.net.httpserver.HttpServer;
 import dev.periscope.api.Cancellation;
 import dev.periscope.api.tool.ToolResult;
 import dev.periscope.harness.HarnessProcess;
+import dev.periscope.harness.InstalledProfiles;
 import dev.periscope.harness.TestProjects;
 import dev.periscope.harness.profile.HarnessHome;
-import dev.periscope.harness.profile.PluginInstaller;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -123,7 +123,7 @@ class ReportTest {
   void aSessionsReportOpensWithoutNetworkShowsItsTimelineAndImagesAndHoldsNoSecret()
       throws Exception {
     HarnessHome home = new HarnessHome(homeDir);
-    PluginInstaller.add(home, "p", HarnessProcess.PACKAGE, false);
+    InstalledProfiles.install(home, "p");
     Path tmp = Files.createDirectories(homeDir.resolve("tmp"));
     var set =
         HarnessProcess.run(
@@ -260,7 +260,7 @@ class ReportTest {
   @Test
   void aRecordingOverItsBudgetAndASessionWithNoRecordingEachSaySo() throws Exception {
     HarnessHome home = new HarnessHome(homeDir);
-    PluginInstaller.add(home, "p", HarnessProcess.PACKAGE, false);
+    InstalledProfiles.install(home, "p");
     TestProjects.project(
         project, PLUGIN + "    recording: {mode: on-failure, budgetBytes: 65536}\n");
     try (Host host = Host.start(home, "p", project, Host.Options.defaults())) {

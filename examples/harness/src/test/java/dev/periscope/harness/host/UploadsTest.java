@@ -6,10 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.sun.net.httpserver.HttpServer;
 import dev.periscope.api.Cancellation;
 import dev.periscope.api.tool.ToolResult;
-import dev.periscope.harness.HarnessProcess;
+import dev.periscope.harness.InstalledProfiles;
 import dev.periscope.harness.TestProjects;
 import dev.periscope.harness.profile.HarnessHome;
-import dev.periscope.harness.profile.PluginInstaller;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -94,7 +93,7 @@ class UploadsTest {
   @BeforeEach
   void install() throws Exception {
     home = new HarnessHome(homeDir);
-    PluginInstaller.add(home, "p", HarnessProcess.PACKAGE, false);
+    InstalledProfiles.install(home, "p");
   }
 
   static ToolResult call(Host host, String agent, String tool, Map<String, Object> args) {

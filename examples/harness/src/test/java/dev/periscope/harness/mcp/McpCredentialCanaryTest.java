@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import dev.periscope.harness.HarnessProcess;
+import dev.periscope.harness.InstalledProfiles;
 import dev.periscope.harness.TestProjects;
 import dev.periscope.harness.host.CredentialCanaryTest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -79,10 +80,7 @@ class McpCredentialCanaryTest {
   private Path install(String approvalRules, String browserSettings) throws Exception {
     posted.clear();
     Path tmp = Files.createDirectories(home.resolve("tmp"));
-    var add =
-        HarnessProcess.run(
-            home, tmp, "plugin", "add", "--profile", "p", HarnessProcess.PACKAGE.toString());
-    assertEquals(0, add.exitCode(), add.err());
+    InstalledProfiles.install(home, "p");
     var set =
         HarnessProcess.run(
             home,

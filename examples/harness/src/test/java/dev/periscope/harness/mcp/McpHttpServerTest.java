@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.periscope.harness.HarnessProcess;
+import dev.periscope.harness.InstalledProfiles;
 import dev.periscope.harness.LoginSite;
 import dev.periscope.harness.TestProjects;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -48,10 +48,7 @@ class McpHttpServerTest {
   }
 
   private McpHttpProcess serve(String... args) throws Exception {
-    var add =
-        HarnessProcess.run(
-            home, tmp, "plugin", "add", "--profile", "p", HarnessProcess.PACKAGE.toString());
-    assertEquals(0, add.exitCode(), add.err());
+    InstalledProfiles.install(home, "p");
     TestProjects.project(project, TestProjects.LOOPBACK_ONLY);
     return new McpHttpProcess(home, tmp, project, Map.of(), args);
   }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.periscope.harness.HarnessProcess;
+import dev.periscope.harness.InstalledProfiles;
 import dev.periscope.harness.LoginSite;
 import dev.periscope.harness.TestProjects;
 import dev.periscope.harness.host.HostTest;
@@ -31,10 +32,7 @@ class McpProtocolTest {
 
   @BeforeEach
   void install() throws Exception {
-    var add =
-        HarnessProcess.run(
-            home, tmp, "plugin", "add", "--profile", "p", HarnessProcess.PACKAGE.toString());
-    assertEquals(0, add.exitCode(), add.err());
+    InstalledProfiles.install(home, "p");
     TestProjects.project(project, TestProjects.LOOPBACK_ONLY);
   }
 

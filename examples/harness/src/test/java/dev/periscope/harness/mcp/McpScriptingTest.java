@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.periscope.harness.HarnessProcess;
+import dev.periscope.harness.InstalledProfiles;
 import dev.periscope.harness.TestProjects;
 import dev.periscope.harness.host.CredentialCanaryTest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -82,10 +82,7 @@ class McpScriptingTest {
 
   private Path install(String rules, String scripting) throws Exception {
     Path tmp = Files.createDirectories(home.resolve("tmp"));
-    var add =
-        HarnessProcess.run(
-            home, tmp, "plugin", "add", "--profile", "p", HarnessProcess.PACKAGE.toString());
-    assertEquals(0, add.exitCode(), add.err());
+    InstalledProfiles.install(home, "p");
     TestProjects.project(
         project,
         """

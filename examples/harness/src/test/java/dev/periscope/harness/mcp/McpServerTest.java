@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.periscope.harness.HarnessProcess;
+import dev.periscope.harness.InstalledProfiles;
 import dev.periscope.harness.LoginSite;
 import dev.periscope.harness.TestProjects;
 import io.modelcontextprotocol.spec.McpError;
@@ -49,10 +50,7 @@ class McpServerTest {
   }
 
   private void install() throws Exception {
-    var add =
-        HarnessProcess.run(
-            home, tmp, "plugin", "add", "--profile", "p", HarnessProcess.PACKAGE.toString());
-    assertEquals(0, add.exitCode(), add.err());
+    InstalledProfiles.install(home, "p");
     TestProjects.project(project, TestProjects.LOOPBACK_ONLY);
   }
 
