@@ -116,7 +116,7 @@ public final class PlaywrightProvider implements CheckpointingProvider {
     this.settings = settings;
     this.resolver = resolver;
     this.upstream = upstream;
-    this.chromium = Executables.chromium(settings.chromiumExecutable());
+    this.chromium = Executables.chromium(settings.chromiumExecutable(), settings.headless());
     this.node = Executables.node(settings.nodeExecutable());
     this.checkpoints = checkpointDirectory.map(CheckpointFiles::new);
     this.source =

@@ -108,7 +108,10 @@ class CdpProviderTest {
     List<String> command =
         new ArrayList<>(
             List.of(
-                Executables.chromium(java.util.Optional.empty()).path().orElseThrow().toString(),
+                Executables.chromium(java.util.Optional.empty(), false)
+                    .path()
+                    .orElseThrow()
+                    .toString(),
                 "--headless",
                 "--remote-debugging-address=127.0.0.1",
                 "--remote-debugging-port=0",

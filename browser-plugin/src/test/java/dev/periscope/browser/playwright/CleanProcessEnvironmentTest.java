@@ -140,7 +140,8 @@ class CleanProcessEnvironmentTest {
         Map<String, String> environ = variables(raw);
         if (environ == null) {
           // A child of Chromium's zygote writes its long title over the memory its environment
-          // was first in, which is what /proc shows: its variables are the zygote's, read there.
+          // was first in, which is what /proc shows: its variables are the zygote's, read there
+          // (the headless shell's zygotes themselves clear it: theirs are the browser's).
           continue;
         }
         chromiums += isDriver ? 0 : 1;
@@ -255,7 +256,9 @@ class CleanProcessEnvironmentTest {
       }
       vars.put(m.group(1), m.group(2));
     }
-    return vars;
+    // The headless shell's zygotes clear the memory their environment was first in when they
+    // write their title there: nothing left to read.
+    return vars.isEmpty() ? null : vars;
   }
 
   private static String cmdline(long pid) {

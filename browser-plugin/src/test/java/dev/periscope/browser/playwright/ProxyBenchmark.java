@@ -94,7 +94,7 @@ public final class ProxyBenchmark {
               .launch(
                   new BrowserType.LaunchOptions()
                       .setExecutablePath(
-                          Executables.chromium(Optional.empty()).path().orElseThrow())
+                          Executables.chromium(Optional.empty(), true).path().orElseThrow())
                       .setArgs(launchArgs));
       BrowserContext direct = browser.newContext();
       // As the provider does it: the proxy without Playwright credentials, taught to the context by
