@@ -18,7 +18,9 @@ import java.util.concurrent.Executors;
 
 /**
  * Plain Playwright on the system Chromium, the baseline benchmarks and corpus tests measure
- * against, and the loopback server of static pages they both load.
+ * against, and the loopback server of static pages they both load. It runs the Chromium the
+ * provider runs headless ({@link Executables#chromium}: the headless shell when it is installed, as
+ * Playwright itself does), so that both sides of a comparison drive the same browser.
  */
 final class RawPlaywright {
   private RawPlaywright() {}
@@ -31,9 +33,13 @@ final class RawPlaywright {
     return Playwright.create(new Playwright.CreateOptions().setEnv(DRIVER_ENV));
   }
 
+  /** The Chromium the provider runs headless. */
+  static final Path CHROMIUM =
+      Executables.chromium(java.util.Optional.empty(), true).path().orElseThrow();
+
   static BrowserType.LaunchOptions launchOptions() {
     return new BrowserType.LaunchOptions()
-        .setExecutablePath(Path.of("/usr/bin/chromium"))
+        .setExecutablePath(CHROMIUM)
         .setArgs(
             List.of(
                 "--no-sandbox",

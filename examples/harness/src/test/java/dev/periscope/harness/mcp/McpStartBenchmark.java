@@ -32,6 +32,16 @@ import java.util.Map;
  * <p>Arguments: the repository root, the directory Playwright MCP is installed in, the rounds.
  */
 public final class McpStartBenchmark {
+  /**
+   * The Chromium both sides run: the plugin runs Chromium's headless shell when it is installed
+   * (Playwright's own headless browser), so Playwright MCP is given the same one.
+   */
+  static final String CHROMIUM =
+      java.nio.file.Files.isExecutable(
+              java.nio.file.Path.of("/usr/lib/chromium/chromium-headless-shell"))
+          ? "/usr/lib/chromium/chromium-headless-shell"
+          : "/usr/bin/chromium";
+
   public static void main(String[] args) throws Exception {
     Path root = Path.of(args[0]).toAbsolutePath();
     Path playwrightMcp = Path.of(args[1]).toAbsolutePath();
@@ -74,7 +84,7 @@ public final class McpStartBenchmark {
                   "--isolated",
                   "--no-sandbox",
                   "--executable-path",
-                  "/usr/bin/chromium")
+                  CHROMIUM)
               .env(env)
               .build();
       // One unmeasured start of each: the build check, the npm cache and the page cache are warm.
