@@ -193,6 +193,16 @@ class CommandLineTest {
     assertEquals(0, r.exitCode(), r.out() + r.err());
     assertTrue(r.out().contains("[ok  ] chromium"), r.out());
     assertTrue(r.out().contains(", starts headless in "), r.out());
+    // Chromium's headless shell, which runs the headless browsers when it is installed (./test
+    // installs it where apt-get can), is checked as well.
+    assertTrue(
+        java.nio.file.Files.isExecutable(
+                java.nio.file.Path.of("/usr/lib/chromium/chromium-headless-shell"))
+            ? r.out()
+                .contains(
+                    "[ok  ] headless shell    /usr/lib/chromium/chromium-headless-shell (Chromium ")
+            : r.out().contains("[info] headless shell    not installed: headless browsers run "),
+        r.out());
     assertTrue(r.out().contains("[ok  ] node.js"), r.out());
     assertTrue(
         r.out().contains("[ok  ] p/browser         browser 0.1.0 verified, sha256 "), r.out());
