@@ -12,10 +12,11 @@ import { chromium } from 'playwright-core';
 
 const PAGE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'main', 'js', 'page');
 
-// PERISCOPE_CHROMIUM, else the first Chromium on the usual paths (scripts/ensure-browser installs Debian's).
+// PERISCOPE_CHROMIUM, else the Chromium the plugin runs headless: its headless shell's binary when it is installed,
+// else the first browser on the usual paths (scripts/ensure-browser installs Debian's).
 const executable = () => {
-  const found = [process.env.PERISCOPE_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser',
-    '/usr/bin/google-chrome'].find((p) => p && existsSync(p));
+  const found = [process.env.PERISCOPE_CHROMIUM, '/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium',
+    '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => p && existsSync(p));
   if (!found) throw new Error('no Chromium: set PERISCOPE_CHROMIUM or run scripts/ensure-browser');
   return found;
 };

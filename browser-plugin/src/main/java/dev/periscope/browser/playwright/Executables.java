@@ -34,8 +34,8 @@ final class Executables {
   }
 
   /**
-   * The same, looking first at {@code shellBinaries} (for a headless browser), then in the
-   * directories of {@code pathVariable} (a PATH value), in order.
+   * The same, looking first at {@code shellBinaries} (for a headless browser), then for the browser
+   * in the directories of {@code pathVariable} (a PATH value), in order.
    */
   static Lookup chromium(
       Optional<String> configured,
@@ -49,21 +49,18 @@ final class Executables {
         }
       }
     }
-    List<String> names = new java.util.ArrayList<>();
-    if (headless) {
-      names.add(HEADLESS_SHELL);
-    }
-    names.addAll(List.of("chromium", "chromium-browser", "google-chrome"));
-    return find(configured, names, "Chromium", CHROMIUM_REMEDY, pathVariable);
+    return find(
+        configured,
+        List.of("chromium", "chromium-browser", "google-chrome"),
+        "Chromium",
+        CHROMIUM_REMEDY,
+        pathVariable);
   }
 
-  /** The name of Chromium's headless shell on the PATH, as Debian installs it. */
-  static final String HEADLESS_SHELL = "chromium-headless-shell";
-
   /**
-   * The headless shell's own binary where Debian puts it: its {@code /usr/bin} launcher runs it
-   * without {@code exec}, so the process Playwright starts would be a shell, not the browser whose
-   * exit and pid the provider watches.
+   * The headless shell's own binary where Debian puts it. Only the binary: its {@code /usr/bin}
+   * launcher runs it without {@code exec}, so the process Playwright starts would be a shell, not
+   * the browser whose exit and pid the provider watches.
    */
   static final List<Path> HEADLESS_SHELL_BINARIES =
       List.of(Path.of("/usr/lib/chromium/chromium-headless-shell"));

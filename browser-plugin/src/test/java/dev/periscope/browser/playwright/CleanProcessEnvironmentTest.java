@@ -121,6 +121,7 @@ class CleanProcessEnvironmentTest {
       int renderers = 0;
       List<String> problems = new ArrayList<>();
       int chromiums = 0;
+      int browsers = 0;
       Set<String> seen = new java.util.TreeSet<>();
       for (ProcessHandle p : started) {
         String raw = environ(p.pid());
@@ -138,10 +139,15 @@ class CleanProcessEnvironmentTest {
           }
         }
         Map<String, String> environ = variables(raw);
+        if (environ != null && environ.isEmpty() && cmdline.contains("--type=zygote")) {
+          // The headless shell's zygotes clear the memory their environment was first in when
+          // they write their title there: nothing left to read (their children's are read).
+          environ = null;
+        }
+        browsers += !isDriver && !cmdline.contains("--type=") && environ != null ? 1 : 0;
         if (environ == null) {
           // A child of Chromium's zygote writes its long title over the memory its environment
-          // was first in, which is what /proc shows: its variables are the zygote's, read there
-          // (the headless shell's zygotes themselves clear it: theirs are the browser's).
+          // was first in, which is what /proc shows: its variables are the zygote's, read there.
           continue;
         }
         chromiums += isDriver ? 0 : 1;
@@ -170,6 +176,7 @@ class CleanProcessEnvironmentTest {
       assertEquals(1, driver, "the lane's one driver among " + started.size() + " processes");
       assertTrue(renderers > 0, "no renderer among the processes read");
       assertTrue(chromiums > 0, "no Chromium process whose variables could be read");
+      assertEquals(1, browsers, "the browser process itself, read");
       System.out.println("the variables of the lane's processes: " + seen);
       assertTrue(problems.isEmpty(), String.join("\n", problems));
       Path tmp = Path.of(System.getProperty("java.io.tmpdir")).toRealPath();
@@ -256,9 +263,7 @@ class CleanProcessEnvironmentTest {
       }
       vars.put(m.group(1), m.group(2));
     }
-    // The headless shell's zygotes clear the memory their environment was first in when they
-    // write their title there: nothing left to read.
-    return vars.isEmpty() ? null : vars;
+    return vars;
   }
 
   private static String cmdline(long pid) {

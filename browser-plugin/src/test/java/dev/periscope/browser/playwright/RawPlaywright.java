@@ -34,12 +34,14 @@ final class RawPlaywright {
   }
 
   /** The Chromium the provider runs headless. */
-  static final Path CHROMIUM =
-      Executables.chromium(java.util.Optional.empty(), true).path().orElseThrow();
+  static Path chromium() {
+    Executables.Lookup found = Executables.chromium(java.util.Optional.empty(), true);
+    return found.path().orElseThrow(() -> new IllegalStateException(found.reason()));
+  }
 
   static BrowserType.LaunchOptions launchOptions() {
     return new BrowserType.LaunchOptions()
-        .setExecutablePath(CHROMIUM)
+        .setExecutablePath(chromium())
         .setArgs(
             List.of(
                 "--no-sandbox",

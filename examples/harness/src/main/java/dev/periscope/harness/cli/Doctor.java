@@ -292,7 +292,11 @@ final class Doctor implements Callable<Integer> {
     }
   }
 
-  /** Chromium is there, and starts headless (it renders an empty page and exits). */
+  /**
+   * Chromium is there, and starts headless (it renders an empty page and exits); so does Chromium's
+   * headless shell, which the browser plugin runs for headless browsers when it is installed (its
+   * own binary, as the plugin looks for it: Debian's launcher on the PATH does not exec it).
+   */
   private void checkChromium() {
     Optional<Path> chromium =
         Stream.of("chromium", "chromium-browser", "google-chrome")
@@ -305,28 +309,23 @@ final class Doctor implements Callable<Integer> {
           false,
           "not found on the PATH (chromium, chromium-browser, google-chrome)",
           "apt-get install -y chromium");
-      return;
+    } else {
+      checkStarts("chromium", chromium.get(), "");
     }
-    checkStarts("chromium", chromium.get(), "");
-    // What the browser plugin runs for a headless browser when it is installed: its own binary
-    // (Debian's launcher on the PATH does not exec it), else the launcher.
-    Optional<Path> shell =
-        Optional.of(Path.of("/usr/lib/chromium/chromium-headless-shell"))
-            .filter(Files::isExecutable)
-            .or(() -> onPath("chromium-headless-shell"));
-    if (shell.isEmpty()) {
+    Path shell = Path.of("/usr/lib/chromium/chromium-headless-shell");
+    if (Files.isExecutable(shell)) {
+      checkStarts("headless shell", shell, ", runs the headless browsers");
+    } else {
       checks.add(
           new Check(
               "headless shell",
               Level.INFO,
               "not installed: headless browsers run "
-                  + chromium.get()
+                  + chromium.map(Path::toString).orElse("the browser")
                   + " (apt-get install -y chromium-headless-shell runs them on about half the CPU"
                   + " per page)",
               null));
-      return;
     }
-    checkStarts("headless shell", shell.get(), ", runs the headless browsers");
   }
 
   /**

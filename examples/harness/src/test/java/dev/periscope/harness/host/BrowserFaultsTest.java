@@ -20,7 +20,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.BooleanSupplier;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -140,19 +139,32 @@ class BrowserFaultsTest {
     assertNextCallGoesOnLoggedIn("agent", "renderer crashed");
   }
 
-  /** Where Debian's Chromium keeps crash reports unless told otherwise. */
-  private static final Path CRASH_REPORTS =
-      Path.of(System.getProperty("user.home"), ".config", "chromium", "Crash Reports");
+  /**
+   * Where a Chromium keeps crash reports in a home unless told otherwise: Debian's browser in
+   * {@code .config/chromium/Crash Reports}, a Crashpad database or minidumps elsewhere under {@code
+   * .config} and {@code .cache} (the headless shell's, were it to use the home).
+   */
+  private static final Path CRASH_REPORTS = Path.of(System.getProperty("user.home"));
 
   private static Set<Path> crashReports() throws java.io.IOException {
-    if (!java.nio.file.Files.isDirectory(CRASH_REPORTS)) {
-      return Set.of();
+    Set<Path> found = new java.util.HashSet<>();
+    for (String dir : List.of(".config", ".cache")) {
+      Path root = CRASH_REPORTS.resolve(dir);
+      if (!java.nio.file.Files.isDirectory(root)) {
+        continue;
+      }
+      try (var files = java.nio.file.Files.walk(root, 6)) {
+        files
+            .filter(java.nio.file.Files::isRegularFile)
+            .filter(
+                f ->
+                    f.toString().endsWith(".dmp")
+                        || f.toString().contains("Crash Reports")
+                        || f.toString().contains("Crashpad"))
+            .forEach(found::add);
+      }
     }
-    try (var files = java.nio.file.Files.walk(CRASH_REPORTS)) {
-      return files
-          .filter(f -> f.toString().endsWith(".dmp") || f.toString().endsWith(".meta"))
-          .collect(Collectors.toSet());
-    }
+    return found;
   }
 
   @Test
