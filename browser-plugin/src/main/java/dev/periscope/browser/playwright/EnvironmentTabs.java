@@ -277,13 +277,26 @@ final class EnvironmentTabs implements ActionStage {
     taken.addAll(current.console.take());
     taken.addAll(events);
     events.clear();
+    addOtherTabs(
+        taken,
+        t -> {
+          List<String> lines = new ArrayList<>(t.guards.takePageEvents());
+          lines.addAll(t.console.take());
+          return lines;
+        });
+    return taken;
+  }
+
+  /**
+   * Adds each tab's {@code lines} but the current one's to {@code taken}, marked with its number.
+   */
+  private void addOtherTabs(
+      List<String> taken, java.util.function.Function<Tab, List<String>> lines) {
     for (Tab t : open) {
       if (t != current) {
-        t.guards.takePageEvents().forEach(line -> taken.add("tab " + t.id + ": " + line));
-        t.console.take().forEach(line -> taken.add("tab " + t.id + ": " + line));
+        lines.apply(t).forEach(line -> taken.add("tab " + t.id + ": " + line));
       }
     }
-    return taken;
   }
 
   /**
@@ -292,11 +305,7 @@ final class EnvironmentTabs implements ActionStage {
    */
   List<String> takeRecordedComplaints() {
     List<String> taken = new ArrayList<>(current.console.takeRecorded());
-    for (Tab t : open) {
-      if (t != current) {
-        t.console.takeRecorded().forEach(line -> taken.add("tab " + t.id + ": " + line));
-      }
-    }
+    addOtherTabs(taken, t -> t.console.takeRecorded());
     return taken;
   }
 

@@ -95,6 +95,12 @@ class RecordingTest {
     return new BrowserSessionId(recent.get(recent.size() - 1).sessionId());
   }
 
+  /** The live view of the browser of the session that acted last, as a watch reaches it. */
+  private static dev.periscope.api.browser.spi.LiveViewEnvironment watched(LocalBrowser browser) {
+    return (dev.periscope.api.browser.spi.LiveViewEnvironment)
+        browser.runtime().watchable().running(session(browser).value()).orElseThrow().environment();
+  }
+
   private SqliteRecordings.Recording recording(LocalBrowser browser, BrowserSessionId id) {
     browser.runtime().flushRecordings();
     return recordings.recording(id).orElseThrow(() -> new AssertionError("no recording of " + id));
@@ -267,14 +273,7 @@ class RecordingTest {
       Map<String, Object> args = new HashMap<>(LocalBrowser.target(page, "Password"));
       args.put("value", ConsoleEventsTest.PASSWORD);
       assertFalse(browser.call("watched", "browser_fill", args).isError());
-      var live =
-          (dev.periscope.api.browser.spi.LiveViewEnvironment)
-              browser
-                  .runtime()
-                  .watchable()
-                  .running(session(browser).value())
-                  .orElseThrow()
-                  .environment();
+      var live = watched(browser);
       var frames =
           new java.util.concurrent.LinkedBlockingQueue<
               dev.periscope.api.browser.spi.LiveViewEnvironment.Frame>();
@@ -293,14 +292,7 @@ class RecordingTest {
   void aWatchFollowsTheAgentToTheTabItOpened() throws Exception {
     try (LocalBrowser browser = browser("off", 16 * 1024 * 1024)) {
       browser.open("follow", "/quiet", "summary");
-      var live =
-          (dev.periscope.api.browser.spi.LiveViewEnvironment)
-              browser
-                  .runtime()
-                  .watchable()
-                  .running(session(browser).value())
-                  .orElseThrow()
-                  .environment();
+      var live = watched(browser);
       var colours = new java.util.concurrent.LinkedBlockingQueue<String>();
       try (AutoCloseable cast =
           live.watch(
