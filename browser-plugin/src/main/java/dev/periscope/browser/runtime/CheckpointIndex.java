@@ -19,9 +19,36 @@ import java.util.concurrent.ConcurrentHashMap;
  * checkpoints} table.
  */
 public interface CheckpointIndex {
-  /** One session's checkpoint. */
+  /**
+   * One session's checkpoint, with the secrets that had gone into its pages by then: the page's
+   * saved data may hold them, so a browser restored from it is guarded for them from its start.
+   */
   record Entry(
-      BrowserSessionId sessionId, CheckpointRef checkpoint, int generation, Instant createdAt) {}
+      BrowserSessionId sessionId,
+      CheckpointRef checkpoint,
+      int generation,
+      Instant createdAt,
+      List<FilledSecret> secrets) {
+    public Entry {
+      secrets = List.copyOf(secrets);
+    }
+
+    /** An entry of a session no secret went into. */
+    public Entry(
+        BrowserSessionId sessionId, CheckpointRef checkpoint, int generation, Instant createdAt) {
+      this(sessionId, checkpoint, generation, createdAt, List.of());
+    }
+  }
+
+  /**
+   * A secret that went into a session's pages: its reference (a credential's, or {@code
+   * typed-password} for a password the model typed) and the origins it may go to; never its value.
+   */
+  record FilledSecret(String ref, List<String> origins) {
+    public FilledSecret {
+      origins = List.copyOf(origins);
+    }
+  }
 
   Optional<Entry> find(BrowserSessionId sessionId);
 

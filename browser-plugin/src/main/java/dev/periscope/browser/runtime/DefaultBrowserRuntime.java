@@ -92,7 +92,13 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     this.credentials = credentials;
     this.handoffs = handoffs;
     this.transitions = new TransitionRecords(settings.maxTransitionsInMemory(), transitionLog);
-    this.opener = new EnvironmentOpener(checkpoints, closings, settings, watchdog);
+    this.opener =
+        new EnvironmentOpener(
+            checkpoints,
+            closings,
+            settings,
+            watchdog,
+            session -> redactions.guarding(session).map(SecretEgress::filled).orElse(List.of()));
     this.actionCheckpoints = new ActionCheckpoints(opener, this::prune);
     this.faults = new EnvironmentFaults(transitions, openers, settings.cleanupTimeoutMs());
   }
@@ -365,7 +371,11 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
       }
       faults.opened(environment, startedAt, start);
       // A session whose secrets went into a page: its new browser (after a fault, a release, a
-      // restore) is guarded from the start, as the page's stored data may hold them.
+      // restore, a restart of the host) is guarded from the start, as the page's stored data may
+      // hold them.
+      if (slot.persistence == Persistence.RESUME) {
+        RestoredSecrets.takeUp(this, environment, opener.savedSecrets(slot.sessionId));
+      }
       redactions.guarding(slot.sessionId).ifPresent(egress -> egress.arm(this, environment));
       environment.afterClose(failure -> recorder.environmentClosed(slot.sessionId));
       if (environment.attached) {

@@ -38,6 +38,9 @@ final class EnvironmentOpener {
   private final RuntimeSettings settings;
   private final Watchdog watchdog;
 
+  /** The secrets that have gone into each session's pages, as this process knows them. */
+  private final Function<BrowserSessionId, java.util.List<CheckpointIndex.FilledSecret>> filledIn;
+
   /**
    * One fair lock per session: a waiter keeps its place in line even when its caller was cancelled.
    */
@@ -47,11 +50,13 @@ final class EnvironmentOpener {
       CheckpointIndex checkpoints,
       SessionClosings closings,
       RuntimeSettings settings,
-      Watchdog watchdog) {
+      Watchdog watchdog,
+      Function<BrowserSessionId, java.util.List<CheckpointIndex.FilledSecret>> filledIn) {
     this.checkpoints = checkpoints;
     this.closings = closings;
     this.settings = settings;
     this.watchdog = watchdog;
+    this.filledIn = filledIn;
   }
 
   /** Opens the slot's environment, restoring a resuming session from its newest checkpoint. */
@@ -166,7 +171,11 @@ final class EnvironmentOpener {
             replaced =
                 checkpoints.put(
                     new CheckpointIndex.Entry(
-                        slot.sessionId, written.get(), env.generation, Instant.now()));
+                        slot.sessionId,
+                        written.get(),
+                        env.generation,
+                        Instant.now(),
+                        carried(current, slot.sessionId)));
           } catch (RuntimeException e) {
             BrowserException failure =
                 new BrowserException(
@@ -188,6 +197,28 @@ final class EnvironmentOpener {
               .ifPresent(r -> destroy(provider, r));
           return null;
         });
+  }
+
+  /**
+   * The secrets a new checkpoint of {@code session} records: those its pages received in this
+   * process, and those its current checkpoint recorded, which the saved data may still hold though
+   * this process never held them (a password the model typed before a restart).
+   */
+  private java.util.List<CheckpointIndex.FilledSecret> carried(
+      Optional<CheckpointIndex.Entry> current, BrowserSessionId session) {
+    java.util.Set<CheckpointIndex.FilledSecret> all =
+        new java.util.LinkedHashSet<>(
+            current.map(CheckpointIndex.Entry::secrets).orElse(java.util.List.of()));
+    all.addAll(filledIn.apply(session));
+    return java.util.List.copyOf(all);
+  }
+
+  /** The secrets the checkpoint a session restores from recorded (none without one). */
+  java.util.List<CheckpointIndex.FilledSecret> savedSecrets(BrowserSessionId session) {
+    return checkpoints
+        .find(session)
+        .map(CheckpointIndex.Entry::secrets)
+        .orElse(java.util.List.of());
   }
 
   /** Deletes a session's checkpoint: metadata first, then the payload. */

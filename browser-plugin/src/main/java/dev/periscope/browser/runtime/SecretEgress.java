@@ -42,6 +42,22 @@ final class SecretEgress {
     return !guarded.isEmpty();
   }
 
+  /** Whether the secret shown as {@code ref} is guarded. */
+  boolean guards(String ref) {
+    return guarded.stream().anyMatch(g -> g.ref().equals(ref));
+  }
+
+  /** The guarded secrets as a checkpoint keeps them: references and origins, never values. */
+  List<CheckpointIndex.FilledSecret> filled() {
+    return guarded.stream()
+        .map(
+            g ->
+                new CheckpointIndex.FilledSecret(
+                    g.ref(), g.own().stream().map(OriginPattern::toString).toList()))
+        .distinct()
+        .toList();
+  }
+
   /**
    * Guards {@code secret}, shown as {@code ref}, which may go only to {@code own} (patterns, or the
    * origin strings of {@code ownOrigins}; an opaque origin admits nothing).
@@ -115,7 +131,7 @@ final class SecretEgress {
     return journaled.size() < MAX_JOURNALED && journaled.add(line);
   }
 
-  private static void journal(DefaultBrowserRuntime runtime, Environment environment, String line) {
+  static void journal(DefaultBrowserRuntime runtime, Environment environment, String line) {
     java.time.Instant now = java.time.Instant.now();
     runtime.recordTransition(
         environment.event("egress", line, Transition.Outcome.FAILED, null, null, now, 0),

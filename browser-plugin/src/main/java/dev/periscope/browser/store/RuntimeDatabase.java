@@ -58,7 +58,10 @@ public final class RuntimeDatabase implements AutoCloseable {
             browser_session TEXT NOT NULL, at TEXT NOT NULL, transition TEXT, failure TEXT NOT NULL);
           CREATE INDEX recording_failures_by_session ON recording_failures (browser_session, seq);
           CREATE TABLE recordings (browser_session TEXT PRIMARY KEY,
-            dropped_frames INTEGER NOT NULL DEFAULT 0, dropped_bytes INTEGER NOT NULL DEFAULT 0)"""));
+            dropped_frames INTEGER NOT NULL DEFAULT 0, dropped_bytes INTEGER NOT NULL DEFAULT 0)"""),
+          // The secrets that had gone into a session's pages when its checkpoint was written:
+          // references and origins as JSON, never values.
+          new Migration(7, "ALTER TABLE checkpoints ADD COLUMN secrets TEXT"));
 
   static final int VERSION = MIGRATIONS.get(MIGRATIONS.size() - 1).version();
 

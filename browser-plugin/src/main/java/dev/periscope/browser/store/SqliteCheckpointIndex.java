@@ -18,6 +18,8 @@ import java.util.Optional;
  * checkpoint.
  */
 public final class SqliteCheckpointIndex implements CheckpointIndex {
+  private static final com.google.gson.Gson JSON = new com.google.gson.Gson();
+
   private final StorageDomain domain;
 
   public SqliteCheckpointIndex(RuntimeDatabase database) {
@@ -37,16 +39,18 @@ public final class SqliteCheckpointIndex implements CheckpointIndex {
           Optional<Entry> previous = find(c, entry.sessionId());
           try (PreparedStatement upsert =
               c.prepareStatement(
-                  "INSERT INTO checkpoints VALUES (?, ?, ?, ?, ?, ?)"
+                  "INSERT INTO checkpoints (browser_session, provider, provider_version, ref,"
+                      + " generation, created_at, secrets) VALUES (?, ?, ?, ?, ?, ?, ?)"
                       + " ON CONFLICT (browser_session) DO UPDATE SET provider = excluded.provider,"
                       + " provider_version = excluded.provider_version, ref = excluded.ref, generation = excluded.generation,"
-                      + " created_at = excluded.created_at")) {
+                      + " created_at = excluded.created_at, secrets = excluded.secrets")) {
             upsert.setString(1, entry.sessionId().value());
             upsert.setString(2, entry.checkpoint().providerId());
             upsert.setString(3, entry.checkpoint().providerVersion());
             upsert.setString(4, entry.checkpoint().ref());
             upsert.setInt(5, entry.generation());
             upsert.setString(6, entry.createdAt().toString());
+            upsert.setString(7, entry.secrets().isEmpty() ? null : JSON.toJson(entry.secrets()));
             upsert.executeUpdate();
           }
           return previous;
@@ -101,7 +105,23 @@ public final class SqliteCheckpointIndex implements CheckpointIndex {
         new CheckpointRef(
             r.getString("provider"), r.getString("provider_version"), r.getString("ref")),
         r.getInt("generation"),
-        Instant.parse(r.getString("created_at")));
+        Instant.parse(r.getString("created_at")),
+        secrets(r.getString("secrets")));
+  }
+
+  /** The secrets column: a JSON array of {ref, origins}; none when it is empty. */
+  private static List<CheckpointIndex.FilledSecret> secrets(String json) {
+    if (json == null || json.isBlank()) {
+      return List.of();
+    }
+    List<CheckpointIndex.FilledSecret> out = new ArrayList<>();
+    for (var e : JSON.fromJson(json, com.google.gson.JsonArray.class)) {
+      var o = e.getAsJsonObject();
+      List<String> origins = new ArrayList<>();
+      o.getAsJsonArray("origins").forEach(origin -> origins.add(origin.getAsString()));
+      out.add(new CheckpointIndex.FilledSecret(o.get("ref").getAsString(), origins));
+    }
+    return out;
   }
 
   private <T> T run(String what, StorageDomain.Work<T> work) {

@@ -51,6 +51,9 @@ class DurableCheckpointsTest {
     open(RuntimeSettings.defaults());
   }
 
+  /** The credentials the runtime resolves: none, unless a test says. */
+  private CredentialChannel credentials = CredentialChannel.none();
+
   private void open(RuntimeSettings settings) {
     database = new RuntimeDatabase(storage);
     index = new SqliteCheckpointIndex(database);
@@ -58,6 +61,7 @@ class DurableCheckpointsTest {
         DefaultBrowserRuntime.builder(settings)
             .checkpoints(index)
             .transitionLog(new SqliteTransitionLog(database))
+            .credentials(credentials)
             .build();
     provider = new FakeProvider("fake", true, Set.of(Capability.SCREENSHOT, Capability.CHECKPOINT));
     runtime.registerProvider(provider);
@@ -172,6 +176,111 @@ class DurableCheckpointsTest {
     assertEquals(2, provider.opens.get());
     fresh.close();
     assertEquals("checkpoint-1", index.find(SESSION).orElseThrow().checkpoint().ref());
+  }
+
+  /** Credential "bank" from an environment variable that holds {@code value} (null: unset). */
+  private static CredentialChannel bank(String value) {
+    java.util.Map<String, String> variables = new java.util.HashMap<>();
+    if (value != null) {
+      variables.put("BANK_VAR", value);
+    }
+    return new CredentialChannel(
+        java.util.Optional.empty(),
+        java.util.Map.of("bank", "BANK_VAR"),
+        variables::get,
+        true,
+        java.util.Optional.of((request, c) -> dev.periscope.api.host.ApprovalDecision.ALLOW_ONCE),
+        false);
+  }
+
+  /**
+   * In a session on the durable file, credential "bank" goes into a field on example.test, then the
+   * page keeps it in its stored data (the fake's state is its URL), and the session is saved.
+   */
+  private void fillAndSave() {
+    BrowserLease lease = resume(SESSION);
+    lease.navigate("https://example.test/login", BUDGET, Cancellation.none());
+    var o = lease.observe(BUDGET, Cancellation.none());
+    lease.act(
+        new dev.periscope.api.browser.BrowserAction.FillCredential(o.id(), "e3", "bank"),
+        BUDGET,
+        Cancellation.none());
+    lease.navigate("https://example.test/?kept=hunter2-canary", BUDGET, Cancellation.none());
+    lease.close();
+  }
+
+  @Test
+  void aSecretThatWentIntoThePagesBeforeARestartIsRedactedAndGuardedFromTheRestoredBrowsersStart() {
+    credentials = bank("hunter2-canary");
+    restart();
+    fillAndSave();
+    assertEquals(
+        List.of(new CheckpointIndex.FilledSecret("bank", List.of("https://example.test"))),
+        index.find(SESSION).orElseThrow().secrets(),
+        "the checkpoint names the secret, not its value");
+    restart();
+    BrowserLease second = resume(SESSION);
+    // The restored page shows what it kept (the fake restores no URL: it goes there).
+    second.navigate("https://example.test/?kept=hunter2-canary", BUDGET, Cancellation.none());
+    var restored = second.observe(BUDGET, Cancellation.none());
+    assertFalse(restored.text().contains("hunter2-canary"), restored.text());
+    assertTrue(restored.text().contains("[REDACTED:bank]"), restored.text());
+    var guard = provider.environments.get(0).egressGuard;
+    assertTrue(guard != null, "the restored browser is guarded before any fill");
+    assertTrue(
+        guard
+            .refusal("https://elsewhere.test/?p=hunter2-canary", java.util.Map.of(), null)
+            .isPresent(),
+        "the secret goes nowhere else");
+    assertFalse(
+        guard
+            .refusal("https://example.test/?p=hunter2-canary", java.util.Map.of(), null)
+            .isPresent(),
+        "its own origin still gets it");
+    second.close();
+    assertEquals(
+        List.of(new CheckpointIndex.FilledSecret("bank", List.of("https://example.test"))),
+        index.find(SESSION).orElseThrow().secrets(),
+        "a later checkpoint keeps naming it");
+  }
+
+  @Test
+  void aSecretThatCannotBeTakenUpAgainAfterARestartIsJournaledAsUnguarded() throws Exception {
+    credentials = bank("hunter2-canary");
+    restart();
+    fillAndSave();
+    // A password the model typed, never stored, named by an earlier checkpoint as well.
+    CheckpointIndex.Entry saved = index.find(SESSION).orElseThrow();
+    List<CheckpointIndex.FilledSecret> both = new java.util.ArrayList<>(saved.secrets());
+    both.add(
+        new CheckpointIndex.FilledSecret(
+            Redactions.TYPED_PASSWORD, List.of("https://example.test")));
+    index.put(
+        new CheckpointIndex.Entry(
+            SESSION, saved.checkpoint(), saved.generation(), saved.createdAt(), both));
+    credentials = bank(null);
+    restart();
+    BrowserLease second = resume(SESSION);
+    second.observe(BUDGET, Cancellation.none());
+    assertEquals(null, provider.environments.get(0).egressGuard, "nothing to guard with");
+    second.close();
+    List<String> egress =
+        runtime.transitions(SESSION).stream()
+            .filter(t -> "egress".equals(t.actionKind()))
+            .map(t -> String.valueOf(t.cause()))
+            .toList();
+    assertEquals(2, egress.size(), egress.toString());
+    assertTrue(
+        egress.stream()
+            .anyMatch(l -> l.contains("credential \"bank\"") && l.contains("not guarded")),
+        egress.toString());
+    assertTrue(
+        egress.stream()
+            .anyMatch(l -> l.contains("a password the model typed") && l.contains("not guarded")),
+        egress.toString());
+    assertFalse(egress.toString().contains("hunter2-canary"));
+    assertEquals(
+        both, index.find(SESSION).orElseThrow().secrets(), "still named: the data may hold them");
   }
 
   @Test
