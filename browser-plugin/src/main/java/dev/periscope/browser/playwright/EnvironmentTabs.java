@@ -67,6 +67,14 @@ final class EnvironmentTabs implements ActionStage {
   private final List<String> events = new ArrayList<>();
 
   /**
+   * Every complaint of tabs closed since the recording last took them, marked with their numbers
+   * ({@link #takeRecordedComplaints}), at most {@link PageConsole#RECORDED}; past it, a count.
+   */
+  private final List<String> closedComplaints = new ArrayList<>();
+
+  private int closedComplaintsOver;
+
+  /**
    * The tabs of {@code context}, at most {@code max}, starting with {@code first} as the current
    * one; {@code equip} gives each tab's page its watchers.
    */
@@ -176,12 +184,30 @@ final class EnvironmentTabs implements ActionStage {
           ErrorCode.BROWSER_INVALID_ARGUMENT,
           "/tab: tab " + t.id + " is the only one; open another first, or browser_open here");
     }
-    open.remove(t);
-    t.dialogs.cancelExpiry();
+    leave(t);
     if (current == t) {
       selectRecent();
     }
     t.page.close();
+  }
+
+  /**
+   * Takes {@code t} out of the open tabs; what it had not told yet (its page events, its
+   * complaints) is told with its number in the next page events, and kept for the recording.
+   */
+  private void leave(Tab t) {
+    open.remove(t);
+    t.dialogs.cancelExpiry();
+    List<String> untold = new ArrayList<>(t.guards.takePageEvents());
+    untold.addAll(t.console.take());
+    untold.forEach(line -> events.add("tab " + t.id + ": " + line));
+    for (String line : t.console.takeRecorded()) {
+      if (closedComplaints.size() < PageConsole.RECORDED) {
+        closedComplaints.add("tab " + t.id + ": " + line);
+      } else {
+        closedComplaintsOver++;
+      }
+    }
   }
 
   /** The open tab numbered {@code id}, or {@code BROWSER_INVALID_ARGUMENT} naming the open ones. */
@@ -301,11 +327,18 @@ final class EnvironmentTabs implements ActionStage {
 
   /**
    * Every complaint of the pages since the recording last took them: the current tab's, then each
-   * other tab's, marked with its number ({@link PageConsole#takeRecorded}).
+   * other tab's and each closed tab's, marked with its number ({@link PageConsole#takeRecorded}).
    */
   List<String> takeRecordedComplaints() {
     List<String> taken = new ArrayList<>(current.console.takeRecorded());
     addOtherTabs(taken, t -> t.console.takeRecorded());
+    taken.addAll(closedComplaints);
+    if (closedComplaintsOver > 0) {
+      taken.add(
+          "and " + closedComplaintsOver + " more complaint(s) of closed tabs, not kept one by one");
+    }
+    closedComplaints.clear();
+    closedComplaintsOver = 0;
     return taken;
   }
 
@@ -400,8 +433,7 @@ final class EnvironmentTabs implements ActionStage {
     if (t.page != page || !open.contains(t) || ending.getAsBoolean()) {
       return;
     }
-    open.remove(t);
-    t.dialogs.cancelExpiry();
+    leave(t);
     events.add("tab " + t.id + " closed itself");
     if (current == t) {
       selectRecent();

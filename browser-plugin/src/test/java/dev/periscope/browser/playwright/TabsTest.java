@@ -76,6 +76,8 @@ class TabsTest {
                 <button onclick="window.opener.postMessage('authorized', '*'); window.close()">
                   Done</button>
                 <button onclick="setTimeout(() => window.close(), 300)">Close soon</button>
+                <button onclick="console.error('card declined: 4242'); window.close()">
+                  Decline</button>
                 </body></html>"""),
             Map.of(),
             dev.periscope.browser.runtime.CredentialChannel.none(),
@@ -168,6 +170,19 @@ class TabsTest {
     assertEquals(browser.url("/start"), LocalBrowser.observation(done).get("url"));
     assertEquals("Authorized", LocalBrowser.observation(done).get("title"), done.text());
     assertEquals(1, tabs(done).size(), done.text());
+  }
+
+  @Test
+  void whatATabThatClosedItselfComplainedOfIsToldWithItsNumber() {
+    ToolResult start = open("declined");
+    click("declined", start, "Pay");
+    ToolResult payment = call("declined", "browser_tabs", Map.of("action", "select", "tab", 2));
+    ToolResult declined = click("declined", payment, "Decline");
+    assertFalse(declined.isError(), declined.text());
+    assertTrue(declined.text().contains("tab 2 closed itself"), declined.text());
+    assertTrue(declined.text().contains("tab 2: the page reported 1 error"), declined.text());
+    assertTrue(
+        declined.text().contains("tab 2: console error: card declined: 4242"), declined.text());
   }
 
   @Test
