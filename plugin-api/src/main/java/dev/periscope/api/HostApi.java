@@ -12,7 +12,7 @@ import java.util.Map;
  */
 public final class HostApi {
   /** The version of this contract. Minor versions add; a major version breaks. */
-  public static final String VERSION = "2.13.0";
+  public static final String VERSION = "2.14.0";
 
   /** Injectable host services by their plugin.yaml name. */
   public static final Map<String, Class<?>> SERVICES =

@@ -263,7 +263,8 @@ final class NavigationRoom {
    * shorter) for them all: the one that was current first, in the page that holds the session
    * storage the checkpoint kept (it was that tab's), and current again; the others after it in
    * their order. A tab that cannot be reopened stays blank, and the next observation's page events
-   * say why. Called once, by the provider, right after a restore.
+   * say why. Called once, by the runtime, right after the open ({@code
+   * BrowserEnvironment.reopenSaved}), once the environment's egress guard is armed.
    */
   void reopenSaved() {
     BrowserStorage.SavedTabs saved = this.saved;

@@ -225,8 +225,9 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, LiveViewE
     return liveView.pageState();
   }
 
-  /** Opens the tabs a restored checkpoint held: once, by the provider, right after a restore. */
-  void reopenSaved() {
+  /** Opens the tabs a restored checkpoint held: once, by the runtime, right after the open. */
+  @Override
+  public void reopenSaved() {
     navigation.reopenSaved();
   }
 

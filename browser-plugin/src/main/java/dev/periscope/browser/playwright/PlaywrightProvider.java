@@ -315,7 +315,6 @@ public final class PlaywrightProvider implements CheckpointingProvider {
               // runtime's margin (and a Grid's launch).
               policy.timeouts().longerMs() + settings.timeoutMarginMs() + source.obtainMs());
       cancellation.throwIfCancelled();
-      environment.reopenSaved();
       source.opened(environment);
       return environment;
     } catch (RuntimeException e) {

@@ -350,6 +350,7 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
             });
     java.time.Instant startedAt = java.time.Instant.now();
     long start = System.nanoTime();
+    Environment opened = null;
     try {
       Environment environment;
       try {
@@ -357,11 +358,13 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
       } finally {
         deadline.close();
       }
+      opened = environment;
       boolean keep;
       synchronized (this) {
         keep = slots.get(slot.owner) == slot && registry.contains(slot.provider);
       }
       if (!keep) {
+        opened = null;
         environment.shutdown(settings.cleanupTimeoutMs(), timeLeft -> {});
         slot.opening.completeExceptionally(
             new BrowserException(
@@ -372,11 +375,16 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
       faults.opened(environment, startedAt, start);
       // A session whose secrets went into a page: its new browser (after a fault, a release, a
       // restore, a restart of the host) is guarded from the start, as the page's stored data may
-      // hold them.
-      if (slot.persistence == Persistence.RESUME) {
-        RestoredSecrets.takeUp(this, environment, opener.savedSecrets(slot.sessionId));
-      }
+      // hold them; only then do the restored tabs open, and their pages run.
+      RestoredSecrets.takeUp(this, environment, slot.restoredSecrets);
       redactions.guarding(slot.sessionId).ifPresent(egress -> egress.arm(this, environment));
+      environment.step(
+          "reopening the saved tabs",
+          environment.timeouts().navigationMs(),
+          () -> {
+            environment.delegate().reopenSaved();
+            return null;
+          });
       environment.afterClose(failure -> recorder.environmentClosed(slot.sessionId));
       if (environment.attached) {
         transitions.journalAttachment(environment, startedAt, start);
@@ -391,6 +399,14 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
     } catch (Throwable e) {
       synchronized (this) {
         slots.remove(slot.owner, slot);
+      }
+      if (opened != null) {
+        // Nobody will have it: it fails after it opened (guarding it, reopening its tabs).
+        try {
+          opened.shutdown(settings.cleanupTimeoutMs(), timeLeft -> {});
+        } catch (RuntimeException closing) {
+          e.addSuppressed(closing);
+        }
       }
       slot.opening.completeExceptionally(
           late.get()

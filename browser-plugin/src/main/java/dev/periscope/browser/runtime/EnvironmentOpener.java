@@ -77,6 +77,7 @@ final class EnvironmentOpener {
       try {
         env =
             ((CheckpointingProvider) provider).restore(request, checkpoint, slot.openCancellation);
+        slot.restoredSecrets = saved.get().secrets();
       } catch (CheckpointMissingException e) {
         LOG.warn(
             "browser session {}: its checkpoint payload is gone ({}); starting fresh",
@@ -211,14 +212,6 @@ final class EnvironmentOpener {
             current.map(CheckpointIndex.Entry::secrets).orElse(java.util.List.of()));
     all.addAll(filledIn.apply(session));
     return java.util.List.copyOf(all);
-  }
-
-  /** The secrets the checkpoint a session restores from recorded (none without one). */
-  java.util.List<CheckpointIndex.FilledSecret> savedSecrets(BrowserSessionId session) {
-    return checkpoints
-        .find(session)
-        .map(CheckpointIndex.Entry::secrets)
-        .orElse(java.util.List.of());
   }
 
   /** Deletes a session's checkpoint: metadata first, then the payload. */

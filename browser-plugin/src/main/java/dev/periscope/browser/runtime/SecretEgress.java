@@ -42,9 +42,13 @@ final class SecretEgress {
     return !guarded.isEmpty();
   }
 
-  /** Whether the secret shown as {@code ref} is guarded. */
-  boolean guards(String ref) {
-    return guarded.stream().anyMatch(g -> g.ref().equals(ref));
+  /** Whether the secret shown as {@code ref} is guarded for exactly these {@code origins}. */
+  boolean guards(String ref, List<String> origins) {
+    return guarded.stream()
+        .anyMatch(
+            g ->
+                g.ref().equals(ref)
+                    && g.own().stream().map(OriginPattern::toString).toList().equals(origins));
   }
 
   /** The guarded secrets as a checkpoint keeps them: references and origins, never values. */
@@ -131,7 +135,14 @@ final class SecretEgress {
     return journaled.size() < MAX_JOURNALED && journaled.add(line);
   }
 
-  static void journal(DefaultBrowserRuntime runtime, Environment environment, String line) {
+  /** Journals {@code line} as an {@code egress} event, once per session however often it recurs. */
+  void journalOnce(DefaultBrowserRuntime runtime, Environment environment, String line) {
+    if (firstOfItsKind(line)) {
+      journal(runtime, environment, line);
+    }
+  }
+
+  private static void journal(DefaultBrowserRuntime runtime, Environment environment, String line) {
     java.time.Instant now = java.time.Instant.now();
     runtime.recordTransition(
         environment.event("egress", line, Transition.Outcome.FAILED, null, null, now, 0),

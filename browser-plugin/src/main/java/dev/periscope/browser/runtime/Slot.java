@@ -18,6 +18,13 @@ final class Slot {
   final BrowserProvider provider;
   final CompletableFuture<Environment> opening = new CompletableFuture<>();
   final Cancellation openCancellation = Cancellation.none();
+
+  /**
+   * The secrets the checkpoint the environment was restored from named (set by the opener as it
+   * restores; none for a fresh open): the restored pages' stored data may hold them.
+   */
+  volatile java.util.List<CheckpointIndex.FilledSecret> restoredSecrets = java.util.List.of();
+
   int waiters;
   int leases;
   boolean shuttingDown;

@@ -19,6 +19,8 @@ import java.util.Optional;
  */
 public final class SqliteCheckpointIndex implements CheckpointIndex {
   private static final com.google.gson.Gson JSON = new com.google.gson.Gson();
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(SqliteCheckpointIndex.class);
 
   private final StorageDomain domain;
 
@@ -109,19 +111,31 @@ public final class SqliteCheckpointIndex implements CheckpointIndex {
         secrets(r.getString("secrets")));
   }
 
-  /** The secrets column: a JSON array of {ref, origins}; none when it is empty. */
+  /**
+   * The secrets column: a JSON array of {ref, origins}; none when it is empty (a checkpoint written
+   * before the column was, too). A value this build did not write is warned of and read as none, so
+   * that one damaged row does not stop every session's checkpoints from being read.
+   */
   private static List<CheckpointIndex.FilledSecret> secrets(String json) {
     if (json == null || json.isBlank()) {
       return List.of();
     }
-    List<CheckpointIndex.FilledSecret> out = new ArrayList<>();
-    for (var e : JSON.fromJson(json, com.google.gson.JsonArray.class)) {
-      var o = e.getAsJsonObject();
-      List<String> origins = new ArrayList<>();
-      o.getAsJsonArray("origins").forEach(origin -> origins.add(origin.getAsString()));
-      out.add(new CheckpointIndex.FilledSecret(o.get("ref").getAsString(), origins));
+    try {
+      List<CheckpointIndex.FilledSecret> out = new ArrayList<>();
+      for (var e : JSON.fromJson(json, com.google.gson.JsonArray.class)) {
+        var o = e.getAsJsonObject();
+        List<String> origins = new ArrayList<>();
+        o.getAsJsonArray("origins").forEach(origin -> origins.add(origin.getAsString()));
+        out.add(new CheckpointIndex.FilledSecret(o.get("ref").getAsString(), origins));
+      }
+      return out;
+    } catch (RuntimeException damaged) {
+      LOG.warn(
+          "a checkpoint's list of the secrets in its pages cannot be read ({}); it is taken as"
+              + " naming none",
+          damaged.getClass().getSimpleName());
+      return List.of();
     }
-    return out;
   }
 
   private <T> T run(String what, StorageDomain.Work<T> work) {

@@ -203,6 +203,8 @@ class PlaywrightCheckpointTest {
           "cookies and localStorage: " + payload);
 
       try (BrowserEnvironment env = provider.restore(request, saved, Cancellation.none())) {
+        // As the runtime does once the environment is ready.
+        env.reopenSaved();
         env.actions().navigate(new BrowserAction.Navigate(url("/home")));
         String text = env.observe(new ObservationBudget(1000, 10)).text();
         assertTrue(text.contains("cookie back") && text.contains("theme dark"), text);
@@ -245,6 +247,8 @@ class PlaywrightCheckpointTest {
       assertTrue(payload.contains("\"sessionStorage\"") && payload.contains("tab-7"), payload);
 
       try (BrowserEnvironment env = provider.restore(request, saved, Cancellation.none())) {
+        // As the runtime does once the environment is ready.
+        env.reopenSaved();
         env.actions().navigate(new BrowserAction.Navigate(url("/whoami")));
         String seen = observeUntilTitled(env, "read");
         assertTrue(seen.contains("idb tok-123") && seen.contains("session tab-7"), seen);
@@ -284,6 +288,8 @@ class PlaywrightCheckpointTest {
         saved = checkpointing.checkpointIfChanged(Optional.empty()).orElseThrow();
       }
       try (BrowserEnvironment env = provider.restore(request, saved, Cancellation.none())) {
+        // As the runtime does once the environment is ready.
+        env.reopenSaved();
         var o = env.observe(new ObservationBudget(1000, 10));
         assertEquals(url("/settings"), o.url());
         // The tab that was current comes first (its page holds the session storage kept), the

@@ -227,6 +227,10 @@ class DurableCheckpointsTest {
     assertTrue(restored.text().contains("[REDACTED:bank]"), restored.text());
     var guard = provider.environments.get(0).egressGuard;
     assertTrue(guard != null, "the restored browser is guarded before any fill");
+    assertTrue(provider.environments.get(0).reopened, "its saved pages reopened");
+    assertTrue(
+        provider.environments.get(0).guardedWhenReopened,
+        "guarded before its saved pages reopened and ran");
     assertTrue(
         guard
             .refusal("https://elsewhere.test/?p=hunter2-canary", java.util.Map.of(), null)
@@ -281,6 +285,48 @@ class DurableCheckpointsTest {
     assertFalse(egress.toString().contains("hunter2-canary"));
     assertEquals(
         both, index.find(SESSION).orElseThrow().secrets(), "still named: the data may hold them");
+  }
+
+  @Test
+  void aCredentialServiceThatFailsAsARestoredSecretIsTakenUpLeavesTheRestoreGoingAndSaysSo() {
+    credentials = bank("hunter2-canary");
+    restart();
+    fillAndSave();
+    credentials =
+        new CredentialChannel(
+            java.util.Optional.of(
+                new dev.periscope.api.host.CredentialService() {
+                  @Override
+                  public Set<String> references() {
+                    return Set.of("bank");
+                  }
+
+                  @Override
+                  public java.util.Optional<dev.periscope.api.host.Secret> resolve(String ref) {
+                    throw new IllegalStateException("the store's key hunter2-canary is unreadable");
+                  }
+                }),
+            java.util.Map.of(),
+            variable -> null,
+            true,
+            java.util.Optional.of(
+                (request, c) -> dev.periscope.api.host.ApprovalDecision.ALLOW_ONCE),
+            false);
+    restart();
+    BrowserLease second = resume(SESSION);
+    second.observe(BUDGET, Cancellation.none());
+    second.close();
+    List<String> egress =
+        runtime.transitions(SESSION).stream()
+            .filter(t -> "egress".equals(t.actionKind()))
+            .map(t -> String.valueOf(t.cause()))
+            .toList();
+    assertEquals(1, egress.size(), egress.toString());
+    assertTrue(
+        egress.get(0).contains("the credential service failed: IllegalStateException"),
+        egress.toString());
+    assertFalse(egress.toString().contains("hunter2-canary"), "only the failure's kind");
+    assertEquals(1, provider.environments.size(), "one browser, not one per try");
   }
 
   @Test

@@ -190,6 +190,17 @@ public class FakeProvider implements CheckpointingProvider {
       return true;
     }
 
+    /** Whether the runtime asked it to reopen its saved pages, and whether it was guarded then. */
+    public volatile boolean reopened;
+
+    public volatile boolean guardedWhenReopened;
+
+    @Override
+    public void reopenSaved() {
+      reopened = true;
+      guardedWhenReopened = egressGuard != null;
+    }
+
     /** Runs at the start of the next observation, once: a test makes the browser die there. */
     public volatile Runnable onNextObserve;
 

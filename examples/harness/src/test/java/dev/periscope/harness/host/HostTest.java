@@ -254,12 +254,12 @@ public class HostTest {
     Path other =
         withDescriptor(
             homeDir.resolve("future.zip"),
-            "requires: \">=2.13.0 & <3.0.0\"",
+            "requires: \">=2.14.0 & <3.0.0\"",
             "requires: \">=3.0.0\"");
     var e =
         assertThrows(HarnessException.class, () -> PluginInstaller.add(home, "q", other, false));
     assertTrue(
-        e.getMessage().contains("requires host API >=3.0.0, and this host provides 2.13.0"),
+        e.getMessage().contains("requires host API >=3.0.0, and this host provides 2.14.0"),
         e.getMessage());
   }
 

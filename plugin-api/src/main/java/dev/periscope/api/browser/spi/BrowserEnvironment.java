@@ -107,6 +107,15 @@ public interface BrowserEnvironment extends AutoCloseable {
   Screenshot screenshot(boolean fullPage);
 
   /**
+   * Opens what the checkpoint this environment was restored from saved of its pages (its tabs, at
+   * their URLs), if anything. The runtime calls it once, right after the open, when the environment
+   * is ready: its egress guard armed ({@link #guardEgress}) when secrets had gone into the
+   * session's pages, so no restored page runs before the guard does. Since host API 2.14.0; the
+   * default opens nothing (a provider that reopens its pages as it restores keeps doing so).
+   */
+  default void reopenSaved() {}
+
+  /**
    * A frame of a session's recording: the viewport as a JPEG at half its CSS size, masked as every
    * screenshot is (each field that received a credential painted over), taken cheaply (no budget
    * check, no view). Since host API 2.12.0; the default has none and returns null, and the
