@@ -113,7 +113,7 @@ class OperatorToolsTest {
   void aCheckpointRefThatLeavesThePayloadDirectoryIsNeitherReadNorDeleted() throws Exception {
     Path outside = Files.writeString(dir.resolve("plugin/secret.txt"), "not a checkpoint");
     sql(
-        "INSERT INTO checkpoints VALUES ('session-hostile', 'playwright', '1', '../secret.txt', 1,"
+        "INSERT INTO checkpoints (browser_session, provider, provider_version, ref, generation, created_at) VALUES ('session-hostile', 'playwright', '1', '../secret.txt', 1,"
             + " '2026-12-01T00:00:00Z')");
     ToolResult listed = run("browser_checkpoints", Map.of());
     Map<?, ?> row = (Map<?, ?>) ((List<?>) listed.structured().get("checkpoints")).get(0);
