@@ -106,7 +106,7 @@ class DoctorTest {
     assertTrue(
         r.out().contains("→ nothing to repair: its next call continues from its last checkpoint"),
         r.out());
-    assertTrue(r.out().contains("[ok  ] checkpoints p     schema 6, 1 checkpoint(s)"), r.out());
+    assertTrue(r.out().contains("[ok  ] checkpoints p     schema 7, 1 checkpoint(s)"), r.out());
     // The live check is left out when asked (CommandLineTest runs it).
     assertTrue(r.out().contains("[info] live check        left out (--no-live-check)"), r.out());
     // The journal says the same as information, and the fault's cause.
@@ -148,7 +148,7 @@ class DoctorTest {
     assertTrue(
         gone.out()
             .contains(
-                "[ok  ] checkpoints p     schema 6, 1 checkpoint(s), 1 with the payload gone"),
+                "[ok  ] checkpoints p     schema 7, 1 checkpoint(s), 1 with the payload gone"),
         gone.out());
   }
 }
