@@ -248,6 +248,14 @@ class DurableCheckpointsTest {
         "a later checkpoint keeps naming it");
   }
 
+  /** The lines of the session's {@code egress} journal events. */
+  private List<String> egressJournal() {
+    return runtime.transitions(SESSION).stream()
+        .filter(t -> "egress".equals(t.actionKind()))
+        .map(t -> String.valueOf(t.cause()))
+        .toList();
+  }
+
   @Test
   void aSecretThatCannotBeTakenUpAgainAfterARestartIsJournaledAsUnguarded() throws Exception {
     credentials = bank("hunter2-canary");
@@ -268,11 +276,7 @@ class DurableCheckpointsTest {
     second.observe(BUDGET, Cancellation.none());
     assertEquals(null, provider.environments.get(0).egressGuard, "nothing to guard with");
     second.close();
-    List<String> egress =
-        runtime.transitions(SESSION).stream()
-            .filter(t -> "egress".equals(t.actionKind()))
-            .map(t -> String.valueOf(t.cause()))
-            .toList();
+    List<String> egress = egressJournal();
     assertEquals(2, egress.size(), egress.toString());
     assertTrue(
         egress.stream()
@@ -316,11 +320,7 @@ class DurableCheckpointsTest {
     BrowserLease second = resume(SESSION);
     second.observe(BUDGET, Cancellation.none());
     second.close();
-    List<String> egress =
-        runtime.transitions(SESSION).stream()
-            .filter(t -> "egress".equals(t.actionKind()))
-            .map(t -> String.valueOf(t.cause()))
-            .toList();
+    List<String> egress = egressJournal();
     assertEquals(1, egress.size(), egress.toString());
     assertTrue(
         egress.get(0).contains("the credential service failed: IllegalStateException"),
