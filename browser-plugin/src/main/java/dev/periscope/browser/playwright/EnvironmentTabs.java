@@ -198,9 +198,7 @@ final class EnvironmentTabs implements ActionStage {
   private void leave(Tab t) {
     open.remove(t);
     t.dialogs.cancelExpiry();
-    List<String> untold = new ArrayList<>(t.guards.takePageEvents());
-    untold.addAll(t.console.take());
-    untold.forEach(line -> events.add("tab " + t.id + ": " + line));
+    untold(t).forEach(line -> events.add("tab " + t.id + ": " + line));
     for (String line : t.console.takeRecorded()) {
       if (closedComplaints.size() < PageConsole.RECORDED) {
         closedComplaints.add("tab " + t.id + ": " + line);
@@ -303,14 +301,17 @@ final class EnvironmentTabs implements ActionStage {
     taken.addAll(current.console.take());
     taken.addAll(events);
     events.clear();
-    addOtherTabs(
-        taken,
-        t -> {
-          List<String> lines = new ArrayList<>(t.guards.takePageEvents());
-          lines.addAll(t.console.take());
-          return lines;
-        });
+    addOtherTabs(taken, EnvironmentTabs::untold);
     return taken;
+  }
+
+  /**
+   * What {@code t} has not told yet: its page events, then its complaints ({@link PageConsole}).
+   */
+  private static List<String> untold(Tab t) {
+    List<String> lines = new ArrayList<>(t.guards.takePageEvents());
+    lines.addAll(t.console.take());
+    return lines;
   }
 
   /**

@@ -364,7 +364,6 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
         keep = slots.get(slot.owner) == slot && registry.contains(slot.provider);
       }
       if (!keep) {
-        opened = null;
         environment.shutdown(settings.cleanupTimeoutMs(), timeLeft -> {});
         slot.opening.completeExceptionally(
             new BrowserException(
@@ -373,18 +372,7 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
         return;
       }
       faults.opened(environment, startedAt, start);
-      // A session whose secrets went into a page: its new browser (after a fault, a release, a
-      // restore, a restart of the host) is guarded from the start, as the page's stored data may
-      // hold them; only then do the restored tabs open, and their pages run.
-      RestoredSecrets.takeUp(this, environment, slot.restoredSecrets);
-      redactions.guarding(slot.sessionId).ifPresent(egress -> egress.arm(this, environment));
-      environment.step(
-          "reopening the saved tabs",
-          environment.timeouts().navigationMs(),
-          () -> {
-            environment.delegate().reopenSaved();
-            return null;
-          });
+      RestoredSecrets.guardThenReopen(this, environment, slot.restoredSecrets);
       environment.afterClose(failure -> recorder.environmentClosed(slot.sessionId));
       if (environment.attached) {
         transitions.journalAttachment(environment, startedAt, start);

@@ -19,8 +19,32 @@ import java.util.Map;
 final class RestoredSecrets {
   private RestoredSecrets() {}
 
+  /**
+   * Readies a new environment of a session whose secrets went into a page (after a fault, a
+   * release, a restore, a restart of the host): the secrets {@code saved} names are taken up, and
+   * the browser is guarded for every secret of the session, before its saved tabs reopen and their
+   * pages run, since the pages' stored data may hold them.
+   */
+  static void guardThenReopen(
+      DefaultBrowserRuntime runtime,
+      Environment environment,
+      List<CheckpointIndex.FilledSecret> saved) {
+    takeUp(runtime, environment, saved);
+    runtime
+        .redactions()
+        .guarding(environment.sessionId)
+        .ifPresent(egress -> egress.arm(runtime, environment));
+    environment.step(
+        "reopening the saved tabs",
+        environment.timeouts().navigationMs(),
+        () -> {
+          environment.delegate().reopenSaved();
+          return null;
+        });
+  }
+
   /** Takes up the secrets {@code saved} names that this process does not hold for the session. */
-  static void takeUp(
+  private static void takeUp(
       DefaultBrowserRuntime runtime,
       Environment environment,
       List<CheckpointIndex.FilledSecret> saved) {
@@ -30,7 +54,7 @@ final class RestoredSecrets {
     SecretEgress egress = runtime.redactions().egress(environment.sessionId);
     Map<String, Secret> resolved = new HashMap<>();
     for (CheckpointIndex.FilledSecret s : saved) {
-      if (egress.guards(s.ref(), s.origins())) {
+      if (egress.guards(s)) {
         continue;
       }
       if (s.ref().equals(Redactions.TYPED_PASSWORD)) {

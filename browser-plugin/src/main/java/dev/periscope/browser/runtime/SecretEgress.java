@@ -42,13 +42,9 @@ final class SecretEgress {
     return !guarded.isEmpty();
   }
 
-  /** Whether the secret shown as {@code ref} is guarded for exactly these {@code origins}. */
-  boolean guards(String ref, List<String> origins) {
-    return guarded.stream()
-        .anyMatch(
-            g ->
-                g.ref().equals(ref)
-                    && g.own().stream().map(OriginPattern::toString).toList().equals(origins));
+  /** Whether {@code secret} (a reference with exactly these origins) is guarded. */
+  boolean guards(CheckpointIndex.FilledSecret secret) {
+    return filled().contains(secret);
   }
 
   /** The guarded secrets as a checkpoint keeps them: references and origins, never values. */
