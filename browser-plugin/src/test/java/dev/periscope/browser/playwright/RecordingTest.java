@@ -73,6 +73,13 @@ class RecordingTest {
                 + "</body></html>",
             "/red",
             "<html><head><title>Red</title></head><body style='background:red'>Red</body></html>",
+            "/shop",
+            "<html><head><title>Shop</title></head><body><button"
+                + " onclick=\"window.open('/payment')\">Pay</button></body></html>",
+            "/payment",
+            "<html><head><title>Payment</title></head><body><button onclick=\"for (let i = 1;"
+                + " i <= 7; i++) console.error('declined ' + i); window.close()\">Decline"
+                + "</button></body></html>",
             "/login",
             "<html><head><title>Login</title></head><body><h1>Sign in</h1><input type=password"
                 + " aria-label=Password style='position:fixed;left:20px;top:140px;width:400px;"
@@ -222,6 +229,33 @@ class RecordingTest {
       List<String> rest = kept.subList(full + 1, kept.size());
       for (int i = 1; i <= 7; i++) {
         String line = "console error: complaint " + i;
+        assertEquals(
+            1, rest.stream().filter(l -> l.startsWith(line)).count(), line + " once in " + rest);
+      }
+    }
+  }
+
+  @Test
+  void whatATabThatClosedItselfComplainedOfIsKeptInFullWithItsNumber() throws Exception {
+    try (LocalBrowser browser = browser("always", 16 * 1024 * 1024)) {
+      ToolResult shop = browser.open("popup", "/shop", "summary");
+      browser.call("popup", "browser_click", LocalBrowser.target(shop, "Pay"));
+      ToolResult payment =
+          browser.call("popup", "browser_tabs", Map.of("action", "select", "tab", 2));
+      ToolResult declined =
+          browser.call("popup", "browser_click", LocalBrowser.target(payment, "Decline"));
+      assertTrue(declined.text().contains("tab 2 closed itself"), declined.text());
+      String told = String.join("\n", ConsoleEventsTest.events(declined));
+      assertTrue(told.contains("tab 2: the page reported 7 errors (the first 5 listed)"), told);
+      assertFalse(told.contains("declined 6"), told);
+      SqliteRecordings.Recording r = recording(browser, session(browser));
+      List<String> kept = r.frames().get(r.frames().size() - 1).pageEvents();
+      int full =
+          kept.indexOf("every complaint the observations since the last frame counted, in full:");
+      assertTrue(full > 0, "the closed tab's complaints in full: " + kept);
+      List<String> rest = kept.subList(full + 1, kept.size());
+      for (int i = 1; i <= 7; i++) {
+        String line = "tab 2: console error: declined " + i;
         assertEquals(
             1, rest.stream().filter(l -> l.startsWith(line)).count(), line + " once in " + rest);
       }
