@@ -53,7 +53,10 @@ final class CredentialFields {
     return new Color(0x20, 0x20, 0x20);
   }
 
-  private final List<ElementHandle> filled = new ArrayList<>();
+  /** A field that received a secret, and the tab's page it is in (its frame's top page). */
+  private record Filled(ElementHandle field, Page page) {}
+
+  private final List<Filled> filled = new ArrayList<>();
 
   /** The origins from the element's frame up to the top page, the field's own first. */
   static List<String> originChain(ElementHandle element) {
@@ -103,6 +106,7 @@ final class CredentialFields {
       long timeoutMs,
       String registryKey) {
     int length;
+    Page page;
     try {
       if (channelLogged(System.getenv("DEBUG"))) {
         throw new BrowserException(
@@ -126,6 +130,7 @@ final class CredentialFields {
                 + String.join(" inside ", expectedChain)
                 + "; nothing was filled");
       }
+      page = target.ownerFrame().page();
       // Marked first, in the environment's registry in the field's document, so that no observation
       // ever reads its value (state.js).
       target.evaluate(MARK_SECRET, registryKey);
@@ -148,7 +153,7 @@ final class CredentialFields {
       }
       throw failure(e, element, secret, timeoutMs);
     }
-    filled.add(target);
+    filled.add(new Filled(target, page));
     return length;
   }
 
@@ -200,27 +205,31 @@ final class CredentialFields {
     return !filled.isEmpty();
   }
 
-  /** The rectangles, in CSS pixels of the capture, of every filled field still on the page. */
+  /**
+   * The rectangles, in CSS pixels of the capture, of every filled field still on {@code page} (the
+   * fields of the environment's other tabs are not in its pictures).
+   */
   List<BoundingBox> masks(Page page, boolean fullPage) {
     List<BoundingBox> boxes = new ArrayList<>();
     double scrollX = 0;
     double scrollY = 0;
-    if (fullPage && !filled.isEmpty()) {
+    List<Filled> onPage = filled.stream().filter(f -> f.page() == page).toList();
+    if (fullPage && !onPage.isEmpty()) {
       @SuppressWarnings("unchecked")
       List<Number> scroll = (List<Number>) page.evaluate("() => [scrollX, scrollY]");
       scrollX = scroll.get(0).doubleValue();
       scrollY = scroll.get(1).doubleValue();
     }
     // A copy: a call to the driver may deliver events, and their handlers may look here too.
-    for (ElementHandle field : List.copyOf(filled)) {
+    for (Filled f : onPage) {
       BoundingBox box;
       try {
-        box = field.boundingBox();
+        box = f.field().boundingBox();
       } catch (PlaywrightException e) {
         if (!detached(e)) {
           throw e; // not known to be gone (a timeout): nothing is shown unmasked
         }
-        filled.remove(field); // its document is gone: the next page does not hold this value
+        filled.remove(f); // its document is gone: the next page does not hold this value
         continue;
       }
       if (box != null) {

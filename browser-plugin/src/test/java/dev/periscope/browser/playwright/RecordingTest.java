@@ -267,8 +267,15 @@ class RecordingTest {
    * colour (as JPEG keeps it) in {@code frame}, at whatever scale of the 1280-pixel viewport.
    */
   private static void assertMasked(BufferedImage frame) {
+    assertFieldsBox(frame, CredentialFields.mask(), "the mask");
+  }
+
+  /**
+   * Where the login page's password field is, {@code frame} is {@code colour} ({@link
+   * #assertMasked}).
+   */
+  private static void assertFieldsBox(BufferedImage frame, java.awt.Color mask, String what) {
     double ratio = frame.getWidth() / 1280.0;
-    java.awt.Color mask = CredentialFields.mask();
     for (int x = 28; x < 412; x += 12) {
       for (int y = 146; y < 168; y += 5) {
         java.awt.Color seen =
@@ -277,7 +284,7 @@ class RecordingTest {
             Math.abs(seen.getRed() - mask.getRed())
                 + Math.abs(seen.getGreen() - mask.getGreen())
                 + Math.abs(seen.getBlue() - mask.getBlue());
-        assertTrue(off < 40, "CSS pixel " + x + "," + y + " is " + seen + ", not the mask");
+        assertTrue(off < 40, "CSS pixel " + x + "," + y + " is " + seen + ", not " + what);
       }
     }
   }
@@ -297,6 +304,39 @@ class RecordingTest {
               new ByteArrayInputStream(
                   attachments.open(filled.imageRef()).orElseThrow().content()));
       assertMasked(frame);
+    }
+  }
+
+  @Test
+  void aFieldThatReceivedASecretMasksOnlyTheTabItIsIn() throws Exception {
+    try (LocalBrowser browser = browser("always", 16 * 1024 * 1024)) {
+      ToolResult page = browser.open("tabs", "/login", "summary");
+      Map<String, Object> args = new HashMap<>(LocalBrowser.target(page, "Password"));
+      args.put("value", ConsoleEventsTest.PASSWORD);
+      assertFalse(browser.call("tabs", "browser_fill", args).isError());
+      ToolResult red =
+          browser.call(
+              "tabs", "browser_tabs", Map.of("action", "open", "url", browser.url("/red")));
+      assertFalse(red.isError(), red.text());
+      SqliteRecordings.Recording r = recording(browser, session(browser));
+      SqliteRecordings.KeptFrame opened = r.frames().get(r.frames().size() - 1);
+      assertTrue(opened.action().contains("\"kind\":\"tab_open\""), opened.action());
+      assertFieldsBox(
+          ImageIO.read(
+              new ByteArrayInputStream(
+                  attachments.open(opened.imageRef()).orElseThrow().content())),
+          java.awt.Color.RED,
+          "the red page of tab 2");
+      ToolResult back = browser.call("tabs", "browser_tabs", Map.of("action", "select", "tab", 1));
+      assertFalse(back.isError(), back.text());
+      r = recording(browser, session(browser));
+      assertMasked(
+          ImageIO.read(
+              new ByteArrayInputStream(
+                  attachments
+                      .open(r.frames().get(r.frames().size() - 1).imageRef())
+                      .orElseThrow()
+                      .content())));
     }
   }
 
