@@ -19,6 +19,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * kept; never opened or run.
  */
 final class DownloadStore {
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(DownloadStore.class);
+
   private final ToolSettings.Downloads policy;
   private final Optional<AttachmentService> attachments;
   private final Map<String, Long> spent = new ConcurrentHashMap<>();
@@ -73,11 +76,26 @@ final class DownloadStore {
           continue;
         } catch (AttachmentRejectedException e) {
           refused = e.getMessage();
+        } catch (RuntimeException e) {
+          // The action happened: a store that fails (a full disk, a database error) costs the
+          // file, never the action's result, which the agent would otherwise take for a failure
+          // and repeat.
+          LOG.warn("the attachment store failed to keep a downloaded file", e);
+          refused = "the host's attachment store failed to keep it (" + failure(e) + ")";
         }
       }
       m.put("refused", refused);
       out.add(new Stored(m, "Downloaded " + what + ", not kept: " + refused));
     }
     return out;
+  }
+
+  /** A failure in one line: its kind, and its message's first line, cut to 200 characters. */
+  private static String failure(RuntimeException e) {
+    String message = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+    if (message.length() > 200) {
+      message = message.substring(0, 200) + "...";
+    }
+    return e.getClass().getSimpleName() + ": " + message;
   }
 }
