@@ -186,6 +186,27 @@ final class BrowserStorage {
   record Stored(
       String playwrightState, Map<String, List<String[]>> sessionStorage, SavedTabs tabs) {}
 
+  /**
+   * Fails with {@code BROWSER_CHECKPOINT_UNAVAILABLE}, naming the way out, when the payload {@code
+   * ref} of browser session {@code session} is not a checkpoint {@link #split} can read (a damaged
+   * or foreign file): before anything of a browser is opened for it.
+   */
+  static void requireReadable(String checkpoint, String ref, String session) {
+    try {
+      split(checkpoint);
+    } catch (RuntimeException e) {
+      throw new dev.periscope.api.browser.BrowserException(
+          dev.periscope.api.browser.ErrorCode.BROWSER_CHECKPOINT_UNAVAILABLE,
+          "the checkpoint of browser session "
+              + session
+              + " is damaged (payload "
+              + ref
+              + " is not a saved browser state: "
+              + e.getClass().getSimpleName()
+              + "); use browser_reset to start this session afresh");
+    }
+  }
+
   /** Splits a checkpoint; one written before session storage or tabs were kept has none. */
   static Stored split(String checkpoint) {
     JsonObject state = JsonParser.parseString(checkpoint).getAsJsonObject();

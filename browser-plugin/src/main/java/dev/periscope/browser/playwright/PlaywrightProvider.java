@@ -205,6 +205,7 @@ public final class PlaywrightProvider implements CheckpointingProvider {
   public BrowserEnvironment restore(
       OpenRequest request, CheckpointRef checkpoint, Cancellation cancellation) {
     String state = new String(checkpointFiles().read(checkpoint.ref()), StandardCharsets.UTF_8);
+    BrowserStorage.requireReadable(state, checkpoint.ref(), request.sessionId().value());
     return open(request.policy(), cancellation, state, checkpoint.ref());
   }
 

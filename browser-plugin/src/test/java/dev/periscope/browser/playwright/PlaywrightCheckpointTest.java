@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.sun.net.httpserver.HttpServer;
 import dev.periscope.api.Cancellation;
 import dev.periscope.api.browser.BrowserAction;
+import dev.periscope.api.browser.BrowserException;
 import dev.periscope.api.browser.BrowserSessionId;
+import dev.periscope.api.browser.ErrorCode;
 import dev.periscope.api.browser.ObservationBudget;
 import dev.periscope.api.browser.Persistence;
 import dev.periscope.api.browser.spi.BrowserEnvironment;
@@ -23,6 +25,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -213,6 +216,34 @@ class PlaywrightCheckpointTest {
       assertThrows(
           CheckpointMissingException.class,
           () -> provider.restore(request, saved, Cancellation.none()));
+    } finally {
+      provider.dispose();
+    }
+  }
+
+  @Test
+  void aDamagedCheckpointIsAClearErrorNamingTheWayOut() throws Exception {
+    PlaywrightProvider provider = checkpointingProvider();
+    var request = request("session-damaged");
+    try {
+      CheckpointRef saved;
+      try (BrowserEnvironment env = provider.open(request, Cancellation.none())) {
+        env.actions().navigate(new BrowserAction.Navigate(url("/login")));
+        saved = ((CheckpointingEnvironment) env).checkpoint();
+      }
+      for (String damage : List.of("{\"cookies\": [", "[1, 2]", "{\"tabs\": {\"urls\": [{}]}}")) {
+        Files.writeString(data.resolve("checkpoints").resolve(saved.ref()), damage);
+        BrowserException e =
+            assertThrows(
+                BrowserException.class,
+                () -> provider.restore(request, saved, Cancellation.none()),
+                damage);
+        assertEquals(ErrorCode.BROWSER_CHECKPOINT_UNAVAILABLE, e.code(), e.getMessage());
+        assertTrue(
+            e.getMessage().contains("the checkpoint of browser session session-damaged is damaged")
+                && e.getMessage().contains("use browser_reset to start this session afresh"),
+            e.getMessage());
+      }
     } finally {
       provider.dispose();
     }
