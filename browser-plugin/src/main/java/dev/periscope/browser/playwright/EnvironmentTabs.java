@@ -67,12 +67,13 @@ final class EnvironmentTabs implements ActionStage {
   private final List<String> events = new ArrayList<>();
 
   /**
-   * Every complaint of tabs closed since the recording last took them, marked with their numbers
-   * ({@link #takeRecordedComplaints}), at most {@link PageConsole#RECORDED}; past it, a count.
+   * Every complaint of pages gone (tabs closed, pages given up) since the recording last took them,
+   * marked with their tabs' numbers ({@link #takeRecordedComplaints}), at most {@link
+   * PageConsole#RECORDED}; past it, a count.
    */
-  private final List<String> closedComplaints = new ArrayList<>();
+  private final List<String> goneComplaints = new ArrayList<>();
 
-  private int closedComplaintsOver;
+  private int goneComplaintsOver;
 
   /**
    * The tabs of {@code context}, at most {@code max}, starting with {@code first} as the current
@@ -131,14 +132,20 @@ final class EnvironmentTabs implements ActionStage {
   }
 
   /**
-   * Gives the current tab a fresh blank page of the environment's own in place of its page, which
-   * it returns for the caller to close: no longer any tab's, its closing is nobody's event.
+   * Gives tab {@code t} a fresh blank page of the environment's own in place of its page, which it
+   * returns for the caller to close: no longer any tab's, its closing is nobody's event. What the
+   * old page had not told yet (its page events, its complaints) is told all the same, as a page
+   * that leaves tells it ({@link #leave}).
    */
-  Page replaceCurrentPage() {
-    Tab t = current;
+  Page replacePage(Tab t) {
     Page old = t.page;
     t.dialogs.cancelExpiry();
+    String mark = t == current ? "" : "tab " + t.id + ": ";
+    List<String> untold = untold(t);
+    List<String> recorded = t.console.takeRecorded();
     equip(t, newPage());
+    untold.forEach(line -> events.add(mark + line));
+    keepForRecording(mark, recorded);
     return old;
   }
 
@@ -199,11 +206,16 @@ final class EnvironmentTabs implements ActionStage {
     open.remove(t);
     t.dialogs.cancelExpiry();
     untold(t).forEach(line -> events.add("tab " + t.id + ": " + line));
-    for (String line : t.console.takeRecorded()) {
-      if (closedComplaints.size() < PageConsole.RECORDED) {
-        closedComplaints.add("tab " + t.id + ": " + line);
+    keepForRecording("tab " + t.id + ": ", t.console.takeRecorded());
+  }
+
+  /** Complaints of a page that went, {@code mark}ed, kept for the recording's next frame. */
+  private void keepForRecording(String mark, List<String> complaints) {
+    for (String line : complaints) {
+      if (goneComplaints.size() < PageConsole.RECORDED) {
+        goneComplaints.add(mark + line);
       } else {
-        closedComplaintsOver++;
+        goneComplaintsOver++;
       }
     }
   }
@@ -333,13 +345,13 @@ final class EnvironmentTabs implements ActionStage {
   List<String> takeRecordedComplaints() {
     List<String> taken = new ArrayList<>(current.console.takeRecorded());
     addOtherTabs(taken, t -> t.console.takeRecorded());
-    taken.addAll(closedComplaints);
-    if (closedComplaintsOver > 0) {
+    taken.addAll(goneComplaints);
+    if (goneComplaintsOver > 0) {
       taken.add(
-          "and " + closedComplaintsOver + " more complaint(s) of closed tabs, not kept one by one");
+          "and " + goneComplaintsOver + " more complaint(s) of pages gone, not kept one by one");
     }
-    closedComplaints.clear();
-    closedComplaintsOver = 0;
+    goneComplaints.clear();
+    goneComplaintsOver = 0;
     return taken;
   }
 

@@ -33,15 +33,15 @@ final class NavigationRoom {
   }
 
   /**
-   * Gives the current tab a fresh page in place of one that is given up (it kept navigating itself,
-   * or got no response headers). The old page is closed if it closes within {@value
-   * #OLD_PAGE_CLOSE_MS} ms; else it is left to close with the context, listed as no tab. Chromium
-   * can hold a page's close for as long as the call has left (seen with a page that loads many
-   * cross-site frames, as the open's deadline ran out), and the call has a page to open meanwhile.
-   * On the lane's thread.
+   * Gives tab {@code t} a fresh page in place of one that is given up (it kept navigating itself,
+   * or got no response headers), keeping the tab's number and place. The old page is closed if it
+   * closes within {@value #OLD_PAGE_CLOSE_MS} ms; else it is left to close with the context, listed
+   * as no tab. Chromium can hold a page's close for as long as the call has left (seen with a page
+   * that loads many cross-site frames, as the open's deadline ran out), and the call has a page to
+   * open meanwhile. On the lane's thread.
    */
-  private void replaceCurrentPage() {
-    Page old = env.tabs().replaceCurrentPage();
+  void replacePage(Tab t) {
+    Page old = env.tabs().replacePage(t);
     try {
       env.lane()
           .briefly(
@@ -85,7 +85,7 @@ final class NavigationRoom {
       env.call(
           "leaving a page that keeps navigating",
           () -> {
-            replaceCurrentPage();
+            replacePage(env.tab());
             return null;
           });
       try {
@@ -167,7 +167,7 @@ final class NavigationRoom {
             }
           } catch (com.microsoft.playwright.TimeoutError e) {
             // No response headers in time: this page is given up, and a fresh one takes its place.
-            replaceCurrentPage();
+            replacePage(env.tab());
             throw BrowserException.of(
                 ErrorCode.BROWSER_NAVIGATION_FAILED,
                 url

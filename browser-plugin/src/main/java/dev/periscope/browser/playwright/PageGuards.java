@@ -135,6 +135,9 @@ final class PageGuards implements ActionStage {
   /** Whether the environment is closing: then a closed page is its doing, not the page's. */
   private final java.util.function.BooleanSupplier ending;
 
+  /** What becomes of this page when it is given up: its tab gets a fresh one in its place. */
+  private final Runnable giveUp;
+
   private boolean choosing;
 
   /**
@@ -151,8 +154,10 @@ final class PageGuards implements ActionStage {
       Lane lane,
       java.util.function.LongSupplier waitsEnd,
       java.util.function.BooleanSupplier ending,
+      Runnable giveUp,
       PageDownloads keeping) {
     this.ending = ending;
+    this.giveUp = giveUp;
     this.waitsEnd = waitsEnd;
     this.lane = lane;
     this.page = page;
@@ -505,7 +510,8 @@ final class PageGuards implements ActionStage {
    * Lets a navigation the action started reach its response headers (or fail), within the
    * navigation timeout and the time the action has left, so a download or a refusal it leads to is
    * seen as this action's. Events arrive only while a call runs, so this waits in short Playwright
-   * calls. A navigation still without headers by then closes the page.
+   * calls. A navigation still without headers by then gives the page up: its tab gets a fresh page
+   * in its place ({@link #giveUp}).
    */
   private void awaitNavigationHeaders() {
     long own = System.nanoTime() + navigationTimeoutMs * 1_000_000L;
@@ -513,7 +519,7 @@ final class PageGuards implements ActionStage {
     page.waitForTimeout(25);
     if (!awaitNavigation(deadline)) {
       boolean headers = unanswered();
-      page.close();
+      giveUp.run();
       throw BrowserException.of(
           ErrorCode.BROWSER_NAVIGATION_FAILED,
           deadline == own
@@ -521,12 +527,13 @@ final class PageGuards implements ActionStage {
                   + (headers ? "sent no response headers" : "did not arrive")
                   + " within "
                   + navigationTimeoutMs
-                  + " ms; the page was closed"
+                  + " ms; the page was closed and its tab given a fresh one"
               : "the page started a navigation to "
                   + NavigationOutcomes.host(destination)
                   + ", which "
                   + (headers ? "had sent no response headers" : "had not arrived")
-                  + " when the action's time ran out; the page was closed");
+                  + " when the action's time ran out; the page was closed and its tab given a"
+                  + " fresh one");
     }
   }
 

@@ -136,6 +136,14 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, LiveViewE
             pointer, fields, navigation, waits, new DialogAndTabRoom(this, navigation));
   }
 
+  /**
+   * Tab {@code t}'s page is given up (an action's navigation got no response headers in time): the
+   * tab gets a fresh page in its place.
+   */
+  void givePageUp(Tab t) {
+    navigation.replacePage(t);
+  }
+
   private final ObservationRoom observation;
   private final NavigationRoom navigation;
   private final FieldRoom fields;

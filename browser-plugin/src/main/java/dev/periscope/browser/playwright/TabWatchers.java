@@ -48,6 +48,7 @@ final class TabWatchers {
             env.lane(),
             env::waitsEnd,
             env::ended,
+            () -> env.givePageUp(t),
             downloads);
     t.clickListeners = new ClickListeners(t.guards.control(), env.registryKey());
     if (env.credentialFields().egress != null) {

@@ -366,6 +366,43 @@ class NavigationResultsTest {
   }
 
   /**
+   * The same in the second of two tabs: the page given up is replaced in its own tab, which keeps
+   * its number and stays current, instead of closing as if the page had closed itself (and the
+   * agent's next open landing in tab 1, over the page it kept there).
+   */
+  @Test
+  void aPageGivenUpForNoHeadersKeepsItsTabAndTheOtherTabsPage() {
+    String leaving =
+        "<!doctype html><title>Leaving too</title><p>on its way</p>"
+            + "<img src=\""
+            + silentUrl("/never.png")
+            + "\"><script>setTimeout(() => { location.href = '"
+            + silentUrl("/nowhere")
+            + "'; }, "
+            + NAVIGATION_TIMEOUT_MS / 4
+            + ");</script>";
+    site.createContext("/leaving-too", e -> LocalBrowser.respond(e, leaving));
+    assertFalse(openOnSite("/").isError());
+    ToolResult second =
+        call(
+            "browser_tabs",
+            Map.of("action", "open", "url", "http://site.test:" + sitePort() + "/"));
+    assertTrue(second.text().startsWith("Opened tab 2 (2 open: 1, 2)"), second.text());
+
+    ToolResult r = openOnSite("/leaving-too");
+
+    assertNavigationFailed(r, "the page was closed and its tab given a fresh one");
+    ToolResult after = call("browser_observe", Map.of());
+    assertFalse(after.text().contains("closed itself"), after.text());
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> tabs =
+        (List<Map<String, Object>>) LocalBrowser.observation(after).get("tabs");
+    assertEquals(2, tabs.size(), after.text());
+    assertEquals(Boolean.TRUE, tabs.get(1).get("active"), after.text());
+    assertEquals(2, ((Number) tabs.get(1).get("id")).intValue(), after.text());
+  }
+
+  /**
    * A page that sends itself, between calls, to a server that never answers: Chromium runs no
    * script in it until that document comes, so the liveness checks let it be and the observation
    * says where it is going, instead of the browser being discarded as unresponsive.
