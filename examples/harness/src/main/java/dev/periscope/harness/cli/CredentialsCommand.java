@@ -50,7 +50,11 @@ final class CredentialsCommand implements Runnable {
 
     @Override
     public Integer call() throws IOException {
-      CredentialStore.checkName(name);
+      try {
+        CredentialStore.checkName(name);
+      } catch (CredentialStoreException e) {
+        throw new HarnessException(e.getMessage());
+      }
       char[] value = read(name);
       try {
         if (value.length == 0) {

@@ -163,7 +163,21 @@ final class HttpGate extends HttpFilter {
         && McpSchema.METHOD_INITIALIZE.equals(r.method())) {
       String name = req.getHeader(SESSION_HEADER);
       if (name == null) {
-        name = queryParameter(req.getQueryString(), SESSION_PARAMETER);
+        try {
+          name = queryParameter(req.getQueryString(), SESSION_PARAMETER);
+        } catch (IllegalArgumentException badEscape) {
+          refuse(
+              res,
+              400,
+              r.id(),
+              McpSchema.ErrorCodes.INVALID_PARAMS,
+              "Invalid params: the "
+                  + SESSION_PARAMETER
+                  + " query parameter is not URL-encoded ("
+                  + badEscape.getMessage()
+                  + ")");
+          return;
+        }
       }
       HttpSessions.Admission admission;
       try {

@@ -24,7 +24,9 @@ import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code harness mcp}: serves a profile's enabled tools to one MCP client over standard input and
@@ -115,6 +117,19 @@ public final class McpCommand implements Callable<Integer> {
           "with --http, drop a request whose body takes longer, or a connection stalled so long")
   Duration readTimeout;
 
+  @Spec CommandSpec spec;
+
+  /** The options that only serving over HTTP reads. */
+  private static final List<String> HTTP_ONLY =
+      List.of(
+          "--allow-non-loopback",
+          "--token-file",
+          "--max-sessions",
+          "--idle-timeout",
+          "--allow-host",
+          "--keep-alive",
+          "--read-timeout");
+
   private Host host;
   private LineTransport transport;
   private McpSyncServer server;
@@ -126,6 +141,19 @@ public final class McpCommand implements Callable<Integer> {
   public Integer call() {
     if (http != null) {
       return serveHttp();
+    }
+    for (String option : HTTP_ONLY) {
+      if (spec != null && spec.commandLine().getParseResult().hasMatchedOption(option)) {
+        throw new HarnessException(
+            option + " is for --http; on standard input and output there is one client");
+      }
+    }
+    if (session != null && !HttpSessions.NAME.matcher(session).matches()) {
+      throw new HarnessException(
+          "--session \""
+              + session
+              + "\" is not an agent session name: 1 to 64 letters, digits, '.', '_' or '-',"
+              + " beginning with a letter or digit");
     }
     // The protocol owns file descriptor 1; anything that prints to System.out from now on lands on
     // standard error.

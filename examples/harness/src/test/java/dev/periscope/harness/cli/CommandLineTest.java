@@ -8,6 +8,7 @@ import dev.periscope.harness.HarnessProcess;
 import dev.periscope.harness.TestProjects;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -55,6 +56,17 @@ class CommandLineTest {
             "--project",
             dir),
         "the token file " + tmp.resolve("none") + " does not exist");
+    assertUserError(
+        harness("mcp", "--token-file", "t", "--profile", "p", "--project", dir),
+        "--token-file is for --http; on standard input and output there is one client");
+    assertUserError(
+        harness("mcp", "--max-sessions", "2", "--profile", "p", "--project", dir),
+        "--max-sessions is for --http");
+    for (String name : List.of("", "../x", "a b", "-a")) {
+      assertUserError(
+          harness("mcp", "--session=" + name, "--profile", "p", "--project", dir),
+          "--session \"" + name + "\" is not an agent session name");
+    }
     var duration =
         harness("mcp", "--http", "0", "--idle-timeout", "soon", "--profile", "p", "--project", dir);
     assertTrue(duration.exitCode() != 0);

@@ -62,6 +62,7 @@ class CredentialsCommandTest {
             "../escape");
     assertEquals(1, bad.exitCode());
     assertTrue(bad.err().contains("is not a credential name"), bad.err());
+    assertFalse(bad.err().contains("Exception"), bad.err());
 
     Path store = home.resolve("profiles/p/credentials.store");
     byte[] sealed = Files.readAllBytes(store);

@@ -188,6 +188,19 @@ class McpHttpServerTest {
       HttpResponse<String> reserved = raw.post(init, Map.of("Periscope-Session", "mcp-1234"));
       assertEquals(400, reserved.statusCode(), reserved.body());
       assertEquals(-32602, McpHttpRaw.code(reserved));
+      // A session name in the query that is not URL-encoded: the client's mistake, named.
+      String badEscape =
+          raw.socket(
+              "POST "
+                  + server.endpoint.getPath()
+                  + "?session=%zz% HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                  + "Accept: application/json, text/event-stream\r\n",
+              init);
+      assertTrue(badEscape.startsWith("HTTP/1.1 400"), badEscape);
+      assertTrue(
+          badEscape.contains("-32602")
+              && badEscape.contains("the session query parameter is not URL-encoded"),
+          badEscape);
 
       // Bad JSON and bad JSON-RPC: the codes standard input and output give.
       assertEquals(-32700, McpHttpRaw.code(raw.post("{\"jsonrpc\": ", Map.of())));
