@@ -104,11 +104,21 @@ public final class Watches implements AutoCloseable {
           "browser session " + r.browserSession() + " runs on a provider that cannot be watched");
       return;
     }
-    LiveView view =
-        server.openWatch(
-            "Watching browser session " + r.browserSession() + " (read-only)",
-            r.tokenHash(),
-            r.expiresAtMs());
+    LiveView view;
+    try {
+      view =
+          server.openWatch(
+              "Watching browser session " + r.browserSession() + " (read-only)",
+              r.tokenHash(),
+              r.expiresAtMs());
+    } catch (RuntimeException e) {
+      // The live view's server cannot listen (its port taken, an address not this machine's):
+      // the one who asked is told at once, not left waiting for an answer that never comes.
+      store.refused(
+          r.id(),
+          "browser session " + r.browserSession() + " could not be watched: " + e.getMessage());
+      return;
+    }
     AutoCloseable cast;
     try {
       cast = live.watch(MAX_PIXELS, MAX_PIXELS, view::frame);

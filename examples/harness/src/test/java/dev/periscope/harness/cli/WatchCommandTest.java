@@ -360,6 +360,31 @@ class WatchCommandTest {
   }
 
   @Test
+  void aWatchWhoseLiveViewCannotListenIsRefusedAtOnceSayingWhy() throws Exception {
+    String url = "http://127.0.0.1:" + site.getAddress().getPort() + "/";
+    try (java.net.ServerSocket taken =
+            new java.net.ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"));
+        Host host =
+            Host.start(
+                home,
+                "p",
+                projectDir,
+                Host.Options.defaults()
+                    .withSetting("browser", "handoff.port", taken.getLocalPort()))) {
+      call(host, "browser_open", Map.of("url", url));
+      HarnessProcess.Result r = harness("watch", "--profile", "p", "agent");
+      assertEquals(1, r.exitCode(), r.out() + r.err());
+      assertTrue(
+          r.err()
+              .contains(
+                  "could not be watched: the live view could not listen on 127.0.0.1:"
+                      + taken.getLocalPort()),
+          r.err());
+      assertFalse(r.err().contains("no browser running"), r.err());
+    }
+  }
+
+  @Test
   void anUnknownSessionAnExpiredLinkAStoppedWatchAndASessionWithoutABrowserAreSaidClearly()
       throws Exception {
     HarnessProcess.Result unknown = harness("watch", "--profile", "p", "no-such-session");
