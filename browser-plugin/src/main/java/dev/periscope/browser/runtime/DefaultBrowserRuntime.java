@@ -403,8 +403,30 @@ public final class DefaultBrowserRuntime implements BrowserRuntime, AutoCloseabl
                   "the browser did not start within " + openMs + " ms, and was stopped",
                   null,
                   e)
-              : e);
+              : ownWords(e));
     }
+  }
+
+  /**
+   * A failure of an open as the agent is told it: a provider's own {@code BrowserException}, a
+   * cancellation or an {@code Error} as they are; anything else (a driver that stopped answering, a
+   * provider's bug) {@code BROWSER_PROVIDER_UNAVAILABLE} with its message, rather than a failure
+   * the host can only call unexpected.
+   */
+  private static Throwable ownWords(Throwable e) {
+    if (e instanceof BrowserException
+        || e instanceof CancellationException
+        || !(e instanceof RuntimeException)) {
+      return e;
+    }
+    String message = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+    return new BrowserException(
+        ErrorCode.BROWSER_PROVIDER_UNAVAILABLE,
+        "the browser could not be opened: "
+            + (message.isBlank() || message.equals("null")
+                ? e.getClass().getSimpleName()
+                : message),
+        e);
   }
 
   /** Waits for the shared open; the caller's cancellation ends only this caller's wait. */

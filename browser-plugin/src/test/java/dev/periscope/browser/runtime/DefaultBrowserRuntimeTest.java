@@ -461,6 +461,25 @@ class DefaultBrowserRuntimeTest {
   }
 
   @Test
+  void anOpenThatFailsInAProvidersOwnWayIsToldAsTheProviderBeingUnavailable() {
+    runtime.registerProvider(
+        new FakeProvider("fake", true) {
+          @Override
+          public dev.periscope.api.browser.spi.BrowserEnvironment open(
+              OpenRequest request, Cancellation cancellation) {
+            throw new IllegalStateException(
+                "the browser's driver did not answer within 37000 ms and was stopped");
+          }
+        });
+    BrowserException e = assertThrows(BrowserException.class, () -> acquire(new Object()));
+    assertEquals(ErrorCode.BROWSER_PROVIDER_UNAVAILABLE, e.code());
+    assertEquals(
+        "the browser could not be opened: the browser's driver did not answer within 37000 ms and"
+            + " was stopped",
+        e.getMessage());
+  }
+
+  @Test
   void selectsWithoutRegardToRegistrationOrder() {
     assertEquals(ErrorCode.BROWSER_PROVIDER_UNAVAILABLE, codeOf(() -> acquire(new Object())));
     runtime.registerProvider(new FakeProvider("zeta", false));
