@@ -58,7 +58,8 @@ record ModelImage(byte[] jpeg, int width, int height) {
               + jpeg.length
               + " bytes as JPEG at the lowest quality, over "
               + MAX_BYTES
-              + "; use the attachment");
+              + "; take the screenshot without model_copy (the full PNG, also stored as an"
+              + " attachment when this host keeps them)");
     } catch (IOException e) {
       throw new IllegalStateException("the screenshot could not be read as PNG: " + e, e);
     }
