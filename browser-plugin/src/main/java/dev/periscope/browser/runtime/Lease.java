@@ -401,8 +401,20 @@ final class Lease implements BrowserLease {
                       shot.view().scrollX(),
                       shot.view().scrollY(),
                       shot.view().pageId());
+          // The picture's own page names it: the latest observation may be of another (a navigation
+          // that failed since, a tab that closed itself and left another current).
           return new Screenshot(
-              shot.png(), shot.width(), shot.height(), o.id(), o.url(), o.title(), view);
+              shot.png(),
+              shot.width(),
+              shot.height(),
+              o.id(),
+              shot.url() == null
+                  ? o.url()
+                  : runtime.redactions().text(environment.sessionId, shot.url()),
+              shot.title() == null
+                  ? o.title()
+                  : runtime.redactions().text(environment.sessionId, shot.title()),
+              view);
         });
   }
 

@@ -220,6 +220,27 @@ class TabsTest {
   }
 
   @Test
+  void aScreenshotAfterATabFailedToOpenNamesThePageItShows() throws Exception {
+    open("unreachable");
+    int closed;
+    try (ServerSocket gone = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+      closed = gone.getLocalPort();
+    }
+    String nowhere = "http://127.0.0.1:" + closed + "/nowhere";
+    ToolResult failed =
+        call("unreachable", "browser_tabs", Map.of("action", "open", "url", nowhere));
+    assertTrue(failed.isError(), failed.text());
+    ToolResult shot = call("unreachable", "browser_screenshot", Map.of());
+    assertFalse(shot.isError(), shot.text());
+    @SuppressWarnings("unchecked")
+    Map<String, Object> view = (Map<String, Object>) shot.structured().get("view");
+    assertEquals(view.get("url"), shot.structured().get("url"), shot.structured().toString());
+    assertFalse(
+        String.valueOf(shot.structured().get("url")).endsWith("/start"),
+        "the picture of tab 2 named as tab 1's page: " + shot.structured());
+  }
+
+  @Test
   void openSelectAndCloseTabsWithClearErrorsForTabsThatAreNotThere() {
     open("manage");
     ToolResult opened =
