@@ -1,7 +1,6 @@
 package dev.periscope.browser.playwright;
 
 import com.microsoft.playwright.Browser;
-import com.microsoft.playwright.Page;
 import dev.periscope.api.browser.spi.EnvironmentFault;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -44,11 +43,6 @@ final class EnvironmentFaults {
     browser.onDisconnected(disconnected);
     return lane.onDriverExit(
         () -> fault(EnvironmentFault.Cause.DRIVER_EXITED, "the browser's driver (Node.js) exited"));
-  }
-
-  /** Watches a tab's page for its renderer's crash. */
-  void watchRenderer(Page watched) {
-    watched.onCrash(p -> fault(EnvironmentFault.Cause.PAGE_CRASHED, "the page's renderer crashed"));
   }
 
   /** A fault this environment noticed itself; nothing counts once it is closing or was aborted. */

@@ -453,6 +453,23 @@ final class EnvironmentTabs implements ActionStage {
     }
   }
 
+  /**
+   * The renderer of tab {@code t}, not the current one, crashed under {@code page}: the tab goes,
+   * told in the next page events, and its page is closed.
+   */
+  void crashed(Tab t, Page page) {
+    if (t.page != page || !open.contains(t) || ending.getAsBoolean()) {
+      return;
+    }
+    leave(t);
+    events.add("tab " + t.id + "'s page crashed (its renderer died); the tab was closed");
+    try {
+      page.close();
+    } catch (com.microsoft.playwright.PlaywrightException gone) {
+      // closed with its renderer already
+    }
+  }
+
   /** Makes the most recently used tab current; opens a blank one when none is left. */
   private void selectRecent() {
     var recent = open.stream().max(Comparator.comparingLong(x -> x.selected));

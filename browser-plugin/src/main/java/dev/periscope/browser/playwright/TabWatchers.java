@@ -2,6 +2,7 @@ package dev.periscope.browser.playwright;
 
 import com.microsoft.playwright.Page;
 import dev.periscope.api.browser.ErrorCode;
+import dev.periscope.api.browser.spi.EnvironmentFault;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -79,7 +80,16 @@ final class TabWatchers {
             t.guards,
             t.dialogs.work);
     t.unguarded = ActionPipeline.of(t.dialogs, newWindows, t.dialogs.work);
-    faults.watchRenderer(page);
+    // The current tab's renderer crashing ends the environment (a fault, recovered from the last
+    // checkpoint); another tab's ends only that tab, as a browser shows a crashed tab.
+    page.onCrash(
+        crashed -> {
+          if (env.tabs().current() == t) {
+            faults.fault(EnvironmentFault.Cause.PAGE_CRASHED, "the page's renderer crashed");
+          } else {
+            env.tabs().crashed(t, crashed);
+          }
+        });
   }
 
   /**

@@ -240,6 +240,70 @@ class TabsTest {
         "the picture of tab 2 named as tab 1's page: " + shot.structured());
   }
 
+  /**
+   * A background tab whose renderer dies goes, as a browser shows that one tab crashed; the current
+   * tab, the agent's refs and the browser are kept (the whole environment used to be discarded).
+   */
+  @Test
+  void aBackgroundTabWhoseRendererCrashesGoesAndTheCurrentTabIsKept() throws Exception {
+    open("crash");
+    // Another site than the first tab's (127.0.0.1): a renderer of its own.
+    com.sun.net.httpserver.HttpServer otherSite =
+        com.sun.net.httpserver.HttpServer.create(
+            new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 0), 0);
+    otherSite.createContext(
+        "/", e -> LocalBrowser.respond(e, "<!doctype html><title>Other</title><p>another site"));
+    otherSite.start();
+    try {
+      crashTheOtherSitesTab("http://127.0.0.2:" + otherSite.getAddress().getPort() + "/");
+    } finally {
+      otherSite.stop(0);
+    }
+  }
+
+  private void crashTheOtherSitesTab(String other) throws Exception {
+    java.util.Set<Long> before = renderers();
+    ToolResult opened = call("crash", "browser_tabs", Map.of("action", "open", "url", other));
+    assertFalse(opened.isError(), opened.text());
+    java.util.Set<Long> its = renderers();
+    its.removeAll(before);
+    assertFalse(its.isEmpty(), "the second tab has no renderer of its own");
+    ToolResult first = call("crash", "browser_tabs", Map.of("action", "select", "tab", 1));
+    assertFalse(first.isError(), first.text());
+    for (long pid : its) {
+      ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+    }
+    for (long pid : its) {
+      ProcessHandle.of(pid).ifPresent(p -> p.onExit().join());
+    }
+    ToolResult after = call("crash", "browser_observe", Map.of());
+    assertFalse(after.isError(), after.text());
+    assertTrue(
+        after.text().contains("tab 2's page crashed (its renderer died); the tab was closed"),
+        after.text());
+    assertEquals("Start", LocalBrowser.observation(after).get("title"), after.text());
+    ToolResult clicked = click("crash", after, "View invoice");
+    assertFalse(clicked.isError(), clicked.text());
+    assertFalse(clicked.text().contains("lease=rebuilt"), clicked.text());
+  }
+
+  private static java.util.Set<Long> renderers() {
+    return ProcessHandle.current()
+        .descendants()
+        .filter(
+            p -> {
+              try {
+                return java.nio.file.Files.readString(
+                        java.nio.file.Path.of("/proc", String.valueOf(p.pid()), "cmdline"))
+                    .contains("--type=renderer");
+              } catch (java.io.IOException | java.io.UncheckedIOException e) {
+                return false;
+              }
+            })
+        .map(ProcessHandle::pid)
+        .collect(java.util.stream.Collectors.toSet());
+  }
+
   @Test
   void openSelectAndCloseTabsWithClearErrorsForTabsThatAreNotThere() {
     open("manage");
