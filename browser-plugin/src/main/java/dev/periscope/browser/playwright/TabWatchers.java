@@ -81,9 +81,13 @@ final class TabWatchers {
             t.dialogs.work);
     t.unguarded = ActionPipeline.of(t.dialogs, newWindows, t.dialogs.work);
     // The current tab's renderer crashing ends the environment (a fault, recovered from the last
-    // checkpoint); another tab's ends only that tab, as a browser shows a crashed tab.
+    // checkpoint); another tab's ends only that tab, as a browser shows a crashed tab; a page no
+    // tab has any more (given up, left to close) ends nothing.
     page.onCrash(
         crashed -> {
+          if (t.page != crashed) {
+            return; // a page given up, no longer the tab's
+          }
           if (env.tabs().current() == t) {
             faults.fault(EnvironmentFault.Cause.PAGE_CRASHED, "the page's renderer crashed");
           } else {
