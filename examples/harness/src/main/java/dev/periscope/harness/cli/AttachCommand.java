@@ -100,17 +100,34 @@ public final class AttachCommand implements Callable<Integer> {
               p.attachments(),
               storage.open("attachments", FileAttachmentService.MIGRATIONS),
               Math.max(maxBytes, FileAttachmentService.DEFAULT_MAX_BYTES));
+      // All or none: a file the store refuses or fails to keep takes back the ones before it.
+      List<AttachmentRef> stored = new ArrayList<>();
       for (Read r : read) {
-        AttachmentRef ref;
         try {
-          ref =
+          stored.add(
               attachments.saveFile(
-                  r.content(), r.mediaType(), new AttachmentMetadata(r.name(), session));
-        } catch (AttachmentRejectedException e) {
-          throw new HarnessException(r.file() + ": " + e.getMessage());
+                  r.content(), r.mediaType(), new AttachmentMetadata(r.name(), session)));
+        } catch (RuntimeException e) {
+          stored.forEach(done -> attachments.delete(done.ref()));
+          throw new HarnessException(
+              (read.size() == 1 ? "" : "nothing was stored: ")
+                  + r.file()
+                  + ": "
+                  + (e instanceof AttachmentRejectedException
+                      ? e.getMessage()
+                      : "the attachment store failed to keep it (" + e.getMessage() + ")"));
         }
+      }
+      for (int i = 0; i < stored.size(); i++) {
+        AttachmentRef ref = stored.get(i);
         System.out.println(
-            ref.ref() + "  " + ref.mimeType() + "  " + ref.bytes() + " bytes  " + r.name());
+            ref.ref()
+                + "  "
+                + ref.mimeType()
+                + "  "
+                + ref.bytes()
+                + " bytes  "
+                + read.get(i).name());
       }
     }
     return 0;
