@@ -99,6 +99,27 @@ public final class SqliteRecordings implements RecordingStore {
             + utf8(files);
     String imageRef = ref;
     List<String> dropped = new ArrayList<>();
+    try {
+      insert(f, imageRef, imageBytes, events, files, bytes, budgetBytes, dropped);
+    } catch (RuntimeException e) {
+      // No row names the image: it would be kept for nobody.
+      if (imageRef != null) {
+        deleteImage(imageRef);
+      }
+      throw e;
+    }
+    dropped.forEach(this::deleteImage);
+  }
+
+  private void insert(
+      Frame f,
+      String imageRef,
+      long imageBytes,
+      String events,
+      String files,
+      long bytes,
+      long budgetBytes,
+      List<String> dropped) {
     run(
         "record a frame",
         c -> {
@@ -130,7 +151,6 @@ public final class SqliteRecordings implements RecordingStore {
           dropped.addAll(overBudget(c, f.sessionId(), budgetBytes));
           return null;
         });
-    dropped.forEach(this::deleteImage);
   }
 
   /**
