@@ -97,8 +97,9 @@ public final class BrowserPlugin extends Plugin {
             chosen.equals(PlaywrightProvider.GRID_ID)
                 ? grid.get()
                 : chosen.equals(PlaywrightProvider.CDP_ID) ? cdp.get() : playwright.get();
-        first.prelaunch();
+        // Its effect first: a prelaunch that fails partway has started what the stop must end.
         effects.add(first::dispose);
+        first.prelaunch();
       }
       RuntimeDatabase database = effects.add(new RuntimeDatabase(storage));
       AgentSessionStore sessions = new AgentSessionStore(database, project);

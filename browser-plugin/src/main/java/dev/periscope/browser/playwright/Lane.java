@@ -298,8 +298,11 @@ final class Lane implements AutoCloseable {
       launchFailed = true;
       BoundedConnection c = connection;
       connection = null;
-      c.disconnect();
-      processes.driverFailed();
+      try {
+        c.disconnect();
+      } finally {
+        processes.driverFailed();
+      }
       throw e;
     }
     return browser;
