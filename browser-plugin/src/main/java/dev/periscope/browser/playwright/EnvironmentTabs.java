@@ -50,6 +50,12 @@ final class EnvironmentTabs implements ActionStage {
   /** Set while the environment opens a page itself: that page is no action's. */
   private boolean creating;
 
+  /**
+   * The pages that arrived while the environment opened one itself: all but the one it opened are
+   * arrivals as any other, taken up once it has it.
+   */
+  private final List<Page> arrivedWhileCreating = new ArrayList<>();
+
   private boolean acting;
   private String actingWhat = "";
   private final Arrivals arrivals = new Arrivals();
@@ -395,8 +401,11 @@ final class EnvironmentTabs implements ActionStage {
    * limit is reached). As events arrive.
    */
   private void arrived(Page other) {
-    if (creating
-        || open.stream().anyMatch(t -> t.page == other)
+    if (creating) {
+      arrivedWhileCreating.add(other);
+      return;
+    }
+    if (open.stream().anyMatch(t -> t.page == other)
         || (user.isPresent()
             && !UserTabs.openedBy(other, p -> open.stream().anyMatch(t -> t.page == p)))) {
       return;
@@ -484,10 +493,32 @@ final class EnvironmentTabs implements ActionStage {
   /** A page the environment opens itself, no action's. */
   private Page newPage() {
     creating = true;
+    Page made = null;
     try {
-      return user.isPresent() ? user.get().newTab() : context.newPage();
+      made = user.isPresent() ? user.get().newTab() : context.newPage();
+      return made;
     } finally {
       creating = false;
+      // A page's window that opened meanwhile (a script's late window.open) is neither left
+      // unwatched nor taken for the environment's own.
+      List<Page> others = new ArrayList<>(arrivedWhileCreating);
+      arrivedWhileCreating.clear();
+      for (Page other : others) {
+        if (made == null) {
+          // The open failed: what arrived may be its own page, half made; nothing keeps it.
+          closeQuietly(other);
+        } else if (other != made) {
+          arrived(other);
+        }
+      }
+    }
+  }
+
+  private static void closeQuietly(Page page) {
+    try {
+      page.close();
+    } catch (com.microsoft.playwright.PlaywrightException gone) {
+      // gone already
     }
   }
 }
