@@ -368,12 +368,14 @@ class NavigationResultsTest {
   /**
    * The same in the second of two tabs: the page given up is replaced in its own tab, which keeps
    * its number and stays current, instead of closing as if the page had closed itself (and the
-   * agent's next open landing in tab 1, over the page it kept there).
+   * agent's next open landing in tab 1, over the page it kept there); what it complained of is
+   * still told.
    */
   @Test
   void aPageGivenUpForNoHeadersKeepsItsTabAndTheOtherTabsPage() {
     String leaving =
         "<!doctype html><title>Leaving too</title><p>on its way</p>"
+            + "<script>console.error('leaving for nowhere')</script>"
             + "<img src=\""
             + silentUrl("/never.png")
             + "\"><script>setTimeout(() => { location.href = '"
@@ -394,6 +396,8 @@ class NavigationResultsTest {
     assertNavigationFailed(r, "the page was closed and its tab given a fresh one");
     ToolResult after = call("browser_observe", Map.of());
     assertFalse(after.text().contains("closed itself"), after.text());
+    // What the page given up complained of is told all the same.
+    assertTrue(after.text().contains("console error: leaving for nowhere"), after.text());
     @SuppressWarnings("unchecked")
     List<Map<String, Object>> tabs =
         (List<Map<String, Object>>) LocalBrowser.observation(after).get("tabs");
