@@ -305,6 +305,17 @@ final class EnvironmentTabs implements ActionStage {
     return taken;
   }
 
+  /** The pages of the tabs other than the current one. */
+  java.util.Set<Page> others() {
+    java.util.Set<Page> pages = new java.util.HashSet<>();
+    for (Tab t : open) {
+      if (t != current) {
+        pages.add(t.page);
+      }
+    }
+    return pages;
+  }
+
   /** Something that happened to a tab, for the next observation's page events. */
   void report(String line) {
     events.add(line);

@@ -35,13 +35,25 @@ final class PageDownloads {
   private final List<DownloadedFile> kept = new ArrayList<>();
   private boolean acting;
 
-  PageDownloads(PlaywrightSettings.Downloads policy) {
+  /** The pages of the environment's other tabs, read as each action begins. */
+  private final java.util.function.Supplier<java.util.Set<com.microsoft.playwright.Page>> others;
+
+  /** The pages no running action acts in: tabs other than the one it began in. */
+  private java.util.Set<com.microsoft.playwright.Page> bystanders = java.util.Set.of();
+
+  PageDownloads(
+      PlaywrightSettings.Downloads policy,
+      java.util.function.Supplier<java.util.Set<com.microsoft.playwright.Page>> others) {
     this.policy = policy;
+    this.others = others;
   }
 
-  /** Whether a download starting now is the running action's, and allowed. */
-  boolean accepting() {
-    return policy.enabled() && acting;
+  /**
+   * Whether a download {@code page} starts now is the running action's, and allowed: not one of a
+   * tab the action does not act in (a popup it opened is its own).
+   */
+  boolean accepting(com.microsoft.playwright.Page page) {
+    return policy.enabled() && acting && (page == null || !bystanders.contains(page));
   }
 
   /**
@@ -49,7 +61,7 @@ final class PageDownloads {
    * #MAX_PER_ACTION}; false leaves it to be cancelled.
    */
   boolean keep(Download download) {
-    if (!accepting() || full()) {
+    if (!accepting(download.page()) || full()) {
       return false;
     }
     started.add(download);
@@ -62,6 +74,7 @@ final class PageDownloads {
   }
 
   private <T> T during(Callable<T> action) throws Exception {
+    bystanders = others.get();
     acting = true;
     try {
       return action.call();

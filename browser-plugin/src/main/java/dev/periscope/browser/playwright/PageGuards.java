@@ -181,7 +181,7 @@ final class PageGuards implements ActionStage {
           String disposition = response.headers().getOrDefault("content-disposition", "");
           if (response.request().isNavigationRequest()
               && disposition.toLowerCase(Locale.ROOT).startsWith("attachment")
-              && !keeping.accepting()) {
+              && !keeping.accepting(page)) {
             // A navigation that answers with a file to save: the browser turns it into a download.
             downloads.incrementAndGet();
           }

@@ -95,7 +95,8 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, LiveViewE
     PolicyProxy proxy = prepared.proxy();
     String registryKey = prepared.registryKey();
     this.downloadPolicy = downloadPolicy;
-    this.downloads = new PageDownloads(downloadPolicy);
+    // The other tabs' pages, as each action begins (the tabs are made below, before any action).
+    this.downloads = new PageDownloads(downloadPolicy, this::otherTabsPages);
     this.proxy = proxy;
     this.registryKey = registryKey;
     this.policy = policy;
@@ -142,6 +143,11 @@ final class PlaywrightEnvironment implements CheckpointingEnvironment, LiveViewE
    */
   void givePageUp(Tab t) {
     navigation.replacePage(t);
+  }
+
+  /** The pages of the tabs other than the current one. */
+  private java.util.Set<com.microsoft.playwright.Page> otherTabsPages() {
+    return tabs.others();
   }
 
   private final ObservationRoom observation;

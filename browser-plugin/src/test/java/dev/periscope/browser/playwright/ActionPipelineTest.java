@@ -101,7 +101,8 @@ class ActionPipelineTest {
   @Test
   void aStageOfDownloadsKeepsWhatASucceedingActionStartedAndDropsWhatAFailedOneDid(
       @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
-    var downloads = new PageDownloads(new PlaywrightSettings.Downloads(true, 1 << 20));
+    var downloads =
+        new PageDownloads(new PlaywrightSettings.Downloads(true, 1 << 20), java.util.Set::of);
     var pipeline = ActionPipeline.of(downloads.stage(() -> "http://127.0.0.1/"));
     java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("a.txt"), "hello");
     com.microsoft.playwright.Download kept = download("a.txt", file);

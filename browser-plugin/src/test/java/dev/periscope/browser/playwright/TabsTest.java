@@ -78,8 +78,41 @@ class TabsTest {
                 <button onclick="setTimeout(() => window.close(), 300)">Close soon</button>
                 <button onclick="console.error('card declined: 4242'); window.close()">
                   Decline</button>
+                </body></html>""",
+                "/later",
+                """
+                <!doctype html><html><head><title>Later</title></head><body>
+                <p>a report comes in a moment</p>
+                <script>setTimeout(() => { location.href = '/report.csv'; }, 800);</script>
                 </body></html>"""),
-            Map.of(),
+            Map.of(
+                "/slow",
+                exchange -> {
+                  try {
+                    Thread.sleep(1_500);
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                  byte[] body =
+                      "<!doctype html><title>Slow</title><p>at last"
+                          .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                  exchange.getResponseHeaders().set("Content-Type", "text/html");
+                  exchange.sendResponseHeaders(200, body.length);
+                  try (java.io.OutputStream out = exchange.getResponseBody()) {
+                    out.write(body);
+                  }
+                },
+                "/report.csv",
+                exchange -> {
+                  exchange
+                      .getResponseHeaders()
+                      .set("Content-Disposition", "attachment; filename=report.csv");
+                  byte[] body = "a,b\n1,2\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                  exchange.sendResponseHeaders(200, body.length);
+                  try (java.io.OutputStream out = exchange.getResponseBody()) {
+                    out.write(body);
+                  }
+                }),
             dev.periscope.browser.runtime.CredentialChannel.none(),
             LocalBrowser.withLoopback(Map.of("maxTabs", 3)));
   }
@@ -302,6 +335,23 @@ class TabsTest {
             })
         .map(ProcessHandle::pid)
         .collect(java.util.stream.Collectors.toSet());
+  }
+
+  @Test
+  void aDownloadAnotherTabStartsWhileTheAgentActsIsNotTheActionsAndIsTold() {
+    open("bystander");
+    ToolResult later =
+        call("bystander", "browser_tabs", Map.of("action", "open", "url", browser.url("/later")));
+    assertFalse(later.isError(), later.text());
+    ToolResult back = call("bystander", "browser_tabs", Map.of("action", "select", "tab", 1));
+    assertFalse(back.isError(), back.text());
+    // Tab 2's script starts its download while the agent opens a slow page in tab 1.
+    ToolResult waited = call("bystander", "browser_open", Map.of("url", browser.url("/slow")));
+    assertFalse(waited.isError(), waited.text());
+    assertFalse(waited.text().contains("Downloaded"), waited.text());
+    assertTrue(
+        waited.text().contains("tab 2: the page started a download, which was cancelled"),
+        waited.text());
   }
 
   @Test
