@@ -600,7 +600,17 @@ final class Lease implements BrowserLease {
               e)
           .withUrl(environment.lastUrl());
     }
-    var files = environment.delegate().takeDownloads();
+    // A file's name is the page's to choose: a filled secret in it is redacted as in any text.
+    var files =
+        environment.delegate().takeDownloads().stream()
+            .map(
+                f ->
+                    new dev.periscope.api.browser.spi.DownloadedFile(
+                        runtime.redactions().text(environment.sessionId, f.name()),
+                        f.mimeType(),
+                        f.sha256(),
+                        f.content()))
+            .toList();
     return new Acted<>(
         result, recording.end(Transition.Outcome.SUCCEEDED, after, acted, null, files), files);
   }

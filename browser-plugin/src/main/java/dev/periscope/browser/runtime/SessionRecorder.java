@@ -21,7 +21,13 @@ import org.slf4j.LoggerFactory;
  */
 final class SessionRecorder implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SessionRecorder.class);
-  private static final com.google.gson.Gson JSON = new com.google.gson.Gson();
+
+  /**
+   * No HTML escaping: a secret holding {@code = < > & '} is written as itself, so that redaction
+   * finds it.
+   */
+  private static final com.google.gson.Gson JSON =
+      new com.google.gson.GsonBuilder().disableHtmlEscaping().create();
 
   private final RecordingSettings settings;
   private final RecordingStore store;

@@ -56,7 +56,9 @@ final class TransitionRecords {
         "browser session {} gen {}: {} {} {}{}",
         t.sessionId(),
         t.generation(),
-        t.action(),
+        // The kind only: the action's values are the model's, and may be what the log keeps no copy
+        // of.
+        t.action().get("kind"),
         t.outcome(),
         t.after() == null ? "" : t.after().url(),
         t.error() == null ? "" : " " + t.error());

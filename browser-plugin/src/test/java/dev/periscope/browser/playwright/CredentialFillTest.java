@@ -84,6 +84,17 @@ class CredentialFillTest {
         });
       </script></body></html>""";
 
+  /** Saves a file named after what its field holds (the name is the page's, no request's). */
+  static final String EXPORT =
+      """
+      <!doctype html><html><head><title>Export</title></head><body>
+      <label for="token">Token</label><input id="token">
+      <button onclick="const a = document.createElement('a');
+        a.href = '/export/file';
+        a.download = encodeURIComponent(token.value) + '.txt';
+        document.body.append(a); a.click();">Export</button>
+      </body></html>""";
+
   /** A frame that keeps taking focus and reports every keystroke it receives to its own server. */
   static final String STEALER =
       """
@@ -144,11 +155,15 @@ class CredentialFillTest {
                 "/echo",
                 ECHO,
                 "/inner",
-                LOGIN.replace(">Password<", ">Inner password<")));
+                LOGIN.replace(">Password<", ">Inner password<"),
+                "/export",
+                EXPORT));
     browser =
         new LocalBrowser(
             pages,
             Map.of(
+                "/export/file",
+                exchange -> LocalBrowser.respond(exchange, "a,b"),
                 "/session",
                 exchange -> {
                   posted.add(
@@ -434,6 +449,19 @@ class CredentialFillTest {
             "echo", "browser_click", Map.of("observation_id", "obs-old", "element_ref", "e1"));
     assertTrue(stale.isError());
     assertNoCopy(stale.text());
+  }
+
+  @Test
+  void aDownloadNamedAfterAFilledSecretIsReportedRedacted() {
+    ToolResult page = browser.call("export", "browser_open", Map.of("url", browser.url("/export")));
+    ToolResult filled =
+        browser.call("export", "browser_fill_credential", fill(page, "Token", "anywhere"));
+    assertFalse(filled.isError(), filled.text());
+    ToolResult exported =
+        browser.call("export", "browser_click", LocalBrowser.target(filled, "Export"));
+    assertFalse(exported.isError(), exported.text());
+    assertTrue(exported.text().contains("Downloaded \"[REDACTED:anywhere].txt\""), exported.text());
+    assertNoCopy(exported.text() + exported.structured());
   }
 
   @Test
