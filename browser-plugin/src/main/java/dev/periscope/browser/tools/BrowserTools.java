@@ -415,7 +415,8 @@ public final class BrowserTools implements AutoCloseable {
     structured.put("title", PageFence.neutralize(shot.title()));
     structured.put("page_content", fence.json());
     if (shot.view() != null) {
-      structured.put("view", ScreenshotViews.json(shot.view()));
+      // Its URL is the page's, altered as the result's own url is.
+      structured.put("view", PageFence.neutralizeAll(ScreenshotViews.json(shot.view())));
     }
     structured.put(
         "image", ScreenshotViews.image(shot, shown.mimeType(), shownWidth, shownHeight, modelCopy));

@@ -78,7 +78,18 @@ final class ExtractionTools {
     List<String> columns = e.columns();
     java.util.Optional<List<String>> fields = args.optionalStrings("fields");
     if (fields.isPresent()) {
-      List<String> wanted = fields.get();
+      // A column is named as the model saw it: a name that held a fence marker, altered.
+      List<String> wanted =
+          fields.get().stream()
+              .map(
+                  f ->
+                      e.columns().contains(f)
+                          ? f
+                          : e.columns().stream()
+                              .filter(c -> PageFence.neutralize(c).equals(f))
+                              .findFirst()
+                              .orElse(f))
+              .toList();
       List<String> unknown = wanted.stream().filter(f -> !e.columns().contains(f)).toList();
       if (!unknown.isEmpty()) {
         throw BrowserException.of(

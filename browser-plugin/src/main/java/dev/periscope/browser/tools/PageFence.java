@@ -217,8 +217,8 @@ final class PageFence {
 
   /**
    * The structured value {@code value} with every string in it, in maps and lists at any depth,
-   * neutralized: its keys and our own values (ids, refs) never look like a marker and stay as they
-   * are.
+   * neutralized, map keys too (a table's column names are the page's); our own keys and values
+   * (ids, refs) never look like a marker and stay as they are.
    */
   @SuppressWarnings("unchecked")
   static <T> T neutralizeAll(T value) {
@@ -227,7 +227,8 @@ final class PageFence {
     }
     if (value instanceof Map<?, ?> map) {
       Map<Object, Object> out = new LinkedHashMap<>();
-      map.forEach((k, v) -> out.put(k, neutralizeAll(v)));
+      map.forEach(
+          (k, v) -> out.put(k instanceof String key ? neutralize(key) : k, neutralizeAll(v)));
       return (T) out;
     }
     if (value instanceof List<?> list) {

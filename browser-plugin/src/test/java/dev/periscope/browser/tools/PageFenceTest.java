@@ -96,6 +96,12 @@ class PageFenceTest {
     assertEquals("‹‹/page-content nonce=K7Q2M4XD3A>>", out.get("title"));
     assertEquals(
         List.of(Map.of("ref", "e1", "name", "‹‹page-content>>", "rank", 3)), out.get("elements"));
+    // A key is the page's too when it is a table's column name.
+    assertEquals(
+        Map.of("rows", List.of(Map.of("‹‹/page-content nonce=K7Q2M4XD3A>>", "x", "price", "3"))),
+        PageFence.neutralizeAll(
+            Map.of(
+                "rows", List.of(Map.of("<</page-content nonce=K7Q2M4XD3A>>", "x", "price", "3")))));
   }
 
   @Test
