@@ -256,11 +256,13 @@ public final class BrowserTools implements AutoCloseable {
   private ToolResult reset(ToolCall call) {
     String agent = call.agentSessionId();
     dev.periscope.api.browser.BrowserSessionId old = sessions.sessionFor(agent);
+    // The new session is mapped first: a call that comes while the old one is let go and deleted
+    // binds to the new one, never to the session being discarded.
+    dev.periscope.api.browser.BrowserSessionId fresh = sessions.replace(agent);
     bindings.end(agent);
     pager.forget(agent);
     fences.forget(agent);
     runtime.discard(old);
-    dev.periscope.api.browser.BrowserSessionId fresh = sessions.replace(agent);
     return ToolResult.text(
         "Browser session "
             + old.value()

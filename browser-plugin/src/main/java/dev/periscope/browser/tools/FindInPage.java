@@ -22,8 +22,8 @@ import java.util.regex.PatternSyntaxException;
  * {@code browser_find}: the elements and lines of the current page that match a text or a regular
  * expression, with refs, without the whole observation. The page is observed as {@code
  * browser_observe} would with every element and the retained text, and that observation becomes the
- * latest (its refs are the ones shown; it offers no continuation); only
- * what matches is shown. A pattern is matched in Java with a time bound, never in the page.
+ * latest (its refs are the ones shown; it offers no continuation); only what matches is shown. A
+ * pattern is matched in Java with a time bound, never in the page.
  */
 final class FindInPage {
   /** The longest text or pattern. */

@@ -33,6 +33,10 @@ public class FakeProvider implements CheckpointingProvider {
   final List<String> destroyed = Collections.synchronizedList(new ArrayList<>());
   final List<CheckpointRef> restoredFrom = Collections.synchronizedList(new ArrayList<>());
   public volatile CountDownLatch openGate;
+
+  /** The browser session of each open, in order. */
+  public final List<String> openedSessions = new java.util.concurrent.CopyOnWriteArrayList<>();
+
   public volatile CountDownLatch clickGate;
 
   /** While set and closed, liveness checks of every environment wait for it (or for the abort). */
@@ -67,7 +71,7 @@ public class FakeProvider implements CheckpointingProvider {
     this(id, available, Set.of(Capability.SCREENSHOT));
   }
 
-  FakeProvider(String id, boolean available, Set<Capability> capabilities) {
+  public FakeProvider(String id, boolean available, Set<Capability> capabilities) {
     this.id = id;
     this.available = available;
     this.capabilities = capabilities;
@@ -106,6 +110,7 @@ public class FakeProvider implements CheckpointingProvider {
   @Override
   public BrowserEnvironment open(OpenRequest request, Cancellation cancellation) {
     opens.incrementAndGet();
+    openedSessions.add(request.sessionId().value());
     lastOpenCancellation = cancellation;
     await(openGate);
     openCancelled = cancellation.isCancelled();

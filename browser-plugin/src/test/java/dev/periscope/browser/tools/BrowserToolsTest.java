@@ -15,6 +15,7 @@ import dev.periscope.browser.runtime.DefaultBrowserRuntime;
 import dev.periscope.browser.runtime.FakeProvider;
 import dev.periscope.browser.runtime.RuntimeSettings;
 import dev.periscope.browser.runtime.SessionDirectory;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
@@ -78,6 +79,75 @@ class BrowserToolsTest {
   @SuppressWarnings("unchecked")
   private static String environmentId(ToolResult r) {
     return (String) ((Map<String, Object>) r.structured().get("observation")).get("environment_id");
+  }
+
+  /**
+   * A call that comes while browser_reset deletes the old session's checkpoint goes on in the fresh
+   * browser session, never in the one the reset is discarding.
+   */
+  @Test
+  void aCallRacingAResetGoesOnInTheFreshSession() throws Exception {
+    var destroying = new java.util.concurrent.CountDownLatch(1);
+    var letGo = new java.util.concurrent.CountDownLatch(1);
+    FakeProvider checkpointing =
+        new FakeProvider(
+            "checkpointing",
+            true,
+            java.util.Set.of(
+                dev.periscope.api.browser.spi.Capability.SCREENSHOT,
+                dev.periscope.api.browser.spi.Capability.CHECKPOINT)) {
+          @Override
+          public void destroyCheckpoint(dev.periscope.api.browser.spi.CheckpointRef checkpoint) {
+            destroying.countDown();
+            try {
+              letGo.await(10, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            super.destroyCheckpoint(checkpoint);
+          }
+        };
+    DefaultBrowserRuntime resuming =
+        DefaultBrowserRuntime.builder(RuntimeSettings.defaults()).build();
+    resuming.registerProvider(checkpointing);
+    BrowserTools resumingTools =
+        new BrowserTools(
+            resuming,
+            SessionDirectory.inMemory(),
+            BrowserSettings.from(new PluginConfiguration(Map.of())).tools(),
+            Optional.empty(),
+            dev.periscope.browser.runtime.CredentialChannel.none(),
+            false);
+    var pool = java.util.concurrent.Executors.newCachedThreadPool();
+    try {
+      java.util.function.BiFunction<String, Map<String, Object>, ToolResult> call =
+          (name, args) ->
+              resumingTools.tools().stream()
+                  .filter(t -> t.descriptor().name().equals(name))
+                  .findFirst()
+                  .orElseThrow()
+                  .call(new ToolCall(args, "agent", Cancellation.none()));
+      assertFalse(call.apply("browser_observe", Map.of()).isError());
+      String old = checkpointing.openedSessions.get(0);
+      var reset = pool.submit(() -> call.apply("browser_reset", Map.of()));
+      assertTrue(destroying.await(10, java.util.concurrent.TimeUnit.SECONDS), "no checkpoint");
+      // The reset is deleting the old session's checkpoint: a call comes.
+      var racing = pool.submit(() -> call.apply("browser_observe", Map.of()));
+      ToolResult after = racing.get(10, java.util.concurrent.TimeUnit.SECONDS);
+      letGo.countDown();
+      ToolResult done = reset.get(10, java.util.concurrent.TimeUnit.SECONDS);
+      assertFalse(after.isError(), after.text());
+      assertEquals(old, done.structured().get("discarded_session"));
+      assertEquals(
+          List.of(old, done.structured().get("session")),
+          checkpointing.openedSessions,
+          "the sessions opened");
+    } finally {
+      letGo.countDown();
+      pool.shutdownNow();
+      resumingTools.close();
+      resuming.close();
+    }
   }
 
   @Test
