@@ -61,6 +61,12 @@ public interface CheckpointIndex {
   List<Entry> entries();
 
   /**
+   * Removes the session's entry only while it still names the payload {@code ref}: one that a newer
+   * checkpoint replaced meanwhile is kept. Returns what it removed.
+   */
+  Optional<Entry> removeIfNames(BrowserSessionId sessionId, String ref);
+
+  /**
    * Retention: removes the entries older than {@code ttl}, then the oldest until at most {@code
    * max} remain, never the entry of a session in {@code live} (its environment still owns the
    * payload; it counts toward the limit). Returns what it removed, so the caller deletes their
@@ -75,7 +81,8 @@ public interface CheckpointIndex {
     for (Entry e : all) {
       boolean expired = e.createdAt().isBefore(expiry);
       if ((expired || remaining > max) && !live.contains(e.sessionId())) {
-        remove(e.sessionId()).ifPresent(dropped::add);
+        // Only the entry seen: a checkpoint that replaced it meanwhile is the session's now.
+        removeIfNames(e.sessionId(), e.checkpoint().ref()).ifPresent(dropped::add);
         remaining--;
       }
     }
@@ -99,6 +106,21 @@ public interface CheckpointIndex {
       @Override
       public Optional<Entry> remove(BrowserSessionId sessionId) {
         return Optional.ofNullable(entries.remove(sessionId));
+      }
+
+      @Override
+      public Optional<Entry> removeIfNames(BrowserSessionId sessionId, String ref) {
+        Entry[] removed = new Entry[1];
+        entries.computeIfPresent(
+            sessionId,
+            (id, e) -> {
+              if (!e.checkpoint().ref().equals(ref)) {
+                return e;
+              }
+              removed[0] = e;
+              return null;
+            });
+        return Optional.ofNullable(removed[0]);
       }
 
       @Override

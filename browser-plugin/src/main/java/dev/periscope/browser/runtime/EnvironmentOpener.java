@@ -83,7 +83,9 @@ final class EnvironmentOpener {
             "browser session {}: its checkpoint payload is gone ({}); starting fresh",
             slot.sessionId,
             e.getMessage());
-        serialized(slot.sessionId, () -> checkpoints.remove(slot.sessionId));
+        // Only the entry whose payload is gone: a newer checkpoint written meanwhile stays.
+        serialized(
+            slot.sessionId, () -> checkpoints.removeIfNames(slot.sessionId, checkpoint.ref()));
       }
     }
     if (env == null) {

@@ -75,6 +75,24 @@ public final class SqliteCheckpointIndex implements CheckpointIndex {
   }
 
   @Override
+  public Optional<Entry> removeIfNames(BrowserSessionId sessionId, String ref) {
+    return run(
+        "remove the checkpoint of " + sessionId,
+        c -> {
+          Optional<Entry> previous = find(c, sessionId);
+          if (previous.isEmpty() || !previous.get().checkpoint().ref().equals(ref)) {
+            return Optional.<Entry>empty();
+          }
+          try (PreparedStatement delete =
+              c.prepareStatement("DELETE FROM checkpoints WHERE browser_session = ?")) {
+            delete.setString(1, sessionId.value());
+            delete.executeUpdate();
+          }
+          return previous;
+        });
+  }
+
+  @Override
   public List<Entry> entries() {
     return run(
         "list checkpoints",
