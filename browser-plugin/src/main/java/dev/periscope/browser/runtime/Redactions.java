@@ -24,8 +24,9 @@ final class Redactions {
   static final String TYPED_PASSWORD = "typed-password";
 
   /**
-   * Each session's secrets by key: a credential's reference (a credential filled again replaces its
-   * copy), or {@code typed-password#n} for each password typed (a session may type several).
+   * Each session's secrets by key: a credential's reference, with {@code ref + EARLIER + n} for a
+   * value it had before (filled again after the credential changed: the page may still hold the old
+   * one), or {@code typed-password#n} for each password typed (a session may type several).
    */
   private final Map<BrowserSessionId, Map<String, Secret>> filled = new ConcurrentHashMap<>();
 
@@ -33,8 +34,15 @@ final class Redactions {
       new java.util.concurrent.atomic.AtomicLong();
 
   void remember(BrowserSessionId session, String ref, Secret secret) {
-    filled.computeIfAbsent(session, s -> new ConcurrentHashMap<>()).put(ref, secret);
+    Map<String, Secret> secrets = filled.computeIfAbsent(session, s -> new ConcurrentHashMap<>());
+    Secret before = secrets.put(ref, secret);
+    if (before != null && !before.reveal().equals(secret.reveal())) {
+      secrets.put(ref + EARLIER + typed.incrementAndGet(), before);
+    }
   }
+
+  /** Between a credential's reference and the number of a value it had before. */
+  private static final char EARLIER = '\u0000';
 
   /** A password the model typed, redacted as {@code [REDACTED:typed-password]} from now on. */
   void rememberTypedPassword(BrowserSessionId session, Secret secret) {
@@ -99,7 +107,9 @@ final class Redactions {
    * What stands in for a secret: its reference, or one label for every password the model typed.
    */
   private static String marker(String key) {
-    return "[REDACTED:" + (key.startsWith(TYPED_PASSWORD + "#") ? TYPED_PASSWORD : key) + "]";
+    String name = key.startsWith(TYPED_PASSWORD + "#") ? TYPED_PASSWORD : key;
+    int earlier = name.indexOf(EARLIER);
+    return "[REDACTED:" + (earlier < 0 ? name : name.substring(0, earlier)) + "]";
   }
 
   /** Escapes as JSON.stringify does: quotes, backslashes and control characters, nothing else. */
