@@ -93,12 +93,18 @@ final class EnvironmentOpener {
     }
     if (provider.capabilities().contains(Capability.CHECKPOINT)
         && !(env instanceof CheckpointingEnvironment)) {
-      env.close();
-      throw new BrowserException(
-          ErrorCode.BROWSER_CHECKPOINT_UNAVAILABLE,
-          "browser provider \""
-              + provider.id()
-              + "\" opened an environment that cannot be checkpointed");
+      BrowserException refused =
+          new BrowserException(
+              ErrorCode.BROWSER_CHECKPOINT_UNAVAILABLE,
+              "browser provider \""
+                  + provider.id()
+                  + "\" opened an environment that cannot be checkpointed");
+      try {
+        env.close();
+      } catch (RuntimeException closing) {
+        refused.addSuppressed(closing);
+      }
+      throw refused;
     }
     boolean restores =
         slot.persistence == Persistence.RESUME && env instanceof CheckpointingEnvironment;
