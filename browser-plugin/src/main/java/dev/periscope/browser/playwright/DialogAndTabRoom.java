@@ -30,14 +30,17 @@ final class DialogAndTabRoom {
                 .around(
                     what,
                     () -> {
+                      // The page answered: once answered it may navigate, or close (a tab whose
+                      // leave it held up), and another tab be current.
+                      Page asking = env.tab().page;
                       int[] navigated = {0};
                       java.util.function.Consumer<com.microsoft.playwright.Frame> counted =
                           frame -> {
-                            if (frame == env.tab().page.mainFrame()) {
+                            if (frame == asking.mainFrame()) {
                               navigated[0]++;
                             }
                           };
-                      env.tab().page.onFrameNavigated(counted);
+                      asking.onFrameNavigated(counted);
                       try {
                         env.tab()
                             .dialogs
@@ -55,7 +58,9 @@ final class DialogAndTabRoom {
                                               if (action.accept() && type.equals("beforeunload")) {
                                                 // The page let go: the navigation it held
                                                 // up goes on.
-                                                awaitNavigation(() -> navigated[0] > 0);
+                                                awaitNavigation(
+                                                    asking,
+                                                    () -> navigated[0] > 0 || asking.isClosed());
                                               }
                                               env.settle();
                                               return null;
@@ -67,7 +72,7 @@ final class DialogAndTabRoom {
                                   }
                                 });
                       } finally {
-                        env.tab().page.offFrameNavigated(counted);
+                        asking.offFrameNavigated(counted);
                       }
                       return null;
                     }));
@@ -108,17 +113,17 @@ final class DialogAndTabRoom {
   }
 
   /**
-   * Waits, within the navigation timeout, until the main frame navigated (to another URL, the same
-   * one, or an error page).
+   * Waits, within the navigation timeout, until {@code page}'s main frame navigated (to another
+   * URL, the same one, or an error page) or the page closed.
    */
-  private void awaitNavigation(java.util.function.BooleanSupplier navigated) {
+  private void awaitNavigation(Page page, java.util.function.BooleanSupplier navigated) {
+    if (navigated.getAsBoolean()) {
+      return;
+    }
     try {
-      env.tab()
-          .page
-          .waitForCondition(
-              navigated,
-              new Page.WaitForConditionOptions()
-                  .setTimeout(env.policy().timeouts().navigationMs()));
+      page.waitForCondition(
+          navigated,
+          new Page.WaitForConditionOptions().setTimeout(env.policy().timeouts().navigationMs()));
     } catch (PlaywrightException stayed) {
       // The observation after shows where the page is.
     }
