@@ -114,8 +114,8 @@ final class StructuredRendering {
     m.put("revision", o.revision());
     m.put("url", o.url());
     m.put("title", o.title());
-    // Only a status other than 200, as the text says only an error's.
-    if (o.status() != 0 && o.status() != 200) {
+    // Only an error's status, as the text says it.
+    if (o.status() >= 400) {
       m.put("status", o.status());
     }
     if (!firstTabAlone) {
