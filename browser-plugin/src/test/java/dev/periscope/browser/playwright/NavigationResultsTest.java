@@ -340,17 +340,27 @@ class NavigationResultsTest {
    * and the browser is kept. Waiting a whole navigation timeout more overran the open's deadline,
    * and the runtime discarded the browser as unresponsive.
    */
+  /**
+   * A page titled {@code title}, with {@code more} in it, that never finishes loading and sends
+   * itself, a quarter of the navigation timeout after it came, to the server that never answers.
+   */
+  private static String leaving(String title, String more) {
+    return "<!doctype html><title>"
+        + title
+        + "</title><p>on its way</p>"
+        + more
+        + "<img src=\""
+        + silentUrl("/never.png")
+        + "\"><script>setTimeout(() => { location.href = '"
+        + silentUrl("/nowhere")
+        + "'; }, "
+        + NAVIGATION_TIMEOUT_MS / 4
+        + ");</script>";
+  }
+
   @Test
   void aPageThatSendsItselfNowhereAsItLoadsFailsTheOpenWithinItsTimeoutAndKeepsTheBrowser() {
-    String leaving =
-        "<!doctype html><title>Leaving</title><p>on its way</p>"
-            + "<img src=\""
-            + silentUrl("/never.png")
-            + "\"><script>setTimeout(() => { location.href = '"
-            + silentUrl("/nowhere")
-            + "'; }, "
-            + NAVIGATION_TIMEOUT_MS / 4
-            + ");</script>";
+    String leaving = leaving("Leaving", "");
     site.createContext("/leaving", e -> LocalBrowser.respond(e, leaving));
 
     ToolResult r = openOnSite("/leaving");
@@ -374,15 +384,7 @@ class NavigationResultsTest {
   @Test
   void aPageGivenUpForNoHeadersKeepsItsTabAndTheOtherTabsPage() {
     String leaving =
-        "<!doctype html><title>Leaving too</title><p>on its way</p>"
-            + "<script>console.error('leaving for nowhere')</script>"
-            + "<img src=\""
-            + silentUrl("/never.png")
-            + "\"><script>setTimeout(() => { location.href = '"
-            + silentUrl("/nowhere")
-            + "'; }, "
-            + NAVIGATION_TIMEOUT_MS / 4
-            + ");</script>";
+        leaving("Leaving too", "<script>console.error('leaving for nowhere')</script>");
     site.createContext("/leaving-too", e -> LocalBrowser.respond(e, leaving));
     assertFalse(openOnSite("/").isError());
     ToolResult second =

@@ -222,16 +222,23 @@ class RecordingTest {
       SqliteRecordings.Recording r = recording(browser, session(browser));
       SqliteRecordings.KeptFrame click = r.frames().get(r.frames().size() - 1);
       assertTrue(click.action().contains("\"kind\":\"click\""), click.action());
-      List<String> kept = click.pageEvents();
-      int full =
-          kept.indexOf("every complaint the observations since the last frame counted, in full:");
-      assertTrue(full > 0, "the complaints in full after what the model was told: " + kept);
-      List<String> rest = kept.subList(full + 1, kept.size());
-      for (int i = 1; i <= 7; i++) {
-        String line = "console error: complaint " + i;
-        assertEquals(
-            1, rest.stream().filter(l -> l.startsWith(line)).count(), line + " once in " + rest);
-      }
+      assertKeptInFull(click.pageEvents(), "console error: complaint ", 7);
+    }
+  }
+
+  /**
+   * After what the model was told, {@code kept} lists each complaint {@code prefix + 1 .. n} once,
+   * in full.
+   */
+  private static void assertKeptInFull(List<String> kept, String prefix, int n) {
+    int full =
+        kept.indexOf("every complaint the observations since the last frame counted, in full:");
+    assertTrue(full > 0, "the complaints in full after what the model was told: " + kept);
+    List<String> rest = kept.subList(full + 1, kept.size());
+    for (int i = 1; i <= n; i++) {
+      String line = prefix + i;
+      assertEquals(
+          1, rest.stream().filter(l -> l.startsWith(line)).count(), line + " once in " + rest);
     }
   }
 
@@ -249,16 +256,8 @@ class RecordingTest {
       assertTrue(told.contains("tab 2: the page reported 7 errors (the first 5 listed)"), told);
       assertFalse(told.contains("declined 6"), told);
       SqliteRecordings.Recording r = recording(browser, session(browser));
-      List<String> kept = r.frames().get(r.frames().size() - 1).pageEvents();
-      int full =
-          kept.indexOf("every complaint the observations since the last frame counted, in full:");
-      assertTrue(full > 0, "the closed tab's complaints in full: " + kept);
-      List<String> rest = kept.subList(full + 1, kept.size());
-      for (int i = 1; i <= 7; i++) {
-        String line = "tab 2: console error: declined " + i;
-        assertEquals(
-            1, rest.stream().filter(l -> l.startsWith(line)).count(), line + " once in " + rest);
-      }
+      assertKeptInFull(
+          r.frames().get(r.frames().size() - 1).pageEvents(), "tab 2: console error: declined ", 7);
     }
   }
 
