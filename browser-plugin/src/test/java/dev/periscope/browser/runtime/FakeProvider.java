@@ -110,7 +110,9 @@ public class FakeProvider implements CheckpointingProvider {
   @Override
   public BrowserEnvironment open(OpenRequest request, Cancellation cancellation) {
     opens.incrementAndGet();
-    openedSessions.add(request.sessionId().value());
+    if (request != null) {
+      openedSessions.add(request.sessionId().value());
+    }
     lastOpenCancellation = cancellation;
     await(openGate);
     openCancelled = cancellation.isCancelled();
