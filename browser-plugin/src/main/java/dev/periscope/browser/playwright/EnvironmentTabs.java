@@ -348,7 +348,7 @@ final class EnvironmentTabs implements ActionStage {
    */
   private void addOtherTabs(
       List<String> taken, java.util.function.Function<Tab, List<String>> lines) {
-    for (Tab t : open) {
+    for (Tab t : List.copyOf(open)) {
       if (t != current) {
         lines.apply(t).forEach(line -> taken.add("tab " + t.id + ": " + line));
       }
@@ -378,7 +378,8 @@ final class EnvironmentTabs implements ActionStage {
    */
   List<PageTab> listing(String currentTitle) {
     List<PageTab> listed = new ArrayList<>();
-    for (Tab t : open) {
+    // A copy: listing a tab calls the driver, whose events may change the tabs.
+    for (Tab t : List.copyOf(open)) {
       listed.add(t.listed(t == current, t == current ? currentTitle : null));
     }
     return listed;
@@ -404,7 +405,8 @@ final class EnvironmentTabs implements ActionStage {
 
   /** Whether any tab answers {@code test}. */
   boolean any(Function<Tab, Boolean> test) {
-    return open.stream().anyMatch(test::apply);
+    // A copy: the test may call the driver, whose events may change the tabs (one that crashed).
+    return List.copyOf(open).stream().anyMatch(test::apply);
   }
 
   /**
@@ -514,22 +516,17 @@ final class EnvironmentTabs implements ActionStage {
       // unwatched nor taken for the environment's own.
       List<Page> others = new ArrayList<>(arrivedWhileCreating);
       arrivedWhileCreating.clear();
-      for (Page other : others) {
-        if (made == null) {
-          // The open failed: what arrived may be its own page, half made; nothing keeps it.
-          closeQuietly(other);
-        } else if (other != made) {
-          arrived(other);
+      // Taken up only once the page is made: after a failed open, what arrived may be its own
+      // page half made (in a person's Chromium, their own tab), and is left as it was.
+      for (Page other : made == null ? List.<Page>of() : others) {
+        if (other != made) {
+          try {
+            arrived(other);
+          } catch (com.microsoft.playwright.PlaywrightException gone) {
+            // it went meanwhile
+          }
         }
       }
-    }
-  }
-
-  private static void closeQuietly(Page page) {
-    try {
-      page.close();
-    } catch (com.microsoft.playwright.PlaywrightException gone) {
-      // gone already
     }
   }
 }

@@ -372,7 +372,7 @@ final class PageGuards implements ActionStage {
   private void noteBackground(Recorded recorded) {
     List<String> blocked = new ArrayList<>(recorded.blocked());
     blocked.addAll(takeBlockedOutside());
-    blocked.forEach(reason -> event(reason + " while no action ran"));
+    blocked.forEach(reason -> event(reason + " while no action ran in its tab"));
   }
 
   /**

@@ -97,7 +97,8 @@ final class SessionRecorder implements AutoCloseable {
             t.id(),
             t.startedAt(),
             t.generation(),
-            redactions.text(session, JSON.toJson(t.action())),
+            // As JSON: a secret holding a quote or a backslash is found where JSON escaped it.
+            redactions.json(session, JSON.toJson(t.action())),
             t.outcome().name().toLowerCase(Locale.ROOT),
             t.error() == null ? null : t.error().name(),
             t.metrics().durationMs(),

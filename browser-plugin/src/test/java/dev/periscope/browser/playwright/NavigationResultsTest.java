@@ -334,13 +334,6 @@ class NavigationResultsTest {
   }
 
   /**
-   * A page that never finishes loading and sends itself, as it waits, to a server that never
-   * answers: the wait for that navigation's headers gets what is left of the open's navigation
-   * timeout, not a timeout of its own on top, so the open fails as a navigation within its deadline
-   * and the browser is kept. Waiting a whole navigation timeout more overran the open's deadline,
-   * and the runtime discarded the browser as unresponsive.
-   */
-  /**
    * A page titled {@code title}, with {@code more} in it, that never finishes loading and sends
    * itself, a quarter of the navigation timeout after it came, to the server that never answers.
    */
@@ -358,6 +351,13 @@ class NavigationResultsTest {
         + ");</script>";
   }
 
+  /**
+   * A page that never finishes loading and sends itself, as it waits, to a server that never
+   * answers: the wait for that navigation's headers gets what is left of the open's navigation
+   * timeout, not a timeout of its own on top, so the open fails as a navigation within its deadline
+   * and the browser is kept. Waiting a whole navigation timeout more overran the open's deadline,
+   * and the runtime discarded the browser as unresponsive.
+   */
   @Test
   void aPageThatSendsItselfNowhereAsItLoadsFailsTheOpenWithinItsTimeoutAndKeepsTheBrowser() {
     String leaving = leaving("Leaving", "");
