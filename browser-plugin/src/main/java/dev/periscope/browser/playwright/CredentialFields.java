@@ -202,6 +202,8 @@ final class CredentialFields {
 
   /** Whether any field received a credential (every capture of its page masks it then). */
   boolean any() {
+    // A field whose page closed holds nothing any picture shows.
+    filled.removeIf(f -> f.page().isClosed());
     return !filled.isEmpty();
   }
 
@@ -213,6 +215,7 @@ final class CredentialFields {
     List<BoundingBox> boxes = new ArrayList<>();
     double scrollX = 0;
     double scrollY = 0;
+    filled.removeIf(f -> f.page().isClosed());
     List<Filled> onPage = filled.stream().filter(f -> f.page() == page).toList();
     if (fullPage && !onPage.isEmpty()) {
       @SuppressWarnings("unchecked")

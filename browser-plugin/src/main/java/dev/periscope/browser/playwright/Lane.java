@@ -300,6 +300,8 @@ final class Lane implements AutoCloseable {
       connection = null;
       try {
         c.disconnect();
+      } catch (RuntimeException closing) {
+        e.addSuppressed(closing);
       } finally {
         processes.driverFailed();
       }
